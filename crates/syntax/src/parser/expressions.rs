@@ -1,0 +1,262 @@
+//! Expressions, with CLRX's operator precedence, and instruction operands.
+//!
+//! Binding power, tightest first: unary `- + ~ !`; `* / // % %% << >> >>>`;
+//! `& | ^ !` (binary `!` is or-not); `+ -`; comparisons; `&& ||`; `?:` (right to left).
+//! The reference binds the bitwise group tighter than `+ -`, whatever its syntax
+//! document's table says.
+
+use super::{CompletedMarker, Parser};
+use crate::SyntaxKind::{self, *};
+
+/// Whether register names are registers (instruction operands, `%` values) or symbols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ExprMode {
+    Value,
+    Operand,
+}
+
+#[derive(Clone, Copy)]
+struct Restrictions {
+    mode: ExprMode,
+    /// Inside `|x|`, where `|` closes instead of or-ing.
+    no_pipe: bool,
+    /// In a modifier value, where a word may start with a digit (`format:[8_8]`).
+    words: bool,
+}
+
+const TERNARY_BP: u8 = 1;
+const PREFIX_BP: u8 = 7;
+
+/// Parses one expression; false (with an error) when nothing could start one.
+pub(crate) fn expr(p: &mut Parser, mode: ExprMode) -> bool {
+    expr_with(p, Restrictions { mode, no_pipe: false, words: false })
+}
+
+/// A modifier's value: an expression, or a word such as `2d` or `8_8`.
+pub(crate) fn modifier_expr(p: &mut Parser) -> bool {
+    expr_with(p, Restrictions { mode: ExprMode::Value, no_pipe: false, words: true })
+}
+
+fn expr_with(p: &mut Parser, r: Restrictions) -> bool {
+    if expr_bp(p, r, TERNARY_BP).is_some() {
+        return true;
+    }
+    p.error("expected an expression");
+    false
+}
+
+/// An instruction operand: an expression in which register names are registers.
+pub(crate) fn operand_expr(p: &mut Parser) {
+    expr(p, ExprMode::Operand);
+}
+
+fn infix_bp(op: SyntaxKind, r: Restrictions) -> Option<u8> {
+    Some(match op {
+        PIPE2 | AMP2 => 2,
+        EQ2 | NEQ | LT | LE | GT | GE | LT_AT | LE_AT | GT_AT | GE_AT => 3,
+        PLUS | MINUS => 4,
+        PIPE if r.no_pipe => return None,
+        AMP | PIPE | CARET | BANG => 5,
+        STAR | SLASH | SLASH2 | PERCENT | PERCENT2 | SHL | SHR | ASHR => 6,
+        _ => return None,
+    })
+}
+
+fn expr_bp(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<CompletedMarker> {
+    if !p.enter() {
+        p.skip_to_statement_end();
+        return None;
+    }
+    let result = expr_bp_inner(p, r, min_bp);
+    p.leave();
+    result
+}
+
+fn expr_bp_inner(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<CompletedMarker> {
+    let mut lhs = unary(p, r)?;
+    loop {
+        let op = p.current();
+        if op == QUESTION {
+            if min_bp > TERNARY_BP {
+                break;
+            }
+            let m = lhs.precede(p);
+            p.bump(QUESTION);
+            operand_or_error(p, r, TERNARY_BP);
+            p.expect(COLON, "`:` in `?:`");
+            operand_or_error(p, r, TERNARY_BP);
+            lhs = m.complete(p, TERNARY_EXPR);
+            continue;
+        }
+        let Some(bp) = infix_bp(op, r) else { break };
+        if bp < min_bp {
+            break;
+        }
+        let m = lhs.precede(p);
+        p.bump_any();
+        operand_or_error(p, r, bp + 1);
+        lhs = m.complete(p, BIN_EXPR);
+    }
+    Some(lhs)
+}
+
+fn operand_or_error(p: &mut Parser, r: Restrictions, min_bp: u8) {
+    if expr_bp(p, r, min_bp).is_none() {
+        p.error("expected an expression");
+    }
+}
+
+fn unary(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
+    match p.current() {
+        MINUS | PLUS | TILDE | BANG => {
+            let m = p.start();
+            p.bump_any();
+            operand_or_error(p, r, PREFIX_BP);
+            Some(m.complete(p, PREFIX_EXPR))
+        }
+        PIPE if r.mode == ExprMode::Operand && !r.no_pipe => {
+            let m = p.start();
+            p.bump(PIPE);
+            operand_or_error(p, Restrictions { no_pipe: true, ..r }, TERNARY_BP);
+            p.expect(PIPE, "closing `|`");
+            Some(m.complete(p, ABS_EXPR))
+        }
+        AT => {
+            let m = p.start();
+            p.bump(AT);
+            let value = Restrictions { mode: ExprMode::Value, ..r };
+            operand_or_error(p, value, PREFIX_BP);
+            Some(m.complete(p, AT_EXPR))
+        }
+        PERCENT => {
+            let m = p.start();
+            p.bump(PERCENT);
+            let operand = Restrictions { mode: ExprMode::Operand, ..r };
+            operand_or_error(p, operand, PREFIX_BP);
+            Some(m.complete(p, PERCENT_EXPR))
+        }
+        _ => atom(p, r),
+    }
+}
+
+fn atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
+    let inner = Restrictions { no_pipe: false, ..r };
+    match p.current() {
+        INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => {
+            let m = p.start();
+            p.bump_any();
+            Some(m.complete(p, LITERAL))
+        }
+        BAD_NUMBER => {
+            if !r.words {
+                p.error("invalid number");
+            }
+            let m = p.start();
+            p.bump_any();
+            Some(m.complete(p, LITERAL))
+        }
+        NAME => Some(name_atom(p, r)),
+        L_PAREN => {
+            let m = p.start();
+            p.bump(L_PAREN);
+            operand_or_error(p, inner, TERNARY_BP);
+            p.expect(R_PAREN, "`)`");
+            Some(m.complete(p, PAREN_EXPR))
+        }
+        L_BRACK => {
+            let m = p.start();
+            p.bump(L_BRACK);
+            comma_separated(p, inner, R_BRACK);
+            p.expect(R_BRACK, "`]`");
+            Some(m.complete(p, LIST_EXPR))
+        }
+        _ => None,
+    }
+}
+
+/// `a, b, c` up to (not including) `close`; may be empty.
+fn comma_separated(p: &mut Parser, r: Restrictions, close: SyntaxKind) {
+    if p.at(close) {
+        return;
+    }
+    loop {
+        operand_or_error(p, r, TERNARY_BP);
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+}
+
+fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
+    let operand = r.mode == ExprMode::Operand;
+    let next = p.nth(1);
+    let glued = !p.nth_spaced(1);
+    let m = p.start();
+    if next == L_PAREN && (glued || operand) {
+        p.bump(NAME);
+        p.bump(L_PAREN);
+        let args = Restrictions { no_pipe: false, mode: ExprMode::Operand, words: r.words };
+        comma_separated(p, args, R_PAREN);
+        p.expect(R_PAREN, "`)`");
+        return m.complete(p, CALL_EXPR);
+    }
+    let bracket = next == L_BRACK && glued;
+    if operand && is_register_name(p.nth_text(0), bracket) {
+        p.bump(NAME);
+        if bracket {
+            reg_range(p);
+        }
+        return m.complete(p, REGISTER);
+    }
+    if operand && bracket {
+        p.bump(NAME);
+        reg_range(p);
+        return m.complete(p, REG_INDEX);
+    }
+    p.bump(NAME);
+    m.complete(p, NAME_REF)
+}
+
+/// `[first:last]`, `[index]`; also a list `[a, b]` for modifiers written `format[@1,@4]`.
+fn reg_range(p: &mut Parser) {
+    let m = p.start();
+    p.bump(L_BRACK);
+    let r = Restrictions { mode: ExprMode::Value, no_pipe: false, words: false };
+    operand_or_error(p, r, TERNARY_BP + 1);
+    if p.eat(COLON) {
+        operand_or_error(p, r, TERNARY_BP + 1);
+    } else {
+        while p.eat(COMMA) {
+            operand_or_error(p, r, TERNARY_BP + 1);
+        }
+    }
+    p.expect(R_BRACK, "`]`");
+    m.complete(p, REG_RANGE);
+}
+
+/// Names of registers: `s7`, `v0`, `ttmp3`, `s[…]`, and the special registers.
+pub fn is_register_name(name: &str, followed_by_bracket: bool) -> bool {
+    let lower = name.to_ascii_lowercase();
+    for prefix in ["s", "v", "ttmp"] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            if rest.is_empty() {
+                return followed_by_bracket;
+            }
+            if rest.bytes().all(|b| b.is_ascii_digit()) {
+                return true;
+            }
+        }
+    }
+    SPECIAL_REGISTERS.contains(&lower.as_str())
+}
+
+/// Named registers of every generation (which exist where is the ISA's business).
+pub const SPECIAL_REGISTERS: &[&str] = &[
+    "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "vccz", "execz",
+    "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi", "flat_scratch", "flat_scratch_lo",
+    "flat_scratch_hi", "xnack_mask", "xnack_mask_lo", "xnack_mask_hi", "lds", "lds_direct",
+    "src_lds_direct", "src_shared_base", "src_shared_limit", "src_private_base",
+    "src_private_limit", "pops_exiting_wave_id", "src_pops_exiting_wave_id", "null",
+    "src_vccz", "src_execz", "src_scc", "shared_base", "shared_limit", "private_base",
+    "private_limit",
+];

@@ -1,0 +1,288 @@
+//! The parser: turns tokens into a flat list of events (start node, token, finish node).
+//!
+//! It never fails and never backtracks: every call consumes at least one token or
+//! returns, so parsing is linear in the input. Errors go to a side list with their text
+//! range; junk is wrapped in `ERROR` nodes. Nesting is capped so that no input can
+//! exhaust the stack.
+
+mod blocks;
+mod expressions;
+mod statements;
+
+use std::collections::HashSet;
+
+pub use blocks::is_block_directive;
+pub use expressions::{is_register_name, SPECIAL_REGISTERS};
+
+use rowan::{TextRange, TextSize};
+
+use crate::lexer::Token;
+use crate::{SyntaxError, SyntaxKind, SyntaxKind::*};
+
+/// What the parser tells the tree builder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Event {
+    /// Open a node. `forward_parent` points (relatively) at a `Start` that must be opened
+    /// around this one: how a finished `1` becomes the left side of `1 + 2`.
+    Start { kind: SyntaxKind, forward_parent: Option<u32> },
+    Finish,
+    /// One non-trivia token.
+    Token,
+    /// A `Start` that was abandoned.
+    Tombstone,
+}
+
+/// What the parser knows from outside the text it parses: the macros defined earlier.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ParseContext {
+    /// Lowercase names of macros defined before the parsed text.
+    pub macros: HashSet<String>,
+}
+
+/// Where a top-level parse starts, for reparsing a fragment of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry {
+    SourceFile,
+    /// Statements only (no `SOURCE_FILE` root), for reparsing a statement in place.
+    Statements,
+    /// One raw `LINE` of a macro or repetition body.
+    BodyLine,
+}
+
+pub(crate) struct ParseOutput {
+    pub events: Vec<Event>,
+    pub errors: Vec<SyntaxError>,
+}
+
+pub(crate) fn parse_tokens(
+    text: &str,
+    tokens: &[Token],
+    entry: Entry,
+    ctx: ParseContext,
+) -> ParseOutput {
+    let mut p = Parser::new(text, tokens, ctx);
+    match entry {
+        Entry::SourceFile => statements::source_file(&mut p),
+        Entry::Statements => statements::statement_list(&mut p),
+        Entry::BodyLine => blocks::body_line(&mut p),
+    }
+    ParseOutput { events: p.events, errors: p.errors }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Tok {
+    kind: SyntaxKind,
+    start: u32,
+    len: u32,
+    /// Whitespace or a comment stands between this token and the one before.
+    spaced: bool,
+}
+
+/// Deepest nesting of expressions and blocks before the parser refuses to go deeper.
+const MAX_DEPTH: u32 = 256;
+
+pub(crate) struct Parser<'t> {
+    text: &'t str,
+    tokens: Vec<Tok>,
+    pos: usize,
+    events: Vec<Event>,
+    errors: Vec<SyntaxError>,
+    pub(crate) ctx: ParseContext,
+    depth: u32,
+}
+
+impl<'t> Parser<'t> {
+    fn new(text: &'t str, raw: &[Token], ctx: ParseContext) -> Self {
+        let mut tokens = Vec::with_capacity(raw.len());
+        let mut offset = 0u32;
+        let mut spaced = false;
+        for t in raw {
+            if t.kind.is_trivia() {
+                spaced = true;
+            } else {
+                tokens.push(Tok { kind: t.kind, start: offset, len: t.len, spaced });
+                spaced = false;
+            }
+            offset += t.len;
+        }
+        tokens.push(Tok { kind: EOF, start: offset, len: 0, spaced });
+        Parser { text, tokens, pos: 0, events: Vec::new(), errors: Vec::new(), ctx, depth: 0 }
+    }
+
+    fn tok(&self, n: usize) -> Tok {
+        let last = self.tokens.len() - 1;
+        self.tokens[(self.pos + n).min(last)]
+    }
+
+    pub(crate) fn current(&self) -> SyntaxKind {
+        self.nth(0)
+    }
+
+    pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
+        self.tok(n).kind
+    }
+
+    pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
+        self.current() == kind
+    }
+
+    /// Text of the token `n` ahead.
+    pub(crate) fn nth_text(&self, n: usize) -> &'t str {
+        let t = self.tok(n);
+        &self.text[t.start as usize..(t.start + t.len) as usize]
+    }
+
+    /// Whether trivia separates token `n` ahead from the token before it.
+    pub(crate) fn nth_spaced(&self, n: usize) -> bool {
+        self.tok(n).spaced
+    }
+
+    /// At the end of a statement: newline, `;` or end of input.
+    pub(crate) fn at_statement_end(&self) -> bool {
+        matches!(self.current(), NEWLINE | SEMICOLON | EOF)
+    }
+
+    pub(crate) fn bump(&mut self, kind: SyntaxKind) {
+        assert!(self.eat(kind), "expected {kind:?}, found {:?}", self.current());
+    }
+
+    pub(crate) fn bump_any(&mut self) {
+        if self.current() != EOF {
+            self.pos += 1;
+            self.events.push(Event::Token);
+        }
+    }
+
+    pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
+        if !self.at(kind) {
+            return false;
+        }
+        self.bump_any();
+        true
+    }
+
+    pub(crate) fn expect(&mut self, kind: SyntaxKind, what: &str) -> bool {
+        if self.eat(kind) {
+            return true;
+        }
+        self.error(format!("expected {what}"));
+        false
+    }
+
+    pub(crate) fn start(&mut self) -> Marker {
+        let pos = self.events.len() as u32;
+        self.events.push(Event::Start { kind: EOF, forward_parent: None });
+        Marker { pos, done: false }
+    }
+
+    /// Reports an error at the current token (or just before the line end).
+    pub(crate) fn error(&mut self, message: impl Into<String>) {
+        let t = self.tok(0);
+        let range = if matches!(t.kind, NEWLINE | EOF) {
+            // Point at the end of what was written, not at the next line.
+            let end = if self.pos > 0 {
+                let prev = self.tokens[self.pos - 1];
+                prev.start + prev.len
+            } else {
+                t.start
+            };
+            TextRange::empty(TextSize::from(end))
+        } else {
+            TextRange::at(TextSize::from(t.start), TextSize::from(t.len))
+        };
+        self.push_error(range, message.into());
+    }
+
+    pub(crate) fn push_error(&mut self, range: TextRange, message: String) {
+        // One error per place is enough: recovery must not cascade.
+        if self.errors.last().is_some_and(|e| e.range == range) {
+            return;
+        }
+        self.errors.push(SyntaxError { range, message });
+    }
+
+    /// Range of the tokens from `from` (a token index) to the current position.
+    pub(crate) fn range_since(&self, from: usize) -> TextRange {
+        let start = self.tokens[from].start;
+        let end = if self.pos > from {
+            let last = self.tokens[self.pos - 1];
+            last.start + last.len
+        } else {
+            start
+        };
+        TextRange::new(TextSize::from(start), TextSize::from(end))
+    }
+
+    pub(crate) fn token_pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Wraps everything up to the end of the statement in an `ERROR` node.
+    pub(crate) fn skip_to_statement_end(&mut self) {
+        if self.at_statement_end() {
+            return;
+        }
+        let m = self.start();
+        while !self.at_statement_end() {
+            self.bump_any();
+        }
+        m.complete(self, ERROR);
+    }
+
+    /// Enters one level of nesting; false (with an error) when too deep.
+    pub(crate) fn enter(&mut self) -> bool {
+        if self.depth >= MAX_DEPTH {
+            self.error("nesting is too deep");
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+}
+
+/// An open node; must be completed or abandoned.
+pub(crate) struct Marker {
+    pos: u32,
+    done: bool,
+}
+
+impl Marker {
+    pub(crate) fn complete(mut self, p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
+        self.done = true;
+        match &mut p.events[self.pos as usize] {
+            Event::Start { kind: slot, .. } => *slot = kind,
+            _ => unreachable!(),
+        }
+        p.events.push(Event::Finish);
+        CompletedMarker { pos: self.pos }
+    }
+}
+
+impl Drop for Marker {
+    fn drop(&mut self) {
+        if !self.done && !std::thread::panicking() {
+            panic!("marker dropped without being completed or abandoned");
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct CompletedMarker {
+    pos: u32,
+}
+
+impl CompletedMarker {
+    /// Opens a new node that will contain this completed one.
+    pub(crate) fn precede(self, p: &mut Parser) -> Marker {
+        let m = p.start();
+        match &mut p.events[self.pos as usize] {
+            Event::Start { forward_parent, .. } => *forward_parent = Some(m.pos - self.pos),
+            _ => unreachable!(),
+        }
+        m
+    }
+}

@@ -1,0 +1,294 @@
+//! Incremental reparsing after an editor change.
+//!
+//! Three tries, cheapest first: relex the one token the edit falls in; reparse the
+//! smallest statement (or macro-body line) around the edit; reparse the smallest block
+//! (`.if … .endif`, `.macro … .endm`, `.rept … .endr`). Each try checks that the
+//! result is exactly what a full parse would give (same token boundaries at its edges,
+//! one node of a fitting kind, same macro definitions); otherwise the whole file is
+//! parsed again. **Incremental and full parses always give the same tree and errors.**
+
+use rowan::{GreenNode, GreenToken, NodeOrToken, TextRange, TextSize};
+
+use crate::ast::{AstNode, MacroDef, PseudoOp};
+use crate::lexer::{self, lex};
+use crate::parser::{self, is_block_directive, Entry, ParseContext};
+use crate::{tree_builder, Parse, SyntaxError, SyntaxKind, SyntaxKind::*, SyntaxNode};
+
+/// Replace `delete` with `insert`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEdit {
+    pub delete: TextRange,
+    pub insert: String,
+}
+
+impl TextEdit {
+    pub fn apply(&self, text: &str) -> String {
+        let start = usize::from(self.delete.start());
+        let end = usize::from(self.delete.end());
+        let mut out = String::with_capacity(text.len() + self.insert.len());
+        out.push_str(&text[..start]);
+        out.push_str(&self.insert);
+        out.push_str(&text[end..]);
+        out
+    }
+}
+
+impl Parse {
+    /// The parse of the text after `edit`, reusing what the edit leaves alone.
+    pub fn reparse(&self, edit: &TextEdit) -> Parse {
+        let root = self.syntax_node();
+        relex_token(self, &root, edit)
+            .or_else(|| reparse_statement(self, &root, edit))
+            .or_else(|| reparse_block(self, &root, edit))
+            .unwrap_or_else(|| crate::parse(&edit.apply(&root.to_string())))
+    }
+}
+
+fn relex_token(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Parse> {
+    let token = root.covering_element(edit.delete).into_token()?;
+    let kind = token.kind();
+    if !matches!(kind, WHITESPACE | COMMENT | INT_NUMBER | FLOAT_NUMBER | STRING | CHAR) {
+        return None;
+    }
+    if parse.errors.iter().any(|e| touches(e.range, token.text_range())) {
+        return None;
+    }
+    let new_text = splice(token.text(), token.text_range(), edit);
+    if lexer::lex_single(&new_text) != Some(kind) {
+        return None;
+    }
+    let range = token.text_range();
+    if !boundaries_hold(root, range, &new_text) {
+        return None;
+    }
+    let green = token.replace_with(GreenToken::new(kind.into(), &new_text));
+    let errors = shifted_errors(&parse.errors, range, new_len(range, edit), Vec::new());
+    Some(Parse { green, errors })
+}
+
+fn reparse_statement(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Parse> {
+    let node = covering_ancestor(root, edit.delete, |n| is_statement_kind(n.kind()))?;
+    let old_directive = directive_name(&node);
+    if old_directive.as_deref().is_some_and(is_block_directive) {
+        return None;
+    }
+    let new_text = splice(&node.to_string(), node.text_range(), edit);
+    let entry = if node.kind() == LINE { Entry::BodyLine } else { Entry::Statements };
+    if entry == Entry::BodyLine && line_affects_nesting(&new_text, &node) {
+        return None;
+    }
+    let (children, errors) = parse_fragment(root, &node, &new_text, entry)?;
+    let [NodeOrToken::Node(new)] = children.as_slice() else { return None };
+    let kind = SyntaxKind::from_raw(new.kind());
+    let fits = if node.kind() == LINE { kind == LINE } else { is_statement_kind(kind) && kind != LINE };
+    if !fits {
+        return None;
+    }
+    let new_node = SyntaxNode::new_root(new.clone());
+    if directive_name(&new_node).as_deref().is_some_and(is_block_directive) {
+        return None;
+    }
+    Some(replace_node(parse, &node, new.clone(), errors))
+}
+
+fn reparse_block(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Parse> {
+    let is_block = |n: &SyntaxNode| matches!(n.kind(), CONDITIONAL | MACRO_DEF | REPEAT);
+    let node = covering_ancestor(root, edit.delete, is_block)?;
+    if !block_is_closed(&node) {
+        return None;
+    }
+    let new_text = splice(&node.to_string(), node.text_range(), edit);
+    let (children, errors) = parse_fragment(root, &node, &new_text, Entry::Statements)?;
+    let [NodeOrToken::Node(new)] = children.as_slice() else { return None };
+    let new_node = SyntaxNode::new_root(new.clone());
+    if new_node.kind() != node.kind() || !block_is_closed(&new_node) {
+        return None;
+    }
+    if macro_effects(&node) != macro_effects(&new_node) {
+        return None;
+    }
+    Some(replace_node(parse, &node, new.clone(), errors))
+}
+
+fn is_statement_kind(kind: SyntaxKind) -> bool {
+    matches!(kind, LABEL | ASSIGNMENT | PSEUDO_OP | INSTRUCTION | MACRO_CALL | LINE)
+}
+
+/// The smallest ancestor of the edited range that satisfies `pred`.
+fn covering_ancestor(
+    root: &SyntaxNode,
+    range: TextRange,
+    pred: impl Fn(&SyntaxNode) -> bool,
+) -> Option<SyntaxNode> {
+    let element = root.covering_element(range);
+    let start = match element {
+        NodeOrToken::Node(n) => n,
+        NodeOrToken::Token(t) => t.parent()?,
+    };
+    start.ancestors().find(|n| pred(n) && n.text_range().contains_range(range))
+}
+
+fn directive_name(node: &SyntaxNode) -> Option<String> {
+    PseudoOp::cast(node.clone()).map(|p| p.name())
+}
+
+/// A body line that opens or closes a nested block changes where the body ends. Any
+/// block word anywhere in the line counts: labels built by substitution hide the head.
+fn line_affects_nesting(new_text: &str, old: &SyntaxNode) -> bool {
+    let has_block_word = |text: &str| {
+        let (tokens, _) = lex(text);
+        let mut pos = 0usize;
+        tokens.iter().any(|t| {
+            let word = &text[pos..pos + t.len as usize];
+            pos += t.len as usize;
+            t.kind == NAME && is_block_directive(&word.to_ascii_lowercase())
+        })
+    };
+    has_block_word(new_text) || has_block_word(&old.to_string())
+}
+
+fn block_is_closed(node: &SyntaxNode) -> bool {
+    match node.kind() {
+        CONDITIONAL => crate::ast::Conditional::cast(node.clone()).and_then(|c| c.end()).is_some(),
+        MACRO_DEF => MacroDef::cast(node.clone()).and_then(|m| m.end()).is_some(),
+        REPEAT => crate::ast::Repeat::cast(node.clone()).and_then(|r| r.end()).is_some(),
+        _ => false,
+    }
+}
+
+/// Macro definitions and purges inside `node`, in order: what later statements see.
+fn macro_effects(node: &SyntaxNode) -> Vec<(bool, String)> {
+    let mut effects = Vec::new();
+    collect_macro_effects(node, node.text_range().end(), &mut effects);
+    effects
+}
+
+fn collect_macro_effects(node: &SyntaxNode, before: TextSize, out: &mut Vec<(bool, String)>) {
+    for n in node.descendants() {
+        if n.text_range().start() >= before {
+            break;
+        }
+        if let Some(def) = MacroDef::cast(n.clone()) {
+            let header_name = def.header().and_then(|h| h.syntax().children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .filter(|t| !t.kind().is_trivia())
+                .nth(1));
+            if let Some(name) = header_name.filter(|t| t.kind() == NAME) {
+                out.push((true, name.text().to_ascii_lowercase()));
+            }
+        } else if let Some(op) = PseudoOp::cast(n.clone()) {
+            if op.name() == ".purgem" && n.parent().is_some_and(|p| p.kind() != MACRO_DEF) {
+                if let Some(arg) = op.args().next().and_then(|a| a.raw_tokens().next()) {
+                    out.push((false, arg.text().to_ascii_lowercase()));
+                }
+            }
+        }
+    }
+}
+
+/// Macros known at `offset`, as the full parse would know them.
+fn context_at(root: &SyntaxNode, offset: TextSize) -> ParseContext {
+    let mut effects = Vec::new();
+    collect_macro_effects(root, offset, &mut effects);
+    let mut ctx = ParseContext::default();
+    for (define, name) in effects {
+        if define {
+            ctx.macros.insert(name);
+        } else {
+            ctx.macros.remove(&name);
+        }
+    }
+    ctx
+}
+
+type Fragment = (Vec<NodeOrToken<GreenNode, GreenToken>>, Vec<SyntaxError>);
+
+/// Parses `new_text` standing where `node` stood; `None` if its edges would lex
+/// differently in place (a token merging across the edge, a comment left open).
+fn parse_fragment(root: &SyntaxNode, node: &SyntaxNode, new_text: &str, entry: Entry) -> Option<Fragment> {
+    if !boundaries_hold(root, node.text_range(), new_text) {
+        return None;
+    }
+    let (tokens, lex_errors) = lex(new_text);
+    let ctx = context_at(root, node.text_range().start());
+    let output = parser::parse_tokens(new_text, &tokens, entry, ctx);
+    let children = tree_builder::build_fragment(new_text, &tokens, output.events);
+    let offset = node.text_range().start();
+    let errors = crate::merge_errors(crate::text_offsets(&tokens, lex_errors), output.errors)
+        .into_iter()
+        .map(|e| SyntaxError { range: e.range + offset, message: e.message })
+        .collect();
+    Some((children, errors))
+}
+
+/// Whether `new_text` in place of `range` keeps token boundaries at both of its edges
+/// when lexed together with its neighbour tokens.
+fn boundaries_hold(root: &SyntaxNode, range: TextRange, new_text: &str) -> bool {
+    let before = root.token_at_offset(range.start()).left_biased().filter(|t| t.text_range().end() <= range.start());
+    let after = root.token_at_offset(range.end()).right_biased().filter(|t| t.text_range().start() >= range.end());
+    let prefix = before.map(|t| t.text().to_string()).unwrap_or_default();
+    let suffix = after.map(|t| t.text().to_string()).unwrap_or_default();
+    let window = format!("{prefix}{new_text}{suffix}");
+    let (tokens, _) = lex(&window);
+    let mut offsets = Vec::with_capacity(tokens.len() + 1);
+    let mut pos = 0usize;
+    offsets.push(0);
+    for t in &tokens {
+        pos += t.len as usize;
+        offsets.push(pos);
+    }
+    let start = prefix.len();
+    let end = prefix.len() + new_text.len();
+    offsets.contains(&start) && offsets.contains(&end)
+}
+
+fn splice(text: &str, range: TextRange, edit: &TextEdit) -> String {
+    let local = TextEdit { delete: edit.delete - range.start(), insert: edit.insert.clone() };
+    local.apply(text)
+}
+
+fn new_len(range: TextRange, edit: &TextEdit) -> TextSize {
+    range.len() - edit.delete.len() + TextSize::of(edit.insert.as_str())
+}
+
+fn touches(error: TextRange, range: TextRange) -> bool {
+    error.start() <= range.end() && range.start() <= error.end()
+}
+
+fn replace_node(parse: &Parse, node: &SyntaxNode, new: GreenNode, new_errors: Vec<SyntaxError>) -> Parse {
+    let range = node.text_range();
+    let len = new.text_len();
+    let green = node.replace_with(new);
+    let errors = shifted_errors(&parse.errors, range, len, new_errors);
+    Parse { green, errors }
+}
+
+/// Errors outside `old` kept (shifted past it), those inside replaced by `new_errors`.
+fn shifted_errors(
+    errors: &[SyntaxError],
+    old: TextRange,
+    new_len: TextSize,
+    new_errors: Vec<SyntaxError>,
+) -> Vec<SyntaxError> {
+    let mut out: Vec<SyntaxError> = errors
+        .iter()
+        .filter(|e| !(e.range.start() >= old.start() && e.range.end() <= old.end()))
+        .map(|e| {
+            if e.range.start() >= old.end() {
+                let start = e.range.start() - old.end() + old.start() + new_len;
+                SyntaxError { range: TextRange::at(start, e.range.len()), message: e.message.clone() }
+            } else {
+                e.clone()
+            }
+        })
+        .collect();
+    out.extend(new_errors);
+    out.sort_by_key(|e| (e.range.start(), e.range.end()));
+    out
+}
+
+impl SyntaxKind {
+    fn from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
+        <crate::ClrxLanguage as rowan::Language>::kind_from_raw(raw)
+    }
+}
