@@ -1,0 +1,1 @@
+//! Editor features over the syntax tree, with no LSP types.
