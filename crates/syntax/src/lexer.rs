@@ -70,6 +70,14 @@ impl Cursor<'_> {
         self.bytes.get(self.pos + ahead).copied().unwrap_or(0)
     }
 
+    /// Steps over one whole UTF-8 character, so tokens end on character boundaries.
+    fn bump_char(&mut self) {
+        self.pos += 1;
+        while !self.at_end() && (self.bytes[self.pos] & 0xC0) == 0x80 {
+            self.pos += 1;
+        }
+    }
+
     fn eat_while(&mut self, pred: impl Fn(u8) -> bool) {
         while !self.at_end() && pred(self.bytes[self.pos]) {
             self.pos += 1;
@@ -109,11 +117,7 @@ impl Cursor<'_> {
             _ if is_name_start(b) => self.name(),
             _ if b.is_ascii() => self.punct(b),
             _ => {
-                // One whole UTF-8 character, so token boundaries stay on char boundaries.
-                self.pos += 1;
-                while !self.at_end() && (self.bytes[self.pos] & 0xC0) == 0x80 {
-                    self.pos += 1;
-                }
+                self.bump_char();
                 (ERROR_TOKEN, Some("unexpected character"))
             }
         }
@@ -164,7 +168,10 @@ impl Cursor<'_> {
                     self.pos += 1;
                     return (STRING, None);
                 }
-                b'\\' if !matches!(self.peek(1), b'\n' | b'\r' | 0) => self.pos += 2,
+                b'\\' if !matches!(self.peek(1), b'\n' | b'\r' | 0) => {
+                    self.pos += 1;
+                    self.bump_char();
+                }
                 b'\n' | b'\r' => break,
                 _ => self.pos += 1,
             }
@@ -184,17 +191,11 @@ impl Cursor<'_> {
                     }
                     b'0'..=b'7' => self.eat_while(|b| (b'0'..=b'7').contains(&b)),
                     b'\n' | b'\r' | 0 => return (CHAR, Some("unterminated character literal")),
-                    _ => self.pos += 1,
+                    _ => self.bump_char(),
                 }
             }
             b'\n' | b'\r' | 0 => return (CHAR, Some("unterminated character literal")),
-            b if b.is_ascii() => self.pos += 1,
-            _ => {
-                self.pos += 1;
-                while !self.at_end() && (self.bytes[self.pos] & 0xC0) == 0x80 {
-                    self.pos += 1;
-                }
-            }
+            _ => self.bump_char(),
         }
         if self.peek(0) == b'\'' {
             self.pos += 1;

@@ -33,14 +33,33 @@ impl TextEdit {
     }
 }
 
+/// Which try produced a reparse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Path {
+    Token,
+    Statement,
+    Block,
+    Full,
+}
+
 impl Parse {
     /// The parse of the text after `edit`, reusing what the edit leaves alone.
     pub fn reparse(&self, edit: &TextEdit) -> Parse {
+        self.reparse_with_path(edit).0
+    }
+
+    pub(crate) fn reparse_with_path(&self, edit: &TextEdit) -> (Parse, Path) {
         let root = self.syntax_node();
-        relex_token(self, &root, edit)
-            .or_else(|| reparse_statement(self, &root, edit))
-            .or_else(|| reparse_block(self, &root, edit))
-            .unwrap_or_else(|| crate::parse(&edit.apply(&root.to_string())))
+        if let Some(p) = relex_token(self, &root, edit) {
+            return (p, Path::Token);
+        }
+        if let Some(p) = reparse_statement(self, &root, edit) {
+            return (p, Path::Statement);
+        }
+        if let Some(p) = reparse_block(self, &root, edit) {
+            return (p, Path::Block);
+        }
+        (crate::parse(&edit.apply(&root.to_string())), Path::Full)
     }
 }
 
@@ -258,7 +277,14 @@ fn touches(error: TextRange, range: TextRange) -> bool {
 fn replace_node(parse: &Parse, node: &SyntaxNode, new: GreenNode, new_errors: Vec<SyntaxError>) -> Parse {
     let range = node.text_range();
     let len = new.text_len();
-    let green = node.replace_with(new);
+    // rowan replaces a node in place only with one of the same kind: go through the parent.
+    let green = match node.parent() {
+        Some(parent) => {
+            let new_parent = parent.green().replace_child(node.index(), new.into());
+            parent.replace_with(new_parent)
+        }
+        None => new,
+    };
     let errors = shifted_errors(&parse.errors, range, len, new_errors);
     Parse { green, errors }
 }
@@ -290,5 +316,33 @@ fn shifted_errors(
 impl SyntaxKind {
     fn from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
         <crate::ClrxLanguage as rowan::Language>::kind_from_raw(raw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path_of(text: &str, offset: u32, delete: u32, insert: &str) -> Path {
+        let at = TextSize::from(offset);
+        let edit = TextEdit { delete: TextRange::at(at, TextSize::from(delete)), insert: insert.into() };
+        let (incremental, path) = crate::parse(text).reparse_with_path(&edit);
+        let full = crate::parse(&edit.apply(text));
+        assert_eq!(incremental, full);
+        path
+    }
+
+    #[test]
+    fn each_edit_takes_the_cheapest_path() {
+        let text = "s_add_u32 s1, s2, 3 # c\n.if 1\n  v_nop\n.endif\n.macro m\n  s_nop 0\n.endm\n";
+        assert_eq!(path_of(text, 18, 1, "42"), Path::Token);
+        assert_eq!(path_of(text, 22, 0, "x"), Path::Token);
+        assert_eq!(path_of(text, 0, 0, "x"), Path::Statement);
+        assert_eq!(path_of(text, 14, 0, "+"), Path::Statement);
+        assert_eq!(path_of(text, 36, 0, "\n s_nop 0"), Path::Block);
+        assert_eq!(path_of(text, 59, 0, " 1"), Path::Statement);
+        assert_eq!(path_of(text, 28, 1, "2"), Path::Token);
+        assert_eq!(path_of(text, 27, 1, "2"), Path::Block);
+        assert_eq!(path_of(text, 30, 0, ".endif\n"), Path::Full);
     }
 }
