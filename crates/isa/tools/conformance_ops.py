@@ -68,7 +68,8 @@ def mnemonics(src):
     out = []
     for stmt in re.split(r"[;\n]", src):
         words = stmt.split()
-        if not words or "=" in words[0] or words[0].startswith(".") or words[0].endswith(":"):
+        if not words or "=" in words[0] or words[0].startswith(".") or words[0].endswith(":") \
+                or (len(words) > 1 and words[1].startswith("=")):
             continue
         m = re.match(r"^(.*?)(_e32|_e64|_sdwa|_dpp8|_dpp)?$", words[0].lower())
         out.append((m.group(1), m.group(2) or ""))

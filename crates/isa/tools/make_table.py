@@ -136,7 +136,7 @@ def probe_gfx10(t):
         if denc == enc:
             t[(enc, m)]["1.5"] = (o, None, "")
         elif denc == "vop3" and enc in ("vop1", "vop2", "vopc"):
-            t[(enc, m)]["1.5"] = (o - VOP3_BASE[enc]["nv"], o, "")
+            t.setdefault(("vop3", m), {})["1.5"] = (o, None, "")   # VOP3-only on GCN 1.5
         else:
             print(f"# probe: {m}: llvm-mc encoded as {denc}", file=sys.stderr)
         print(f"# probe: {line} -> {denc} {o}", file=sys.stderr)
@@ -203,6 +203,8 @@ def rows(t):
                 flags = ",".join(x for x in (flags, "noe64") if x)
             if gens[g][2] == "vop3b" and "vop3b" not in flags:
                 flags = ",".join(x for x in (flags, "vop3b") if x)
+            if "noe64" in flags:
+                gens[g] = (gens[g][0], None, gens[g][2])
             groups.setdefault((ops, flags), {})[g] = gens[g]
         for (ops, flags), per_gen in groups.items():
             out.append((ENC_ORDER.index(enc), m, enc, ops, flags or "-", fmt_opcodes(enc, per_gen)))

@@ -237,7 +237,8 @@ def vop3(name, syntax, gen, flags_in=""):
         return "vdst,ssrc,ssrc", ""
     if "interp" in flags_in or name.startswith("v_interp_"):
         return interp_vop3(name)
-    nsrc = len([f for f in (syntax or []) if f[0].startswith("SRC") or f[0].startswith("SSRC")])
+    nsrc = len([f for f in (syntax or []) if f[0].startswith("SRC") or f[0].startswith("SSRC")
+                or f[0].startswith("VSRC")])
     if not syntax:
         nsrc = 3
     s = src_ops(name, syntax, nsrc)

@@ -1,0 +1,28 @@
+//! `gcn-isa`: what the AMD GCN instruction set is, as the CLRX assembler (`clrxasm`)
+//! knows it, for an assembler and a language server.
+//!
+//! - [`arch`]: the generations ([`Generation`]: GCN 1.0 ... 1.5.1), the GPU devices
+//!   ([`Device`]) and the names `-A`/`-g` accept, register limits and the operand codes
+//!   of special registers per generation.
+//! - [`table`]: the instruction table's types: a row ([`Instruction`]) is a mnemonic in
+//!   one [`Encoding`] with its [`Operand`]s (an [`OperandKind`], a register count and a
+//!   [`ValueType`]), its [`Flags`] and an opcode per generation.
+//! - [`lookup`]: queries — rows of a mnemonic ([`lookup()`], [`lookup_on`]),
+//!   completion ([`complete`]), encoding suffixes ([`split_suffix`]).
+//!
+//! The table is generated from `data/instructions.txt`, the source of truth, into
+//! `src/generated/instructions.rs` by `tests/sourcegen.rs` (run `cargo test -p gcn-isa`;
+//! the test rewrites a stale file and fails once).
+
+pub mod arch;
+pub mod lookup;
+pub mod table;
+
+#[rustfmt::skip]
+mod generated {
+    pub(crate) mod instructions;
+}
+
+pub use arch::{Device, Generation, RegisterLimits, SpecialReg, SpecialRegUse};
+pub use lookup::{complete, generations_of, instructions, lookup, lookup_on, split_suffix, Suffix};
+pub use table::{Encoding, Flags, Instruction, Operand, OperandKind, ValueType};

@@ -1,0 +1,85 @@
+//! Queries over the instruction table, for the assembler and the language server.
+//!
+//! The generated table is sorted by mnemonic, so lookups are binary searches.
+
+use crate::arch::Generation;
+use crate::generated::instructions::INSTRUCTIONS;
+use crate::table::Instruction;
+
+/// Encoding-size suffix of a mnemonic as written in source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    /// `_e32`: the 32-bit VOP1/VOP2/VOPC (or SOP) form.
+    E32,
+    /// `_e64`: the VOP3 form (or the 64-bit form of a scalar instruction).
+    E64,
+    /// `_sdwa`: SDWA (GCN 1.2+).
+    Sdwa,
+    /// `_dpp`: DPP (GCN 1.2+).
+    Dpp,
+    /// `_dpp8`: DPP8 (GCN 1.5).
+    Dpp8,
+}
+
+const SUFFIXES: &[(&str, Suffix)] = &[
+    ("_e32", Suffix::E32),
+    ("_e64", Suffix::E64),
+    ("_sdwa", Suffix::Sdwa),
+    ("_dpp8", Suffix::Dpp8),
+    ("_dpp", Suffix::Dpp),
+];
+
+/// Splits an encoding suffix off a mnemonic: `v_add_f32_e64` -> (`v_add_f32`, E64).
+/// Case-insensitive; the returned base keeps the input's case.
+pub fn split_suffix(mnemonic: &str) -> (&str, Option<Suffix>) {
+    for &(text, suffix) in SUFFIXES {
+        let n = mnemonic.len();
+        if n > text.len()
+            && mnemonic.is_char_boundary(n - text.len())
+            && mnemonic[n - text.len()..].eq_ignore_ascii_case(text)
+        {
+            return (&mnemonic[..n - text.len()], Some(suffix));
+        }
+    }
+    (mnemonic, None)
+}
+
+/// Every row of the table, sorted by mnemonic.
+pub fn instructions() -> &'static [Instruction] {
+    INSTRUCTIONS
+}
+
+/// All rows of a mnemonic, on any generation and in any encoding (case-insensitive;
+/// no suffix stripping: see [`split_suffix`]).
+pub fn lookup(mnemonic: &str) -> &'static [Instruction] {
+    let key = mnemonic.to_ascii_lowercase();
+    let start = INSTRUCTIONS.partition_point(|i| i.mnemonic < key.as_str());
+    let len = INSTRUCTIONS[start..].partition_point(|i| i.mnemonic == key);
+    &INSTRUCTIONS[start..start + len]
+}
+
+/// The rows of a mnemonic that exist on `gen`. Usually one; two where a mnemonic has
+/// two encodings on one generation (e.g. a VOP2 and a VOP3-only form).
+pub fn lookup_on(mnemonic: &str, gen: Generation) -> impl Iterator<Item = &'static Instruction> {
+    lookup(mnemonic).iter().filter(move |i| i.exists_on(gen))
+}
+
+/// Generations on which a mnemonic exists in some encoding, oldest first.
+pub fn generations_of(mnemonic: &str) -> Vec<Generation> {
+    let rows = lookup(mnemonic);
+    Generation::ALL.into_iter().filter(|&g| rows.iter().any(|i| i.exists_on(g))).collect()
+}
+
+/// Distinct mnemonics starting with `prefix` (case-insensitive) that exist on `gen`,
+/// in sorted order: completion candidates.
+pub fn complete(prefix: &str, gen: Generation) -> Vec<&'static str> {
+    let key = prefix.to_ascii_lowercase();
+    let start = INSTRUCTIONS.partition_point(|i| i.mnemonic < key.as_str());
+    let mut out: Vec<&'static str> = Vec::new();
+    for i in INSTRUCTIONS[start..].iter().take_while(|i| i.mnemonic.starts_with(&key)) {
+        if i.exists_on(gen) && out.last() != Some(&i.mnemonic) {
+            out.push(i.mnemonic);
+        }
+    }
+    out
+}

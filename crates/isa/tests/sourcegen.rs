@@ -1,0 +1,219 @@
+//! Generates `src/generated/instructions.rs` from `data/instructions.txt`.
+//!
+//! rust-analyzer's sourcegen style: the test regenerates the file in memory and, when
+//! the committed one differs, rewrites it and fails, so a second run passes.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use gcn_isa::{Encoding, Flags, Generation, OperandKind, ValueType};
+
+/// A parsed data-file row.
+struct Row {
+    line: usize,
+    mnemonic: String,
+    encoding: Encoding,
+    operands: Vec<(OperandKind, u8, u8, ValueType)>,
+    flags: Flags,
+    opcodes: [Option<u16>; 7],
+    vop3: [Option<u16>; 7],
+}
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn parse_operand(tok: &str) -> Result<(OperandKind, u8, u8, ValueType), String> {
+    let mut parts = tok.split(':');
+    let kind = parts.next().unwrap_or_default();
+    let kind = OperandKind::from_token(kind).ok_or(format!("unknown operand kind {kind:?}"))?;
+    let (mut lo, mut hi, mut ty) = (1u8, 1u8, ValueType::Int);
+    for part in parts {
+        if let Some(t) = ValueType::from_token(part) {
+            ty = t;
+        } else if let Some((a, b)) = part.split_once('-') {
+            lo = a.parse().map_err(|_| format!("bad register range {part:?}"))?;
+            hi = b.parse().map_err(|_| format!("bad register range {part:?}"))?;
+        } else {
+            lo = part.parse().map_err(|_| format!("bad operand part {part:?}"))?;
+            hi = lo;
+        }
+    }
+    Ok((kind, lo, hi, ty))
+}
+
+/// Parses `GEN[-GEN]=OP[/VOP3OP|/-]` into the per-generation arrays.
+fn parse_opcodes(
+    tok: &str,
+    opcodes: &mut [Option<u16>; 7],
+    vop3: &mut [Option<u16>; 7],
+) -> Result<(), String> {
+    let (gens, value) = tok.split_once('=').ok_or(format!("bad opcode entry {tok:?}"))?;
+    let (first, last) = gens.split_once('-').unwrap_or((gens, gens));
+    let gen = |s: &str| Generation::from_short_name(s).ok_or(format!("unknown generation {s:?}"));
+    let (first, last) = (gen(first)?.index(), gen(last)?.index());
+    let (op, v3) = value.split_once('/').map_or((value, None), |(a, b)| (a, Some(b)));
+    let op: u16 = op.parse().map_err(|_| format!("bad opcode {op:?}"))?;
+    let v3: Option<u16> = match v3 {
+        None | Some("-") => None,
+        Some(v) => Some(v.parse().map_err(|_| format!("bad VOP3 opcode {v:?}"))?),
+    };
+    for i in first..=last {
+        if opcodes[i].is_some() {
+            return Err(format!("generation {} given twice", Generation::ALL[i]));
+        }
+        opcodes[i] = Some(op);
+        vop3[i] = v3;
+    }
+    Ok(())
+}
+
+fn parse_row(line: usize, text: &str) -> Result<Row, String> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let [mnemonic, encoding, operands, flags, opcodes @ ..] = fields.as_slice() else {
+        return Err("expected: mnemonic encoding operands flags opcodes...".into());
+    };
+    if *mnemonic != mnemonic.to_ascii_lowercase() {
+        return Err(format!("mnemonic {mnemonic:?} is not lowercase"));
+    }
+    let encoding = Encoding::from_token(encoding).ok_or(format!("unknown encoding {encoding:?}"))?;
+    let operands = match *operands {
+        "-" => Vec::new(),
+        ops => ops.split(',').map(parse_operand).collect::<Result<_, _>>()?,
+    };
+    let mut fl = Flags::NONE;
+    for f in flags.split(',').filter(|f| *f != "-") {
+        fl = fl.union(Flags::from_token(f).ok_or(format!("unknown flag {f:?}"))?);
+    }
+    let (mut ops, mut vop3) = ([None; 7], [None; 7]);
+    for tok in opcodes {
+        parse_opcodes(tok, &mut ops, &mut vop3)?;
+    }
+    if ops.iter().all(Option::is_none) {
+        return Err("no generation has this row".into());
+    }
+    let mnemonic = mnemonic.to_string();
+    Ok(Row { line, mnemonic, encoding, operands, flags: fl, opcodes: ops, vop3 })
+}
+
+fn parse_data(text: &str) -> Result<Vec<Row>, String> {
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        rows.push(parse_row(i + 1, line).map_err(|e| format!("data/instructions.txt:{}: {e}", i + 1))?);
+    }
+    check_overlaps(&rows)?;
+    Ok(rows)
+}
+
+/// Rows of one mnemonic and encoding must not share a generation.
+fn check_overlaps(rows: &[Row]) -> Result<(), String> {
+    let mut seen = HashSet::new();
+    for r in rows {
+        for g in Generation::ALL.into_iter().filter(|g| r.opcodes[g.index()].is_some()) {
+            if !seen.insert((r.mnemonic.as_str(), r.encoding, g)) {
+                return Err(format!(
+                    "data/instructions.txt:{}: {} ({}) given twice for {g}",
+                    r.line,
+                    r.mnemonic,
+                    r.encoding.token()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn array(values: &[Option<u16>; 7]) -> String {
+    let items: Vec<String> =
+        values.iter().map(|v| v.map_or("N".to_string(), |o| o.to_string())).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn flags_expr(flags: Flags) -> String {
+    let names: Vec<String> = flags.tokens().map(|t| format!("F::{}", flag_const(t))).collect();
+    match names.len() {
+        0 => "F::NONE".into(),
+        1 => names[0].clone(),
+        _ => format!("F({})", names.iter().map(|n| format!("{n}.0")).collect::<Vec<_>>().join(" | ")),
+    }
+}
+
+fn flag_const(token: &str) -> &'static str {
+    match token {
+        "vop3b" => "VOP3B",
+        "mac" => "MAC",
+        "noe64" => "NO_E64",
+        "interp" => "INTERP",
+        "load" => "LOAD",
+        "store" => "STORE",
+        "atomic" => "ATOMIC",
+        "cmpswap" => "CMPSWAP",
+        "sample" => "SAMPLE",
+        "gather4" => "GATHER4",
+        "offset2" => "OFFSET2",
+        "gds" => "GDS",
+        other => panic!("flag {other:?} has no constant name here: add it"),
+    }
+}
+
+fn generate(rows: &mut [Row]) -> String {
+    // Sorted by mnemonic so that lookups can binary-search; ties keep data-file order.
+    rows.sort_by(|a, b| a.mnemonic.cmp(&b.mnemonic).then(a.line.cmp(&b.line)));
+    let mut out = String::new();
+    out.push_str("// generated by crates/isa/tests/sourcegen.rs from data/instructions.txt, do not edit\n");
+    out.push_str("use crate::table::{Encoding::*, Flags as F, Instruction as I, Operand as O, OperandKind::*, ValueType::*};\n\n");
+    out.push_str("const N: u16 = u16::MAX;\n\n");
+    // Operand lists are shared between rows: emit each distinct one once.
+    let mut lists: Vec<String> = Vec::new();
+    let mut list_of_row = Vec::new();
+    for r in rows.iter() {
+        let ops: Vec<String> = r
+            .operands
+            .iter()
+            .map(|(k, lo, hi, ty)| format!("O::new({k:?}, {lo}, {hi}, {ty:?})"))
+            .collect();
+        let text = format!("&[{}]", ops.join(", "));
+        let idx = lists.iter().position(|l| *l == text).unwrap_or_else(|| {
+            lists.push(text);
+            lists.len() - 1
+        });
+        list_of_row.push(idx);
+    }
+    for (i, l) in lists.iter().enumerate() {
+        writeln!(out, "const P{i}: &[O] = {l};").unwrap();
+    }
+    out.push_str("\npub(crate) static INSTRUCTIONS: &[I] = &[\n");
+    for (r, list) in rows.iter().zip(list_of_row) {
+        writeln!(
+            out,
+            "    I::new({:?}, {:?}, P{}, {}, {}, {}),",
+            r.mnemonic,
+            r.encoding,
+            list,
+            flags_expr(r.flags),
+            array(&r.opcodes),
+            array(&r.vop3)
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    out
+}
+
+#[test]
+fn generated_table_is_fresh() {
+    let data = std::fs::read_to_string(crate_dir().join("data/instructions.txt")).unwrap();
+    let mut rows = parse_data(&data).unwrap_or_else(|e| panic!("{e}"));
+    let generated = generate(&mut rows);
+    let path = crate_dir().join("src/generated/instructions.rs");
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    if current != generated {
+        std::fs::write(&path, generated).unwrap();
+        panic!("src/generated/instructions.rs was stale and has been regenerated: run the tests again");
+    }
+}
