@@ -377,7 +377,10 @@ const DEVICE_ALIASES: &[(&str, Device)] = &[
 impl Device {
     /// Looks up a `-g` device name, case-insensitively, aliases included.
     pub fn from_name(name: &str) -> Option<Device> {
-        let canonical = Device::ALL.iter().copied().find(|d| d.name().eq_ignore_ascii_case(name));
+        let canonical = Device::ALL
+            .iter()
+            .copied()
+            .find(|d| d.name().eq_ignore_ascii_case(name));
         canonical.or_else(|| {
             DEVICE_ALIASES
                 .iter()
@@ -388,7 +391,10 @@ impl Device {
 
     /// Every name `-g` accepts with the device it selects, canonical names first.
     pub fn names() -> impl Iterator<Item = (&'static str, Device)> {
-        Device::ALL.iter().map(|&d| (d.name(), d)).chain(DEVICE_ALIASES.iter().copied())
+        Device::ALL
+            .iter()
+            .map(|&d| (d.name(), d))
+            .chain(DEVICE_ALIASES.iter().copied())
     }
 }
 

@@ -67,7 +67,10 @@ pub fn lookup_on(mnemonic: &str, gen: Generation) -> impl Iterator<Item = &'stat
 /// Generations on which a mnemonic exists in some encoding, oldest first.
 pub fn generations_of(mnemonic: &str) -> Vec<Generation> {
     let rows = lookup(mnemonic);
-    Generation::ALL.into_iter().filter(|&g| rows.iter().any(|i| i.exists_on(g))).collect()
+    Generation::ALL
+        .into_iter()
+        .filter(|&g| rows.iter().any(|i| i.exists_on(g)))
+        .collect()
 }
 
 /// Distinct mnemonics starting with `prefix` (case-insensitive) that exist on `gen`,
@@ -76,7 +79,10 @@ pub fn complete(prefix: &str, gen: Generation) -> Vec<&'static str> {
     let key = prefix.to_ascii_lowercase();
     let start = INSTRUCTIONS.partition_point(|i| i.mnemonic < key.as_str());
     let mut out: Vec<&'static str> = Vec::new();
-    for i in INSTRUCTIONS[start..].iter().take_while(|i| i.mnemonic.starts_with(&key)) {
+    for i in INSTRUCTIONS[start..]
+        .iter()
+        .take_while(|i| i.mnemonic.starts_with(&key))
+    {
         if i.exists_on(gen) && out.last() != Some(&i.mnemonic) {
             out.push(i.mnemonic);
         }

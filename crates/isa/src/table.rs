@@ -164,7 +164,12 @@ pub struct Operand {
 
 impl Operand {
     pub const fn new(kind: OperandKind, min_regs: u8, max_regs: u8, ty: ValueType) -> Operand {
-        Operand { kind, min_regs, max_regs, ty }
+        Operand {
+            kind,
+            min_regs,
+            max_regs,
+            ty,
+        }
     }
 }
 
@@ -220,12 +225,18 @@ impl Flags {
     }
 
     pub fn from_token(token: &str) -> Option<Flags> {
-        Flags::NAMED.iter().find(|(t, _)| *t == token).map(|&(_, f)| f)
+        Flags::NAMED
+            .iter()
+            .find(|(t, _)| *t == token)
+            .map(|&(_, f)| f)
     }
 
     /// Data-file words of the flags set, in declaration order.
     pub fn tokens(self) -> impl Iterator<Item = &'static str> {
-        Flags::NAMED.iter().filter(move |(_, f)| self.contains(*f)).map(|&(t, _)| t)
+        Flags::NAMED
+            .iter()
+            .filter(move |(_, f)| self.contains(*f))
+            .map(|&(t, _)| t)
     }
 }
 
@@ -256,7 +267,14 @@ impl Instruction {
         opcodes: [u16; 7],
         vop3_opcodes: [u16; 7],
     ) -> Instruction {
-        Instruction { mnemonic, encoding, operands, flags, opcodes, vop3_opcodes }
+        Instruction {
+            mnemonic,
+            encoding,
+            operands,
+            flags,
+            opcodes,
+            vop3_opcodes,
+        }
     }
 
     /// Opcode in the row's own encoding on `gen`; `None` if `gen` lacks the row.

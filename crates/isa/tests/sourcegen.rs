@@ -33,10 +33,16 @@ fn parse_operand(tok: &str) -> Result<(OperandKind, u8, u8, ValueType), String> 
         if let Some(t) = ValueType::from_token(part) {
             ty = t;
         } else if let Some((a, b)) = part.split_once('-') {
-            lo = a.parse().map_err(|_| format!("bad register range {part:?}"))?;
-            hi = b.parse().map_err(|_| format!("bad register range {part:?}"))?;
+            lo = a
+                .parse()
+                .map_err(|_| format!("bad register range {part:?}"))?;
+            hi = b
+                .parse()
+                .map_err(|_| format!("bad register range {part:?}"))?;
         } else {
-            lo = part.parse().map_err(|_| format!("bad operand part {part:?}"))?;
+            lo = part
+                .parse()
+                .map_err(|_| format!("bad operand part {part:?}"))?;
             hi = lo;
         }
     }
@@ -49,11 +55,15 @@ fn parse_opcodes(
     opcodes: &mut [Option<u16>; 7],
     vop3: &mut [Option<u16>; 7],
 ) -> Result<(), String> {
-    let (gens, value) = tok.split_once('=').ok_or(format!("bad opcode entry {tok:?}"))?;
+    let (gens, value) = tok
+        .split_once('=')
+        .ok_or(format!("bad opcode entry {tok:?}"))?;
     let (first, last) = gens.split_once('-').unwrap_or((gens, gens));
     let gen = |s: &str| Generation::from_short_name(s).ok_or(format!("unknown generation {s:?}"));
     let (first, last) = (gen(first)?.index(), gen(last)?.index());
-    let (op, v3) = value.split_once('/').map_or((value, None), |(a, b)| (a, Some(b)));
+    let (op, v3) = value
+        .split_once('/')
+        .map_or((value, None), |(a, b)| (a, Some(b)));
     let op: u16 = op.parse().map_err(|_| format!("bad opcode {op:?}"))?;
     let v3: Option<u16> = match v3 {
         None | Some("-") => None,
@@ -77,10 +87,14 @@ fn parse_row(line: usize, text: &str) -> Result<Row, String> {
     if *mnemonic != mnemonic.to_ascii_lowercase() {
         return Err(format!("mnemonic {mnemonic:?} is not lowercase"));
     }
-    let encoding = Encoding::from_token(encoding).ok_or(format!("unknown encoding {encoding:?}"))?;
+    let encoding =
+        Encoding::from_token(encoding).ok_or(format!("unknown encoding {encoding:?}"))?;
     let operands = match *operands {
         "-" => Vec::new(),
-        ops => ops.split(',').map(parse_operand).collect::<Result<_, _>>()?,
+        ops => ops
+            .split(',')
+            .map(parse_operand)
+            .collect::<Result<_, _>>()?,
     };
     let mut fl = Flags::NONE;
     for f in flags.split(',').filter(|f| *f != "-") {
@@ -94,7 +108,15 @@ fn parse_row(line: usize, text: &str) -> Result<Row, String> {
         return Err("no generation has this row".into());
     }
     let mnemonic = mnemonic.to_string();
-    Ok(Row { line, mnemonic, encoding, operands, flags: fl, opcodes: ops, vop3 })
+    Ok(Row {
+        line,
+        mnemonic,
+        encoding,
+        operands,
+        flags: fl,
+        opcodes: ops,
+        vop3,
+    })
 }
 
 fn parse_data(text: &str) -> Result<Vec<Row>, String> {
@@ -104,7 +126,9 @@ fn parse_data(text: &str) -> Result<Vec<Row>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        rows.push(parse_row(i + 1, line).map_err(|e| format!("data/instructions.txt:{}: {e}", i + 1))?);
+        rows.push(
+            parse_row(i + 1, line).map_err(|e| format!("data/instructions.txt:{}: {e}", i + 1))?,
+        );
     }
     check_overlaps(&rows)?;
     Ok(rows)
@@ -114,7 +138,10 @@ fn parse_data(text: &str) -> Result<Vec<Row>, String> {
 fn check_overlaps(rows: &[Row]) -> Result<(), String> {
     let mut seen = HashSet::new();
     for r in rows {
-        for g in Generation::ALL.into_iter().filter(|g| r.opcodes[g.index()].is_some()) {
+        for g in Generation::ALL
+            .into_iter()
+            .filter(|g| r.opcodes[g.index()].is_some())
+        {
             if !seen.insert((r.mnemonic.as_str(), r.encoding, g)) {
                 return Err(format!(
                     "data/instructions.txt:{}: {} ({}) given twice for {g}",
@@ -129,17 +156,29 @@ fn check_overlaps(rows: &[Row]) -> Result<(), String> {
 }
 
 fn array(values: &[Option<u16>; 7]) -> String {
-    let items: Vec<String> =
-        values.iter().map(|v| v.map_or("N".to_string(), |o| o.to_string())).collect();
+    let items: Vec<String> = values
+        .iter()
+        .map(|v| v.map_or("N".to_string(), |o| o.to_string()))
+        .collect();
     format!("[{}]", items.join(", "))
 }
 
 fn flags_expr(flags: Flags) -> String {
-    let names: Vec<String> = flags.tokens().map(|t| format!("F::{}", flag_const(t))).collect();
+    let names: Vec<String> = flags
+        .tokens()
+        .map(|t| format!("F::{}", flag_const(t)))
+        .collect();
     match names.len() {
         0 => "F::NONE".into(),
         1 => names[0].clone(),
-        _ => format!("F({})", names.iter().map(|n| format!("{n}.0")).collect::<Vec<_>>().join(" | ")),
+        _ => format!(
+            "F({})",
+            names
+                .iter()
+                .map(|n| format!("{n}.0"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ),
     }
 }
 
@@ -165,7 +204,9 @@ fn generate(rows: &mut [Row]) -> String {
     // Sorted by mnemonic so that lookups can binary-search; ties keep data-file order.
     rows.sort_by(|a, b| a.mnemonic.cmp(&b.mnemonic).then(a.line.cmp(&b.line)));
     let mut out = String::new();
-    out.push_str("// generated by crates/isa/tests/sourcegen.rs from data/instructions.txt, do not edit\n");
+    out.push_str(
+        "// generated by crates/isa/tests/sourcegen.rs from data/instructions.txt, do not edit\n",
+    );
     out.push_str("use crate::table::{Encoding::*, Flags as F, Instruction as I, Operand as O, OperandKind::*, ValueType::*};\n\n");
     out.push_str("const N: u16 = u16::MAX;\n\n");
     // Operand lists are shared between rows: emit each distinct one once.
@@ -214,6 +255,8 @@ fn generated_table_is_fresh() {
     let current = std::fs::read_to_string(&path).unwrap_or_default();
     if current != generated {
         std::fs::write(&path, generated).unwrap();
-        panic!("src/generated/instructions.rs was stale and has been regenerated: run the tests again");
+        panic!(
+            "src/generated/instructions.rs was stale and has been regenerated: run the tests again"
+        );
     }
 }
