@@ -236,18 +236,20 @@ fn reg_range(p: &mut Parser) {
 
 /// Names of registers: `s7`, `v0`, `ttmp3`, `s[…]`, and the special registers.
 pub fn is_register_name(name: &str, followed_by_bracket: bool) -> bool {
-    let lower = name.to_ascii_lowercase();
+    let bytes = name.as_bytes();
     for prefix in ["s", "v", "ttmp"] {
-        if let Some(rest) = lower.strip_prefix(prefix) {
+        let n = prefix.len();
+        if bytes.len() >= n && bytes[..n].eq_ignore_ascii_case(prefix.as_bytes()) {
+            let rest = &bytes[n..];
             if rest.is_empty() {
                 return followed_by_bracket;
             }
-            if rest.bytes().all(|b| b.is_ascii_digit()) {
+            if rest.iter().all(|b| b.is_ascii_digit()) {
                 return true;
             }
         }
     }
-    SPECIAL_REGISTERS.contains(&lower.as_str())
+    SPECIAL_REGISTERS.iter().any(|r| r.eq_ignore_ascii_case(name))
 }
 
 /// Named registers of every generation (which exist where is the ISA's business).
