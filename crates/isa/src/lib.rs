@@ -10,11 +10,14 @@
 //! - [`lookup`]: queries — rows of a mnemonic ([`lookup()`], [`lookup_on`]),
 //!   completion ([`complete`]), encoding suffixes ([`split_suffix`]).
 //!
+//! - [`encode`]: from a syntax-tree instruction to machine words, per encoding class.
+//!
 //! The table is generated from `data/instructions.txt`, the source of truth, into
 //! `src/generated/instructions.rs` by `tests/sourcegen.rs` (run `cargo test -p gcn-isa`;
 //! the test rewrites a stale file and fails once).
 
 pub mod arch;
+pub mod encode;
 pub mod lookup;
 pub mod table;
 

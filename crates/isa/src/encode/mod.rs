@@ -1,0 +1,120 @@
+//! Encoding: one syntax-tree instruction to machine words.
+//!
+//! The assembler core hands an [`ast::Instruction`] and a [`Resolver`] that evaluates
+//! expressions and symbolic registers; the encoder picks the table row, checks the
+//! operands, and returns the words, the fixups for values not known yet (always encoded
+//! as literals or zeroed fields, patched by the core once known) and the registers the
+//! instruction touches (for register usage). Each encoding class has its own module.
+//!
+//! Ownership while the encoders are being written: `operands`, `scalar`, `memory` are
+//! one engineer's; `vector` is another's. Keep edits to this file small.
+
+pub mod operands;
+mod memory;
+mod scalar;
+mod vector;
+
+use gcn_syntax::{ast, TextRange};
+
+use crate::arch::{Device, Generation};
+
+/// What the code is assembled for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Target {
+    pub device: Device,
+    pub gen: Generation,
+    /// Wavefront of 32 lanes (GCN 1.5 with `-3` / `.wave32`): lane masks are one SGPR.
+    pub wave32: bool,
+}
+
+/// A register file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RegFile {
+    Sgpr,
+    Vgpr,
+}
+
+/// A range of registers: `first..first+count` of one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RegRange {
+    pub file: RegFile,
+    pub first: u16,
+    pub count: u16,
+}
+
+/// The value of an expression, as far as the core knows it now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Value {
+    /// Known and absolute.
+    Known(i64),
+    /// Depends on something not defined yet: encode a placeholder and add a [`Fixup`].
+    Pending,
+}
+
+/// How the core evaluates what the encoder cannot: symbols, labels, register symbols.
+pub trait Resolver {
+    /// An absolute value, or `Pending`. `Err` is a message about `expr` (undefined
+    /// forever, relative where absolute needed, …).
+    fn eval(&mut self, expr: &ast::Expr) -> Result<Value, String>;
+    /// A branch offset in dwords: `(target - (start of this instruction + 4)) / 4`.
+    fn eval_branch(&mut self, expr: &ast::Expr) -> Result<Value, String>;
+    /// The register range a symbol stands for (`x = %v[4:7]`, `.regvar`), if any.
+    fn register_symbol(&mut self, name: &str) -> Option<RegRange>;
+}
+
+/// A field to patch once `expr` is known: bits `shift..shift+bits` of word `word`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fixup {
+    pub word: usize,
+    pub shift: u8,
+    pub bits: u8,
+    /// Whether the field holds a signed value (range check on patching).
+    pub signed: bool,
+    pub kind: FixupKind,
+    pub expr: ast::Expr,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixupKind {
+    /// The expression's absolute value.
+    Value,
+    /// A branch offset, as [`Resolver::eval_branch`] computes it.
+    Branch,
+}
+
+/// A register read or written by an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegUse {
+    pub range: RegRange,
+    pub write: bool,
+}
+
+/// An encoded instruction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Encoded {
+    pub words: Vec<u32>,
+    pub fixups: Vec<Fixup>,
+    pub regs: Vec<RegUse>,
+}
+
+/// An error about part of the instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+impl EncodeError {
+    pub fn new(range: TextRange, message: impl Into<String>) -> Self {
+        EncodeError { range, message: message.into() }
+    }
+}
+
+/// Encodes `instr` for `target`.
+pub fn encode_instruction(
+    target: &Target,
+    instr: &ast::Instruction,
+    resolver: &mut dyn Resolver,
+) -> Result<Encoded, Vec<EncodeError>> {
+    scalar::dispatch(target, instr, resolver)
+}

@@ -1,0 +1,1 @@
+//! Operands shared by every encoder: registers, inline constants, literals, modifiers.
