@@ -1,0 +1,355 @@
+//! The command line: every option of `clrxasm` (CLRX's `ClrxAsmInvoke` document), plus
+//! our own `--emit`.
+//!
+//! clap gives the clrxasm spellings for free: combined short flags (`-63Sw`), values
+//! attached to a short option (`-bamdcl2`, `-t240500`, `-DSYM=1`) or separated from it
+//! (`-b amdcl2`), and long options with `=` or a space (`--output=FILE`, `--output FILE`).
+//! An option given twice keeps its last value, as in clrxasm; `-D` and `-I` accumulate.
+//!
+//! Values are checked here, where clrxasm checks them: binary format, GPU and
+//! architecture names (case-insensitive), unsigned versions, `-D` symbol names and
+//! values. A bad value is a usage error (exit status 2).
+
+use std::path::PathBuf;
+
+use clap::{ArgAction, CommandFactory, Parser, ValueEnum};
+
+/// Assembler for AMD GCN assembly in the CLRX dialect, a drop-in for clrxasm.
+///
+/// Reads the FILEs in order as one source (standard input when there is none).
+#[derive(Debug, Parser)]
+#[command(
+    name = "gcnasm",
+    version,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    args_override_self = true
+)]
+pub struct Cli {
+    /// Define a symbol (value 0 when not given); repeatable
+    #[arg(short = 'D', long = "defsym", value_name = "SYM[=VALUE]", value_parser = parse_defsym)]
+    pub defsyms: Vec<DefSym>,
+
+    /// Add an include directory; repeatable
+    #[arg(short = 'I', long = "includePath", value_name = "PATH")]
+    pub include_paths: Vec<PathBuf>,
+
+    /// Output file (default: a.out, or stdout for a syntax tree)
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Binary format: amd, amdcl2, gallium, rocm or rawcode
+    #[arg(short = 'b', long = "binaryFormat", value_name = "FORMAT", value_parser = parse_binary_format)]
+    pub binary_format: Option<BinaryFormat>,
+
+    /// Generate 64-bit binaries (AMD Catalyst format)
+    #[arg(short = '6', long = "64bit")]
+    pub is_64bit: bool,
+
+    /// GPU device type, e.g. CapeVerde, Tonga, GFX900
+    #[arg(short = 'g', long = "gpuType", value_name = "GPU", value_parser = parse_gpu)]
+    pub gpu: Option<Gpu>,
+
+    /// GPU architecture, e.g. GCN1.0, VEGA, GFX10 (-g wins)
+    #[arg(short = 'A', long = "arch", value_name = "ARCH", value_parser = parse_arch)]
+    pub arch: Option<Arch>,
+
+    /// AMD Catalyst / Mesa driver version (major*100+minor)
+    #[arg(short = 't', long = "driverVersion", value_name = "VERSION", value_parser = parse_u32)]
+    pub driver_version: Option<u32>,
+
+    /// LLVM compiler version (major*100+minor)
+    #[arg(long = "llvmVersion", value_name = "VERSION", value_parser = parse_u32)]
+    pub llvm_version: Option<u32>,
+
+    /// Generate the new ROCm binary format
+    #[arg(long = "newROCmBinFormat")]
+    pub new_rocm_bin_format: bool,
+
+    /// Add all non-local symbols to binaries
+    #[arg(short = 'S', long = "forceAddSymbols")]
+    pub force_add_symbols: bool,
+
+    /// Do not print warnings
+    #[arg(short = 'w', long = "noWarnings")]
+    pub no_warnings: bool,
+
+    /// Alternate macro syntax
+    #[arg(short = 'a', long = "alternate")]
+    pub alternate: bool,
+
+    /// Old and buggy floating-point literal rules (up to CLRX 0.1.2)
+    #[arg(long = "buggyFPLit")]
+    pub buggy_fp_lit: bool,
+
+    /// Old modifier parametrization, only 0 and 1 (up to CLRX 0.1.5)
+    #[arg(long = "oldModParam")]
+    pub old_mod_param: bool,
+
+    /// Macro names are case-sensitive
+    #[arg(short = 'm', long = "noMacroCase")]
+    pub no_macro_case: bool,
+
+    /// Wavefront of 32 lanes (GFX10 devices)
+    #[arg(short = '3', long = "wave32")]
+    pub wave32: bool,
+
+    /// CLRX policy version (major*100+minor)
+    #[arg(long = "policy", value_name = "VERSION", value_parser = parse_u32)]
+    pub policy: Option<u32>,
+
+    /// Write KIND instead of a binary
+    #[arg(long = "emit", value_name = "KIND", value_enum)]
+    pub emit: Option<EmitKind>,
+
+    /// Print help
+    #[arg(short = '?', long = "help", action = ArgAction::Help)]
+    help: Option<bool>,
+
+    /// Print usage
+    #[arg(long = "usage")]
+    pub usage: bool,
+
+    /// Print version
+    #[arg(long = "version", action = ArgAction::Version)]
+    version: Option<bool>,
+
+    /// Source files, read in order as one source (none: standard input)
+    #[arg(value_name = "FILE")]
+    pub inputs: Vec<PathBuf>,
+}
+
+impl Cli {
+    /// The one-line usage, for `--usage`.
+    pub fn usage() -> String {
+        Cli::command().render_usage().to_string()
+    }
+
+    /// Exits with a usage error (status 2) worded like clap's own.
+    pub fn usage_error(message: &str) -> ! {
+        Cli::command()
+            .error(clap::error::ErrorKind::ArgumentConflict, message)
+            .exit()
+    }
+}
+
+/// What `--emit` writes instead of a binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EmitKind {
+    /// The lossless syntax tree of the one input file
+    SyntaxTree,
+    /// The assembled module as JSON (not implemented yet)
+    Json,
+    /// Register usage per kernel (not implemented yet)
+    RegUsage,
+}
+
+impl EmitKind {
+    /// The spelling on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            EmitKind::SyntaxTree => "syntax-tree",
+            EmitKind::Json => "json",
+            EmitKind::RegUsage => "reg-usage",
+        }
+    }
+}
+
+/// `-b`: the output binary format. clrxasm also takes `raw` and `catalyst`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryFormat {
+    Amd,
+    AmdCl2,
+    Gallium,
+    Rocm,
+    RawCode,
+}
+
+fn parse_binary_format(value: &str) -> Result<BinaryFormat, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "amd" | "catalyst" => Ok(BinaryFormat::Amd),
+        "amdcl2" => Ok(BinaryFormat::AmdCl2),
+        "gallium" => Ok(BinaryFormat::Gallium),
+        "rocm" => Ok(BinaryFormat::Rocm),
+        "rawcode" | "raw" => Ok(BinaryFormat::RawCode),
+        _ => Err("unknown binary format (expected amd, amdcl2, gallium, rocm or rawcode)".into()),
+    }
+}
+
+/// `-g`: a GPU device, by its canonical name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gpu(pub &'static str);
+
+/// The device names that clrxasm's `-g` accepts.
+#[rustfmt::skip]
+pub const GPU_NAMES: &[&str] = &[
+    "Baffin", "Bonaire", "CapeVerde", "Carrizo", "Dummy", "Ellesmere", "Fiji", "GFX700",
+    "GFX701", "GFX801", "GFX802", "GFX803", "GFX804", "GFX900", "GFX901", "GFX902", "GFX903",
+    "GFX904", "GFX905", "GFX906", "GFX907", "Goose", "Hainan", "Hawaii", "Horse", "Iceland",
+    "Kalindi", "Mullins", "Oland", "Pitcairn", "Polaris10", "Polaris11", "Polaris12",
+    "Polaris20", "Polaris21", "Polaris22", "Raven", "Spectre", "Spooky", "Stoney", "Tahiti",
+    "Tonga", "Topaz", "Vega10", "Vega11", "Vega12", "Vega20", "GFX1000", "GFX1010", "GFX1011",
+    "Navi10",
+];
+
+fn parse_gpu(value: &str) -> Result<Gpu, String> {
+    find_name(GPU_NAMES, value)
+        .map(Gpu)
+        .ok_or_else(|| "unknown GPU device type".into())
+}
+
+/// `-A`: a GPU architecture, by its canonical name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arch(pub &'static str);
+
+/// The architecture names that clrxasm's `-A` accepts.
+#[rustfmt::skip]
+pub const ARCH_NAMES: &[&str] = &[
+    "SI", "VI", "CI", "VEGA", "VEGA20", "Navi", "NaviDL", "GFX6", "GFX7", "GFX8", "GFX9",
+    "GFX906", "GFX10", "GFX1011", "GCN1.0", "GCN1.1", "GCN1.2", "GCN1.4", "GCN1.4.1", "GCN1.5",
+    "GCN1.5.1",
+];
+
+fn parse_arch(value: &str) -> Result<Arch, String> {
+    find_name(ARCH_NAMES, value)
+        .map(Arch)
+        .ok_or_else(|| "unknown GPU architecture".into())
+}
+
+fn find_name(names: &[&'static str], value: &str) -> Option<&'static str> {
+    let value = value.trim();
+    names
+        .iter()
+        .copied()
+        .find(|name| name.eq_ignore_ascii_case(value))
+}
+
+/// `-D SYM[=VALUE]`: a symbol defined before the source is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefSym {
+    pub name: String,
+    pub value: u64,
+}
+
+fn parse_defsym(arg: &str) -> Result<DefSym, String> {
+    let (name, value) = match arg.split_once('=') {
+        Some((name, value)) => (name, parse_c_uint(value.trim())?),
+        None => (arg, 0),
+    };
+    if !is_symbol_name(name) {
+        return Err(format!("invalid symbol name '{name}'"));
+    }
+    Ok(DefSym {
+        name: name.to_string(),
+        value,
+    })
+}
+
+/// A symbol name as clrxasm checks it: a letter, `.`, `_` or `$`, then also digits.
+fn is_symbol_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    let symbol_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$');
+    match chars.next() {
+        Some(c) if symbol_char(c) && !c.is_ascii_digit() => chars.all(symbol_char),
+        _ => false,
+    }
+}
+
+fn parse_u32(value: &str) -> Result<u32, String> {
+    let n = parse_c_uint(value.trim())?;
+    u32::try_from(n).map_err(|_| "number is too big".to_string())
+}
+
+/// An unsigned integer written as in C: decimal, `0x` hex, `0b` binary or `0` octal.
+fn parse_c_uint(text: &str) -> Result<u64, String> {
+    let lower = text.to_ascii_lowercase();
+    let (digits, radix) = if let Some(hex) = lower.strip_prefix("0x") {
+        (hex, 16)
+    } else if let Some(bin) = lower.strip_prefix("0b") {
+        (bin, 2)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (&lower[1..], 8)
+    } else {
+        (lower.as_str(), 10)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return Err(format!("'{text}' is not an unsigned integer"));
+    }
+    u64::from_str_radix(digits, radix).map_err(|_| format!("'{text}' is too big"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::try_parse_from(std::iter::once("gcnasm").chain(args.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn combined_flags_and_attached_values() {
+        let cli = parse(&[
+            "-63Sw", "-bamdcl2", "-t240500", "-gtonga", "-DX=0x10", "-DY", "a.s",
+        ]);
+        assert!(cli.is_64bit && cli.wave32 && cli.force_add_symbols && cli.no_warnings);
+        assert_eq!(cli.binary_format, Some(BinaryFormat::AmdCl2));
+        assert_eq!(cli.driver_version, Some(240500));
+        assert_eq!(cli.gpu, Some(Gpu("Tonga")));
+        let x = DefSym {
+            name: "X".into(),
+            value: 16,
+        };
+        assert_eq!(
+            cli.defsyms,
+            vec![
+                x,
+                DefSym {
+                    name: "Y".into(),
+                    value: 0
+                }
+            ]
+        );
+        assert_eq!(cli.inputs, vec![PathBuf::from("a.s")]);
+    }
+
+    #[test]
+    fn long_options_and_last_value_wins() {
+        let cli = parse(&[
+            "--binaryFormat=RAW",
+            "-b",
+            "Gallium",
+            "--output",
+            "x",
+            "--arch=gcn1.4.1",
+        ]);
+        assert_eq!(cli.binary_format, Some(BinaryFormat::Gallium));
+        assert_eq!(cli.output, Some(PathBuf::from("x")));
+        assert_eq!(cli.arch, Some(Arch("GCN1.4.1")));
+    }
+
+    #[test]
+    fn c_style_numbers() {
+        assert_eq!(parse_c_uint("0"), Ok(0));
+        assert_eq!(parse_c_uint("017"), Ok(15));
+        assert_eq!(parse_c_uint("0B101"), Ok(5));
+        assert_eq!(parse_c_uint("0xfF"), Ok(255));
+        assert!(parse_c_uint("12a").is_err());
+        assert!(parse_c_uint("0x").is_err());
+        assert!(parse_c_uint("").is_err());
+        assert!(parse_c_uint("99999999999999999999").is_err());
+    }
+
+    #[test]
+    fn symbol_names() {
+        assert!(is_symbol_name("_a.b$1"));
+        assert!(is_symbol_name(".L1"));
+        assert!(!is_symbol_name("1a"));
+        assert!(!is_symbol_name(""));
+        assert!(!is_symbol_name("a-b"));
+    }
+}

@@ -1,0 +1,147 @@
+//! One run of the assembler, from parsed options to exit status.
+//!
+//! The assembler core does not exist yet, so a run reads and parses the inputs, reports
+//! every syntax error, and then either writes what `--emit syntax-tree` asks for or
+//! refuses, with a clear message and a failing status, to produce what it cannot yet
+//! (a binary, `--emit json`, `--emit reg-usage`). It never writes a fake output.
+//!
+//! Options fall in three groups:
+//! - those that change how the source is read: `-a` (alternate macro syntax) and `-m`
+//!   (case-sensitive macro names). The parser implements neither, and both would change
+//!   the syntax tree and the errors, so they are refused rather than ignored;
+//! - those that only affect assembling: `-D`, `-I`, `-b`, `-6`, `-g`, `-A`, `-t`,
+//!   `--llvmVersion`, `--newROCmBinFormat`, `-S`, `--buggyFPLit`, `--oldModParam`, `-3`,
+//!   `--policy`. They are checked and accepted: assembling is refused anyway, so they
+//!   cannot change an output yet;
+//! - `-w`: there are no warnings yet, so it has nothing to silence.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use gcn_syntax::{Parse, SyntaxError};
+
+use crate::cli::{Cli, EmitKind};
+use crate::diagnostics::{located_error, tool_error, SourceMap};
+use crate::{input, output};
+
+/// Where clrxasm writes its binary when no `-o` is given.
+const DEFAULT_OUTPUT: &str = "a.out";
+
+pub fn run(cli: &Cli) -> ExitCode {
+    if cli.usage {
+        println!("{}", Cli::usage());
+        return ExitCode::SUCCESS;
+    }
+    let checked = check_request(cli).and_then(|output| Ok((output, input::read_all(&cli.inputs)?)));
+    match checked {
+        Ok((output, files)) => parse_and_emit(cli, output.as_deref(), SourceMap::new(files)),
+        Err(errors) => {
+            errors.iter().for_each(|e| eprintln!("{e}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What can be refused before reading any input; else the file the run would write.
+fn check_request(cli: &Cli) -> Result<Option<PathBuf>, Vec<String>> {
+    if cli.emit == Some(EmitKind::SyntaxTree) && cli.inputs.len() > 1 {
+        Cli::usage_error("--emit syntax-tree takes one input file");
+    }
+    let refusals = unsupported_options(cli);
+    if !refusals.is_empty() {
+        return Err(refusals.into_iter().map(tool_error).collect());
+    }
+    let output = output_path(cli);
+    if let Some(input) = output
+        .as_deref()
+        .and_then(|out| overwritten_input(out, &cli.inputs))
+    {
+        let message = format!(
+            "refusing to write the output over the input file {}",
+            input.display()
+        );
+        return Err(vec![tool_error(&message)]);
+    }
+    Ok(output)
+}
+
+/// Options whose effect is not implemented and would change what a run reports.
+fn unsupported_options(cli: &Cli) -> Vec<&'static str> {
+    let mut refusals = Vec::new();
+    if cli.alternate {
+        refusals.push("-a/--alternate (alternate macro syntax) is not supported yet");
+    }
+    if cli.no_macro_case {
+        refusals.push("-m/--noMacroCase (case-sensitive macro names) is not supported yet");
+    }
+    refusals
+}
+
+/// The file this run would write: `-o`, else `a.out` for a binary, else standard output.
+fn output_path(cli: &Cli) -> Option<PathBuf> {
+    match (&cli.output, cli.emit) {
+        (Some(path), _) => Some(path.clone()),
+        (None, Some(EmitKind::SyntaxTree)) => None,
+        (None, _) => Some(PathBuf::from(DEFAULT_OUTPUT)),
+    }
+}
+
+fn overwritten_input<'a>(output: &Path, inputs: &'a [PathBuf]) -> Option<&'a PathBuf> {
+    inputs.iter().find(|input| output::same_file(output, input))
+}
+
+fn parse_and_emit(cli: &Cli, output: Option<&Path>, sources: SourceMap) -> ExitCode {
+    let parse = gcn_syntax::parse(sources.text());
+    report_syntax_errors(&sources, parse.errors());
+    let syntax_ok = parse.errors().is_empty();
+    let emitted = match cli.emit {
+        Some(EmitKind::SyntaxTree) => emit_syntax_tree(&parse, output),
+        Some(kind) if syntax_ok => {
+            not_supported(&format!("--emit {} is not supported yet", kind.name()))
+        }
+        None if syntax_ok => not_supported("assembling to binary output is not supported yet"),
+        _ => false,
+    };
+    if emitted && syntax_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn report_syntax_errors(sources: &SourceMap, errors: &[SyntaxError]) {
+    let stderr = std::io::stderr();
+    let mut stderr = stderr.lock();
+    for error in errors {
+        let start = usize::from(error.range.start());
+        if let Some(location) = sources.locate(start) {
+            let _ = writeln!(stderr, "{}", located_error(&location, &error.message));
+        }
+    }
+}
+
+fn not_supported(message: &str) -> bool {
+    eprintln!("{}; no output was written", tool_error(message));
+    false
+}
+
+/// Writes the tree to `output`, or to standard output; false (reported) on failure.
+fn emit_syntax_tree(parse: &Parse, output: Option<&Path>) -> bool {
+    let tree = parse.debug_dump();
+    let written = match output {
+        Some(path) => output::write_atomically(path, tree.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => write_stdout(tree.as_bytes())
+            .map_err(|e| format!("cannot write to standard output: {e}")),
+    };
+    written
+        .map_err(|message| eprintln!("{}", tool_error(&message)))
+        .is_ok()
+}
+
+fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(bytes)?;
+    stdout.flush()
+}
