@@ -1,0 +1,2 @@
+s_nop 0
+# Ã© then a lone continuation byte: €

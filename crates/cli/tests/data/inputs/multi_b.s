@@ -1,0 +1,2 @@
+.endif
+.byte (2
