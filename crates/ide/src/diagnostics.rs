@@ -1,0 +1,75 @@
+//! Problems to show in the editor.
+//!
+//! Today these are the parser's syntax errors, all of them errors. The assembler's own
+//! checks (unknown instructions, operand types) can be added here later as further
+//! sources, without changing the shape of a [`Diagnostic`].
+
+use gcn_syntax::{Parse, TextRange};
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Information,
+    Hint,
+}
+
+/// One problem: where (a byte range of the text), how serious, and what.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub range: TextRange,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// The diagnostics of a parsed file, sorted by position.
+pub fn diagnostics(parse: &Parse) -> Vec<Diagnostic> {
+    parse
+        .errors()
+        .iter()
+        .map(|e| Diagnostic {
+            range: e.range,
+            severity: Severity::Error,
+            message: e.message.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+
+    use super::*;
+    use crate::test_util::{check_dir, range_text};
+
+    fn render(text: &str) -> String {
+        let parse = gcn_syntax::parse(text);
+        let mut out = String::new();
+        for d in diagnostics(&parse) {
+            writeln!(
+                out,
+                "{:?} {}: {}",
+                d.severity,
+                range_text(text, d.range),
+                d.message
+            )
+            .unwrap();
+        }
+        if out.is_empty() {
+            out.push_str("no diagnostics\n");
+        }
+        out
+    }
+
+    #[test]
+    fn snapshots() {
+        check_dir("diagnostics", render);
+    }
+
+    #[test]
+    fn valid_file_has_none() {
+        let parse = gcn_syntax::parse(".kernel k\nk: s_mov_b32 s0, 1+2 # ok\n    s_endpgm\n");
+        assert_eq!(diagnostics(&parse), []);
+    }
+}

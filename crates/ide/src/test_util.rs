@@ -1,0 +1,60 @@
+//! Snapshot helpers: every `test_data/<dir>/*.s` is rendered and compared with the `.txt`
+//! beside it (`UPDATE_EXPECT=1 cargo test` rewrites them).
+
+use std::fmt::Write;
+use std::path::Path;
+
+use gcn_syntax::TextRange;
+
+use crate::{LineIndex, PositionEncoding};
+
+pub(crate) fn check_dir(dir: &str, render: impl Fn(&str) -> String) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("test_data")
+        .join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "s"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no cases in {}", dir.display());
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        expect_test::expect_file![path.with_extension("txt")].assert_eq(&render(&text));
+    }
+}
+
+/// `line:col-line:col "text"`, one-based lines, zero-based UTF-16 columns; long texts are
+/// cut in the middle.
+pub(crate) fn range_text(text: &str, range: TextRange) -> String {
+    let index = LineIndex::new(text);
+    let (start, end) = index.range(range, PositionEncoding::Utf16);
+    let snippet = &text[range];
+    let snippet = if snippet.chars().count() > 40 {
+        let head: String = snippet.chars().take(18).collect();
+        let tail: String = snippet
+            .chars()
+            .rev()
+            .take(18)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        format!("{head}…{tail}")
+    } else {
+        snippet.to_string()
+    };
+    let mut out = String::new();
+    write!(
+        out,
+        "{}:{}-{}:{} {:?}",
+        start.line + 1,
+        start.character,
+        end.line + 1,
+        end.character,
+        snippet
+    )
+    .unwrap();
+    out
+}
