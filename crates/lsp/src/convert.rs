@@ -1,0 +1,219 @@
+//! Conversions between the protocol and the rest of the workspace: LSP positions and
+//! ranges to and from byte offsets of a rope, and `gcn-ide` results to LSP types.
+//!
+//! This is the only module that maps offsets. Columns count code units of the encoding
+//! negotiated at `initialize` (UTF-16 unless the client offers UTF-8). Lines end at `\n`,
+//! `\r\n` or `\r`, as in the protocol (ropey is built with `cr_lines` and without
+//! `unicode_lines`). Positions past the end of a line clamp to its end, lines past the last
+//! one to the end of the text, and a column inside a character to its start.
+
+use std::ops::Range as StdRange;
+
+use gcn_ide::{PositionEncoding, Severity, SymbolKind};
+use gcn_syntax::{TextEdit, TextRange, TextSize};
+use ropey::{Rope, RopeSlice};
+use tower_lsp::lsp_types as lsp;
+
+/// The protocol's name of an encoding.
+pub fn encoding_kind(encoding: PositionEncoding) -> lsp::PositionEncodingKind {
+    match encoding {
+        PositionEncoding::Utf8 => lsp::PositionEncodingKind::UTF8,
+        PositionEncoding::Utf16 => lsp::PositionEncodingKind::UTF16,
+    }
+}
+
+/// Chars of a line's line break (0 for the last line of a text without one).
+fn line_break_chars(line: RopeSlice<'_>) -> usize {
+    let len = line.len_chars();
+    match (
+        len.checked_sub(2).map(|i| line.char(i)),
+        len.checked_sub(1).map(|i| line.char(i)),
+    ) {
+        (Some('\r'), Some('\n')) => 2,
+        (_, Some('\n' | '\r')) => 1,
+        _ => 0,
+    }
+}
+
+/// The byte offset of a position.
+pub fn offset(rope: &Rope, position: lsp::Position, encoding: PositionEncoding) -> TextSize {
+    let line_idx = position.line as usize;
+    let Some(line) = rope.get_line(line_idx) else {
+        return text_size(rope.len_bytes());
+    };
+    let content_chars = line.len_chars() - line_break_chars(line);
+    let column = position.character as usize;
+    let char_in_line = match encoding {
+        PositionEncoding::Utf16 => {
+            line.utf16_cu_to_char(column.min(line.char_to_utf16_cu(content_chars)))
+        }
+        PositionEncoding::Utf8 => line.byte_to_char(column.min(line.char_to_byte(content_chars))),
+    };
+    text_size(rope.char_to_byte(rope.line_to_char(line_idx) + char_in_line))
+}
+
+/// The position of a byte offset (clamped to the text; inside a character or a `\r\n`, the
+/// position before it).
+pub fn position(rope: &Rope, offset: TextSize, encoding: PositionEncoding) -> lsp::Position {
+    let char_idx = rope.byte_to_char(usize::from(offset).min(rope.len_bytes()));
+    let line_idx = rope.char_to_line(char_idx);
+    let line = rope.line(line_idx);
+    let content_chars = line.len_chars() - line_break_chars(line);
+    let char_in_line = (char_idx - rope.line_to_char(line_idx)).min(content_chars);
+    let character = match encoding {
+        PositionEncoding::Utf16 => line.char_to_utf16_cu(char_in_line),
+        PositionEncoding::Utf8 => line.char_to_byte(char_in_line),
+    };
+    lsp::Position::new(line_idx as u32, character as u32)
+}
+
+pub fn range(rope: &Rope, range: TextRange, encoding: PositionEncoding) -> lsp::Range {
+    lsp::Range::new(
+        position(rope, range.start(), encoding),
+        position(rope, range.end(), encoding),
+    )
+}
+
+/// The byte range of an LSP range (ends in either order).
+pub fn text_range(rope: &Rope, range: lsp::Range, encoding: PositionEncoding) -> TextRange {
+    let start = offset(rope, range.start, encoding);
+    let end = offset(rope, range.end, encoding);
+    TextRange::new(start.min(end), start.max(end))
+}
+
+/// A ranged change of `didChange` as a byte edit for the parser.
+pub fn text_edit(
+    rope: &Rope,
+    range: lsp::Range,
+    insert: String,
+    encoding: PositionEncoding,
+) -> TextEdit {
+    TextEdit {
+        delete: text_range(rope, range, encoding),
+        insert,
+    }
+}
+
+/// The char indices of a byte range, to edit the rope with.
+pub fn char_range(rope: &Rope, range: TextRange) -> StdRange<usize> {
+    rope.byte_to_char(range.start().into())..rope.byte_to_char(range.end().into())
+}
+
+fn text_size(bytes: usize) -> TextSize {
+    TextSize::try_from(bytes).expect("documents are smaller than 4 GiB")
+}
+
+pub fn severity(severity: Severity) -> lsp::DiagnosticSeverity {
+    match severity {
+        Severity::Error => lsp::DiagnosticSeverity::ERROR,
+        Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+        Severity::Information => lsp::DiagnosticSeverity::INFORMATION,
+        Severity::Hint => lsp::DiagnosticSeverity::HINT,
+    }
+}
+
+pub fn diagnostic(
+    rope: &Rope,
+    diagnostic: &gcn_ide::Diagnostic,
+    encoding: PositionEncoding,
+) -> lsp::Diagnostic {
+    lsp::Diagnostic {
+        range: range(rope, diagnostic.range, encoding),
+        severity: Some(severity(diagnostic.severity)),
+        source: Some("gcn".to_string()),
+        message: diagnostic.message.clone(),
+        ..Default::default()
+    }
+}
+
+pub fn symbol_kind(kind: SymbolKind) -> lsp::SymbolKind {
+    match kind {
+        // A kernel holds the labels and symbols of its scope.
+        SymbolKind::Kernel => lsp::SymbolKind::MODULE,
+        SymbolKind::Label => lsp::SymbolKind::KEY,
+        SymbolKind::Macro => lsp::SymbolKind::FUNCTION,
+        SymbolKind::Symbol => lsp::SymbolKind::CONSTANT,
+    }
+}
+
+pub fn document_symbol(
+    rope: &Rope,
+    symbol: &gcn_ide::DocumentSymbol,
+    encoding: PositionEncoding,
+) -> lsp::DocumentSymbol {
+    #[allow(deprecated)] // `deprecated` has no default; `tags` replaces it.
+    lsp::DocumentSymbol {
+        name: symbol.name.clone(),
+        detail: symbol.detail.clone(),
+        kind: symbol_kind(symbol.kind),
+        tags: None,
+        deprecated: None,
+        range: range(rope, symbol.full_range, encoding),
+        selection_range: range(rope, symbol.focus_range, encoding),
+        children: (!symbol.children.is_empty()).then(|| {
+            symbol
+                .children
+                .iter()
+                .map(|c| document_symbol(rope, c, encoding))
+                .collect()
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gcn_ide::LineIndex;
+    use PositionEncoding::*;
+
+    use super::*;
+
+    /// The rope conversions agree with `gcn_ide::LineIndex` at every byte offset and at
+    /// every position up to a few columns past each line's end.
+    #[test]
+    fn agrees_with_line_index() {
+        for text in [
+            "",
+            "a\nb",
+            "x😀y\r\né\rz\n",
+            "# größe\r\n\r\n𝄞𝄞 s_nop 0\n\n",
+            "\u{2028}a\u{85}b\n",
+        ] {
+            let rope = Rope::from_str(text);
+            let index = LineIndex::new(text);
+            for encoding in [Utf8, Utf16] {
+                for byte in 0..=text.len() + 2 {
+                    let offset = TextSize::from(byte as u32);
+                    let ours = position(&rope, offset, encoding);
+                    let theirs = index.position(offset, encoding);
+                    assert_eq!(
+                        (ours.line, ours.character),
+                        (theirs.line, theirs.character),
+                        "{text:?} @ {byte}"
+                    );
+                }
+                for line in 0..index.line_count() + 2 {
+                    for character in 0..12 {
+                        let ours = offset(&rope, lsp::Position::new(line, character), encoding);
+                        let theirs = index.offset(gcn_ide::Position { line, character }, encoding);
+                        assert_eq!(ours, theirs, "{text:?} @ {line}:{character} {encoding:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn utf16_edit_after_non_ascii() {
+        // `ä` is 2 bytes but 1 UTF-16 unit; `😀` is 4 bytes, 2 units.
+        let rope = Rope::from_str("# ä😀\n.int 1 # ü\n");
+        let range = lsp::Range::new(lsp::Position::new(0, 5), lsp::Position::new(1, 4));
+        let edit = text_edit(&rope, range, "X".into(), Utf16);
+        assert_eq!(edit.delete, TextRange::new(8.into(), 13.into()));
+        let edit = text_edit(&rope, range, "X".into(), Utf8);
+        assert_eq!(
+            edit.delete,
+            TextRange::new(4.into(), 13.into()),
+            "inside `😀`: its start"
+        );
+    }
+}

@@ -1,0 +1,52 @@
+//! `didOpen`, `didChange` and `didClose`: the open documents.
+//!
+//! `did_open` and `did_change` are synchronous: they run to the end in the first poll of
+//! their handler's future, which tower-lsp starts in arrival order, so changes are never
+//! applied out of order.
+
+use tower_lsp::lsp_types::*;
+
+use crate::document::Document;
+use crate::handlers::diagnostics;
+use crate::server::Server;
+
+pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
+    let doc = params.text_document;
+    let revision = server.state.next_revision();
+    let document = Document::new(&doc.text, doc.version, revision);
+    server
+        .state
+        .with_documents(|docs| docs.insert(doc.uri.clone(), document));
+    diagnostics::schedule(server, doc.uri, revision, std::time::Duration::ZERO);
+}
+
+pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
+    let uri = params.text_document.uri;
+    let encoding = server.state.encoding();
+    let revision = server.state.next_revision();
+    let changed = server.state.with_documents(|docs| {
+        let Some(document) = docs.get_mut(&uri) else {
+            return false;
+        };
+        for change in params.content_changes {
+            document.apply_change(change, encoding);
+        }
+        document.version = params.text_document.version;
+        document.revision = revision;
+        true
+    });
+    if changed {
+        diagnostics::schedule(server, uri, revision, server.state.config.debounce);
+    }
+}
+
+pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
+    let uri = params.text_document.uri;
+    server.state.with_documents(|docs| docs.remove(&uri));
+    server.state.set_pending(uri.clone(), None);
+    let _publishing = server.state.publish.lock().await;
+    server
+        .client
+        .publish_diagnostics(uri, Vec::new(), None)
+        .await;
+}
