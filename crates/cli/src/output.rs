@@ -125,4 +125,17 @@ mod tests {
         assert!(same_file(Path::new("nope.s"), Path::new("nope.s")));
         fs::remove_dir_all(dir).unwrap();
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn same_file_sees_through_links() {
+        let dir = scratch("links");
+        let a = dir.join("a.s");
+        fs::write(&a, "x").unwrap();
+        std::os::unix::fs::symlink(&a, dir.join("soft.s")).unwrap();
+        fs::hard_link(&a, dir.join("hard.s")).unwrap();
+        assert!(same_file(&dir.join("soft.s"), &a));
+        assert!(same_file(&dir.join("hard.s"), &a));
+        fs::remove_dir_all(dir).unwrap();
+    }
 }
