@@ -1,1 +1,12 @@
 //! DS, MUBUF, MTBUF, MIMG, EXP, FLAT, GLOBAL, SCRATCH.
+
+use gcn_syntax::{ast, ast::AstNode};
+
+use super::operands::Cx;
+use super::{EncodeError, Encoded};
+use crate::table::Instruction;
+
+/// Encodes a memory instruction (`row` exists on `cx.gen()`).
+pub(super) fn encode(_cx: Cx<'_>, _row: &'static Instruction, instr: &ast::Instruction) -> Result<Encoded, EncodeError> {
+    Err(EncodeError::new(instr.syntax().text_range(), "memory encoding is not supported yet"))
+}

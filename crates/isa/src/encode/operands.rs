@@ -1,1 +1,1308 @@
 //! Operands shared by every encoder: registers, inline constants, literals, modifiers.
+//!
+//! COMPATIBILITY NOTES (read before relying on this file; owner: scalar/memory encoders):
+//! - The API below is stable; additions are fine, changes are announced here first.
+//!
+//! # Overview
+//!
+//! An encoder builds a [`Cx`] (target + resolver + what the instruction accumulates:
+//! register uses, fixups, the one literal), walks the instruction's items
+//! ([`Items::of`]), turns each operand expression into a code with the `Cx` methods, and
+//! finishes with [`Cx::finish`], which appends the literal word (if any) after the
+//! instruction's words and returns the [`Encoded`].
+//!
+//! - Registers: [`Cx::reg`] parses any register syntax into a [`Reg`] (`s5`, `s[4:7]`,
+//!   `v[1:2]`, `ttmp3`, `ttmp[4:7]`, `vcc`, `vcc_lo`, `vcc[1]`, `exec`, `m0`, `null`,
+//!   `scc`, `lds_direct`, symbolic `x`, `x[1:2]` via [`Resolver::register_symbol`]).
+//!   Operand codes are the 9-bit source codes: 0..=127 scalar, 128..=255 constants and
+//!   source-only specials, 256 + n for `vN`.
+//! - Checked registers: [`Cx::sreg`] (scalar, e.g. SDST/SBASE/SRSRC), [`Cx::vreg`]
+//!   (VGPRs only), both with count/alignment checks and register-use recording.
+//! - Sources: [`Cx::src`] with a [`SrcSpec`]: a register, an inline constant or a
+//!   literal, by the operand's [`ValueType`] (float constants, `lit()`, `Pending`).
+//! - Immediates: [`Cx::imm`] evaluates an expression to an [`Imm`] (integer, float
+//!   literal with its `h`/`s`/`l` suffix, or pending); [`Imm::bits`] and
+//!   [`inline_constant`] give the value/inline code for a type.
+//! - Operand modifiers: [`Cx::strip_src_mods`] peels `-x`, `|x|`, `abs(x)`, `neg(x)`,
+//!   `sext(x)` into [`SrcMods`].
+//! - Instruction modifiers: [`ModifierRef`] (name matching without allocation),
+//!   [`Cx::mod_flag`] (`glc`, `glc:0`), [`Cx::mod_int`] (`offset:expr`),
+//!   [`Cx::mod_bits`] (`op_sel:[0,1]` or an expression), [`Cx::mod_pending`].
+//!
+//! # Register uses
+//!
+//! Every register range read or written goes into [`Encoded::regs`]: VGPRs as
+//! `RegFile::Vgpr` with their number; scalar registers as `RegFile::Sgpr` with `first` =
+//! their *operand code* (0..=127). Codes at or above the generation's
+//! `addressable_sgprs` are special registers (VCC is 106..107, TTMP, EXEC, M0, ...),
+//! so a register-usage count should only count `first < addressable_sgprs`, and can
+//! detect VCC / FLAT_SCRATCH / XNACK_MASK use by code. Source-only codes (constants,
+//! SCC, VCCZ, EXECZ, LDS_DIRECT, apertures) are not recorded.
+//!
+//! A register symbol ([`Resolver::register_symbol`]) uses the same convention: an
+//! `Sgpr` range's `first` is the scalar operand code, so `x = %vcc` is `{Sgpr, 106, 2}`.
+
+use gcn_syntax::ast::{self, AstNode};
+use gcn_syntax::{SyntaxKind, SyntaxToken, TextRange};
+
+use super::{EncodeError, Encoded, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
+use crate::arch::{Generation, SpecialReg};
+use crate::table::ValueType;
+
+/// Result of the helpers: one error about one place.
+pub type Result<T> = std::result::Result<T, EncodeError>;
+
+/// The range of an expression in the source.
+pub fn range_of(expr: &ast::Expr) -> TextRange {
+    expr.syntax().text_range()
+}
+
+// ---------------------------------------------------------------------------------------
+// Registers
+// ---------------------------------------------------------------------------------------
+
+/// What a parsed register is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegKind {
+    /// `vN`, `v[a:b]`.
+    Vgpr,
+    /// `sN`, `s[a:b]`.
+    Sgpr,
+    /// `ttmpN`, `ttmp[a:b]`.
+    Ttmp,
+    /// A named scalar register with a code below 128: VCC, EXEC, M0, TBA, TMA,
+    /// FLAT_SCRATCH, XNACK_MASK, NULL (and their halves).
+    Special(SpecialReg),
+    /// A source-only code (128..=255): SCC, VCCZ, EXECZ, the apertures, POPS_EXITING_WAVE_ID.
+    /// Accepted for operands of any register count, as clrxasm does.
+    SrcOnly(SpecialReg),
+    /// LDS_DIRECT (code 254): vector-ALU SRC0 only.
+    LdsDirect,
+}
+
+/// A register (range) operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reg {
+    /// 9-bit operand code: 0..=127 scalar registers, 128..=255 source-only codes,
+    /// 256 + n for `vN`.
+    pub code: u16,
+    /// Number of registers (1 for source-only codes).
+    pub count: u16,
+    pub kind: RegKind,
+    /// Where it was written.
+    pub range: TextRange,
+}
+
+impl Reg {
+    pub fn is_vgpr(&self) -> bool {
+        self.kind == RegKind::Vgpr
+    }
+    /// SGPRs, TTMPs and named scalar registers (codes below 128).
+    pub fn is_scalar(&self) -> bool {
+        matches!(self.kind, RegKind::Sgpr | RegKind::Ttmp | RegKind::Special(_))
+    }
+    /// The VGPR number (`code - 256`); meaningful for VGPRs only.
+    pub fn vgpr(&self) -> u8 {
+        (self.code.wrapping_sub(256) & 0xff) as u8
+    }
+    /// The low 8 bits of the code: the SSRC/SDST field value of scalar operands, the
+    /// VDST/VADDR/VDATA field value of VGPRs.
+    pub fn code8(&self) -> u8 {
+        (self.code & 0xff) as u8
+    }
+    /// VCC (or VCC_LO alone when `count` is 1).
+    pub fn is_vcc(&self) -> bool {
+        self.kind == RegKind::Special(SpecialReg::Vcc) && self.code == 106
+    }
+    pub fn is_m0(&self) -> bool {
+        self.kind == RegKind::Special(SpecialReg::M0)
+    }
+    /// The register range for [`Encoded::regs`], if recorded (see the module docs).
+    pub fn reg_range(&self) -> Option<RegRange> {
+        match self.kind {
+            RegKind::Vgpr => Some(RegRange { file: RegFile::Vgpr, first: self.code - 256, count: self.count }),
+            RegKind::Sgpr | RegKind::Ttmp | RegKind::Special(_) => {
+                Some(RegRange { file: RegFile::Sgpr, first: self.code, count: self.count })
+            }
+            RegKind::SrcOnly(_) | RegKind::LdsDirect => None,
+        }
+    }
+}
+
+/// How a scalar register range must be aligned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    /// Scalar instructions: pairs aligned to 2, four or more registers aligned to 4.
+    Scalar,
+    /// Vector instructions: an SGPR range must not cross a line of 4 SGPRs.
+    Vector,
+    /// No rule.
+    None,
+}
+
+/// Named registers: (name, register, offset in it, count).
+const SPECIAL_NAMES: &[(&str, SpecialReg, u8, u8)] = &[
+    ("vcc", SpecialReg::Vcc, 0, 2),
+    ("vcc_lo", SpecialReg::Vcc, 0, 1),
+    ("vcc_hi", SpecialReg::Vcc, 1, 1),
+    ("exec", SpecialReg::Exec, 0, 2),
+    ("exec_lo", SpecialReg::Exec, 0, 1),
+    ("exec_hi", SpecialReg::Exec, 1, 1),
+    ("m0", SpecialReg::M0, 0, 1),
+    ("null", SpecialReg::Null, 0, 1),
+    ("tba", SpecialReg::Tba, 0, 2),
+    ("tba_lo", SpecialReg::Tba, 0, 1),
+    ("tba_hi", SpecialReg::Tba, 1, 1),
+    ("tma", SpecialReg::Tma, 0, 2),
+    ("tma_lo", SpecialReg::Tma, 0, 1),
+    ("tma_hi", SpecialReg::Tma, 1, 1),
+    ("flat_scratch", SpecialReg::FlatScratch, 0, 2),
+    ("flat_scratch_lo", SpecialReg::FlatScratch, 0, 1),
+    ("flat_scratch_hi", SpecialReg::FlatScratch, 1, 1),
+    ("xnack_mask", SpecialReg::XnackMask, 0, 2),
+    ("xnack_mask_lo", SpecialReg::XnackMask, 0, 1),
+    ("xnack_mask_hi", SpecialReg::XnackMask, 1, 1),
+    ("scc", SpecialReg::Scc, 0, 1),
+    ("src_scc", SpecialReg::Scc, 0, 1),
+    ("vccz", SpecialReg::Vccz, 0, 1),
+    ("src_vccz", SpecialReg::Vccz, 0, 1),
+    ("execz", SpecialReg::Execz, 0, 1),
+    ("src_execz", SpecialReg::Execz, 0, 1),
+    ("lds", SpecialReg::LdsDirect, 0, 1),
+    ("lds_direct", SpecialReg::LdsDirect, 0, 1),
+    ("src_lds_direct", SpecialReg::LdsDirect, 0, 1),
+    ("shared_base", SpecialReg::SrcSharedBase, 0, 1),
+    ("src_shared_base", SpecialReg::SrcSharedBase, 0, 1),
+    ("shared_limit", SpecialReg::SrcSharedLimit, 0, 1),
+    ("src_shared_limit", SpecialReg::SrcSharedLimit, 0, 1),
+    ("private_base", SpecialReg::SrcPrivateBase, 0, 1),
+    ("src_private_base", SpecialReg::SrcPrivateBase, 0, 1),
+    ("private_limit", SpecialReg::SrcPrivateLimit, 0, 1),
+    ("src_private_limit", SpecialReg::SrcPrivateLimit, 0, 1),
+    ("pops_exiting_wave_id", SpecialReg::PopsExitingWaveId, 0, 1),
+    ("src_pops_exiting_wave_id", SpecialReg::PopsExitingWaveId, 0, 1),
+];
+
+fn special_by_name(name: &str) -> Option<(SpecialReg, u8, u8)> {
+    SPECIAL_NAMES
+        .iter()
+        .find(|(n, ..)| n.eq_ignore_ascii_case(name))
+        .map(|&(_, r, o, c)| (r, o, c))
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Immediates
+// ---------------------------------------------------------------------------------------
+
+/// Floating-point literal precision, from its suffix (`h`, `s`, `l`) or the operand type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatKind {
+    Half,
+    Single,
+    /// Double: a 32-bit field takes the high half.
+    Double,
+}
+
+/// A floating-point literal's value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FloatLit {
+    pub value: f64,
+    /// The value rounded once from the text to single precision.
+    pub single: f32,
+    /// `h`, `s` or `l` written after the number.
+    pub suffix: Option<FloatKind>,
+}
+
+impl FloatLit {
+    /// The bits for a precision: half in the low 16 bits, single, or the high 32 bits
+    /// of the double (rounded).
+    pub fn bits(&self, kind: FloatKind) -> u32 {
+        match kind {
+            FloatKind::Half => f64_to_f16(self.value) as u32,
+            FloatKind::Single => self.single.to_bits(),
+            FloatKind::Double => {
+                // Rounded to nearest (even) at 32 bits, as clrxasm does.
+                let b = self.value.to_bits();
+                let (hi, lo) = ((b >> 32) as u32, b as u32);
+                if lo > 0x8000_0000 || (lo == 0x8000_0000 && hi & 1 == 1) {
+                    hi.wrapping_add(1)
+                } else {
+                    hi
+                }
+            }
+        }
+    }
+}
+
+/// An immediate value as written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Imm {
+    Int(i64),
+    Float(FloatLit),
+    /// Not known yet: a literal with a fixup.
+    Pending,
+}
+
+impl Imm {
+    /// The 32-bit value for an operand of type `ty`: integers truncated, floats in the
+    /// suffix's precision or else the type's (`f16` half, `f64` high half of the
+    /// double, anything else single). `None` when pending.
+    pub fn bits(&self, ty: ValueType) -> Option<u32> {
+        match *self {
+            Imm::Int(v) => Some(v as u32),
+            Imm::Float(f) => Some(f.bits(f.suffix.unwrap_or(float_kind_of(ty)))),
+            Imm::Pending => None,
+        }
+    }
+}
+
+/// The precision an unsuffixed float literal takes in an operand of type `ty`.
+pub fn float_kind_of(ty: ValueType) -> FloatKind {
+    match ty {
+        ValueType::F16 => FloatKind::Half,
+        ValueType::F64 => FloatKind::Double,
+        _ => FloatKind::Single,
+    }
+}
+
+/// The inline-constant code for an immediate (`Int` value or float literal) in an
+/// operand of type `ty` on `gen`, or `None` when it needs a literal.
+///
+/// Integers -16..=64 are codes 128..=208. Then the value (as the operand reads it:
+/// half bits for `f16`, the high half for `f64`, single bits otherwise) is matched
+/// against 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 (240..=247) and 1/(2*pi) (248,
+/// GCN 1.2+), as clrxasm does for any value, integer or float.
+pub fn inline_constant(imm: &Imm, ty: ValueType, gen: Generation) -> Option<u16> {
+    let value: i64 = match *imm {
+        Imm::Int(v) => v,
+        Imm::Float(f) => f.bits(f.suffix.unwrap_or(float_kind_of(ty))) as i64,
+        Imm::Pending => return None,
+    };
+    if (0..=64).contains(&value) {
+        return Some(128 + value as u16);
+    }
+    if (-16..0).contains(&value) {
+        return Some((192 - value) as u16);
+    }
+    let table: &[i64; 9] = match ty {
+        ValueType::F16 => &[0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118],
+        ValueType::F64 => &[
+            0x3fe0_0000, 0xbfe0_0000, 0x3ff0_0000, 0xbff0_0000, 0x4000_0000, 0xc000_0000, 0x4010_0000,
+            0xc010_0000, 0x3fc4_5f30,
+        ],
+        _ => &[
+            0x3f00_0000, 0xbf00_0000, 0x3f80_0000, 0xbf80_0000, 0x4000_0000, 0xc000_0000, 0x4080_0000,
+            0xc080_0000, 0x3e22_f983,
+        ],
+    };
+    let i = table.iter().position(|&t| t == value)?;
+    if i == 8 && gen < Generation::Gcn1_2 {
+        return None;
+    }
+    Some(240 + i as u16)
+}
+
+/// Parses the text of a FLOAT_NUMBER token (decimal or `0x` hex float, optional
+/// `h`/`s`/`l` suffix).
+pub fn parse_float(text: &str) -> Option<FloatLit> {
+    let (body, suffix) = match text.as_bytes().last()? {
+        b'h' | b'H' => (&text[..text.len() - 1], Some(FloatKind::Half)),
+        b's' | b'S' => (&text[..text.len() - 1], Some(FloatKind::Single)),
+        b'l' | b'L' => (&text[..text.len() - 1], Some(FloatKind::Double)),
+        _ => (text, None),
+    };
+    let hex = body.len() > 2 && body.as_bytes()[0] == b'0' && matches!(body.as_bytes()[1], b'x' | b'X');
+    if hex {
+        let value = parse_hex_float(&body[2..])?;
+        return Some(FloatLit { value, single: value as f32, suffix });
+    }
+    // "1.5e" (an exponent without digits) reads as "1.5".
+    let body = body.trim_end_matches(['e', 'E', '+', '-']);
+    let value: f64 = body.parse().ok()?;
+    let single: f32 = body.parse().ok()?;
+    Some(FloatLit { value, single, suffix })
+}
+
+fn parse_hex_float(s: &str) -> Option<f64> {
+    let (mant, exp) = match s.find(['p', 'P']) {
+        Some(i) => (&s[..i], &s[i + 1..]),
+        None => (s, ""),
+    };
+    let exp: i32 = if exp.is_empty() { 0 } else { exp.parse().ok()? };
+    let mut value = 0f64;
+    let mut scale = 0i32;
+    let mut seen_dot = false;
+    let mut any = false;
+    for c in mant.chars() {
+        if c == '.' {
+            if seen_dot {
+                return None;
+            }
+            seen_dot = true;
+            continue;
+        }
+        let d = c.to_digit(16)?;
+        any = true;
+        value = value * 16.0 + d as f64;
+        if seen_dot {
+            scale -= 4;
+        }
+    }
+    if !any {
+        return None;
+    }
+    Some(value * 2f64.powi(scale.saturating_add(exp)))
+}
+
+/// Rounds a double to half precision (round to nearest even), as bits.
+pub fn f64_to_f16(v: f64) -> u16 {
+    let bits = v.to_bits();
+    let sign = ((bits >> 48) & 0x8000) as u16;
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let mant = bits & 0x000f_ffff_ffff_ffff;
+    if exp == 0x7ff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 1023 + 15;
+    if e >= 31 {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        // Subnormal (or zero): value = mant_full * 2^(exp-1075); unit = 2^-24.
+        if e < -10 {
+            return sign;
+        }
+        let full = mant | (1u64 << 52);
+        let shift = (1 - e + 42) as u32; // bits to drop so the unit is 2^-24
+        let q = full >> shift;
+        let rem = full & ((1u64 << shift) - 1);
+        let half = 1u64 << (shift - 1);
+        let q = if rem > half || (rem == half && q & 1 == 1) { q + 1 } else { q };
+        return sign | q as u16;
+    }
+    let q = mant >> 42;
+    let rem = mant & ((1u64 << 42) - 1);
+    let half = 1u64 << 41;
+    let mut r = ((e as u64) << 10) | q;
+    if rem > half || (rem == half && q & 1 == 1) {
+        r += 1; // may carry into the exponent, up to infinity: right
+    }
+    sign | r as u16
+}
+
+// ---------------------------------------------------------------------------------------
+// Sources
+// ---------------------------------------------------------------------------------------
+
+/// What a source operand accepts; see [`Cx::src`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SrcSpec {
+    /// Register count of the operand (1, 2, ...).
+    pub regs: u8,
+    pub ty: ValueType,
+    pub vgpr: bool,
+    /// SGPRs, TTMPs, named scalar registers and source-only codes (SCC, VCCZ, ...).
+    pub sgpr: bool,
+    pub inline: bool,
+    pub literal: bool,
+    pub lds_direct: bool,
+    pub align: Align,
+    /// Encode every constant as a literal (`lit()` does this for one operand; scalar
+    /// instructions written with `_e64` do it for all).
+    pub force_literal: bool,
+    /// Error message when a literal is needed but not allowed.
+    pub literal_error: &'static str,
+}
+
+impl SrcSpec {
+    /// SSRC of a scalar instruction: SGPRs, specials, constants, a literal.
+    pub const fn scalar(regs: u8, ty: ValueType) -> SrcSpec {
+        SrcSpec {
+            regs,
+            ty,
+            vgpr: false,
+            sgpr: true,
+            inline: true,
+            literal: true,
+            lds_direct: false,
+            align: Align::Scalar,
+            force_literal: false,
+            literal_error: "a literal is not allowed here",
+        }
+    }
+
+    /// A vector-ALU source: VGPRs, SGPRs, constants, a literal and LDS_DIRECT; narrow
+    /// it with the builder methods.
+    pub const fn vector(regs: u8, ty: ValueType) -> SrcSpec {
+        SrcSpec {
+            regs,
+            ty,
+            vgpr: true,
+            sgpr: true,
+            inline: true,
+            literal: true,
+            lds_direct: true,
+            align: Align::Vector,
+            force_literal: false,
+            literal_error: "a literal is not allowed here",
+        }
+    }
+
+    /// VGPRs only.
+    pub const fn vgpr_only(regs: u8) -> SrcSpec {
+        SrcSpec {
+            regs,
+            ty: ValueType::Int,
+            vgpr: true,
+            sgpr: false,
+            inline: false,
+            literal: false,
+            lds_direct: false,
+            align: Align::None,
+            force_literal: false,
+            literal_error: "a literal is not allowed here",
+        }
+    }
+
+    pub const fn no_literal(mut self, message: &'static str) -> SrcSpec {
+        self.literal = false;
+        self.literal_error = message;
+        self
+    }
+    pub const fn no_lds_direct(mut self) -> SrcSpec {
+        self.lds_direct = false;
+        self
+    }
+    pub const fn force_literal(mut self, on: bool) -> SrcSpec {
+        self.force_literal = on;
+        self
+    }
+}
+
+/// What a source operand became.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SrcKind {
+    Reg(Reg),
+    /// Inline constant (code 128..=208 or 240..=248).
+    Inline,
+    /// Literal (code 255); the value is in the instruction's literal slot.
+    Literal,
+}
+
+/// A parsed source operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Src {
+    /// The 9-bit operand code (255 for a literal, 256 + n for `vN`).
+    pub code: u16,
+    pub kind: SrcKind,
+    pub range: TextRange,
+}
+
+impl Src {
+    pub fn is_literal(&self) -> bool {
+        self.kind == SrcKind::Literal
+    }
+    pub fn is_vgpr(&self) -> bool {
+        matches!(self.kind, SrcKind::Reg(r) if r.is_vgpr())
+    }
+    /// A scalar register read through the constant bus (SGPR, TTMP, VCC, M0, EXEC, ...;
+    /// not the source-only codes).
+    pub fn is_scalar_reg(&self) -> bool {
+        matches!(self.kind, SrcKind::Reg(r) if r.is_scalar())
+    }
+    pub fn reg(&self) -> Option<Reg> {
+        match self.kind {
+            SrcKind::Reg(r) => Some(r),
+            _ => None,
+        }
+    }
+    pub fn code8(&self) -> u8 {
+        (self.code & 0xff) as u8
+    }
+}
+
+/// Operand modifiers written around a source: `-x`, `|x|`, `abs(x)`, `neg(x)`, `sext(x)`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SrcMods {
+    pub abs: bool,
+    pub neg: bool,
+    pub sext: bool,
+}
+
+impl SrcMods {
+    pub fn any(&self) -> bool {
+        self.abs || self.neg || self.sext
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Instruction items
+// ---------------------------------------------------------------------------------------
+
+/// An instruction's operands (expressions, with their ranges) and modifiers.
+#[derive(Debug, Clone, Default)]
+pub struct Items {
+    pub operands: Vec<ast::Expr>,
+    pub modifiers: Vec<ModifierRef>,
+}
+
+impl Items {
+    /// Splits the items of `instr`. An operand without an expression (a parse error)
+    /// is an error.
+    pub fn of(instr: &ast::Instruction) -> Result<Items> {
+        let mut items = Items::default();
+        for item in instr.items() {
+            match item {
+                ast::OperandItem::Operand(op) => match op.expr() {
+                    Some(e) => items.operands.push(e),
+                    None => return Err(EncodeError::new(op.syntax().text_range(), "expected an operand")),
+                },
+                ast::OperandItem::Modifier(m) => match ModifierRef::new(m.clone()) {
+                    Some(m) => items.modifiers.push(m),
+                    None => return Err(EncodeError::new(m.syntax().text_range(), "expected a modifier")),
+                },
+            }
+        }
+        Ok(items)
+    }
+
+    /// Checks the number of operands is within `min..=max`; the error points at the
+    /// first extra operand or at `whole` (the instruction) when operands are missing.
+    pub fn expect_count(&self, min: usize, max: usize, whole: TextRange) -> Result<()> {
+        let n = self.operands.len();
+        if n > max {
+            return Err(EncodeError::new(
+                range_of(&self.operands[max]),
+                format!("too many operands: expected {max}"),
+            ));
+        }
+        if n < min {
+            let at = self.operands.last().map(range_of).map_or(whole, |r| TextRange::new(r.end(), whole.end()));
+            return Err(EncodeError::new(
+                if at.is_empty() { whole } else { at },
+                format!("expected {min} operand{}, found {n}", plural(min as u32)),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`) with its name token.
+#[derive(Debug, Clone)]
+pub struct ModifierRef {
+    pub node: ast::Modifier,
+    pub name: SyntaxToken,
+}
+
+impl ModifierRef {
+    pub fn new(node: ast::Modifier) -> Option<ModifierRef> {
+        let name = node.name_token()?;
+        Some(ModifierRef { node, name })
+    }
+    /// The name as written.
+    pub fn name(&self) -> &str {
+        self.name.text()
+    }
+    /// Case-insensitive name comparison (`name` lowercase).
+    pub fn is(&self, name: &str) -> bool {
+        self.name.text().eq_ignore_ascii_case(name)
+    }
+    pub fn range(&self) -> TextRange {
+        self.node.syntax().text_range()
+    }
+    /// The values after each `:` (none for a flag).
+    pub fn values(&self) -> impl Iterator<Item = ast::Expr> {
+        self.node.values()
+    }
+    /// The single value (`name:value`), or `None` for a flag; an error for
+    /// `name:a:b`.
+    pub fn value(&self) -> Result<Option<ast::Expr>> {
+        let mut it = self.node.values();
+        let first = it.next();
+        if it.next().is_some() {
+            return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
+        }
+        Ok(first)
+    }
+    /// "unknown modifier `x`" error, with the encoding's name (`"MUBUF"`).
+    pub fn unknown(&self, class: &str) -> EncodeError {
+        EncodeError::new(self.range(), format!("unknown {class} modifier `{}`", self.name()))
+    }
+    /// "modifier `x` is not allowed here" error.
+    pub fn illegal(&self, why: &str) -> EncodeError {
+        EncodeError::new(self.range(), format!("modifier `{}` {why}", self.name()))
+    }
+}
+
+/// The word an operand is, if it is a bare name (`off`, `mrt0`, `done`, `p10`) or a
+/// register-like keyword (`null`, `lds`): its token.
+pub fn word_of(expr: &ast::Expr) -> Option<SyntaxToken> {
+    match expr {
+        ast::Expr::NameRef(n) => n.name_token(),
+        ast::Expr::Register(r) if r.range().is_none() => r.name_token(),
+        _ => None,
+    }
+}
+
+/// Whether `expr` is the bare word `word` (case-insensitive).
+pub fn is_word(expr: &ast::Expr, word: &str) -> bool {
+    word_of(expr).is_some_and(|t| t.text().eq_ignore_ascii_case(word))
+}
+
+/// `name(args…)` calls: the lowercase-compared name and the call.
+pub fn call_named<'e>(expr: &'e ast::Expr, name: &str) -> Option<&'e ast::CallExpr> {
+    match expr {
+        ast::Expr::Call(c) if c.name_token().is_some_and(|t| t.text().eq_ignore_ascii_case(name)) => Some(c),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The encoding context
+// ---------------------------------------------------------------------------------------
+
+struct LiteralSlot {
+    value: u32,
+    /// Set when the value is pending: the fixup's expression.
+    pending: Option<ast::Expr>,
+}
+
+/// What an instruction's encoder carries: the target, the resolver, and what operands
+/// add to the result (register uses, fixups, the literal).
+pub struct Cx<'a> {
+    pub target: &'a Target,
+    pub resolver: &'a mut dyn Resolver,
+    pub regs: Vec<RegUse>,
+    pub fixups: Vec<Fixup>,
+    literal: Option<LiteralSlot>,
+}
+
+impl<'a> Cx<'a> {
+    pub fn new(target: &'a Target, resolver: &'a mut dyn Resolver) -> Cx<'a> {
+        Cx { target, resolver, regs: Vec::new(), fixups: Vec::new(), literal: None }
+    }
+
+    pub fn gen(&self) -> Generation {
+        self.target.gen
+    }
+
+    /// The encoded instruction: `words`, then the literal if an operand needs one (its
+    /// fixup, if pending, points at that word).
+    pub fn finish(mut self, mut words: Vec<u32>) -> Encoded {
+        if let Some(lit) = self.literal.take() {
+            if let Some(expr) = lit.pending {
+                self.fixups.push(Fixup {
+                    word: words.len(),
+                    shift: 0,
+                    bits: 32,
+                    signed: false,
+                    kind: FixupKind::Value,
+                    expr,
+                });
+            }
+            words.push(lit.value);
+        }
+        Encoded { words, fixups: self.fixups, regs: self.regs }
+    }
+
+    /// Whether an operand already took the literal.
+    pub fn has_literal(&self) -> bool {
+        self.literal.is_some()
+    }
+
+    /// Takes the instruction's one literal for `value` (`None`: pending `expr`). Two
+    /// operands may share a literal only with the same known value.
+    pub fn set_literal(&mut self, value: Option<u32>, expr: &ast::Expr) -> Result<()> {
+        if let Some(old) = &self.literal {
+            if old.pending.is_none() && value == Some(old.value) {
+                return Ok(());
+            }
+            return Err(EncodeError::new(range_of(expr), "only one literal can be used in an instruction"));
+        }
+        self.literal = Some(LiteralSlot {
+            value: value.unwrap_or(0),
+            pending: if value.is_none() { Some(expr.clone()) } else { None },
+        });
+        Ok(())
+    }
+
+    /// Adds a fixup for a field of the instruction's own words.
+    pub fn fixup(&mut self, word: usize, shift: u8, bits: u8, signed: bool, kind: FixupKind, expr: &ast::Expr) {
+        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.clone() });
+    }
+
+    /// Records a register use.
+    pub fn use_reg(&mut self, reg: &Reg, write: bool) {
+        if let Some(range) = reg.reg_range() {
+            self.regs.push(RegUse { range, write });
+        }
+    }
+
+    // ---- values ------------------------------------------------------------------
+
+    /// Evaluates an expression through the resolver.
+    pub fn eval(&mut self, expr: &ast::Expr) -> Result<Value> {
+        // Fast path: plain integer literals need no resolver.
+        if let ast::Expr::Literal(l) = expr {
+            if let Some(t) = l.token() {
+                if t.kind() == SyntaxKind::INT_NUMBER {
+                    if let Some(v) = parse_int(t.text()) {
+                        return Ok(Value::Known(v));
+                    }
+                }
+            }
+        }
+        self.resolver.eval(expr).map_err(|m| EncodeError::new(range_of(expr), m))
+    }
+
+    /// Evaluates an expression that must be known now.
+    pub fn known(&mut self, expr: &ast::Expr) -> Result<i64> {
+        match self.eval(expr)? {
+            Value::Known(v) => Ok(v),
+            Value::Pending => Err(EncodeError::new(range_of(expr), "expression must be known here")),
+        }
+    }
+
+    /// An immediate: a float literal (`1.5`, `-2.0h`, `(0.5)`), or an expression's
+    /// value (possibly pending). `lit(…)` is not handled here (see [`Cx::src`]).
+    pub fn imm(&mut self, expr: &ast::Expr) -> Result<Imm> {
+        if let Some(f) = float_literal(expr) {
+            return f.map(Imm::Float).ok_or_else(|| EncodeError::new(range_of(expr), "invalid floating-point number"));
+        }
+        Ok(match self.eval(expr)? {
+            Value::Known(v) => Imm::Int(v),
+            Value::Pending => Imm::Pending,
+        })
+    }
+
+    // ---- registers ---------------------------------------------------------------
+
+    /// Parses a register operand. `Ok(None)`: not register syntax (a value, a word);
+    /// `Err`: register syntax that is wrong (bad range, out of range, missing on this
+    /// generation).
+    pub fn reg(&mut self, expr: &ast::Expr) -> Result<Option<Reg>> {
+        match expr {
+            ast::Expr::Register(r) => self.named_reg(r).map(Some),
+            ast::Expr::RegIndex(r) => {
+                let range = r.syntax().text_range();
+                let Some(name) = r.name_token() else { return Ok(None) };
+                let Some(sym) = self.resolver.register_symbol(name.text()) else {
+                    return Err(EncodeError::new(range, format!("`{}` is not a register", name.text())));
+                };
+                let (first, last) = self.index_range(r.range(), sym.count as u32, range)?;
+                if last >= sym.count as u32 {
+                    return Err(EncodeError::new(
+                        range,
+                        format!("register index out of range (0-{})", sym.count.saturating_sub(1)),
+                    ));
+                }
+                Ok(Some(self.symbol_reg(sym, first as u16, (last - first + 1) as u16, range)))
+            }
+            ast::Expr::NameRef(n) => {
+                let Some(name) = n.name_token() else { return Ok(None) };
+                Ok(self
+                    .resolver
+                    .register_symbol(name.text())
+                    .map(|sym| self.symbol_reg(sym, 0, sym.count, n.syntax().text_range())))
+            }
+            ast::Expr::Percent(p) => match p.expr() {
+                Some(e) => self.reg(&e),
+                None => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    fn symbol_reg(&self, sym: RegRange, offset: u16, count: u16, range: TextRange) -> Reg {
+        let gen = self.gen();
+        match sym.file {
+            RegFile::Vgpr => Reg { code: 256 + sym.first + offset, count, kind: RegKind::Vgpr, range },
+            RegFile::Sgpr => {
+                let code = sym.first + offset;
+                let ttmp = gen.special_reg_code(SpecialReg::Ttmp).unwrap_or(112);
+                let kind = if (code as u32) < gen.registers().addressable_sgprs {
+                    RegKind::Sgpr
+                } else if code >= ttmp && code < ttmp + gen.ttmp_count() {
+                    RegKind::Ttmp
+                } else {
+                    special_of_code(gen, code)
+                };
+                let count = if code >= 128 { 1 } else { count };
+                Reg { code, count, kind, range }
+            }
+        }
+    }
+
+    /// `[first:last]` / `[index]` relative indexes; `None` range means the whole `count`.
+    fn index_range(&mut self, r: Option<ast::RegRange>, count: u32, whole: TextRange) -> Result<(u32, u32)> {
+        let Some(r) = r else { return Ok((0, count.saturating_sub(1))) };
+        let Some(first) = r.first() else {
+            return Err(EncodeError::new(whole, "expected a register number"));
+        };
+        let a = self.reg_number(&first)?;
+        let b = match r.last() {
+            Some(last) => self.reg_number(&last)?,
+            None => a,
+        };
+        if b < a {
+            return Err(EncodeError::new(whole, "illegal register range: last is below first"));
+        }
+        Ok((a, b))
+    }
+
+    fn reg_number(&mut self, e: &ast::Expr) -> Result<u32> {
+        match self.eval(e)? {
+            Value::Known(v) if (0..=0xffff).contains(&v) => Ok(v as u32),
+            Value::Known(_) => Err(EncodeError::new(range_of(e), "register number out of range")),
+            Value::Pending => Err(EncodeError::new(range_of(e), "register number must be known here")),
+        }
+    }
+
+    fn named_reg(&mut self, r: &ast::Register) -> Result<Reg> {
+        let range = r.syntax().text_range();
+        let Some(tok) = r.name_token() else {
+            return Err(EncodeError::new(range, "expected a register"));
+        };
+        let name = tok.text();
+        let gen = self.gen();
+        let bytes = name.as_bytes();
+        // sN / vN / ttmpN and their bracket forms.
+        for (prefix, kind) in [("ttmp", RegKind::Ttmp), ("s", RegKind::Sgpr), ("v", RegKind::Vgpr)] {
+            let n = prefix.len();
+            if bytes.len() < n || !bytes[..n].eq_ignore_ascii_case(prefix.as_bytes()) {
+                continue;
+            }
+            let rest = &name[n..];
+            if !rest.is_empty() && !rest.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let (first, last) = if rest.is_empty() {
+                let Some(rr) = r.range() else {
+                    return Err(EncodeError::new(range, "expected a register range"));
+                };
+                self.index_range(Some(rr), 1, range)?
+            } else {
+                if r.range().is_some() {
+                    return Err(EncodeError::new(range, "unexpected `[` after a register"));
+                }
+                let v: u32 = rest.parse().unwrap_or(u32::MAX);
+                (v, v)
+            };
+            let (limit, what) = match kind {
+                RegKind::Sgpr => (gen.registers().addressable_sgprs, "scalar register"),
+                RegKind::Vgpr => (gen.registers().max_vgprs, "vector register"),
+                _ => (gen.ttmp_count() as u32, "TTMP register"),
+            };
+            if last >= limit {
+                return Err(EncodeError::new(
+                    range,
+                    format!("{what} number out of range (0-{}) on {gen}", limit - 1),
+                ));
+            }
+            let count = (last - first + 1) as u16;
+            let code = match kind {
+                RegKind::Sgpr => first as u16,
+                RegKind::Vgpr => 256 + first as u16,
+                _ => gen.special_reg_code(SpecialReg::Ttmp).unwrap_or(112) + first as u16,
+            };
+            return Ok(Reg { code, count, kind, range });
+        }
+        let Some((sreg, offset, count)) = special_by_name(name) else {
+            return Err(EncodeError::new(range, format!("unknown register `{name}`")));
+        };
+        let Some(base) = gen.special_reg_code(sreg) else {
+            return Err(EncodeError::new(range, format!("register `{name}` is not available on {gen}")));
+        };
+        let (first, last) = match r.range() {
+            None => (0, count as u32 - 1),
+            Some(rr) => {
+                let (a, b) = self.index_range(Some(rr), count as u32, range)?;
+                if b >= count as u32 {
+                    return Err(EncodeError::new(
+                        range,
+                        format!("register index out of range (0-{}) for `{name}`", count - 1),
+                    ));
+                }
+                (a, b)
+            }
+        };
+        let code = base + offset as u16 + first as u16;
+        let count = (last - first + 1) as u16;
+        let kind = match sreg {
+            SpecialReg::LdsDirect => RegKind::LdsDirect,
+            _ if base >= 128 => RegKind::SrcOnly(sreg),
+            _ => RegKind::Special(sreg),
+        };
+        Ok(Reg { code, count, kind, range })
+    }
+
+    /// A scalar register operand (SDST, SBASE, SRSRC, SDATA, ...): SGPRs, TTMPs and the
+    /// named scalar registers, exactly `count` of them, aligned by `align`. Recorded as
+    /// read or written.
+    pub fn sreg(&mut self, expr: &ast::Expr, count: u32, align: Align, write: bool) -> Result<Reg> {
+        let range = range_of(expr);
+        let Some(reg) = self.reg(expr)? else {
+            return Err(EncodeError::new(range, format!("expected {count} scalar register{}", plural(count))));
+        };
+        if !reg.is_scalar() {
+            return Err(EncodeError::new(range, format!("expected {count} scalar register{}", plural(count))));
+        }
+        self.check_scalar(&reg, count, align)?;
+        self.use_reg(&reg, write);
+        Ok(reg)
+    }
+
+    /// Checks the count and alignment of a scalar register.
+    pub fn check_scalar(&self, reg: &Reg, count: u32, align: Align) -> Result<()> {
+        // NULL stands for any count.
+        if reg.kind == RegKind::Special(SpecialReg::Null) {
+            return Ok(());
+        }
+        if reg.count as u32 != count {
+            return Err(EncodeError::new(
+                reg.range,
+                format!("required {count} scalar register{}", plural(count)),
+            ));
+        }
+        check_align(reg, align)
+    }
+
+    /// VGPRs only: exactly `count` of them. Recorded as read or written.
+    pub fn vreg(&mut self, expr: &ast::Expr, count: u32, write: bool) -> Result<Reg> {
+        let range = range_of(expr);
+        match self.reg(expr)? {
+            Some(reg) if reg.is_vgpr() => {
+                if reg.count as u32 != count {
+                    return Err(EncodeError::new(
+                        range,
+                        format!("required {count} vector register{}", plural(count)),
+                    ));
+                }
+                self.use_reg(&reg, write);
+                Ok(reg)
+            }
+            _ => Err(EncodeError::new(range, format!("expected {count} vector register{}", plural(count)))),
+        }
+    }
+
+    /// VGPRs, any count within `min..=max`. Recorded.
+    pub fn vreg_range(&mut self, expr: &ast::Expr, min: u32, max: u32, write: bool) -> Result<Reg> {
+        let range = range_of(expr);
+        match self.reg(expr)? {
+            Some(reg) if reg.is_vgpr() => {
+                if (reg.count as u32) < min || reg.count as u32 > max {
+                    let msg = if min == max {
+                        format!("required {min} vector register{}", plural(min))
+                    } else {
+                        format!("required {min} to {max} vector registers")
+                    };
+                    return Err(EncodeError::new(range, msg));
+                }
+                self.use_reg(&reg, write);
+                Ok(reg)
+            }
+            _ => Err(EncodeError::new(range, "expected vector registers")),
+        }
+    }
+
+    // ---- sources -----------------------------------------------------------------
+
+    /// A source operand: a register, an inline constant or a literal as `spec` allows.
+    /// `lit(x)` forces a literal; a pending value is always a literal with a fixup.
+    /// Operand modifiers must have been stripped ([`Cx::strip_src_mods`]).
+    pub fn src(&mut self, expr: &ast::Expr, spec: &SrcSpec) -> Result<Src> {
+        let range = range_of(expr);
+        if let Some(call) = call_named(expr, "lit") {
+            let mut args = call.args();
+            let (Some(inner), None) = (args.next(), args.next()) else {
+                return Err(EncodeError::new(range, "`lit` takes one value"));
+            };
+            let imm = self.imm(&inner)?;
+            return self.literal_src(imm, &inner, range, spec);
+        }
+        if let Some(reg) = self.reg(expr)? {
+            let ok = match reg.kind {
+                RegKind::Vgpr => spec.vgpr,
+                RegKind::LdsDirect => spec.lds_direct,
+                _ => spec.sgpr,
+            };
+            if !ok {
+                let what = match (spec.vgpr, spec.sgpr) {
+                    (true, false) => "vector register",
+                    (false, true) => "scalar register",
+                    _ => "register",
+                };
+                let what = if reg.kind == RegKind::LdsDirect { "LDS_DIRECT is not allowed here".to_string() } else {
+                    format!("expected {} {what}{}", spec.regs, plural(spec.regs as u32))
+                };
+                return Err(EncodeError::new(range, what));
+            }
+            match reg.kind {
+                RegKind::SrcOnly(_) | RegKind::LdsDirect => {}
+                RegKind::Special(SpecialReg::Null) => {}
+                RegKind::Vgpr => {
+                    if reg.count != spec.regs as u16 {
+                        return Err(EncodeError::new(
+                            range,
+                            format!("required {} vector register{}", spec.regs, plural(spec.regs as u32)),
+                        ));
+                    }
+                }
+                _ => {
+                    if reg.count != spec.regs as u16 {
+                        return Err(EncodeError::new(
+                            range,
+                            format!("required {} scalar register{}", spec.regs, plural(spec.regs as u32)),
+                        ));
+                    }
+                    check_align(&reg, spec.align)?;
+                }
+            }
+            self.use_reg(&reg, false);
+            return Ok(Src { code: reg.code, kind: SrcKind::Reg(reg), range });
+        }
+        if matches!(expr, ast::Expr::RegIndex(_)) {
+            return Err(EncodeError::new(range, "expected a register"));
+        }
+        if !spec.inline && !spec.literal {
+            let what = if spec.vgpr && !spec.sgpr { "vector" } else { "scalar" };
+            return Err(EncodeError::new(
+                range,
+                format!("expected {} {what} register{}", spec.regs, plural(spec.regs as u32)),
+            ));
+        }
+        let imm = self.imm(expr)?;
+        if spec.inline && !spec.force_literal {
+            if let Some(code) = inline_constant(&imm, spec.ty, self.gen()) {
+                return Ok(Src { code, kind: SrcKind::Inline, range });
+            }
+        }
+        self.literal_src(imm, expr, range, spec)
+    }
+
+    fn literal_src(&mut self, imm: Imm, value_expr: &ast::Expr, range: TextRange, spec: &SrcSpec) -> Result<Src> {
+        if !spec.literal {
+            return Err(EncodeError::new(range, spec.literal_error));
+        }
+        self.set_literal(imm.bits(spec.ty), value_expr)
+            .map_err(|e| EncodeError::new(range, e.message))?;
+        Ok(Src { code: 255, kind: SrcKind::Literal, range })
+    }
+
+    /// Peels operand modifiers: `sext(x)`, `-x` (on a register, `|…|`, `abs()`, `neg()`;
+    /// `-1` and `-1.0` stay values), `|x|`, `abs(x)`, `neg(x)`. Returns the inner
+    /// operand and the modifiers seen; the caller decides which are allowed.
+    pub fn strip_src_mods(&mut self, expr: &ast::Expr) -> Result<(ast::Expr, SrcMods)> {
+        let mut mods = SrcMods::default();
+        let mut e = expr.clone();
+        for _ in 0..8 {
+            let next = match &e {
+                ast::Expr::Call(c) => {
+                    let name = c.name_token();
+                    let which = name.as_ref().map(|t| t.text().to_ascii_lowercase());
+                    let flag = match which.as_deref() {
+                        Some("abs") => &mut mods.abs,
+                        Some("neg") => &mut mods.neg,
+                        Some("sext") => &mut mods.sext,
+                        _ => break,
+                    };
+                    *flag = true;
+                    let mut args = c.args();
+                    match (args.next(), args.next()) {
+                        (Some(inner), None) => inner,
+                        _ => {
+                            return Err(EncodeError::new(
+                                c.syntax().text_range(),
+                                format!("`{}` takes one operand", which.unwrap_or_default()),
+                            ))
+                        }
+                    }
+                }
+                ast::Expr::Abs(a) => {
+                    mods.abs = true;
+                    match a.expr() {
+                        Some(inner) => inner,
+                        None => return Err(EncodeError::new(a.syntax().text_range(), "expected an operand")),
+                    }
+                }
+                ast::Expr::Prefix(p) if p.op().is_some_and(|t| t.kind() == SyntaxKind::MINUS) => {
+                    let Some(inner) = p.expr() else { break };
+                    let strip = match &inner {
+                        ast::Expr::Register(_) | ast::Expr::RegIndex(_) | ast::Expr::Abs(_) => true,
+                        ast::Expr::Call(c) => c
+                            .name_token()
+                            .is_some_and(|t| ["abs", "neg", "sext"].iter().any(|n| t.text().eq_ignore_ascii_case(n))),
+                        ast::Expr::NameRef(n) => n
+                            .name_token()
+                            .is_some_and(|t| self.resolver.register_symbol(t.text()).is_some()),
+                        _ => false,
+                    };
+                    if !strip {
+                        break;
+                    }
+                    mods.neg = true;
+                    inner
+                }
+                _ => break,
+            };
+            e = next;
+        }
+        Ok((e, mods))
+    }
+
+    // ---- instruction modifiers -----------------------------------------------------
+
+    /// A flag modifier: `glc` is on, `glc:expr` is on when the (known) value is not zero.
+    pub fn mod_flag(&mut self, m: &ModifierRef) -> Result<bool> {
+        match m.value()? {
+            None => Ok(true),
+            Some(e) => Ok(self.known(&e)? != 0),
+        }
+    }
+
+    /// `name:value` with a known value; an error for a bare `name`.
+    pub fn mod_int(&mut self, m: &ModifierRef) -> Result<i64> {
+        match m.value()? {
+            None => Err(EncodeError::new(m.range(), format!("expected `:` and a value after `{}`", m.name()))),
+            Some(e) => self.known(&e),
+        }
+    }
+
+    /// `name:value` whose value may be pending: returns the value expression too, for a
+    /// fixup.
+    pub fn mod_pending(&mut self, m: &ModifierRef) -> Result<(Value, ast::Expr)> {
+        match m.value()? {
+            None => Err(EncodeError::new(m.range(), format!("expected `:` and a value after `{}`", m.name()))),
+            Some(e) => Ok((self.eval(&e)?, e)),
+        }
+    }
+
+    /// A bit mask: `name:[b0,b1,…]` (at most `n` elements, each 0 or 1) or
+    /// `name:expr` (a known value, masked to `n` bits). A bare `name` is all ones.
+    pub fn mod_bits(&mut self, m: &ModifierRef, n: u32) -> Result<u32> {
+        let mask = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        match m.value()? {
+            None => Ok(mask),
+            Some(ast::Expr::List(list)) => {
+                let mut bits = 0u32;
+                for (i, item) in list.items().enumerate() {
+                    if i as u32 >= n {
+                        return Err(EncodeError::new(range_of(&item), format!("too many elements: at most {n}")));
+                    }
+                    match self.known(&item)? {
+                        0 => {}
+                        1 => bits |= 1 << i,
+                        _ => return Err(EncodeError::new(range_of(&item), "value must be 0 or 1")),
+                    }
+                }
+                Ok(bits)
+            }
+            Some(e) => Ok(self.known(&e)? as u32 & mask),
+        }
+    }
+}
+
+fn check_align(reg: &Reg, align: Align) -> Result<()> {
+    let code = reg.code;
+    let count = reg.count;
+    let bad = match align {
+        Align::Scalar => (count == 2 && code % 2 != 0) || (count >= 3 && code % 4 != 0),
+        Align::Vector => count > 1 && code < 128 && code / 4 != (code + count - 1) / 4 && code % 4 != 0,
+        Align::None => false,
+    };
+    if bad {
+        let msg = match align {
+            Align::Vector => "scalar register range crosses a line of 4 registers",
+            _ => "unaligned scalar register range",
+        };
+        return Err(EncodeError::new(reg.range, msg));
+    }
+    Ok(())
+}
+
+fn special_of_code(gen: Generation, code: u16) -> RegKind {
+    for &(_, sreg, _, count) in SPECIAL_NAMES {
+        if let Some(base) = gen.special_reg_code(sreg) {
+            if code >= base && code < base + count.max(1) as u16 {
+                return match sreg {
+                    SpecialReg::LdsDirect => RegKind::LdsDirect,
+                    _ if base >= 128 => RegKind::SrcOnly(sreg),
+                    _ => RegKind::Special(sreg),
+                };
+            }
+        }
+    }
+    RegKind::Special(SpecialReg::M0)
+}
+
+/// A float literal operand: FLOAT_NUMBER, possibly under `-`, `+` or parentheses.
+/// `Some(None)` when it looks like a float but does not parse.
+fn float_literal(expr: &ast::Expr) -> Option<Option<FloatLit>> {
+    match expr {
+        ast::Expr::Literal(l) => {
+            let t = l.token()?;
+            (t.kind() == SyntaxKind::FLOAT_NUMBER).then(|| parse_float(t.text()))
+        }
+        ast::Expr::Prefix(p) => {
+            let op = p.op()?.kind();
+            if op != SyntaxKind::MINUS && op != SyntaxKind::PLUS {
+                return None;
+            }
+            let inner = float_literal(&p.expr()?)?;
+            Some(inner.map(|f| if op == SyntaxKind::MINUS { FloatLit { value: -f.value, single: -f.single, ..f } } else { f }))
+        }
+        ast::Expr::Paren(p) => float_literal(&p.expr()?),
+        _ => None,
+    }
+}
+
+/// Parses an INT_NUMBER token: decimal, `0x` hex, `0b` binary, `0` octal.
+pub fn parse_int(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    let (digits, radix) = if b.len() > 2 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X') {
+        (&text[2..], 16)
+    } else if b.len() > 2 && b[0] == b'0' && (b[1] == b'b' || b[1] == b'B') {
+        (&text[2..], 2)
+    } else if b.len() > 1 && b[0] == b'0' {
+        (&text[1..], 8)
+    } else {
+        (text, 10)
+    };
+    u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_rounding() {
+        assert_eq!(f64_to_f16(1.0), 0x3c00);
+        assert_eq!(f64_to_f16(-4.5), 0xc480);
+        assert_eq!(f64_to_f16(6.9551627), 0x46f5);
+        assert_eq!(f64_to_f16(1.374), 0x3d7f);
+        assert_eq!(f64_to_f16(-23.56), 0xcde4);
+        assert_eq!(f64_to_f16(65520.0), 0x7c00);
+        assert_eq!(f64_to_f16(5.960464477539063e-8), 0x0001);
+        assert_eq!(f64_to_f16(0.0), 0);
+    }
+
+    #[test]
+    fn floats() {
+        assert_eq!(parse_float("6.9551627e+13").unwrap().bits(FloatKind::Single), 0x567d0700);
+        assert_eq!(parse_float("0.51119751l").unwrap().bits(FloatKind::Double), 0x3fe05bbb);
+        assert_eq!(parse_float("0x1.8p1").unwrap().value, 3.0);
+        assert_eq!(parse_float("1.5e").unwrap().value, 1.5);
+        let f = parse_float("0.15915494").unwrap();
+        assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_2), Some(248));
+        assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_0), None);
+    }
+}

@@ -1,0 +1,297 @@
+//! Encoder conformance against ../shared/conformance/instructions.jsonl.
+//!
+//! Covers the cases whose source is a single statement (no `;`, newline or `=`): it is
+//! parsed, encoded for the case's device with a tiny resolver (integer expressions
+//! known, names pending) and the words compared; `good: false` cases must be refused
+//! (a parse error or an encode error). The other cases need the assembler core and are
+//! checked through `gcnasm`.
+//!
+//! Run: `cargo test -p gcn-isa --test conformance -- --nocapture` to see the summary.
+//!
+//! Environment:
+//! - `CONFORMANCE_FILTER=text`: only cases whose source contains `text`
+//!   (case-insensitive) or whose set is `text`; e.g. `CONFORMANCE_FILTER=s_add`.
+//! - `CONFORMANCE_SHOW=N`: how many failures to print (default 40).
+//! - `CONFORMANCE_SET=gcn1.2`: only that set.
+//!
+//! The test fails if a set listed in [`FINISHED_SETS`] has a failure, or if encoding
+//! panics on any case. Other sets only print their summary.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+
+use gcn_isa::encode::{encode_instruction, RegRange, Resolver, Target, Value};
+use gcn_isa::Device;
+use gcn_syntax::ast;
+use gcn_syntax::SyntaxKind;
+
+/// Sets whose single-statement cases all pass; they must stay that way.
+const FINISHED_SETS: &[&str] = &[];
+
+struct TestResolver;
+
+fn eval_int(expr: &ast::Expr) -> Result<Value, String> {
+    use ast::Expr::*;
+    Ok(match expr {
+        Literal(l) => {
+            let t = l.token().ok_or("empty literal")?;
+            match t.kind() {
+                SyntaxKind::INT_NUMBER => Value::Known(
+                    gcn_isa::encode::operands::parse_int(t.text()).ok_or("bad integer")?,
+                ),
+                SyntaxKind::CHAR => {
+                    let s = t.text();
+                    let inner = &s[1..s.len().saturating_sub(1)];
+                    Value::Known(inner.bytes().next().unwrap_or(0) as i64)
+                }
+                SyntaxKind::LOCAL_LABEL_REF => Value::Pending,
+                _ => return Err(format!("not an integer: {}", t.text())),
+            }
+        }
+        NameRef(_) => Value::Pending,
+        Paren(p) => eval_int(&p.expr().ok_or("empty parens")?)?,
+        Prefix(p) => {
+            let v = eval_int(&p.expr().ok_or("missing operand")?)?;
+            let Value::Known(v) = v else { return Ok(Value::Pending) };
+            Value::Known(match p.op().map(|t| t.kind()) {
+                Some(SyntaxKind::MINUS) => v.wrapping_neg(),
+                Some(SyntaxKind::PLUS) => v,
+                Some(SyntaxKind::TILDE) => !v,
+                Some(SyntaxKind::BANG) => (v == 0) as i64,
+                _ => return Err("bad prefix".into()),
+            })
+        }
+        Bin(b) => {
+            let l = eval_int(&b.lhs().ok_or("missing operand")?)?;
+            let r = eval_int(&b.rhs().ok_or("missing operand")?)?;
+            let (Value::Known(l), Value::Known(r)) = (l, r) else { return Ok(Value::Pending) };
+            use SyntaxKind::*;
+            Value::Known(match b.op().map(|t| t.kind()).ok_or("no operator")? {
+                PLUS => l.wrapping_add(r),
+                MINUS => l.wrapping_sub(r),
+                STAR => l.wrapping_mul(r),
+                SLASH if r != 0 => l.wrapping_div(r),
+                PERCENT if r != 0 => l.wrapping_rem(r),
+                AMP => l & r,
+                PIPE => l | r,
+                CARET => l ^ r,
+                SHL => l.wrapping_shl(r as u32),
+                SHR => ((l as u64).wrapping_shr(r as u32)) as i64,
+                ASHR => l.wrapping_shr(r as u32),
+                _ => return Err("unsupported operator".into()),
+            })
+        }
+        _ => return Err("not a value".into()),
+    })
+}
+
+impl Resolver for TestResolver {
+    fn eval(&mut self, expr: &ast::Expr) -> Result<Value, String> {
+        eval_int(expr)
+    }
+    fn eval_branch(&mut self, expr: &ast::Expr) -> Result<Value, String> {
+        // The instruction is at address 0.
+        match eval_int(expr)? {
+            Value::Known(v) if v % 4 != 0 => Err("jump is not aligned to a word".into()),
+            Value::Known(v) => Ok(Value::Known((v - 4) / 4)),
+            Value::Pending => Ok(Value::Pending),
+        }
+    }
+    fn register_symbol(&mut self, _name: &str) -> Option<RegRange> {
+        None
+    }
+}
+
+struct Case {
+    set: String,
+    gpu: String,
+    wave32: bool,
+    src: String,
+    good: bool,
+    words: Vec<u32>,
+    line: usize,
+}
+
+fn load() -> Option<Vec<Case>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/instructions.jsonl");
+    let text = std::fs::read_to_string(&path).ok()?;
+    let mut cases = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(line).expect("bad json line");
+        cases.push(Case {
+            set: v["set"].as_str().unwrap_or_default().to_string(),
+            gpu: v["gpu"].as_str().unwrap_or_default().to_string(),
+            wave32: v["wave32"].as_bool().unwrap_or(false),
+            src: v["src"].as_str().unwrap_or_default().to_string(),
+            good: v["good"].as_bool().unwrap_or(false),
+            words: v["words"]
+                .as_array()
+                .map(|a| a.iter().map(|w| u32::from_str_radix(w.as_str().unwrap_or("0"), 16).unwrap_or(0)).collect())
+                .unwrap_or_default(),
+            line: i + 1,
+        });
+    }
+    Some(cases)
+}
+
+fn single_statement(src: &str) -> bool {
+    let t = src.trim();
+    !t.is_empty() && !t.contains(';') && !t.contains('\n') && !t.contains('=')
+}
+
+enum Outcome {
+    Pass,
+    Fail(String),
+}
+
+fn run_case(case: &Case) -> Outcome {
+    let Some(device) = Device::from_name(&case.gpu) else {
+        return Outcome::Fail(format!("unknown device {}", case.gpu));
+    };
+    let target = Target { device, gen: device.generation(), wave32: case.wave32 };
+    let parse = gcn_syntax::parse(&case.src);
+    let instr = parse.tree().statements().find_map(|s| match s {
+        ast::Statement::Instruction(i) => Some(i),
+        _ => None,
+    });
+    let parse_errors: Vec<String> = parse.errors().iter().map(|e| e.message.clone()).collect();
+    let Some(instr) = instr else {
+        return if case.good {
+            Outcome::Fail(format!("no instruction parsed; errors: {parse_errors:?}"))
+        } else {
+            Outcome::Pass
+        };
+    };
+    let result = encode_instruction(&target, &instr, &mut TestResolver);
+    match (case.good, result) {
+        (true, Ok(enc)) => {
+            if !parse_errors.is_empty() {
+                return Outcome::Fail(format!("parse errors: {parse_errors:?}"));
+            }
+            if enc.words == case.words && enc.fixups.is_empty() {
+                Outcome::Pass
+            } else {
+                Outcome::Fail(format!(
+                    "got [{}]{}",
+                    hex(&enc.words),
+                    if enc.fixups.is_empty() { String::new() } else { format!(" with {} fixup(s)", enc.fixups.len()) }
+                ))
+            }
+        }
+        (true, Err(errs)) => Outcome::Fail(format!(
+            "refused: {}{}",
+            errs.iter()
+                .map(|e| format!("{} @{:?} `{}`", e.message, e.range, slice(&case.src, e.range)))
+                .collect::<Vec<_>>()
+                .join("; "),
+            if parse_errors.is_empty() { String::new() } else { format!(" (parse errors: {parse_errors:?})") }
+        )),
+        (false, Ok(enc)) => {
+            if parse_errors.is_empty() {
+                Outcome::Fail(format!("accepted, should be refused: [{}]", hex(&enc.words)))
+            } else {
+                Outcome::Pass
+            }
+        }
+        (false, Err(errs)) => {
+            for e in &errs {
+                let len = case.src.len() as u32;
+                if u32::from(e.range.end()) > len {
+                    return Outcome::Fail(format!("error range {:?} outside the source", e.range));
+                }
+            }
+            Outcome::Pass
+        }
+    }
+}
+
+fn slice(src: &str, r: gcn_syntax::TextRange) -> &str {
+    src.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("?")
+}
+
+fn hex(words: &[u32]) -> String {
+    words.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn conformance() {
+    let Some(cases) = load() else {
+        eprintln!("conformance: ../shared/conformance/instructions.jsonl not found; skipped");
+        return;
+    };
+    let filter = std::env::var("CONFORMANCE_FILTER").ok().map(|f| f.to_ascii_lowercase());
+    let only_set = std::env::var("CONFORMANCE_SET").ok();
+    let show: usize = std::env::var("CONFORMANCE_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(40);
+
+    // set -> (pass, total)
+    let mut sets: Vec<(String, usize, usize)> = Vec::new();
+    let mut failures: Vec<String> = Vec::new();
+    let mut panics: Vec<String> = Vec::new();
+    let mut finished_failed = Vec::new();
+    let prev_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for case in &cases {
+        if !single_statement(&case.src) {
+            continue;
+        }
+        if let Some(s) = &only_set {
+            if &case.set != s {
+                continue;
+            }
+        }
+        if let Some(f) = &filter {
+            if !case.src.to_ascii_lowercase().contains(f.as_str()) && case.set != *f {
+                continue;
+            }
+        }
+        let outcome = catch_unwind(AssertUnwindSafe(|| run_case(case)));
+        let idx = match sets.iter().position(|s| s.0 == case.set) {
+            Some(i) => i,
+            None => {
+                sets.push((case.set.clone(), 0, 0));
+                sets.len() - 1
+            }
+        };
+        sets[idx].2 += 1;
+        let expected = if case.good { hex(&case.words) } else { "error".to_string() };
+        match outcome {
+            Ok(Outcome::Pass) => sets[idx].1 += 1,
+            Ok(Outcome::Fail(why)) => {
+                if FINISHED_SETS.contains(&case.set.as_str()) {
+                    finished_failed.push(case.line);
+                }
+                failures.push(format!(
+                    "  [{} line {}] {}\n      expected {expected}; {why}",
+                    case.set,
+                    case.line,
+                    case.src.trim()
+                ));
+            }
+            Err(_) => {
+                panics.push(format!("  [{} line {}] {}", case.set, case.line, case.src.trim()));
+            }
+        }
+    }
+    std::panic::set_hook(prev_hook);
+    let (mut pass, mut total) = (0, 0);
+    for (set, p, t) in &sets {
+        println!("{set:>14}: {p:>5} / {t:<5} passed{}", if FINISHED_SETS.contains(&set.as_str()) { "  (finished)" } else { "" });
+        pass += p;
+        total += t;
+    }
+    println!("{:>14}: {pass:>5} / {total:<5} passed", "all");
+    if !failures.is_empty() {
+        println!("first {} of {} failures:", show.min(failures.len()), failures.len());
+        for f in failures.iter().take(show) {
+            println!("{f}");
+        }
+    }
+    assert!(panics.is_empty(), "encoding panicked on {} case(s):\n{}", panics.len(), panics.join("\n"));
+    assert!(
+        finished_failed.is_empty(),
+        "finished sets have failures (lines {finished_failed:?})"
+    );
+}
