@@ -6,8 +6,8 @@
 //! place that turns them into protocol types; other front ends (the command line, tests)
 //! can use them as they are.
 //!
-//! - [`diagnostics`]: problems to show in the editor (today, syntax errors).
-//! - [`document_symbols`]: the outline of a file: kernels, labels, macros and symbols.
+//! - [`diagnostics`](mod@diagnostics): problems to show in the editor (today, syntax errors).
+//! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
 //! - [`line_index`]: byte offsets to and from line/column positions, with columns counted
 //!   in UTF-8 or UTF-16 code units.
 //!
