@@ -1,11 +1,13 @@
 //! `gcnasm`: an assembler for AMD GCN assembly in the CLRX dialect, with the command line
 //! of CLRX's `clrxasm`, so that it can stand in for it.
 //!
-//! The assembler core does not exist yet. Today `gcnasm` parses its inputs, reports every
-//! syntax error as `FILE:LINE:COLUMN: Error: MESSAGE` (exit status 1), and writes the
-//! lossless syntax tree with `--emit syntax-tree`; asked for a binary, it says that it
-//! cannot produce one yet and fails, without writing anything.
+//! `gcnasm` assembles its inputs with the core (`gcn-asm`), reports every error as
+//! `FILE:LINE:COLUMN: Error: MESSAGE` (exit status 1) and writes raw code (`-b rawcode`)
+//! or the assembled module as JSON (`--emit json`); `--emit syntax-tree` writes the
+//! lossless syntax tree. Binary formats not written yet are refused with a clear message,
+//! never with a fake output.
 //!
+//! - [`assemble`]: the command line to the core's options, and the result to the output;
 //! - [`cli`]: the options, parsed with clap;
 //! - [`input`]: reading files or standard input as UTF-8;
 //! - [`diagnostics`]: several files as one source, offsets back to file, line and
@@ -16,6 +18,7 @@
 //! Exit status: 0 on success, 1 when the source has errors or the run cannot do what
 //! was asked, 2 for a malformed command line.
 
+mod assemble;
 mod cli;
 mod diagnostics;
 mod input;

@@ -1,9 +1,7 @@
 //! One run of the assembler, from parsed options to exit status.
 //!
-//! The assembler core does not exist yet, so a run reads and parses the inputs, reports
-//! every syntax error, and then either writes what `--emit syntax-tree` asks for or
-//! refuses, with a clear message and a failing status, to produce what it cannot yet
-//! (a binary, `--emit json`, `--emit reg-usage`). It never writes a fake output.
+//! A run reads the inputs, then either writes the syntax tree (`--emit syntax-tree`) or
+//! assembles ([`crate::assemble`]). It never writes a fake output.
 //!
 //! Options fall in three groups:
 //! - those that change how the source is read: `-a` (alternate macro syntax) and `-m`
@@ -11,9 +9,9 @@
 //!   the syntax tree and the errors, so they are refused rather than ignored;
 //! - those that only affect assembling: `-D`, `-I`, `-b`, `-6`, `-g`, `-A`, `-t`,
 //!   `--llvmVersion`, `--newROCmBinFormat`, `-S`, `--buggyFPLit`, `--oldModParam`, `-3`,
-//!   `--policy`. They are checked and accepted: assembling is refused anyway, so they
-//!   cannot change an output yet;
-//! - `-w`: there are no warnings yet, so it has nothing to silence.
+//!   `--policy`: handed to the core (formats whose writer does not exist yet are refused
+//!   when the binary would be written);
+//! - `-w`: silences warnings.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,7 +33,16 @@ pub fn run(cli: &Cli) -> ExitCode {
     }
     let checked = check_request(cli).and_then(|output| Ok((output, input::read_all(&cli.inputs)?)));
     match checked {
-        Ok((output, files)) => parse_and_emit(cli, output.as_deref(), SourceMap::new(files)),
+        Ok((output, files)) if cli.emit == Some(EmitKind::SyntaxTree) => {
+            parse_and_emit(output.as_deref(), SourceMap::new(files))
+        }
+        Ok((output, files)) => {
+            if crate::assemble::run(cli, files, output.as_deref()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         Err(errors) => {
             errors.iter().for_each(|e| eprintln!("{e}"));
             ExitCode::FAILURE
@@ -91,18 +98,11 @@ fn overwritten_input<'a>(output: &Path, inputs: &'a [PathBuf]) -> Option<&'a Pat
     inputs.iter().find(|input| output::same_file(output, input))
 }
 
-fn parse_and_emit(cli: &Cli, output: Option<&Path>, sources: SourceMap) -> ExitCode {
+fn parse_and_emit(output: Option<&Path>, sources: SourceMap) -> ExitCode {
     let parse = gcn_syntax::parse(sources.text());
     report_syntax_errors(&sources, parse.errors());
     let syntax_ok = parse.errors().is_empty();
-    let emitted = match cli.emit {
-        Some(EmitKind::SyntaxTree) => emit_syntax_tree(&parse, output),
-        Some(kind) if syntax_ok => {
-            not_supported(&format!("--emit {} is not supported yet", kind.name()))
-        }
-        None if syntax_ok => not_supported("assembling to binary output is not supported yet"),
-        _ => false,
-    };
+    let emitted = emit_syntax_tree(&parse, output);
     if emitted && syntax_ok {
         ExitCode::SUCCESS
     } else {
@@ -119,11 +119,6 @@ fn report_syntax_errors(sources: &SourceMap, errors: &[SyntaxError]) {
             let _ = writeln!(stderr, "{}", located_error(&location, &error.message));
         }
     }
-}
-
-fn not_supported(message: &str) -> bool {
-    eprintln!("{}; no output was written", tool_error(message));
-    false
 }
 
 /// Writes the tree to `output`, or to standard output; false (reported) on failure.

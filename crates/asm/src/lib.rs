@@ -1,0 +1,118 @@
+//! The CLRX assembler core: from syntax trees to sections, symbols and kernels.
+//!
+//! [`assemble`] walks the statements of the inputs in order, in one pass: labels and
+//! assignments define symbols ([`symbols`]), pseudo-ops emit data or change state,
+//! instructions are encoded by `gcn-isa`, macros and repetitions are expanded as text and
+//! parsed again by `gcn-syntax`. Values not known yet leave fixups that are patched when
+//! their symbols are defined. The result is an [`Assembly`]: the module (sections,
+//! kernels, symbols), the diagnostics with their positions and origin chains, and the
+//! source map to print them.
+
+mod assembler;
+pub mod diag;
+pub mod expr;
+pub mod layout;
+pub mod literals;
+mod macros;
+pub mod options;
+mod output;
+mod pseudo;
+pub mod regusage;
+pub mod source;
+pub mod symbols;
+
+use std::rc::Rc;
+
+pub use crate::diag::{Diagnostic, Severity};
+pub use crate::options::{BinaryFormat, Limits, Options};
+pub use crate::source::{FileId, Location, SourceMap};
+
+use crate::assembler::{Asm, Ctx, Flow, Mapper};
+use crate::expr::Value;
+
+/// One input: its name (for messages) and text.
+pub struct Input {
+    pub name: String,
+    pub text: String,
+}
+
+/// A defined symbol of the result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymbolOut {
+    pub name: String,
+    /// The value: absolute, or the offset in its section.
+    pub value: Option<i64>,
+    pub section: Option<usize>,
+}
+
+/// What an assembly produced.
+pub struct Assembly {
+    pub sections: Vec<layout::Section>,
+    pub kernels: Vec<String>,
+    pub symbols: Vec<SymbolOut>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: SourceMap,
+    /// What `.print` wrote, in order.
+    pub printed: String,
+    pub format: BinaryFormat,
+    pub reg_usage: regusage::RegUsage,
+}
+
+impl Assembly {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// The module as `--emit json` writes it.
+    pub fn to_json(&self) -> String {
+        output::json(self)
+    }
+
+    /// Raw code: the bytes of the `.text` section (the rawcode format's only section).
+    pub fn raw_code(&self) -> Vec<u8> {
+        self.sections.iter().find(|s| s.name == ".text" && s.kernel.is_none()).map(|s| s.content.clone()).unwrap_or_default()
+    }
+}
+
+/// Assembles the inputs as one source, in order.
+pub fn assemble(inputs: Vec<Input>, options: Options) -> Assembly {
+    let mut asm = Asm::new(options);
+    for (name, value) in asm.opts.defsyms.clone() {
+        let id = asm.symbols.define_target(&name);
+        asm.set_symbol(id, Value::Abs(value));
+    }
+    for input in inputs {
+        let file = asm.sources.add(input.name, input.text.as_str());
+        let ctx = Ctx { mapper: Mapper::File(file), origin: Rc::new(Vec::new()), depth: 0 };
+        if asm.process_text(&ctx, &input.text) == Flow::Stop {
+            break;
+        }
+    }
+    asm.finish_pending();
+    finish(asm)
+}
+
+fn finish(asm: Asm) -> Assembly {
+    let symbols = asm
+        .symbols
+        .iter()
+        .filter(|(_, s)| !s.name.is_empty() && !s.name.starts_with('\u{0}') && !s.name.contains("\u{0}"))
+        .map(|(_, s)| match s.value {
+            Some(Value::Abs(v)) => SymbolOut { name: s.name.clone(), value: Some(v), section: None },
+            Some(Value::Rel { section, offset }) => {
+                SymbolOut { name: s.name.clone(), value: Some(offset), section: Some(section as usize) }
+            }
+            None => SymbolOut { name: s.name.clone(), value: None, section: None },
+        })
+        .collect();
+    Assembly {
+        kernels: asm.layout.kernels.iter().map(|k| k.name.clone()).collect(),
+        format: asm.layout.format,
+        sections: asm.layout.sections,
+        symbols,
+        diagnostics: asm.diags,
+        sources: asm.sources,
+        printed: asm.printed,
+        reg_usage: asm.reg_usage,
+    }
+}

@@ -1,0 +1,92 @@
+//! Assembling: options from the command line to the core, the core's diagnostics to
+//! standard error, and its result to the output the run asked for.
+
+use std::path::Path;
+
+use gcn_asm::{assemble, Assembly, BinaryFormat, Input, Options, Severity};
+use gcn_isa::{Device, Generation};
+
+use crate::cli::{self, Cli, EmitKind};
+use crate::diagnostics::{tool_error, SourceFile};
+use crate::output;
+
+/// The core's options for this command line.
+pub fn options(cli: &Cli) -> Options {
+    let mut opts = Options::default();
+    if let Some(format) = cli.binary_format {
+        opts.format = match format {
+            cli::BinaryFormat::Amd => BinaryFormat::Amd,
+            cli::BinaryFormat::AmdCl2 => BinaryFormat::AmdCl2,
+            cli::BinaryFormat::Gallium => BinaryFormat::Gallium,
+            cli::BinaryFormat::Rocm => BinaryFormat::Rocm,
+            cli::BinaryFormat::RawCode => BinaryFormat::Rawcode,
+        };
+    }
+    let device = match (cli.gpu, cli.arch) {
+        (Some(gpu), _) => Device::from_name(gpu.0),
+        (None, Some(arch)) => Generation::from_arch_name(arch.0).map(|g| g.default_device()),
+        (None, None) => None,
+    };
+    if let Some(device) = device {
+        opts.device = device;
+        opts.device_given = true;
+    }
+    opts.is64 = cli.is_64bit;
+    opts.wave32 = cli.wave32;
+    opts.defsyms = cli.defsyms.iter().map(|d| (d.name.clone(), d.value as i64)).collect();
+    opts.include_dirs = cli.include_paths.clone();
+    opts.buggy_fp_lit = cli.buggy_fp_lit;
+    opts.old_mod_param = cli.old_mod_param;
+    opts.policy = cli.policy;
+    opts.driver_version = cli.driver_version;
+    opts.llvm_version = cli.llvm_version;
+    opts
+}
+
+/// Assembles the inputs, reports diagnostics, writes the output; true on success.
+pub fn run(cli: &Cli, files: Vec<SourceFile>, output: Option<&Path>) -> bool {
+    let inputs = files.into_iter().map(|f| Input { name: f.name, text: f.text }).collect();
+    let result = assemble(inputs, options(cli));
+    report(cli, &result);
+    print!("{}", result.printed);
+    if result.has_errors() {
+        return false;
+    }
+    let bytes = match cli.emit {
+        Some(EmitKind::Json) => result.to_json().into_bytes(),
+        Some(kind) => return refuse(&format!("--emit {} is not supported yet", kind.name())),
+        None => match binary(&result) {
+            Ok(bytes) => bytes,
+            Err(message) => return refuse(&message),
+        },
+    };
+    let Some(path) = output else { return refuse("no output file") };
+    match output::write_atomically(path, &bytes) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("{}", tool_error(&format!("cannot write {}: {e}", path.display())));
+            false
+        }
+    }
+}
+
+fn binary(result: &Assembly) -> Result<Vec<u8>, String> {
+    match result.format {
+        BinaryFormat::Rawcode => Ok(result.raw_code()),
+        other => Err(format!("writing the {} binary format is not supported yet", other.name())),
+    }
+}
+
+fn report(cli: &Cli, result: &Assembly) {
+    for d in &result.diagnostics {
+        if d.severity == Severity::Warning && cli.no_warnings {
+            continue;
+        }
+        eprintln!("{}", d.render(&result.sources));
+    }
+}
+
+fn refuse(message: &str) -> bool {
+    eprintln!("{}; no output was written", tool_error(message));
+    false
+}
