@@ -10,7 +10,9 @@
 //!
 //! Environment:
 //! - `CONFORMANCE_FILTER=text`: only cases whose source contains `text`
-//!   (case-insensitive) or whose set is `text`; e.g. `CONFORMANCE_FILTER=s_add`.
+//!   (case-insensitive) or whose set is `text`; e.g. `CONFORMANCE_FILTER=s_add`;
+//!   `^text` matches the start of the (trimmed) source, e.g. `^ds_`; several filters
+//!   may be given separated by `|` (`^ds_|^buffer_`).
 //! - `CONFORMANCE_SHOW=N`: how many failures to print (default 40).
 //! - `CONFORMANCE_SET=gcn1.2`: only that set.
 //!
@@ -28,9 +30,13 @@ use gcn_syntax::SyntaxKind;
 /// Sets whose single-statement cases all pass; they must stay that way.
 const FINISHED_SETS: &[&str] = &[];
 
-struct TestResolver;
+/// Knows integer expressions and the labels of the case's own line (all at address 0,
+/// where the instruction is); other names are pending.
+struct TestResolver {
+    labels: Vec<String>,
+}
 
-fn eval_int(expr: &ast::Expr) -> Result<Value, String> {
+fn eval_int(expr: &ast::Expr, labels: &[String]) -> Result<Value, String> {
     use ast::Expr::*;
     Ok(match expr {
         Literal(l) => {
@@ -48,10 +54,17 @@ fn eval_int(expr: &ast::Expr) -> Result<Value, String> {
                 _ => return Err(format!("not an integer: {}", t.text())),
             }
         }
-        NameRef(_) => Value::Pending,
-        Paren(p) => eval_int(&p.expr().ok_or("empty parens")?)?,
+        NameRef(n) => {
+            let name = n.name_token().map(|t| t.text().to_string()).unwrap_or_default();
+            if labels.contains(&name) {
+                Value::Known(0)
+            } else {
+                Value::Pending
+            }
+        }
+        Paren(p) => eval_int(&p.expr().ok_or("empty parens")?, labels)?,
         Prefix(p) => {
-            let v = eval_int(&p.expr().ok_or("missing operand")?)?;
+            let v = eval_int(&p.expr().ok_or("missing operand")?, labels)?;
             let Value::Known(v) = v else { return Ok(Value::Pending) };
             Value::Known(match p.op().map(|t| t.kind()) {
                 Some(SyntaxKind::MINUS) => v.wrapping_neg(),
@@ -62,8 +75,8 @@ fn eval_int(expr: &ast::Expr) -> Result<Value, String> {
             })
         }
         Bin(b) => {
-            let l = eval_int(&b.lhs().ok_or("missing operand")?)?;
-            let r = eval_int(&b.rhs().ok_or("missing operand")?)?;
+            let l = eval_int(&b.lhs().ok_or("missing operand")?, labels)?;
+            let r = eval_int(&b.rhs().ok_or("missing operand")?, labels)?;
             let (Value::Known(l), Value::Known(r)) = (l, r) else { return Ok(Value::Pending) };
             use SyntaxKind::*;
             Value::Known(match b.op().map(|t| t.kind()).ok_or("no operator")? {
@@ -87,11 +100,11 @@ fn eval_int(expr: &ast::Expr) -> Result<Value, String> {
 
 impl Resolver for TestResolver {
     fn eval(&mut self, expr: &ast::Expr) -> Result<Value, String> {
-        eval_int(expr)
+        eval_int(expr, &self.labels)
     }
     fn eval_branch(&mut self, expr: &ast::Expr) -> Result<Value, String> {
         // The instruction is at address 0.
-        match eval_int(expr)? {
+        match eval_int(expr, &self.labels)? {
             Value::Known(v) if v % 4 != 0 => Err("jump is not aligned to a word".into()),
             Value::Known(v) => Ok(Value::Known((v - 4) / 4)),
             Value::Pending => Ok(Value::Pending),
@@ -165,7 +178,15 @@ fn run_case(case: &Case) -> Outcome {
             Outcome::Pass
         };
     };
-    let result = encode_instruction(&target, &instr, &mut TestResolver);
+    let labels = parse
+        .tree()
+        .statements()
+        .filter_map(|s| match s {
+            ast::Statement::Label(l) => Some(l.name()),
+            _ => None,
+        })
+        .collect();
+    let result = encode_instruction(&target, &instr, &mut TestResolver { labels });
     match (case.good, result) {
         (true, Ok(enc)) => {
             if !parse_errors.is_empty() {
@@ -243,7 +264,12 @@ fn conformance() {
             }
         }
         if let Some(f) = &filter {
-            if !case.src.to_ascii_lowercase().contains(f.as_str()) && case.set != *f {
+            let src = case.src.trim().to_ascii_lowercase();
+            let hit = f.split('|').any(|f| match f.strip_prefix('^') {
+                Some(p) => src.starts_with(p),
+                None => src.contains(f) || case.set == f,
+            });
+            if !hit {
                 continue;
             }
         }

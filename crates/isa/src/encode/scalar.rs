@@ -1,11 +1,17 @@
 //! SOP2, SOPK, SOP1, SOPC, SOPP, SMRD, SMEM; and the dispatch to every class.
+//!
+//! Out-of-range immediates are truncated to their field, as clrxasm does (it warns);
+//! pending values get a [`Fixup`](super::Fixup) whose `bits`/`signed` let the core warn.
 
-use gcn_syntax::{ast, ast::AstNode};
+use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
 
-use super::operands::Cx;
-use super::{memory, vector, EncodeError, Encoded, Resolver, Target};
+use super::operands::{call_named, range_of, word_of, Align, Cx, Items, SrcSpec};
+use super::{memory, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
+use crate::arch::Generation;
 use crate::lookup::{lookup, split_suffix, Suffix};
-use crate::table::{Encoding, Instruction};
+use crate::table::{Encoding, Flags, Instruction, Operand, OperandKind};
+
+type Result<T> = std::result::Result<T, EncodeError>;
 
 /// Finds the rows of the instruction's mnemonic on the target's generation and calls
 /// the class encoder.
@@ -13,7 +19,7 @@ pub(super) fn dispatch(
     target: &Target,
     instr: &ast::Instruction,
     resolver: &mut dyn Resolver,
-) -> Result<Encoded, Vec<EncodeError>> {
+) -> std::result::Result<Encoded, Vec<EncodeError>> {
     let Some(tok) = instr.mnemonic_token() else {
         return Err(vec![EncodeError::new(instr.syntax().text_range(), "expected an instruction")]);
     };
@@ -42,7 +48,7 @@ pub(super) fn dispatch(
         let gens: Vec<&str> = crate::lookup::generations_of(base).iter().map(|g| g.name()).collect();
         return Err(vec![EncodeError::new(
             mrange,
-            format!("`{base}` is not available on {gen} (only on {})", gens.join(", ")),
+            format!("unknown instruction: `{base}` is not available on {gen} (only on {})", gens.join(", ")),
         )]);
     }
     let first = rows[0].unwrap();
@@ -50,13 +56,18 @@ pub(super) fn dispatch(
         first.encoding,
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p | Encoding::Vintrp
     ) {
-        let list: Vec<&'static Instruction> = rows[..n].iter().map(|r| r.unwrap()).collect();
-        return vector::encode(target, &list, instr, resolver);
+        // Two vector rows on one generation: a 32-bit form and a VOP3-only form; `_e64`
+        // picks the VOP3-only one.
+        let rows = rows[..n].iter().map(|r| r.unwrap());
+        let row = if suffix == Some(Suffix::E64) {
+            rows.clone().find(|r| r.encoding == Encoding::Vop3)
+        } else {
+            rows.clone().find(|r| r.encoding != Encoding::Vop3)
+        };
+        let row = row.unwrap_or(first);
+        return vector::encode(target, instr, row, suffix, resolver);
     }
-    let scalar = matches!(
-        first.encoding,
-        Encoding::Sop2 | Encoding::Sopk | Encoding::Sop1 | Encoding::Sopc | Encoding::Sopp | Encoding::Smrd | Encoding::Smem
-    );
+    let scalar = is_scalar(first.encoding);
     let force_literal = match suffix {
         None => false,
         Some(Suffix::E32) if scalar => false,
@@ -68,21 +79,597 @@ pub(super) fn dispatch(
             )])
         }
     };
-    let cx = Cx::new(target, resolver);
-    let result = match first.encoding {
-        Encoding::Sop2 | Encoding::Sopk | Encoding::Sop1 | Encoding::Sopc | Encoding::Sopp | Encoding::Smrd | Encoding::Smem => {
-            encode_scalar(cx, first, instr, force_literal)
-        }
-        _ => memory::encode(cx, first, instr),
+    let mut cx = Cx::new(target, resolver);
+    let result = if scalar {
+        encode_scalar(&mut cx, first, instr, force_literal)
+    } else {
+        memory::encode(&mut cx, first, instr)
     };
-    result.map_err(|e| vec![e])
+    match result {
+        Ok(words) => Ok(cx.finish(words)),
+        Err(e) => Err(vec![e]),
+    }
 }
 
+fn is_scalar(e: Encoding) -> bool {
+    matches!(
+        e,
+        Encoding::Sop2
+            | Encoding::Sopk
+            | Encoding::Sop1
+            | Encoding::Sopc
+            | Encoding::Sopp
+            | Encoding::Smrd
+            | Encoding::Smem
+    )
+}
+
+/// Encodes a scalar instruction; returns its words (the literal is added by `finish`).
 fn encode_scalar(
-    _cx: Cx<'_>,
-    _row: &'static Instruction,
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
     instr: &ast::Instruction,
-    _force_literal: bool,
-) -> Result<Encoded, EncodeError> {
-    Err(EncodeError::new(instr.syntax().text_range(), "scalar encoding is not supported yet"))
+    force_literal: bool,
+) -> Result<Vec<u32>> {
+    let items = Items::of(instr)?;
+    let whole = instr.syntax().text_range();
+    let gen = cx.gen();
+    let op = row.opcode(gen).unwrap_or(0) as u32;
+    match row.encoding {
+        Encoding::Smrd => return smrd(cx, row, op, &items, whole, force_literal),
+        Encoding::Smem => return smem(cx, row, op, &items, whole),
+        _ => {}
+    }
+    if let Some(m) = items.modifiers.first() {
+        return Err(m.unknown("scalar"));
+    }
+    let ops = row.operands;
+    let max = ops.len();
+    // s_waitcnt accepts its counters without `&` between them (juxtaposed operands).
+    let waitcnt = ops.first().is_some_and(|o| o.kind == OperandKind::WaitCnt);
+    if !waitcnt {
+        items.expect_count(max, max, whole)?;
+    } else {
+        items.expect_count(1, usize::MAX, whole)?;
+    }
+    let mnemonic = row.mnemonic;
+    match row.encoding {
+        Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopc => {
+            let mut sdst = 0u32;
+            let mut srcs = [0u32; 2];
+            let mut nsrc = 0;
+            for (o, e) in ops.iter().zip(&items.operands) {
+                match o.kind {
+                    OperandKind::SDst => sdst = sdst_code(cx, o, e, true)?,
+                    OperandKind::SSrc => {
+                        let spec = SrcSpec::scalar(o.min_regs, o.ty).force_literal(force_literal);
+                        srcs[nsrc.min(1)] = cx.src(e, &spec)?.code as u32;
+                        nsrc += 1;
+                    }
+                    OperandKind::GprIdxMode => {
+                        srcs[nsrc.min(1)] = gpr_idx_mode(cx, e, 0)? & 0xff;
+                        nsrc += 1;
+                    }
+                    _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
+                }
+            }
+            Ok(vec![match row.encoding {
+                Encoding::Sop2 => 0x8000_0000 | (op & 0x7f) << 23 | sdst << 16 | srcs[1] << 8 | srcs[0],
+                Encoding::Sop1 => 0xbe80_0000 | sdst << 16 | (op & 0xff) << 8 | srcs[0],
+                _ => 0xbf00_0000 | (op & 0x7f) << 16 | srcs[1] << 8 | srcs[0],
+            }])
+        }
+        Encoding::Sopk => {
+            let mut sdst = 0u32;
+            let mut imm = 0u32;
+            // SDST of these is read, not written.
+            let reads = mnemonic.starts_with("s_cmpk_")
+                || mnemonic.starts_with("s_setreg")
+                || mnemonic.starts_with("s_waitcnt_")
+                || mnemonic == "s_cbranch_i_fork";
+            for (o, e) in ops.iter().zip(&items.operands) {
+                match o.kind {
+                    OperandKind::SDst => sdst = sdst_code(cx, o, e, !reads)?,
+                    OperandKind::SImm16 | OperandKind::Imm16 => imm = imm16(cx, e, o.kind == OperandKind::SImm16)?,
+                    OperandKind::RelAddr => imm = branch(cx, e)?,
+                    OperandKind::HwReg => imm = hwreg(cx, e)?,
+                    OperandKind::Imm32 => {
+                        let spec = SrcSpec::scalar(1, o.ty).force_literal(true);
+                        cx.src(e, &spec)?;
+                    }
+                    _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
+                }
+            }
+            Ok(vec![0xb000_0000 | (op & 0x1f) << 23 | sdst << 16 | (imm & 0xffff)])
+        }
+        Encoding::Sopp => {
+            let mut imm = 0u32;
+            if waitcnt {
+                imm = waitcnt_value(cx, &items.operands)?;
+            } else {
+                for (o, e) in ops.iter().zip(&items.operands) {
+                    imm = match o.kind {
+                        OperandKind::SImm16 | OperandKind::Imm16 => imm16(cx, e, o.kind == OperandKind::SImm16)?,
+                        OperandKind::RelAddr => branch(cx, e)?,
+                        OperandKind::SendMsg => sendmsg(cx, e)?,
+                        OperandKind::GprIdxMode => gpr_idx_mode(cx, e, 0)?,
+                        _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
+                    };
+                }
+            }
+            Ok(vec![0xbf80_0000 | (op & 0x7f) << 16 | (imm & 0xffff)])
+        }
+        _ => Err(EncodeError::new(whole, "not a scalar instruction")),
+    }
+}
+
+/// SDST: scalar registers only, aligned for scalar instructions.
+fn sdst_code(cx: &mut Cx<'_>, o: &Operand, e: &ast::Expr, write: bool) -> Result<u32> {
+    Ok(cx.sreg(e, o.min_regs as u32, Align::Scalar, write)?.code8() as u32)
+}
+
+/// A 16-bit immediate: known (truncated) or pending (fixup on bits 0..16 of word 0).
+fn imm16(cx: &mut Cx<'_>, e: &ast::Expr, signed: bool) -> Result<u32> {
+    if let Some(f) = float_like(e) {
+        return Err(EncodeError::new(f, "expected an integer"));
+    }
+    match cx.eval(e)? {
+        Value::Known(v) => Ok(v as u32 & 0xffff),
+        Value::Pending => {
+            cx.fixup(0, 0, 16, signed, FixupKind::Value, e);
+            Ok(0)
+        }
+    }
+}
+
+fn float_like(e: &ast::Expr) -> Option<TextRange> {
+    match e {
+        ast::Expr::Literal(l) if l.token().is_some_and(|t| t.kind() == SyntaxKind::FLOAT_NUMBER) => Some(range_of(e)),
+        _ => None,
+    }
+}
+
+/// A branch target: SIMM16 = (target - next instruction) / 4.
+fn branch(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
+    match cx.resolver.eval_branch(e).map_err(|m| EncodeError::new(range_of(e), m))? {
+        Value::Known(v) => {
+            if !(-0x8000..=0x7fff).contains(&v) {
+                return Err(EncodeError::new(range_of(e), "jump out of range (more than 32767 words)"));
+            }
+            Ok(v as u32 & 0xffff)
+        }
+        Value::Pending => {
+            cx.fixup(0, 0, 16, true, FixupKind::Branch, e);
+            Ok(0)
+        }
+    }
+}
+
+/// Evaluates a value that must be known; `@expr` is the parametrized form.
+fn known_param(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<i64> {
+    match e {
+        ast::Expr::At(a) => match a.expr() {
+            Some(inner) => cx.known(&inner),
+            None => Err(EncodeError::new(range_of(e), "expected an expression after `@`")),
+        },
+        _ => cx.known(e),
+    }
+}
+
+/// The text of a name argument (`mode`, `HWREG_MODE`, `emit-cut`) without whitespace,
+/// or `None` for a parametrized `@expr`.
+fn name_arg(e: &ast::Expr) -> Option<String> {
+    if matches!(e, ast::Expr::At(_)) {
+        return None;
+    }
+    if let Some(t) = word_of(e) {
+        return Some(t.text().to_ascii_lowercase());
+    }
+    let mut s = String::new();
+    for t in e.syntax().descendants_with_tokens().filter_map(|x| x.into_token()) {
+        if !t.kind().is_trivia() {
+            s.push_str(&t.text().to_ascii_lowercase());
+        }
+    }
+    Some(s)
+}
+
+const HWREGS: &[(&str, u32, Generation)] = &[
+    ("mode", 1, Generation::Gcn1_0),
+    ("status", 2, Generation::Gcn1_0),
+    ("trapsts", 3, Generation::Gcn1_0),
+    ("hw_id", 4, Generation::Gcn1_0),
+    ("gpr_alloc", 5, Generation::Gcn1_0),
+    ("lds_alloc", 6, Generation::Gcn1_0),
+    ("ib_sts", 7, Generation::Gcn1_0),
+    ("pc_lo", 8, Generation::Gcn1_0),
+    ("pc_hi", 9, Generation::Gcn1_0),
+    ("inst_dw0", 10, Generation::Gcn1_0),
+    ("inst_dw1", 11, Generation::Gcn1_0),
+    ("ib_dbg0", 12, Generation::Gcn1_0),
+    ("ib_dbg1", 13, Generation::Gcn1_2),
+    ("flush_ib", 14, Generation::Gcn1_4),
+    ("sh_mem_bases", 15, Generation::Gcn1_4),
+    ("sq_shader_tba_lo", 16, Generation::Gcn1_4),
+    ("sq_shader_tba_hi", 17, Generation::Gcn1_4),
+    ("sq_shader_tma_lo", 18, Generation::Gcn1_4),
+    ("sq_shader_tma_hi", 19, Generation::Gcn1_4),
+    ("tba_lo", 16, Generation::Gcn1_4),
+    ("tba_hi", 17, Generation::Gcn1_4),
+    ("tma_lo", 18, Generation::Gcn1_4),
+    ("tma_hi", 19, Generation::Gcn1_4),
+    ("flat_scr_lo", 20, Generation::Gcn1_5),
+    ("flat_scr_hi", 21, Generation::Gcn1_5),
+    ("xnack_mask", 22, Generation::Gcn1_5),
+    ("pops_packer", 23, Generation::Gcn1_5),
+];
+
+/// `hwreg(name, offset, size)` or a 16-bit value.
+fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
+    let Some(call) = call_named(e, "hwreg") else {
+        if matches!(e, ast::Expr::Call(_)) {
+            return Err(EncodeError::new(range_of(e), "expected `hwreg(name, offset, size)`"));
+        }
+        return imm16(cx, e, false);
+    };
+    let args: Vec<ast::Expr> = call.args().collect();
+    if args.len() != 3 {
+        return Err(EncodeError::new(range_of(e), "expected `hwreg(name, offset, size)`"));
+    }
+    let gen = cx.gen();
+    let id = match name_arg(&args[0]) {
+        Some(name) => {
+            let key = name.strip_prefix("hwreg_").unwrap_or(&name);
+            match HWREGS.iter().find(|(n, _, g)| *n == key && gen >= *g) {
+                Some(&(_, id, _)) => id,
+                None => {
+                    return Err(EncodeError::new(range_of(&args[0]), format!("unknown hardware register `{name}` on {gen}")))
+                }
+            }
+        }
+        None => known_param(cx, &args[0])? as u32 & 0x3f,
+    };
+    let offset = cx.known(&args[1])? as u32;
+    let size = cx.known(&args[2])?;
+    if !(1..=32).contains(&size) {
+        return Err(EncodeError::new(range_of(&args[2]), "bit size must be 1 to 32"));
+    }
+    Ok(id | (offset & 31) << 6 | ((size as u32 - 1) & 31) << 11)
+}
+
+const MESSAGES: &[(&str, u32, Generation)] = &[
+    ("interrupt", 1, Generation::Gcn1_0),
+    ("gs", 2, Generation::Gcn1_0),
+    ("gs_done", 3, Generation::Gcn1_0),
+    ("savewave", 4, Generation::Gcn1_2),
+    ("stall_wave_gen", 5, Generation::Gcn1_4),
+    ("halt_waves", 6, Generation::Gcn1_4),
+    ("ordered_ps_done", 7, Generation::Gcn1_4),
+    ("early_prim_dealloc", 8, Generation::Gcn1_4),
+    ("gs_alloc_req", 9, Generation::Gcn1_4),
+    ("get_doorbell", 10, Generation::Gcn1_4),
+    ("system", 15, Generation::Gcn1_0),
+    ("sysmsg", 15, Generation::Gcn1_0),
+];
+
+const GS_OPS: &[(&str, u32)] = &[("nop", 0), ("cut", 1), ("emit", 2), ("emit_cut", 3), ("emit-cut", 3)];
+
+/// `sendmsg(msg[, gs_op[, stream]])` or a 16-bit value.
+fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
+    let Some(call) = call_named(e, "sendmsg") else {
+        if matches!(e, ast::Expr::Call(_)) {
+            return Err(EncodeError::new(range_of(e), "expected `sendmsg(message, operation, stream)`"));
+        }
+        return imm16(cx, e, false);
+    };
+    let args: Vec<ast::Expr> = call.args().collect();
+    if args.is_empty() || args.len() > 3 {
+        return Err(EncodeError::new(range_of(e), "expected `sendmsg(message, operation, stream)`"));
+    }
+    let gen = cx.gen();
+    let msg = match name_arg(&args[0]) {
+        Some(name) => {
+            let key = name.strip_prefix("msg_").unwrap_or(&name);
+            match MESSAGES.iter().find(|(n, _, g)| *n == key && gen >= *g) {
+                Some(&(_, id, _)) => id,
+                None => return Err(EncodeError::new(range_of(&args[0]), format!("unknown message `{name}` on {gen}"))),
+            }
+        }
+        None => known_param(cx, &args[0])? as u32 & 0xf,
+    };
+    let mut value = msg;
+    if let Some(op) = args.get(1) {
+        let gs_op = match name_arg(op) {
+            Some(name) => {
+                let key = name.strip_prefix("gs_op_").or_else(|| name.strip_prefix("gs_")).unwrap_or(&name);
+                match GS_OPS.iter().find(|(n, _)| *n == key) {
+                    Some(&(_, id)) => id,
+                    None => return Err(EncodeError::new(range_of(op), format!("unknown GS operation `{name}`"))),
+                }
+            }
+            None => known_param(cx, op)? as u32 & 7,
+        };
+        value |= gs_op << 4;
+    }
+    if let Some(stream) = args.get(2) {
+        value |= (cx.known(stream)? as u32 & 3) << 8;
+    }
+    Ok(value)
+}
+
+/// `gpr_idx(SRC0, SRC1, SRC2, DST)` or a value.
+fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, _shift: u32) -> Result<u32> {
+    if let Some(call) = call_named(e, "gpr_idx") {
+        let mut v = 0;
+        for a in call.args() {
+            let bit = match name_arg(&a).as_deref() {
+                Some("src0") => 1,
+                Some("src1") => 2,
+                Some("src2") => 4,
+                Some("dst") => 8,
+                _ => return Err(EncodeError::new(range_of(&a), "expected SRC0, SRC1, SRC2 or DST")),
+            };
+            v |= bit;
+        }
+        return Ok(v);
+    }
+    imm16(cx, e, false)
+}
+
+/// `vmcnt(n) & expcnt(n) & lgkmcnt(n)` (any order, `&` optional) or a 16-bit value.
+fn waitcnt_value(cx: &mut Cx<'_>, operands: &[ast::Expr]) -> Result<u32> {
+    fn leaves(e: &ast::Expr, out: &mut Vec<ast::Expr>) {
+        if let ast::Expr::Bin(b) = e {
+            if b.op().is_some_and(|t| t.kind() == SyntaxKind::AMP) {
+                if let (Some(l), Some(r)) = (b.lhs(), b.rhs()) {
+                    leaves(&l, out);
+                    leaves(&r, out);
+                    return;
+                }
+            }
+        }
+        out.push(e.clone());
+    }
+    let mut terms = Vec::new();
+    for e in operands {
+        leaves(e, &mut terms);
+    }
+    let is_counter = |e: &ast::Expr| {
+        ["vmcnt", "expcnt", "lgkmcnt"].iter().any(|n| call_named(e, n).is_some())
+    };
+    if !terms.iter().any(is_counter) {
+        if operands.len() > 1 {
+            return Err(EncodeError::new(range_of(&operands[1]), "expected vmcnt, expcnt or lgkmcnt"));
+        }
+        return imm16(cx, &operands[0], false);
+    }
+    let gen = cx.gen();
+    let vega = gen >= Generation::Gcn1_4;
+    let lgkm_mask: u32 = if gen.is_gfx10() { 0x3f } else { 0xf };
+    let mut vm: u32 = if vega { 0x3f } else { 0xf };
+    let mut exp: u32 = 7;
+    let mut lgkm: u32 = lgkm_mask;
+    for t in &terms {
+        let (which, call) = if let Some(c) = call_named(t, "vmcnt") {
+            (0, c)
+        } else if let Some(c) = call_named(t, "expcnt") {
+            (1, c)
+        } else if let Some(c) = call_named(t, "lgkmcnt") {
+            (2, c)
+        } else {
+            return Err(EncodeError::new(range_of(t), "expected vmcnt, expcnt or lgkmcnt"));
+        };
+        let mut args = call.args();
+        let (Some(a), None) = (args.next(), args.next()) else {
+            return Err(EncodeError::new(range_of(t), "expected one value"));
+        };
+        let v = cx.known(&a)? as u32;
+        match which {
+            0 => vm = v & if vega { 0x3f } else { 0xf },
+            1 => exp = v & 7,
+            _ => lgkm = v & lgkm_mask,
+        }
+    }
+    Ok((vm & 0xf) | ((vm >> 4) & 3) << 14 | exp << 4 | lgkm << 8)
+}
+
+// ---- scalar memory ---------------------------------------------------------------------
+
+/// SMRD (GCN 1.0/1.1): one word (and a literal offset on GCN 1.1).
+fn smrd(
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
+    op: u32,
+    items: &Items,
+    whole: TextRange,
+    force_literal: bool,
+) -> Result<Vec<u32>> {
+    if let Some(m) = items.modifiers.first() {
+        return Err(m.unknown("SMRD"));
+    }
+    let ops = row.operands;
+    items.expect_count(ops.len(), ops.len(), whole)?;
+    let (mut sdst, mut sbase, mut imm, mut offset) = (0u32, 0u32, 0u32, 0u32);
+    for (o, e) in ops.iter().zip(&items.operands) {
+        match o.kind {
+            OperandKind::SDst => sdst = sdst_code(cx, o, e, true)?,
+            OperandKind::SBase => sbase = sbase_code(cx, o, e)?,
+            OperandKind::SmemOffset => {
+                let lit = call_named(e, "lit");
+                if lit.is_none() {
+                    if let Some(reg) = cx.reg(e)? {
+                        cx.check_scalar(&reg, 1, Align::None)?;
+                        if !reg.is_scalar() {
+                            return Err(EncodeError::new(range_of(e), "expected a scalar register or an offset"));
+                        }
+                        cx.use_reg(&reg, false);
+                        offset = reg.code8() as u32;
+                        continue;
+                    }
+                }
+                let gen = cx.gen();
+                if lit.is_some() || force_literal {
+                    if gen < Generation::Gcn1_1 {
+                        return Err(EncodeError::new(range_of(e), "a literal offset needs GCN 1.1"));
+                    }
+                    cx.src(e, &SrcSpec::scalar(1, o.ty).force_literal(true))?;
+                    offset = 0xff;
+                    continue;
+                }
+                match cx.eval(e)? {
+                    Value::Known(v) if gen == Generation::Gcn1_1 && !(0..=0xff).contains(&v) => {
+                        cx.src(e, &SrcSpec::scalar(1, o.ty).force_literal(true))?;
+                        offset = 0xff;
+                    }
+                    Value::Known(v) => {
+                        imm = 1;
+                        offset = v as u32 & 0xff;
+                    }
+                    Value::Pending => {
+                        imm = 1;
+                        cx.fixup(0, 0, 8, false, FixupKind::Value, e);
+                    }
+                }
+            }
+            _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
+        }
+    }
+    Ok(vec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
+}
+
+fn sbase_code(cx: &mut Cx<'_>, o: &Operand, e: &ast::Expr) -> Result<u32> {
+    let reg = cx.sreg(e, o.min_regs as u32, Align::None, false)?;
+    if reg.code % 2 != 0 {
+        return Err(EncodeError::new(reg.range, "unaligned scalar register range"));
+    }
+    Ok(reg.code8() as u32)
+}
+
+/// SMEM (GCN 1.2/1.4, and GCN 1.5's layout).
+fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+    let gen = cx.gen();
+    let gfx10 = gen.is_gfx10();
+    let ops = row.operands;
+    let (mut glc, mut nv, mut dlc) = (false, false, false);
+    // `s_dcache_inv glc`: with no operand before it, a flag parses as an operand.
+    let mut operands = &items.operands[..];
+    while operands.len() > ops.len() {
+        let last = &operands[operands.len() - 1];
+        let Some(word) = word_of(last) else { break };
+        match word.text().to_ascii_lowercase().as_str() {
+            "glc" => glc = true,
+            "nv" if gen >= Generation::Gcn1_4 => nv = true,
+            "dlc" if gfx10 => dlc = true,
+            _ => break,
+        }
+        operands = &operands[..operands.len() - 1];
+    }
+    if operands.len() != ops.len() {
+        let items = Items { operands: operands.to_vec(), modifiers: Vec::new() };
+        items.expect_count(ops.len(), ops.len(), whole)?;
+    }
+    let mut offset_mod: Option<(Value, ast::Expr)> = None;
+    for m in &items.modifiers {
+        if m.is("glc") {
+            glc = cx.mod_flag(m)?;
+        } else if m.is("nv") && gen >= Generation::Gcn1_4 {
+            nv = cx.mod_flag(m)?;
+        } else if m.is("dlc") && gfx10 {
+            dlc = cx.mod_flag(m)?;
+        } else if m.is("offset") && gen >= Generation::Gcn1_4 {
+            offset_mod = Some(cx.mod_pending(m)?);
+        } else {
+            return Err(m.unknown("SMEM"));
+        }
+    }
+    let store_like = row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC);
+    let (mut sdata, mut sbase, mut imm, mut soe) = (0u32, 0u32, 0u32, 0u32);
+    let mut offset = 0u32;
+    let mut soffset: u32 = if gfx10 { 0x7d } else { 0 };
+    let offset_bits: u8 = if gen == Generation::Gcn1_2 { 20 } else { 21 };
+    let offset_mask = (1u32 << offset_bits) - 1;
+    let mut has_offset_operand = false;
+    for (o, e) in ops.iter().zip(operands) {
+        match o.kind {
+            OperandKind::SDst => sdata = sdst_code(cx, o, e, true)?,
+            OperandKind::SData => {
+                // Atomics return the old value with glc.
+                let write = row.flags.contains(Flags::ATOMIC) && glc;
+                sdata = cx.sreg(e, o.min_regs as u32, Align::Scalar, write)?.code8() as u32;
+            }
+            OperandKind::SDataImm => match cx.eval(e)? {
+                Value::Known(v) => sdata = v as u32 & 0x7f,
+                Value::Pending => cx.fixup(0, 6, 7, false, FixupKind::Value, e),
+            },
+            OperandKind::SBase => sbase = sbase_code(cx, o, e)?,
+            OperandKind::SmemOffset => {
+                has_offset_operand = true;
+                if let Some(reg) = cx.reg(e)? {
+                    if !reg.is_scalar() {
+                        return Err(EncodeError::new(range_of(e), "expected a scalar register or an offset"));
+                    }
+                    cx.check_scalar(&reg, 1, Align::None)?;
+                    if store_like && gen == Generation::Gcn1_2 && !reg.is_m0() {
+                        return Err(EncodeError::new(
+                            range_of(e),
+                            "store and atomic SMEM instructions accept only M0 as the offset register",
+                        ));
+                    }
+                    cx.use_reg(&reg, false);
+                    let code = reg.code8() as u32;
+                    if gfx10 {
+                        soffset = code;
+                    } else if offset_mod.is_some() {
+                        soe = 1;
+                        imm = 1;
+                        soffset = code;
+                    } else {
+                        offset = code;
+                    }
+                    continue;
+                }
+                if let Some((_, m)) = &offset_mod {
+                    return Err(EncodeError::new(range_of(m), "illegal second offset"));
+                }
+                imm = 1;
+                match cx.eval(e)? {
+                    Value::Known(v) => offset = v as u32 & offset_mask,
+                    Value::Pending => cx.fixup(1, 0, offset_bits, gen != Generation::Gcn1_2, FixupKind::Value, e),
+                }
+            }
+            _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
+        }
+    }
+    if let Some((v, e)) = &offset_mod {
+        if !has_offset_operand {
+            return Err(EncodeError::new(range_of(e), "this instruction takes no offset"));
+        }
+        match *v {
+            Value::Known(v) => offset = v as u32 & offset_mask,
+            Value::Pending => cx.fixup(1, 0, offset_bits, true, FixupKind::Value, e),
+        }
+    }
+    if !has_offset_operand {
+        soffset = 0;
+    }
+    let sbase = sbase >> 1;
+    if gfx10 {
+        let w0 = 0xf400_0000
+            | (op & 0xff) << 18
+            | (glc as u32) << 16
+            | (nv as u32) << 15
+            | (dlc as u32) << 14
+            | sdata << 6
+            | sbase;
+        return Ok(vec![w0, soffset << 25 | offset]);
+    }
+    let w0 = 0xc000_0000
+        | (op & 0xff) << 18
+        | imm << 17
+        | (glc as u32) << 16
+        | (nv as u32) << 15
+        | soe << 14
+        | sdata << 6
+        | sbase;
+    Ok(vec![w0, soffset << 25 | offset])
 }
