@@ -137,7 +137,7 @@ const P130: &[O] = &[O::new(VDst, 1, 1, F32), O::new(Src, 1, 1, F32)];
 const P131: &[O] = &[O::new(VDst, 2, 2, F64), O::new(Src, 2, 2, F64)];
 const P132: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 1, 1, F16), O::new(VSrc, 1, 1, Int)];
 const P133: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 1, 1, F32), O::new(VSrc, 1, 1, Int)];
-const P134: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 2, 2, F64), O::new(VSrc, 1, 1, Int)];
+const P134: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 2, 2, F64), O::new(VSrc, 1, 2, Int)];
 const P135: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 1, 1, F16), O::new(VSrc, 1, 1, F16)];
 const P136: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 1, 1, F32), O::new(VSrc, 1, 1, F32)];
 const P137: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 2, 2, F64), O::new(VSrc, 2, 2, F64)];
@@ -146,7 +146,7 @@ const P139: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 1, 1, Int), O::new(V
 const P140: &[O] = &[O::new(VccDst, 1, 1, Int), O::new(Src, 2, 2, Int), O::new(VSrc, 2, 2, Int)];
 const P141: &[O] = &[O::new(Src, 1, 1, F16), O::new(VSrc, 1, 1, Int)];
 const P142: &[O] = &[O::new(Src, 1, 1, F32), O::new(VSrc, 1, 1, Int)];
-const P143: &[O] = &[O::new(Src, 2, 2, F64), O::new(VSrc, 1, 1, Int)];
+const P143: &[O] = &[O::new(Src, 2, 2, F64), O::new(VSrc, 1, 2, Int)];
 const P144: &[O] = &[O::new(Src, 1, 1, F16), O::new(VSrc, 1, 1, F16)];
 const P145: &[O] = &[O::new(Src, 1, 1, F32), O::new(VSrc, 1, 1, F32)];
 const P146: &[O] = &[O::new(Src, 2, 2, F64), O::new(VSrc, 2, 2, F64)];
@@ -1501,10 +1501,10 @@ pub(crate) static INSTRUCTIONS: &[I] = &[
     I::new("v_dot2_f32_f16", Vop3p, P176, F::NONE, [N, N, N, N, 35, N, 19], [N, N, N, N, N, N, N]),
     I::new("v_dot2_i32_i16", Vop3p, P115, F::NONE, [N, N, N, N, 38, N, 20], [N, N, N, N, N, N, N]),
     I::new("v_dot2_u32_u16", Vop3p, P115, F::NONE, [N, N, N, N, 39, N, 21], [N, N, N, N, N, N, N]),
-    I::new("v_dot2c_f32_f16", Vop2, P177, F::MAC, [N, N, N, N, N, N, 2], [N, N, N, N, N, N, 258]),
+    I::new("v_dot2c_f32_f16", Vop2, P177, F(F::MAC.0 | F::NO_E64.0), [N, N, N, N, N, N, 2], [N, N, N, N, N, N, N]),
     I::new("v_dot4_i32_i8", Vop3p, P115, F::NONE, [N, N, N, N, 40, N, 22], [N, N, N, N, N, N, N]),
     I::new("v_dot4_u32_u8", Vop3p, P115, F::NONE, [N, N, N, N, 41, N, 23], [N, N, N, N, N, N, N]),
-    I::new("v_dot4c_i32_i8", Vop2, P124, F::MAC, [N, N, N, N, N, N, 13], [N, N, N, N, N, N, 269]),
+    I::new("v_dot4c_i32_i8", Vop2, P124, F(F::MAC.0 | F::NO_E64.0), [N, N, N, N, N, N, 13], [N, N, N, N, N, N, N]),
     I::new("v_dot8_i32_i4", Vop3p, P115, F::NONE, [N, N, N, N, 42, N, 24], [N, N, N, N, N, N, N]),
     I::new("v_dot8_u32_u4", Vop3p, P115, F::NONE, [N, N, N, N, 43, N, 25], [N, N, N, N, N, N, N]),
     I::new("v_exp_f16", Vop1, P129, F::NONE, [N, N, 65, 65, 65, 88, 88], [N, N, 385, 385, 385, 472, 472]),
@@ -1675,7 +1675,7 @@ pub(crate) static INSTRUCTIONS: &[I] = &[
     I::new("v_pk_add_u16", Vop3p, P197, F::NONE, [N, N, N, 10, 10, 10, 10], [N, N, N, N, N, N, N]),
     I::new("v_pk_ashrrev_i16", Vop3p, P197, F::NONE, [N, N, N, 6, 6, 6, 6], [N, N, N, N, N, N, N]),
     I::new("v_pk_fma_f16", Vop3p, P178, F::NONE, [N, N, N, 14, 14, 14, 14], [N, N, N, N, N, N, N]),
-    I::new("v_pk_fmac_f16", Vop2, P119, F::MAC, [N, N, N, N, N, 60, 60], [N, N, N, N, N, 316, 316]),
+    I::new("v_pk_fmac_f16", Vop2, P119, F(F::MAC.0 | F::NO_E64.0), [N, N, N, N, N, 60, 60], [N, N, N, N, N, N, N]),
     I::new("v_pk_lshlrev_b16", Vop3p, P197, F::NONE, [N, N, N, 4, 4, 4, 4], [N, N, N, N, N, N, N]),
     I::new("v_pk_lshrrev_b16", Vop3p, P197, F::NONE, [N, N, N, 5, 5, 5, 5], [N, N, N, N, N, N, N]),
     I::new("v_pk_mad_i16", Vop3p, P198, F::NONE, [N, N, N, 0, 0, 0, 0], [N, N, N, N, N, N, N]),
