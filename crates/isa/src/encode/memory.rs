@@ -1,12 +1,710 @@
 //! DS, MUBUF, MTBUF, MIMG, EXP, FLAT, GLOBAL, SCRATCH.
+//!
+//! Out-of-range offsets and masks are truncated to their field, as clrxasm does (it
+//! warns); pending offsets get a [`Fixup`](super::Fixup).
 
-use gcn_syntax::{ast, ast::AstNode};
+use gcn_syntax::{ast, ast::AstNode, TextRange};
 
-use super::operands::Cx;
-use super::EncodeError;
-use crate::table::Instruction;
+use super::operands::{is_word, range_of, word_of, Align, Cx, Items, ModifierRef, Reg, SrcSpec};
+use super::{EncodeError, FixupKind, Value};
+use crate::arch::Generation;
+use crate::table::{Encoding, Flags, Instruction, OperandKind, ValueType};
+
+type Result<T> = std::result::Result<T, EncodeError>;
 
 /// Encodes a memory instruction (`row` exists on `cx.gen()`): its words.
-pub(super) fn encode(_cx: &mut Cx<'_>, _row: &'static Instruction, instr: &ast::Instruction) -> Result<Vec<u32>, EncodeError> {
-    Err(EncodeError::new(instr.syntax().text_range(), "memory encoding is not supported yet"))
+pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::Instruction) -> Result<Vec<u32>> {
+    let items = Items::of(instr)?;
+    let whole = instr.syntax().text_range();
+    let op = row.opcode(cx.gen()).unwrap_or(0) as u32;
+    match row.encoding {
+        Encoding::Ds => ds(cx, row, op, &items, whole),
+        Encoding::Mubuf | Encoding::Mtbuf => buffer(cx, row, op, &items, whole),
+        Encoding::Mimg => mimg(cx, row, op, &items, whole),
+        Encoding::Exp => exp(cx, &items, whole),
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => flat(cx, row, op, &items, whole),
+        _ => Err(EncodeError::new(whole, "not a memory instruction")),
+    }
+}
+
+/// A known or pending unsigned field value: known values are masked to `bits`;
+/// pending ones get a fixup at `word`/`shift`.
+fn field(cx: &mut Cx<'_>, v: Value, e: &ast::Expr, word: usize, shift: u8, bits: u8, signed: bool) -> u32 {
+    match v {
+        Value::Known(v) => (v as u32) & ((1u64 << bits) - 1) as u32,
+        Value::Pending => {
+            cx.fixup(word, shift, bits, signed, FixupKind::Value, e);
+            0
+        }
+    }
+}
+
+/// Bare-word flags written where an operand was expected (`buffer_wbinvl1 glc`,
+/// `ds_gws_sema_p gds`): operands past `n` that are words become modifiers by name.
+fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) {
+    let mut end = items.operands.len();
+    let mut words = Vec::new();
+    while end > n {
+        let ast::Expr::NameRef(name) = &items.operands[end - 1] else { break };
+        let Some(w) = name.name_token() else { break };
+        words.push((w.text().to_ascii_lowercase(), w.text_range()));
+        end -= 1;
+    }
+    (end, words)
+}
+
+// ---- DS ---------------------------------------------------------------------------------
+
+fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+    let gen = cx.gen();
+    let two = row.flags.contains(Flags::OFFSET2);
+    // GWS instructions (`vdata` or no operand in the table): clrxasm takes one VGPR in
+    // the ADDR field and requires `gds`.
+    let gds_only = row.flags.contains(Flags::GDS)
+        && row.operands.iter().all(|o| o.kind == OperandKind::VData);
+    let (mut offset, mut offset0, mut offset1) = (None::<(Value, ast::Expr)>, None, None);
+    let mut gds = false;
+    for m in &items.modifiers {
+        if m.is("gds") {
+            gds = cx.mod_flag(m)?;
+        } else if m.is("offset") {
+            offset = Some(cx.mod_pending(m)?);
+        } else if two && m.is("offset0") {
+            offset0 = Some(cx.mod_pending(m)?);
+        } else if two && m.is("offset1") {
+            offset1 = Some(cx.mod_pending(m)?);
+        } else {
+            return Err(m.unknown("DS"));
+        }
+    }
+    let (mut vdst, mut addr, mut data) = (0u32, 0u32, [0u32; 2]);
+    if gds_only {
+        // GWS instructions: one VGPR in the ADDR field (or none).
+        let (n, words) = trailing_words(items, 0);
+        for (w, r) in &words {
+            if w == "gds" {
+                gds = true;
+            } else {
+                return Err(EncodeError::new(*r, format!("unknown DS modifier `{w}`")));
+            }
+        }
+        let operands = &items.operands[..n];
+        if operands.len() > 1 {
+            return Err(EncodeError::new(range_of(&operands[1]), "too many operands: expected 1"));
+        }
+        if let Some(e) = operands.first() {
+            addr = cx.vreg(e, 1, false)?.vgpr() as u32;
+        }
+        if !gds {
+            return Err(EncodeError::new(whole, "this instruction requires the `gds` modifier"));
+        }
+    } else {
+        let mut ops = row.operands;
+        // clrxasm takes DS_CONDXCHG32_RTN_* with VDST only.
+        if row.mnemonic.starts_with("ds_condxchg32_rtn") && items.operands.len() == 1 {
+            ops = &ops[..1];
+        }
+        items.expect_count(ops.len(), ops.len(), whole)?;
+        let mut ndata = 0;
+        for (o, e) in ops.iter().zip(&items.operands) {
+            let count = o.min_regs as u32;
+            match o.kind {
+                OperandKind::VDst => vdst = cx.vreg(e, count, true)?.vgpr() as u32,
+                OperandKind::DsAddr => addr = cx.vreg(e, count, false)?.vgpr() as u32,
+                OperandKind::VData => {
+                    data[ndata.min(1)] = cx.vreg(e, count, false)?.vgpr() as u32;
+                    ndata += 1;
+                }
+                _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
+            }
+        }
+    }
+    let mut off = 0u32;
+    if let Some((v, e)) = &offset {
+        off = field(cx, *v, e, 0, 0, 16, false);
+    }
+    if let Some((v, e)) = &offset0 {
+        off = (off & 0xff00) | field(cx, *v, e, 0, 0, 8, false);
+    }
+    if let Some((v, e)) = &offset1 {
+        off = (off & 0x00ff) | field(cx, *v, e, 0, 8, 8, false) << 8;
+    }
+    let old_layout = gen <= Generation::Gcn1_1 || gen.is_gfx10();
+    let w0 = if old_layout {
+        0xd800_0000 | (op & 0xff) << 18 | (gds as u32) << 17 | off
+    } else {
+        0xd800_0000 | (op & 0xff) << 17 | (gds as u32) << 16 | off
+    };
+    Ok(vec![w0, vdst << 24 | data[1] << 16 | data[0] << 8 | addr])
+}
+
+// ---- MUBUF / MTBUF ----------------------------------------------------------------------
+
+const DATA_FORMATS: &[&str] = &[
+    "invalid", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2", "2_10_10_10", "8_8_8_8",
+    "32_32", "16_16_16_16", "32_32_32", "32_32_32_32",
+];
+const NUMBER_FORMATS: &[&str] =
+    &["unorm", "snorm", "uscaled", "sscaled", "uint", "sint", "snorm_ogl", "float"];
+
+/// Registers of a packed-or-not D16 format access: GCN 1.2 has one component per
+/// register; later generations pack two.
+fn d16_format_regs(row: &Instruction, gen: Generation, base: u32) -> u32 {
+    let name = row.mnemonic;
+    if gen == Generation::Gcn1_2 && name.contains("format_d16_") && !name.contains("_hi") {
+        let comps = name.rsplit('_').next().map_or(1, |c| c.len() as u32);
+        return comps;
+    }
+    base
+}
+
+/// `format:[dfmt, nfmt]` (either may be omitted, names or `@expr`) or, on GCN 1.5,
+/// `format:N`. Returns (dfmt, nfmt) or the GCN 1.5 unified format in `.0`.
+fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, u32)) -> Result<()> {
+    let Some(value) = m.value()? else {
+        return Err(EncodeError::new(m.range(), "expected `:` and a format after `format`"));
+    };
+    let list: Vec<ast::Expr> = match &value {
+        ast::Expr::List(l) => l.items().collect(),
+        _ if gfx10 => {
+            fmt.0 = cx.known(&value)? as u32 & 0x7f;
+            return Ok(());
+        }
+        _ => return Err(EncodeError::new(range_of(&value), "expected `[data format, number format]`")),
+    };
+    if list.is_empty() || list.len() > 2 {
+        return Err(EncodeError::new(range_of(&value), "expected `[data format, number format]`"));
+    }
+    let mut seen_dfmt = false;
+    for (i, e) in list.iter().enumerate() {
+        if let ast::Expr::At(a) = e {
+            let Some(inner) = a.expr() else {
+                return Err(EncodeError::new(range_of(e), "expected an expression after `@`"));
+            };
+            let v = cx.known(&inner)? as u32;
+            if i == 0 && list.len() == 2 || (i == 0 && !seen_dfmt) {
+                fmt.0 = v & 0xf;
+                seen_dfmt = true;
+            } else {
+                fmt.1 = v & 7;
+            }
+            continue;
+        }
+        let text: String = e
+            .syntax()
+            .descendants_with_tokens()
+            .filter_map(|x| x.into_token())
+            .filter(|t| !t.kind().is_trivia())
+            .map(|t| t.text().to_ascii_lowercase())
+            .collect();
+        let d = text.strip_prefix("buf_data_format_").unwrap_or(&text);
+        let n = text.strip_prefix("buf_num_format_").unwrap_or(&text);
+        if let Some(i) = DATA_FORMATS.iter().position(|f| *f == d).filter(|_| !seen_dfmt) {
+            fmt.0 = i as u32;
+            seen_dfmt = true;
+        } else if let Some(i) = NUMBER_FORMATS.iter().position(|f| *f == n) {
+            fmt.1 = i as u32;
+            seen_dfmt = true;
+        } else {
+            return Err(EncodeError::new(range_of(e), format!("unknown data or number format `{text}`")));
+        }
+    }
+    Ok(())
+}
+
+fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+    let gen = cx.gen();
+    let gfx10 = gen.is_gfx10();
+    let typed = row.encoding == Encoding::Mtbuf;
+    let class = if typed { "MTBUF" } else { "MUBUF" };
+    let (mut offen, mut idxen, mut glc, mut slc, mut tfe, mut lds, mut addr64, mut dlc) =
+        (false, false, false, false, false, false, false, false);
+    let mut offset: Option<(Value, ast::Expr)> = None;
+    let mut fmt: (u32, u32) = if gfx10 { (0, 0) } else { (1, 0) };
+    for m in &items.modifiers {
+        if m.is("offen") {
+            offen = cx.mod_flag(m)?;
+        } else if m.is("idxen") {
+            idxen = cx.mod_flag(m)?;
+        } else if m.is("glc") {
+            glc = cx.mod_flag(m)?;
+        } else if m.is("slc") {
+            slc = cx.mod_flag(m)?;
+        } else if m.is("tfe") {
+            tfe = cx.mod_flag(m)?;
+        } else if m.is("lds") && !typed {
+            lds = cx.mod_flag(m)?;
+        } else if m.is("addr64") && gen <= Generation::Gcn1_1 {
+            addr64 = cx.mod_flag(m)?;
+        } else if m.is("dlc") && gfx10 {
+            dlc = cx.mod_flag(m)?;
+        } else if m.is("offset") {
+            offset = Some(cx.mod_pending(m)?);
+        } else if m.is("format") && typed {
+            buffer_format(cx, m, gfx10, &mut fmt)?;
+        } else {
+            return Err(m.unknown(class));
+        }
+    }
+    let ops = row.operands;
+    let (n, words) = trailing_words(items, ops.len().saturating_sub(1).min(items.operands.len()));
+    let mut n = n;
+    for (w, r) in &words {
+        match w.as_str() {
+            "glc" => glc = true,
+            "slc" => slc = true,
+            "offen" => offen = true,
+            "idxen" => idxen = true,
+            "tfe" => tfe = true,
+            "lds" if !typed => lds = true,
+            "addr64" if gen <= Generation::Gcn1_1 => addr64 = true,
+            "dlc" if gfx10 => dlc = true,
+            // A word that could be an operand (`off`): put it back.
+            _ if ops.len() > n => {
+                n += 1;
+                continue;
+            }
+            _ => return Err(EncodeError::new(*r, format!("unknown {class} modifier `{w}`"))),
+        }
+    }
+    if lds && tfe {
+        return Err(EncodeError::new(whole, "`lds` and `tfe` cannot be used together"));
+    }
+    if addr64 && (idxen || offen) {
+        return Err(EncodeError::new(whole, "`idxen` and `offen` must be off with `addr64`"));
+    }
+    let operands = &items.operands[..n];
+    let (mut vdata, mut vaddr, mut srsrc, mut soffset) = (0u32, 0u32, 0u32, 0u32);
+    if !ops.is_empty() {
+        let has_vdata = ops[0].kind == OperandKind::VDst || ops[0].kind == OperandKind::VData;
+        let full = ops.len();
+        // VADDR may be left out (or `off`) when no address mode needs it.
+        let with_vaddr = ops.iter().any(|o| o.kind == OperandKind::VAddr);
+        if operands.len() != full && !(with_vaddr && operands.len() == full - 1) {
+            let items2 = Items { operands: operands.to_vec(), modifiers: Vec::new() };
+            items2.expect_count(full, full, whole)?;
+        }
+        let mut it = operands.iter();
+        let needs_vaddr = idxen || offen || addr64;
+        for o in ops {
+            match o.kind {
+                OperandKind::VDst | OperandKind::VData => {
+                    let e = it.next().unwrap();
+                    let base = d16_format_regs(row, gen, o.min_regs as u32);
+                    let count = base + tfe as u32;
+                    let write = o.kind == OperandKind::VDst || (row.flags.contains(Flags::ATOMIC) && glc);
+                    vdata = cx.vreg(e, count, write)?.vgpr() as u32;
+                }
+                OperandKind::VAddr => {
+                    let present = operands.len() == full;
+                    let e = if present { it.next() } else { None };
+                    match e {
+                        Some(e) if !is_word(e, "off") => {
+                            let count = if addr64 || (idxen && offen) { 2 } else { 1 };
+                            vaddr = cx.vreg(e, count, false)?.vgpr() as u32;
+                        }
+                        _ if needs_vaddr => {
+                            let at = e.map_or(whole, range_of);
+                            return Err(EncodeError::new(at, "VADDR is required with `idxen`, `offen` or `addr64`"));
+                        }
+                        _ => {}
+                    }
+                }
+                OperandKind::SRsrc => {
+                    let e = it.next().unwrap();
+                    srsrc = cx.sreg(e, 4, Align::Scalar, false)?.code8() as u32 >> 2;
+                }
+                OperandKind::SOffset => {
+                    let e = it.next().unwrap();
+                    let spec = SrcSpec::scalar(1, ValueType::Int).no_literal("a literal cannot be used in MUBUF/MTBUF");
+                    soffset = cx.src(e, &spec)?.code8() as u32;
+                }
+                _ => return Err(EncodeError::new(whole, "unsupported operand")),
+            }
+        }
+        let _ = has_vdata;
+    } else if !operands.is_empty() {
+        return Err(EncodeError::new(range_of(&operands[0]), "too many operands: expected 0"));
+    }
+    let mut off = 0u32;
+    if let Some((v, e)) = &offset {
+        off = field(cx, *v, e, 0, 0, 12, false);
+    }
+    let flags = (idxen as u32) << 13 | (offen as u32) << 12 | (glc as u32) << 14 | off;
+    let mut w1 = soffset << 24 | (tfe as u32) << 23 | srsrc << 16 | vdata << 8 | vaddr;
+    let w0 = if typed {
+        if gfx10 {
+            w1 |= (slc as u32) << 22 | ((op >> 3) & 1) << 21;
+            0xe800_0000 | fmt.0 << 19 | (op & 7) << 16 | (dlc as u32) << 15 | flags
+        } else {
+            w1 |= (slc as u32) << 22;
+            let base = 0xe800_0000 | (fmt.1 & 7) << 23 | (fmt.0 & 0xf) << 19 | flags;
+            if gen <= Generation::Gcn1_1 {
+                base | (op & 7) << 16 | (addr64 as u32) << 15
+            } else {
+                base | (op & 0xf) << 15
+            }
+        }
+    } else if gfx10 {
+        w1 |= (slc as u32) << 22;
+        0xe000_0000 | ((op >> 7) & 1) << 25 | (op & 0x7f) << 18 | (lds as u32) << 16 | (dlc as u32) << 15 | flags
+    } else if gen <= Generation::Gcn1_1 {
+        w1 |= (slc as u32) << 22;
+        0xe000_0000 | (op & 0x7f) << 18 | (lds as u32) << 16 | (addr64 as u32) << 15 | flags
+    } else {
+        0xe000_0000 | (op & 0x7f) << 18 | (slc as u32) << 17 | (lds as u32) << 16 | flags
+    };
+    Ok(vec![w0, w1])
+}
+
+// ---- MIMG -------------------------------------------------------------------------------
+
+const DIMS: &[&str] = &["1d", "2d", "3d", "cube", "1d_array", "2d_array", "2d_msaa", "2d_msaa_array"];
+
+fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+    let gen = cx.gen();
+    let gfx10 = gen.is_gfx10();
+    let mut dmask: u32 = 1;
+    let (mut unorm, mut glc, mut slc, mut r128, mut tfe, mut lwe, mut da, mut d16, mut a16, mut dlc) =
+        (false, false, false, false, false, false, false, false, false, false);
+    let mut dim: Option<u32> = None;
+    for m in &items.modifiers {
+        if m.is("dmask") {
+            dmask = cx.mod_int(m)? as u32 & 0xf;
+            if dmask == 0 {
+                return Err(EncodeError::new(m.range(), "zero in dmask is illegal"));
+            }
+        } else if m.is("unorm") {
+            unorm = cx.mod_flag(m)?;
+        } else if m.is("glc") {
+            glc = cx.mod_flag(m)?;
+        } else if m.is("slc") {
+            slc = cx.mod_flag(m)?;
+        } else if m.is("r128") {
+            r128 = cx.mod_flag(m)?;
+        } else if m.is("tfe") {
+            tfe = cx.mod_flag(m)?;
+        } else if m.is("lwe") {
+            lwe = cx.mod_flag(m)?;
+        } else if m.is("da") {
+            da = cx.mod_flag(m)?;
+        } else if m.is("d16") && gen >= Generation::Gcn1_2 {
+            d16 = cx.mod_flag(m)?;
+        } else if m.is("a16") && gen >= Generation::Gcn1_4 {
+            a16 = cx.mod_flag(m)?;
+        } else if m.is("dlc") && gfx10 {
+            dlc = cx.mod_flag(m)?;
+        } else if m.is("dim") && gfx10 {
+            let Some(v) = m.value()? else {
+                return Err(EncodeError::new(m.range(), "expected `:` and a dimension after `dim`"));
+            };
+            if let ast::Expr::At(a) = &v {
+                let Some(inner) = a.expr() else {
+                    return Err(EncodeError::new(range_of(&v), "expected an expression after `@`"));
+                };
+                dim = Some(cx.known(&inner)? as u32 & 7);
+                continue;
+            }
+            let text: String = v
+                .syntax()
+                .descendants_with_tokens()
+                .filter_map(|x| x.into_token())
+                .filter(|t| !t.kind().is_trivia())
+                .map(|t| t.text().to_ascii_lowercase())
+                .collect();
+            let key = text.strip_prefix("sq_rsrc_img_").unwrap_or(&text);
+            match DIMS.iter().position(|d| *d == key) {
+                Some(i) => dim = Some(i as u32),
+                None => return Err(EncodeError::new(range_of(&v), format!("unknown MIMG dimension `{text}`"))),
+            }
+        } else {
+            return Err(m.unknown("MIMG"));
+        }
+    }
+    if gfx10 && dim.is_none() {
+        return Err(EncodeError::new(whole, "MIMG instructions on GCN 1.5 require a `dim:` modifier"));
+    }
+    let store_like = row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC);
+    if store_like && !unorm {
+        return Err(EncodeError::new(whole, "`unorm` must be set for store and atomic instructions"));
+    }
+    let ops = row.operands;
+    items.expect_count(ops.len(), ops.len(), whole)?;
+    let comps = if row.flags.contains(Flags::GATHER4) { 4 } else { dmask.count_ones() };
+    let packed = d16 && gen >= Generation::Gcn1_4;
+    let count = if packed { comps.div_ceil(2) } else { comps } + tfe as u32;
+    let (mut vdata, mut vaddr, mut srsrc, mut ssamp) = (0u32, 0u32, 0u32, 0u32);
+    let mut extra: Vec<u8> = Vec::new();
+    for (o, e) in ops.iter().zip(&items.operands) {
+        match o.kind {
+            OperandKind::VDst | OperandKind::VData => {
+                let write = o.kind == OperandKind::VDst || (row.flags.contains(Flags::ATOMIC) && glc);
+                vdata = cx.vreg(e, count, write)?.vgpr() as u32;
+            }
+            OperandKind::VAddr => {
+                if let ast::Expr::List(list) = e {
+                    if !gfx10 {
+                        return Err(EncodeError::new(range_of(e), "address lists need GCN 1.5"));
+                    }
+                    let mut addrs: Vec<u8> = Vec::new();
+                    for item in list.items() {
+                        let r: Reg = cx.vreg_range(&item, 1, 16, false)?;
+                        for i in 0..r.count {
+                            addrs.push(r.vgpr().wrapping_add(i as u8));
+                        }
+                    }
+                    if addrs.is_empty() {
+                        return Err(EncodeError::new(range_of(e), "expected address registers"));
+                    }
+                    vaddr = addrs[0] as u32;
+                    extra = addrs[1..].to_vec();
+                } else {
+                    vaddr = cx.vreg_range(e, 1, 16, false)?.vgpr() as u32;
+                }
+            }
+            OperandKind::SRsrc => {
+                let n = if r128 { 4 } else { 8 };
+                srsrc = cx.sreg(e, n, Align::Scalar, false)?.code8() as u32 >> 2;
+            }
+            OperandKind::SSamp => ssamp = cx.sreg(e, 4, Align::Scalar, false)?.code8() as u32 >> 2,
+            _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
+        }
+    }
+    let nsa = extra.len().div_ceil(4) as u32;
+    let mut w1 = ssamp << 21 | srsrc << 16 | vdata << 8 | vaddr | (d16 as u32) << 31;
+    let mut w0 = 0xf000_0000
+        | (slc as u32) << 25
+        | (op & 0x7f) << 18
+        | (lwe as u32) << 17
+        | (tfe as u32) << 16
+        | (glc as u32) << 13
+        | (unorm as u32) << 12
+        | (dmask & 0xf) << 8;
+    if gfx10 {
+        w0 |= (r128 as u32) << 15 | (dlc as u32) << 7 | dim.unwrap_or(0) << 3 | nsa << 1 | ((op >> 7) & 1);
+        w1 |= (a16 as u32) << 30;
+    } else {
+        w0 |= ((r128 || a16) as u32) << 15 | (da as u32) << 14;
+    }
+    let mut words = vec![w0, w1];
+    for chunk in extra.chunks(4) {
+        let mut w = 0u32;
+        for (i, &b) in chunk.iter().enumerate() {
+            w |= (b as u32) << (8 * i);
+        }
+        words.push(w);
+    }
+    Ok(words)
+}
+
+// ---- EXP --------------------------------------------------------------------------------
+
+fn exp_target(text: &str) -> std::result::Result<u32, &'static str> {
+    let t = text.to_ascii_lowercase();
+    let num = |s: &str| -> std::result::Result<u32, &'static str> {
+        if s.is_empty() {
+            return Err("missing target number");
+        }
+        s.parse::<u32>().map_err(|_| "unknown export target")
+    };
+    if t == "mrtz" {
+        return Ok(8);
+    }
+    if t == "null" {
+        return Ok(9);
+    }
+    if let Some(n) = t.strip_prefix("mrt") {
+        let n = num(n)?;
+        return if n < 8 { Ok(n) } else { Err("MRT number out of range (0-7)") };
+    }
+    if let Some(n) = t.strip_prefix("pos") {
+        let n = num(n)?;
+        return if n < 4 { Ok(12 + n) } else { Err("position number out of range (0-3)") };
+    }
+    if let Some(n) = t.strip_prefix("param") {
+        let n = num(n)?;
+        return if n < 32 { Ok(32 + n) } else { Err("parameter number out of range (0-31)") };
+    }
+    Err("unknown export target")
+}
+
+fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+    let (mut done, mut vm, mut compr) = (false, false, false);
+    for m in &items.modifiers {
+        if m.is("done") {
+            done = cx.mod_flag(m)?;
+        } else if m.is("vm") {
+            vm = cx.mod_flag(m)?;
+        } else if m.is("compr") {
+            compr = cx.mod_flag(m)?;
+        } else {
+            return Err(m.unknown("EXP"));
+        }
+    }
+    items.expect_count(5, 5, whole)?;
+    let t = &items.operands[0];
+    let Some(word) = word_of(t) else {
+        return Err(EncodeError::new(range_of(t), "expected an export target (mrt0-7, mrtz, null, pos0-3, param0-31)"));
+    };
+    let target = exp_target(word.text()).map_err(|m| EncodeError::new(range_of(t), m))?;
+    let mut srcs: [Option<(u32, TextRange)>; 4] = [None; 4];
+    for (i, e) in items.operands[1..].iter().enumerate() {
+        if !is_word(e, "off") {
+            srcs[i] = Some((cx.vreg(e, 1, false)?.vgpr() as u32, range_of(e)));
+        }
+    }
+    let mut en = 0u32;
+    for (i, s) in srcs.iter().enumerate() {
+        if s.is_some() {
+            en |= 1 << i;
+        }
+    }
+    let v = |i: usize| srcs[i].map_or(0, |s| s.0);
+    let w1 = if compr {
+        for (a, b) in [(0usize, 1usize), (2, 3)] {
+            if let (Some(x), Some(y)) = (srcs[a], srcs[b]) {
+                if x.0 != y.0 {
+                    return Err(EncodeError::new(
+                        y.1,
+                        format!("VSRC{b} must be equal to VSRC{a} in compressed mode"),
+                    ));
+                }
+            }
+        }
+        let lo = srcs[0].or(srcs[1]).map_or(0, |s| s.0);
+        let hi = srcs[2].or(srcs[3]).map_or(0, |s| s.0);
+        // clrxasm takes VSRC0 and VSRC2 as written (zero when `off`).
+        let _ = (lo, hi);
+        v(2) << 8 | v(0)
+    } else {
+        v(3) << 24 | v(2) << 16 | v(1) << 8 | v(0)
+    };
+    // EXP is 0b110001 on GCN 1.2/1.4, 0b111110 elsewhere.
+    let gen = cx.gen();
+    let base: u32 = if matches!(gen, Generation::Gcn1_2 | Generation::Gcn1_4 | Generation::Gcn1_4_1) {
+        0xc400_0000
+    } else {
+        0xf800_0000
+    };
+    let w0 = base | (vm as u32) << 12 | (done as u32) << 11 | (compr as u32) << 10 | target << 4 | en;
+    Ok(vec![w0, w1])
+}
+
+// ---- FLAT / GLOBAL / SCRATCH ---------------------------------------------------------------
+
+fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+    let gen = cx.gen();
+    let gfx10 = gen.is_gfx10();
+    let vega = gen >= Generation::Gcn1_4;
+    let class = match row.encoding {
+        Encoding::Flat => "FLAT",
+        Encoding::Global => "GLOBAL",
+        _ => "SCRATCH",
+    };
+    let (mut glc, mut slc, mut tfe, mut nv, mut lds, mut dlc) = (false, false, false, false, false, false);
+    let mut offset: Option<(Value, ast::Expr)> = None;
+    for m in &items.modifiers {
+        if m.is("glc") {
+            glc = cx.mod_flag(m)?;
+        } else if m.is("slc") {
+            slc = cx.mod_flag(m)?;
+        } else if m.is("tfe") && !vega {
+            tfe = cx.mod_flag(m)?;
+        } else if m.is("nv") && vega {
+            nv = cx.mod_flag(m)?;
+        } else if m.is("lds") && vega && row.encoding != Encoding::Flat {
+            lds = cx.mod_flag(m)?;
+        } else if m.is("dlc") && gfx10 {
+            dlc = cx.mod_flag(m)?;
+        } else if (m.is("offset") || m.is("inst_offset")) && vega {
+            offset = Some(cx.mod_pending(m)?);
+        } else {
+            return Err(m.unknown(class));
+        }
+    }
+    let ops = row.operands;
+    let atomic = row.flags.contains(Flags::ATOMIC);
+    let mut ops_iter: &[crate::table::Operand] = ops;
+    // Atomics without a returned value leave out VDST.
+    if atomic && items.operands.len() + 1 == ops.len() {
+        ops_iter = &ops[1..];
+        if glc {
+            return Err(EncodeError::new(whole, "`glc` needs the VDST operand (the returned value)"));
+        }
+    }
+    items.expect_count(ops_iter.len(), ops_iter.len(), whole)?;
+    // Where the address comes from: an SGPR pair / SGPR (`saddr`) or `off`.
+    let saddr_off = ops_iter
+        .iter()
+        .zip(&items.operands)
+        .find(|(o, _)| o.kind == OperandKind::SAddr)
+        .is_some_and(|(_, e)| is_word(e, "off"));
+    let (mut vdst, mut vaddr, mut data) = (0u32, 0u32, 0u32);
+    let off_code: u32 = if gfx10 { 0x7d } else { 0x7f };
+    let mut saddr: u32 = if gfx10 { 0x7d } else { 0 };
+    for (o, e) in ops_iter.iter().zip(&items.operands) {
+        match o.kind {
+            OperandKind::VDst => {
+                let count = o.min_regs as u32 + tfe as u32;
+                vdst = cx.vreg(e, count, true)?.vgpr() as u32;
+            }
+            OperandKind::VData => {
+                data = cx.vreg(e, o.min_regs as u32, false)?.vgpr() as u32;
+            }
+            OperandKind::VAddr => {
+                if row.encoding == Encoding::Scratch && is_word(e, "off") {
+                    vaddr = 0;
+                    continue;
+                }
+                let count = match row.encoding {
+                    Encoding::Flat => 2,
+                    Encoding::Global if saddr_off => 2,
+                    _ => 1,
+                };
+                vaddr = cx.vreg(e, count, false)?.vgpr() as u32;
+            }
+            OperandKind::SAddr => {
+                if is_word(e, "off") {
+                    saddr = off_code;
+                } else {
+                    let n = if row.encoding == Encoding::Scratch { 1 } else { 2 };
+                    saddr = cx.sreg(e, n, Align::Scalar, false)?.code8() as u32;
+                }
+            }
+            _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
+        }
+    }
+    let seg: u32 = match row.encoding {
+        Encoding::Flat => 0,
+        Encoding::Scratch => 1,
+        _ => 2,
+    };
+    let mut w0 = 0xdc00_0000 | (op & 0x7f) << 18 | (slc as u32) << 17 | (glc as u32) << 16;
+    if vega {
+        w0 |= seg << 14 | (lds as u32) << 13;
+        if let Some((v, e)) = &offset {
+            let (bits, signed): (u8, bool) = if gfx10 {
+                (12, row.encoding != Encoding::Flat)
+            } else if row.encoding == Encoding::Flat {
+                (12, false)
+            } else {
+                (13, true)
+            };
+            let off = match *v {
+                // Positive offsets keep the bits below the sign bit, as clrxasm does.
+                Value::Known(x) if (signed || gfx10) && x >= 0 => (x as u32) & ((1 << (bits - 1)) - 1),
+                Value::Known(x) => (x as u32) & ((1 << bits) - 1),
+                Value::Pending => {
+                    cx.fixup(0, 0, bits, signed, FixupKind::Value, e);
+                    0
+                }
+            };
+            w0 |= off;
+        }
+        if gfx10 {
+            w0 |= (dlc as u32) << 12;
+        }
+    }
+    let w1 = vdst << 24 | ((tfe || nv) as u32) << 23 | saddr << 16 | data << 8 | vaddr;
+    Ok(vec![w0, w1])
 }

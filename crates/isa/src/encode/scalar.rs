@@ -70,8 +70,9 @@ pub(super) fn dispatch(
     let scalar = is_scalar(first.encoding);
     let force_literal = match suffix {
         None => false,
-        Some(Suffix::E32) if scalar => false,
-        Some(Suffix::E64) if scalar => true,
+        // clrxasm also takes `_e32`/`_e64` on memory instructions (no effect there).
+        Some(Suffix::E32) => false,
+        Some(Suffix::E64) => scalar,
         Some(_) => {
             return Err(vec![EncodeError::new(
                 mrange,
