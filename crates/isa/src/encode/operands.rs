@@ -78,6 +78,9 @@ pub enum RegKind {
     SrcOnly(SpecialReg),
     /// LDS_DIRECT (code 254): vector-ALU SRC0 only.
     LdsDirect,
+    /// An inline constant named through a register symbol (`x = %-12`, `x = %0.5`):
+    /// code 128..=208 or 240..=248. Accepted where inline constants are, for any count.
+    Const,
 }
 
 /// A register (range) operand.
@@ -124,7 +127,17 @@ impl Reg {
             RegKind::Sgpr | RegKind::Ttmp | RegKind::Special(_) => {
                 Some(RegRange { file: RegFile::Sgpr, first: self.code, count: self.count })
             }
-            RegKind::SrcOnly(_) | RegKind::LdsDirect => None,
+            RegKind::SrcOnly(_) | RegKind::LdsDirect | RegKind::Const => None,
+        }
+    }
+
+    /// The range a register symbol (`x = %…`) holds for this register: like
+    /// [`Reg::reg_range`], and source-only registers and constants as `Sgpr` ranges of
+    /// one register at their operand code (128..=255).
+    pub fn symbol_range(&self) -> RegRange {
+        match self.kind {
+            RegKind::Vgpr => RegRange { file: RegFile::Vgpr, first: self.code - 256, count: self.count },
+            _ => RegRange { file: RegFile::Sgpr, first: self.code, count: self.count },
         }
     }
 }
@@ -797,14 +810,7 @@ impl<'a> Cx<'a> {
                 let Some(sym) = self.resolver.register_symbol(name.text()) else {
                     return Err(EncodeError::new(range, format!("`{}` is not a register", name.text())));
                 };
-                let (first, last) = self.index_range(r.range(), sym.count as u32, range)?;
-                if last >= sym.count as u32 {
-                    return Err(EncodeError::new(
-                        range,
-                        format!("register index out of range (0-{})", sym.count.saturating_sub(1)),
-                    ));
-                }
-                Ok(Some(self.symbol_reg(sym, first as u16, (last - first + 1) as u16, range)))
+                self.indexed_symbol(sym, r.range(), range).map(Some)
             }
             ast::Expr::NameRef(n) => {
                 let Some(name) = n.name_token() else { return Ok(None) };
@@ -818,6 +824,45 @@ impl<'a> Cx<'a> {
                 None => Ok(None),
             },
             _ => Ok(None),
+        }
+    }
+
+    /// `x[a:b]` of a register symbol `x`.
+    fn indexed_symbol(&mut self, sym: RegRange, rr: Option<ast::RegRange>, range: TextRange) -> Result<Reg> {
+        let (first, last) = self.index_range(rr, sym.count as u32, range)?;
+        if sym.file == RegFile::Sgpr && sym.first >= 128 {
+            // A constant or source-only code stands for any count: `[0]` or `[0:n]`.
+            if first != 0 {
+                return Err(EncodeError::new(range, "a constant register symbol takes only `[0]` or `[0:n]`"));
+            }
+            return Ok(self.symbol_reg(sym, 0, 1, range));
+        }
+        if last >= sym.count as u32 {
+            return Err(EncodeError::new(
+                range,
+                format!("register index out of range (0-{})", sym.count.saturating_sub(1)),
+            ));
+        }
+        Ok(self.symbol_reg(sym, first as u16, (last - first + 1) as u16, range))
+    }
+
+    /// The register range a `%expr` value names, for register symbols (`x = %s[4:7]`,
+    /// `x = %execz`, `x = %-12`, `x = %0.5`): see [`Reg::symbol_range`]; inline
+    /// constants are `Sgpr` ranges of one register at their code (128..=208, 240..=248).
+    pub fn register_value(&mut self, expr: &ast::Expr) -> Result<RegRange> {
+        if let Some(reg) = self.reg(expr)? {
+            return Ok(reg.symbol_range());
+        }
+        let imm = self.imm(expr)?;
+        let ty = match imm {
+            Imm::Float(FloatLit { suffix: Some(FloatKind::Half), .. }) => ValueType::F16,
+            Imm::Float(FloatLit { suffix: Some(FloatKind::Double), .. }) => ValueType::F64,
+            Imm::Float(_) => ValueType::F32,
+            _ => ValueType::Int,
+        };
+        match inline_constant(&imm, ty, self.gen()) {
+            Some(code) => Ok(RegRange { file: RegFile::Sgpr, first: code, count: 1 }),
+            None => Err(EncodeError::new(range_of(expr), "expected a register or an inline constant")),
         }
     }
 
@@ -888,6 +933,10 @@ impl<'a> Cx<'a> {
                 let Some(rr) = r.range() else {
                     return Err(EncodeError::new(range, "expected a register range"));
                 };
+                // A register symbol named `s`, `v` or `ttmp` wins over the register file.
+                if let Some(sym) = self.resolver.register_symbol(name) {
+                    return self.indexed_symbol(sym, Some(rr), range);
+                }
                 self.index_range(Some(rr), 1, range)?
             } else {
                 if r.range().is_some() {
@@ -1029,6 +1078,12 @@ impl<'a> Cx<'a> {
             return self.literal_src(imm, &inner, range, spec);
         }
         if let Some(reg) = self.reg(expr)? {
+            if reg.kind == RegKind::Const {
+                if !spec.inline {
+                    return Err(EncodeError::new(range, "a constant is not allowed here"));
+                }
+                return Ok(Src { code: reg.code, kind: SrcKind::Inline, range });
+            }
             let ok = match reg.kind {
                 RegKind::Vgpr => spec.vgpr,
                 RegKind::LdsDirect => spec.lds_direct,
@@ -1046,7 +1101,7 @@ impl<'a> Cx<'a> {
                 return Err(EncodeError::new(range, what));
             }
             match reg.kind {
-                RegKind::SrcOnly(_) | RegKind::LdsDirect => {}
+                RegKind::SrcOnly(_) | RegKind::LdsDirect | RegKind::Const => {}
                 RegKind::Special(SpecialReg::Null) => {}
                 RegKind::Vgpr => {
                     if reg.count != spec.regs as u16 {
@@ -1240,6 +1295,10 @@ fn special_of_code(gen: Generation, code: u16) -> RegKind {
             }
         }
     }
+    if (128..=208).contains(&code) || (240..=248).contains(&code) {
+        return RegKind::Const;
+    }
+    // Any other scalar code (a reserved one) reads as a named scalar register.
     RegKind::Special(SpecialReg::M0)
 }
 

@@ -148,7 +148,7 @@ fn encode_scalar(
                         nsrc += 1;
                     }
                     OperandKind::GprIdxMode => {
-                        srcs[nsrc.min(1)] = gpr_idx_mode(cx, e, 0)? & 0xff;
+                        srcs[nsrc.min(1)] = gpr_idx_mode(cx, e, 8, 8)?;
                         nsrc += 1;
                     }
                     _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
@@ -193,7 +193,7 @@ fn encode_scalar(
                         OperandKind::SImm16 | OperandKind::Imm16 => imm16(cx, e, o.kind == OperandKind::SImm16)?,
                         OperandKind::RelAddr => branch(cx, e)?,
                         OperandKind::SendMsg => sendmsg(cx, e)?,
-                        OperandKind::GprIdxMode => gpr_idx_mode(cx, e, 0)?,
+                        OperandKind::GprIdxMode => gpr_idx_mode(cx, e, 0, 16)?,
                         _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
                     };
                 }
@@ -398,8 +398,9 @@ fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     Ok(value)
 }
 
-/// `gpr_idx(SRC0, SRC1, SRC2, DST)` or a value.
-fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, _shift: u32) -> Result<u32> {
+/// `gpr_idx(SRC0, SRC1, SRC2, DST)` or a value, for a field of `bits` at `shift` of
+/// word 0 (a pending value gets a fixup there).
+fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, shift: u8, bits: u8) -> Result<u32> {
     if let Some(call) = call_named(e, "gpr_idx") {
         let mut v = 0;
         for a in call.args() {
@@ -414,7 +415,16 @@ fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, _shift: u32) -> Result<u32> {
         }
         return Ok(v);
     }
-    imm16(cx, e, false)
+    if let Some(f) = float_like(e) {
+        return Err(EncodeError::new(f, "expected an integer"));
+    }
+    match cx.eval(e)? {
+        Value::Known(v) => Ok(v as u32 & ((1u32 << bits) - 1)),
+        Value::Pending => {
+            cx.fixup(0, shift, bits, false, FixupKind::Value, e);
+            Ok(0)
+        }
+    }
 }
 
 /// `vmcnt(n) & expcnt(n) & lgkmcnt(n)` (any order, `&` optional) or a 16-bit value.
@@ -588,7 +598,14 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     let mut offset = 0u32;
     let mut soffset: u32 = if gfx10 { 0x7d } else { 0 };
     let offset_bits: u8 = if gen == Generation::Gcn1_2 { 20 } else { 21 };
-    let offset_mask = (1u32 << offset_bits) - 1;
+    // GCN 1.5's offset is signed: positive values keep 20 bits, as clrxasm does.
+    let mask_offset = |v: i64| -> u32 {
+        if gfx10 && v >= 0 {
+            v as u32 & 0xfffff
+        } else {
+            v as u32 & ((1u32 << offset_bits) - 1)
+        }
+    };
     let mut has_offset_operand = false;
     for (o, e) in ops.iter().zip(operands) {
         match o.kind {
@@ -634,8 +651,8 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 }
                 imm = 1;
                 match cx.eval(e)? {
-                    Value::Known(v) => offset = v as u32 & offset_mask,
-                    Value::Pending => cx.fixup(1, 0, offset_bits, gen != Generation::Gcn1_2, FixupKind::Value, e),
+                    Value::Known(v) => offset = mask_offset(v),
+                    Value::Pending => cx.fixup(1, 0, offset_bits, gfx10, FixupKind::Value, e),
                 }
             }
             _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
@@ -646,8 +663,8 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             return Err(EncodeError::new(range_of(e), "this instruction takes no offset"));
         }
         match *v {
-            Value::Known(v) => offset = v as u32 & offset_mask,
-            Value::Pending => cx.fixup(1, 0, offset_bits, true, FixupKind::Value, e),
+            Value::Known(v) => offset = mask_offset(v),
+            Value::Pending => cx.fixup(1, 0, offset_bits, gfx10, FixupKind::Value, e),
         }
     }
     if !has_offset_operand {
