@@ -180,7 +180,6 @@ mod tests {
 
         /// The same, and the incrementally updated tree is the one of a full parse.
         #[test]
-        #[ignore = "gcn-syntax's reparse can differ from a full parse (e.g. `a:,` with `a:` replaced by `.x`)"]
         fn changes_give_the_tree_of_a_full_parse(
             initial in text(),
             changes in prop::collection::vec(change(), 1..8),

@@ -87,6 +87,9 @@ fn relex_token(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Pars
 
 fn reparse_statement(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Parse> {
     let node = covering_ancestor(root, edit.delete, |n| is_statement_kind(n.kind()))?;
+    if !stands_alone(&node) {
+        return None;
+    }
     let old_directive = directive_name(&node);
     if old_directive.as_deref().is_some_and(is_block_directive) {
         return None;
@@ -127,6 +130,26 @@ fn reparse_block(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Pa
         return None;
     }
     Some(replace_node(parse, &node, new.clone(), errors))
+}
+
+/// Whether separators (or the file's edges) stand on both sides of a statement, so that
+/// reparsing it alone cannot change how its neighbours parse (`a: s_nop` is two
+/// statements with none between them).
+fn stands_alone(node: &SyntaxNode) -> bool {
+    let at_file_level = node.parent().is_some_and(|p| p.kind() == SOURCE_FILE);
+    let is_separator = |e: Option<crate::SyntaxElement>| match e {
+        None => at_file_level,
+        Some(e) => matches!(e.kind(), NEWLINE | SEMICOLON),
+    };
+    let mut prev = node.prev_sibling_or_token();
+    while prev.as_ref().is_some_and(|e| e.kind().is_trivia()) {
+        prev = prev.and_then(|e| e.prev_sibling_or_token());
+    }
+    let mut next = node.next_sibling_or_token();
+    while next.as_ref().is_some_and(|e| e.kind().is_trivia()) {
+        next = next.and_then(|e| e.next_sibling_or_token());
+    }
+    is_separator(prev) && is_separator(next)
 }
 
 fn is_statement_kind(kind: SyntaxKind) -> bool {

@@ -30,7 +30,10 @@ pub(crate) fn build_tree(text: &str, tokens: &[Token], mut events: Vec<Event>) -
                     }
                 }
                 for kind in chain.drain(..).rev() {
-                    if depth > 0 {
+                    // Trivia before a node goes outside it; but a node that starts at a
+                    // statement's end is empty (`.x ,# c`), and trivia there belongs after
+                    // the statement, as it would if the statement were parsed alone.
+                    if depth > 0 && !sink.at_statement_end() {
                         sink.trivia();
                     }
                     sink.builder.start_node(kind.into());
@@ -81,6 +84,11 @@ impl Sink<'_> {
         self.builder.token(t.kind.into(), &self.text[self.offset..end]);
         self.offset = end;
         self.next += 1;
+    }
+
+    fn at_statement_end(&self) -> bool {
+        let next = self.tokens[self.next..].iter().find(|t| !t.kind.is_trivia());
+        next.is_none_or(|t| t.kind.is_statement_end())
     }
 
     fn trivia(&mut self) {

@@ -118,6 +118,32 @@ fn typing_inside_statements_matches_full_parse() {
     }
 }
 
+/// Edits found by fuzzing the language server where a reparse once differed from a full
+/// parse: (source, start, end, insert).
+#[test]
+fn reparse_regressions() {
+    let cases: &[(&str, u32, u32, &str)] = &[
+        ("m=;", 0, 0, ""),
+        ("t+;", 0, 0, ""),
+        ("l,;", 0, 0, ""),
+        ("v[;", 0, 0, ""),
+        ("a:,\n", 0, 2, ".x"),
+        ("a: s_nop 0\n", 1, 1, " "),
+        ("p:]", 1, 1, ","),
+        ("l:*", 1, 2, ""),
+        ("..#", 2, 2, ","),
+    ];
+    for &(text, start, end, insert) in cases {
+        let edit = TextEdit {
+            delete: TextRange::new(TextSize::from(start), TextSize::from(end)),
+            insert: insert.to_string(),
+        };
+        let incremental = parse(text).reparse(&edit);
+        let full = parse(&edit.apply(text));
+        assert_eq!(dump(&incremental), dump(&full), "{text:?} with {edit:?}");
+    }
+}
+
 #[test]
 fn deep_nesting_does_not_overflow() {
     let text = format!(".int {}1{}\n", "(".repeat(100_000), ")".repeat(100_000));

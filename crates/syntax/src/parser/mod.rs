@@ -178,7 +178,9 @@ impl<'t> Parser<'t> {
     /// Reports an error at the current token (or just before the line end).
     pub(crate) fn error(&mut self, message: impl Into<String>) {
         let t = self.tok(0);
-        let range = if matches!(t.kind, NEWLINE | EOF) {
+        // At a statement's end the error belongs to the statement: point just after its
+        // last token, never at the separator (which a reparse of the statement won't see).
+        let range = if matches!(t.kind, NEWLINE | SEMICOLON | EOF) {
             // Point at the end of what was written, not at the next line.
             let end = if self.pos > 0 {
                 let prev = self.tokens[self.pos - 1];
