@@ -11,6 +11,7 @@
 mod assembler;
 pub mod diag;
 pub mod expr;
+mod format_ops;
 pub mod layout;
 pub mod literals;
 mod macros;

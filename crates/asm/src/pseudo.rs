@@ -142,7 +142,11 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ".file" | ".ln" | ".line" | ".sbttl" | ".title" | ".tittle" | ".version" | ".ident" | ".lflags" => {}
         _ if name.starts_with(".if") || name.starts_with(".else") || name == ".endif" => {}
         ".endm" | ".endmacro" | ".endr" | ".endrept" => {}
-        _ => asm.error_at(ctx, range, format!("pseudo-op `{name}` is not supported yet")),
+        _ => {
+            if !crate::format_ops::pseudo_op(asm, ctx, op, &name, &args) {
+                asm.error_at(ctx, range, format!("pseudo-op `{name}` is not supported yet"));
+            }
+        }
     }
     Flow::Continue
 }
