@@ -15,6 +15,7 @@
 //!   may be given separated by `|` (`^ds_|^buffer_`).
 //! - `CONFORMANCE_SHOW=N`: how many failures to print (default 40).
 //! - `CONFORMANCE_SET=gcn1.2`: only that set.
+//! - `CONFORMANCE_ERRORS=1`: print the message and place of each refusal.
 //!
 //! The test fails if a set listed in [`FINISHED_SETS`] has a failure, or if encoding
 //! panics on any case. Other sets only print their summary.
@@ -116,7 +117,7 @@ impl Resolver for TestResolver {
         // The instruction is at address 0.
         match eval_int(expr, &self.labels)? {
             Value::Known(v) if v % 4 != 0 => Err("jump is not aligned to a word".into()),
-            Value::Known(v) => Ok(Value::Known((v - 4) / 4)),
+            Value::Known(v) => Ok(Value::Known(v.wrapping_sub(4) / 4)),
             Value::Pending => Ok(Value::Pending),
         }
     }
@@ -228,6 +229,11 @@ fn run_case(case: &Case) -> Outcome {
             }
         }
         (false, Err(errs)) => {
+            if std::env::var_os("CONFORMANCE_ERRORS").is_some() {
+                for e in &errs {
+                    println!("  refused [{}] {}\n      {} @ `{}`", case.set, case.src.trim(), e.message, slice(&case.src, e.range));
+                }
+            }
             for e in &errs {
                 let len = case.src.len() as u32;
                 if u32::from(e.range.end()) > len {
@@ -330,4 +336,112 @@ fn conformance() {
         finished_failed.is_empty(),
         "finished sets have failures (lines {finished_failed:?})"
     );
+}
+
+/// Encodes each line `GPU<TAB>SOURCE` of the file named by `ENCODE_LIST` and prints
+/// `GPU<TAB>SOURCE<TAB>words|ERR message`: a tool for cross-checking with llvm-mc
+/// (`cargo test -p gcn-isa --test conformance encode_list -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn encode_list() {
+    let Ok(path) = std::env::var("ENCODE_LIST") else {
+        eprintln!("set ENCODE_LIST to a file of GPU<TAB>SOURCE lines");
+        return;
+    };
+    let text = std::fs::read_to_string(path).expect("ENCODE_LIST file");
+    for line in text.lines() {
+        let Some((gpu, src)) = line.split_once('\t') else { continue };
+        let Some(device) = Device::from_name(gpu) else { continue };
+        let target = Target { device, gen: device.generation(), wave32: false };
+        let parse = gcn_syntax::parse(src);
+        let Some(instr) = parse.tree().statements().find_map(|s| match s {
+            ast::Statement::Instruction(i) => Some(i),
+            _ => None,
+        }) else {
+            println!("{gpu}\t{src}\tERR no instruction");
+            continue;
+        };
+        let out = match encode_instruction(&target, &instr, &mut TestResolver { labels: Vec::new() }) {
+            Ok(enc) => hex(&enc.words),
+            Err(errs) => format!("ERR {}", errs[0].message),
+        };
+        println!("{gpu}\t{src}\t{out}");
+    }
+}
+
+/// Odd operands substituted for each operand of each corpus case.
+const ODD_OPERANDS: &[&str] = &[
+    "s[5:3]", "v[0:300]", "v[255:256]", "s[0:200]", "ttmp[99]", "vcc[5]", "vcc[1:0]", "exec[0:3]", "s[z]",
+    "x[1:2]", "lit(", "lit()", "lit(1,2)", "lit(v1)", "lit(s[0:1])", "-|", "|v1", "-", "@", "%v", "%", "[]",
+    "[v1,v2,v3,v4,v5,v6,v7,v8,v9,v10,v11,v12,v13,v14,v15,v16,v17]", "[s0]", "[1]", "1.0e400", "-1e-400h",
+    "0x", "0x1.8p99999", "1e", "abs()", "neg(1,2)", "sext(sext(sext(v1)))", "--v1", "-abs(-abs(v1))",
+    "hwreg()", "hwreg(mode)", "hwreg(mode,99,0)", "hwreg(@x,1,1)", "sendmsg(1,2,3,4)", "sendmsg()",
+    "sendmsg(gs,@x)", "vmcnt()", "vmcnt(1,2)", "vmcnt(1)&5", "gpr_idx(SRC0,foo)", "9223372036854775807",
+    "-9223372036854775808", "0xffffffffffffffff", "'a'", "\"str\"", "1f", "1b", "off", "null", "lds_direct",
+    "src_scc", "m0", "scc", "shared_base", "flat_scratch", "xnack_mask", "tba", "v", "s", "ttmp",
+    "s[0:1]", "s[0:3]", "s[0:7]", "v[0:15]", "v[1:2]", "mrt0", "param99", "pos", "attr0.x", "p10",
+];
+
+/// Odd modifiers appended to each corpus case.
+const ODD_MODIFIERS: &[&str] = &[
+    "offset:", "offset:x", "offset:-1", "offset:0x7fffffffffff", "offset0:1 offset1:2", "glc:x", "glc:2",
+    "dmask:0", "dmask:0x1f", "dim:", "dim:5d", "dim:@9", "format:[]", "format:[1,2,3]", "format:[@]",
+    "format:[foo]", "format:9", "tfe lds", "addr64 offen", "op_sel:[1,1,1,1,1]", "abs:[]", "neg:5",
+    "dpp8:[1]", "quad_perm:[4,4,4,4,4]", "row_shl:0", "bound_ctrl:0:1:2", "vop3 sdwa dpp", "mul:0", "div:3",
+    "omod:9", "gds gds", "nv dlc slc glc", "r128 a16 d16 da", "done compr vm", "inst_offset:99999",
+];
+
+/// Encoding never panics: corpus sources truncated at every character, and with each
+/// operand replaced by odd ones or odd modifiers appended, on the case's device.
+#[test]
+fn never_panics() {
+    let Some(cases) = load() else {
+        eprintln!("never_panics: ../shared/conformance/instructions.jsonl not found; skipped");
+        return;
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut panics = Vec::new();
+    let prev_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut try_src = |gpu: &str, wave32: bool, src: &str| {
+        let Some(device) = Device::from_name(gpu) else { return };
+        let target = Target { device, gen: device.generation(), wave32 };
+        let ok = catch_unwind(AssertUnwindSafe(|| {
+            let parse = gcn_syntax::parse(src);
+            for s in parse.tree().statements() {
+                if let ast::Statement::Instruction(i) = s {
+                    let _ = encode_instruction(&target, &i, &mut TestResolver { labels: Vec::new() });
+                }
+            }
+        }));
+        if ok.is_err() {
+            panics.push(format!("[{gpu}] {src}"));
+        }
+    };
+    for case in &cases {
+        let src = case.src.trim();
+        // One case per device and mnemonic keeps this quick.
+        let mnemonic = src.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+        if src.contains('\n') || !seen.insert((case.gpu.clone(), mnemonic)) {
+            continue;
+        }
+        for (i, _) in src.char_indices().skip(1) {
+            try_src(&case.gpu, case.wave32, &src[..i]);
+        }
+        // Operands: split at top-level commas after the mnemonic.
+        let Some((mnemonic, rest)) = src.split_once(char::is_whitespace) else { continue };
+        let parts: Vec<&str> = rest.split(',').collect();
+        for k in 0..parts.len().min(5) {
+            for odd in ODD_OPERANDS {
+                let mut p = parts.clone();
+                p[k] = odd;
+                try_src(&case.gpu, case.wave32, &format!("{mnemonic} {}", p.join(",")));
+            }
+        }
+        for m in ODD_MODIFIERS {
+            try_src(&case.gpu, case.wave32, &format!("{src} {m}"));
+        }
+    }
+    std::panic::set_hook(prev_hook);
+    assert!(panics.is_empty(), "encoding panicked on {} input(s):\n{}", panics.len(), panics.iter().take(50).cloned().collect::<Vec<_>>().join("\n"));
 }

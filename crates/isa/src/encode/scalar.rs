@@ -8,7 +8,7 @@ use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
 use super::operands::{call_named, range_of, word_of, Align, Cx, Items, SrcSpec};
 use super::{memory, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
 use crate::arch::Generation;
-use crate::lookup::{lookup, split_suffix, Suffix};
+use crate::lookup::{instructions, split_suffix, Suffix};
 use crate::table::{Encoding, Flags, Instruction, Operand, OperandKind};
 
 type Result<T> = std::result::Result<T, EncodeError>;
@@ -26,11 +26,11 @@ pub(super) fn dispatch(
     let text = tok.text();
     let mrange = tok.text_range();
     let (mut base, mut suffix) = split_suffix(text);
-    let mut all = lookup(base);
+    let mut all = rows_of(base);
     if all.is_empty() && suffix.is_some() {
         base = text;
         suffix = None;
-        all = lookup(base);
+        all = rows_of(base);
     }
     if all.is_empty() {
         return Err(vec![EncodeError::new(mrange, format!("unknown instruction `{text}`"))]);
@@ -90,6 +90,19 @@ pub(super) fn dispatch(
         Ok(words) => Ok(cx.finish(words)),
         Err(e) => Err(vec![e]),
     }
+}
+
+/// The table rows of a mnemonic, case-insensitively, without allocating (the table is
+/// sorted by lowercase mnemonic).
+fn rows_of(name: &str) -> &'static [Instruction] {
+    use std::cmp::Ordering;
+    fn cmp(row: &str, key: &str) -> Ordering {
+        row.bytes().cmp(key.bytes().map(|b| b.to_ascii_lowercase()))
+    }
+    let rows = instructions();
+    let start = rows.partition_point(|r| cmp(r.mnemonic, name) == Ordering::Less);
+    let len = rows[start..].partition_point(|r| cmp(r.mnemonic, name) == Ordering::Equal);
+    &rows[start..start + len]
 }
 
 fn is_scalar(e: Encoding) -> bool {
