@@ -445,3 +445,56 @@ fn never_panics() {
     std::panic::set_hook(prev_hook);
     assert!(panics.is_empty(), "encoding panicked on {} input(s):\n{}", panics.len(), panics.iter().take(50).cloned().collect::<Vec<_>>().join("\n"));
 }
+
+/// Register uses (`Encoded::regs`): files, first registers (scalar operand codes),
+/// counts and the write flag.
+#[test]
+fn register_uses() {
+    use gcn_isa::encode::RegFile::{Sgpr as S, Vgpr as V};
+    let cases: &[(&str, &str, &[(gcn_isa::encode::RegFile, u16, u16, bool)])] = &[
+        ("Tonga", "s_add_u32 s21, s4, s61", &[(S, 21, 1, true), (S, 4, 1, false), (S, 61, 1, false)]),
+        ("Tonga", "s_xor_b64 vcc, s[4:5], exec", &[(S, 106, 2, true), (S, 4, 2, false), (S, 126, 2, false)]),
+        ("Tonga", "s_cmpk_eq_u32 s5, 3", &[(S, 5, 1, false)]),
+        ("Tonga", "s_movk_i32 s5, 3", &[(S, 5, 1, true)]),
+        ("Tonga", "s_add_u32 s1, scc, 5", &[(S, 1, 1, true)]),
+        ("Tonga", "s_load_dwordx4 s[8:11], s[2:3], s4", &[(S, 8, 4, true), (S, 2, 2, false), (S, 4, 1, false)]),
+        ("Tonga", "s_store_dword s8, s[2:3], m0", &[(S, 8, 1, false), (S, 2, 2, false), (S, 124, 1, false)]),
+        ("Tonga", "ds_read2_b32 v[1:2], v3 offset0:1 offset1:2", &[(V, 1, 2, true), (V, 3, 1, false)]),
+        ("Tonga", "ds_write_b64 v3, v[4:5]", &[(V, 3, 1, false), (V, 4, 2, false)]),
+        (
+            "Tonga",
+            "buffer_load_dwordx2 v[1:2], v3, s[4:7], s8 offen",
+            &[(V, 1, 2, true), (V, 3, 1, false), (S, 4, 4, false), (S, 8, 1, false)],
+        ),
+        (
+            "Tonga",
+            "buffer_atomic_add v1, v3, s[4:7], s8 offen glc",
+            &[(V, 1, 1, true), (V, 3, 1, false), (S, 4, 4, false), (S, 8, 1, false)],
+        ),
+        (
+            "Tonga",
+            "image_sample v[1:3], v[4:5], s[8:15], s[16:19] dmask:7",
+            &[(V, 1, 3, true), (V, 4, 2, false), (S, 8, 8, false), (S, 16, 4, false)],
+        ),
+        ("GFX900", "global_load_dword v1, v[2:3], off", &[(V, 1, 1, true), (V, 2, 2, false)]),
+        ("GFX900", "global_store_dword v2, v5, s[6:7]", &[(V, 2, 1, false), (V, 5, 1, false), (S, 6, 2, false)]),
+        ("Tonga", "exp mrt0, v1, v2, off, off", &[(V, 1, 1, false), (V, 2, 1, false)]),
+    ];
+    for (gpu, src, want) in cases {
+        let device = Device::from_name(gpu).unwrap();
+        let target = Target { device, gen: device.generation(), wave32: false };
+        let parse = gcn_syntax::parse(src);
+        let instr = parse
+            .tree()
+            .statements()
+            .find_map(|s| match s {
+                ast::Statement::Instruction(i) => Some(i),
+                _ => None,
+            })
+            .unwrap();
+        let enc = encode_instruction(&target, &instr, &mut TestResolver { labels: Vec::new() })
+            .unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        let got: Vec<_> = enc.regs.iter().map(|u| (u.range.file, u.range.first, u.range.count, u.write)).collect();
+        assert_eq!(&got, want, "{src}");
+    }
+}
