@@ -696,11 +696,14 @@ pub struct Cx<'a> {
     pub regs: Vec<RegUse>,
     pub fixups: Vec<Fixup>,
     literal: Option<LiteralSlot>,
+    /// In `%` values, `s[…]`/`v[…]`/`ttmp[…]` are registers even when a register symbol
+    /// of that name exists (in operands the symbol wins), as clrxasm does.
+    names_first: bool,
 }
 
 impl<'a> Cx<'a> {
     pub fn new(target: &'a Target, resolver: &'a mut dyn Resolver) -> Cx<'a> {
-        Cx { target, resolver, regs: Vec::new(), fixups: Vec::new(), literal: None }
+        Cx { target, resolver, regs: Vec::new(), fixups: Vec::new(), literal: None, names_first: false }
     }
 
     pub fn gen(&self) -> Generation {
@@ -849,8 +852,12 @@ impl<'a> Cx<'a> {
     /// The register range a `%expr` value names, for register symbols (`x = %s[4:7]`,
     /// `x = %execz`, `x = %-12`, `x = %0.5`): see [`Reg::symbol_range`]; inline
     /// constants are `Sgpr` ranges of one register at their code (128..=208, 240..=248).
+    /// In such values `s[…]`, `v[…]` and `ttmp[…]` always name registers.
     pub fn register_value(&mut self, expr: &ast::Expr) -> Result<RegRange> {
-        if let Some(reg) = self.reg(expr)? {
+        self.names_first = true;
+        let reg = self.reg(expr);
+        self.names_first = false;
+        if let Some(reg) = reg? {
             return Ok(reg.symbol_range());
         }
         let imm = self.imm(expr)?;
@@ -933,9 +940,12 @@ impl<'a> Cx<'a> {
                 let Some(rr) = r.range() else {
                     return Err(EncodeError::new(range, "expected a register range"));
                 };
-                // A register symbol named `s`, `v` or `ttmp` wins over the register file.
-                if let Some(sym) = self.resolver.register_symbol(name) {
-                    return self.indexed_symbol(sym, Some(rr), range);
+                // In an operand, a register symbol named `s`, `v` or `ttmp` wins over the
+                // register file.
+                if !self.names_first {
+                    if let Some(sym) = self.resolver.register_symbol(name) {
+                        return self.indexed_symbol(sym, Some(rr), range);
+                    }
                 }
                 self.index_range(Some(rr), 1, range)?
             } else {
