@@ -2,6 +2,15 @@
 //!
 //! COMPATIBILITY NOTES (read before relying on this file; owner: scalar/memory encoders):
 //! - The API below is stable; additions are fine, changes are announced here first.
+//! - Added later (compatible): `RegKind::Const`, `Reg::symbol_range`,
+//!   `Cx::register_value`.
+//! - For the assembler core: evaluate `x = %…` with [`Cx::register_value`] (not
+//!   `Cx::reg` + `Reg::reg_range`): it also takes SCC/EXECZ/VCCZ/LDS_DIRECT/apertures and
+//!   inline constants (`%-12`, `%0.5` -> `Sgpr` codes 128..=255), and reads `s[…]`
+//!   as registers even when a symbol `s` exists, as clrxasm does.
+//! - Fixups: clrxasm truncates out-of-range field values with a warning (SOPK simm16,
+//!   SMRD/SMEM/MUBUF/FLAT offsets, ...); `Fixup::bits`/`signed` describe the field, the
+//!   conformance corpus expects a warning and the truncated value, not an error.
 //!
 //! # Overview
 //!
