@@ -506,3 +506,43 @@ fn register_uses() {
         assert_eq!(&got, want, "{src}");
     }
 }
+
+/// Encoding throughput over the corpus's single statements (parse excluded):
+/// `cargo test --release -p gcn-isa --test conformance bench_encode -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_encode() {
+    let Some(cases) = load() else { return };
+    let mut parsed = Vec::new();
+    let filter = std::env::var("CONFORMANCE_FILTER").ok().map(|f| f.to_ascii_lowercase());
+    for case in cases.iter().filter(|c| c.good && single_statement(&c.src)) {
+        let src = case.src.trim().to_ascii_lowercase();
+        if let Some(f) = &filter {
+            if !f.split('|').any(|f| src.starts_with(f.trim_start_matches('^'))) {
+                continue;
+            }
+        }
+        let device = Device::from_name(&case.gpu).unwrap();
+        let target = Target { device, gen: device.generation(), wave32: case.wave32 };
+        let parse = gcn_syntax::parse(&case.src);
+        if let Some(i) = parse.tree().statements().find_map(|s| match s {
+            ast::Statement::Instruction(i) => Some(i),
+            _ => None,
+        }) {
+            parsed.push((target, i));
+        }
+    }
+    let rounds = 50;
+    let start = std::time::Instant::now();
+    let mut words = 0usize;
+    for _ in 0..rounds {
+        for (target, instr) in &parsed {
+            if let Ok(enc) = encode_instruction(target, instr, &mut TestResolver { labels: Vec::new() }) {
+                words += enc.words.len();
+            }
+        }
+    }
+    let n = rounds * parsed.len();
+    let t = start.elapsed();
+    println!("{n} encodings ({words} words) in {t:?}: {:.0} ns each", t.as_nanos() as f64 / n as f64);
+}
