@@ -100,6 +100,12 @@ fn rows_of(name: &str) -> &'static [Instruction] {
         row.bytes().cmp(key.bytes().map(|b| b.to_ascii_lowercase()))
     }
     let rows = instructions();
+    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+        // The usual lowercase mnemonic: plain string comparisons.
+        let start = rows.partition_point(|r| r.mnemonic < name);
+        let len = rows[start..].partition_point(|r| r.mnemonic == name);
+        return &rows[start..start + len];
+    }
     let start = rows.partition_point(|r| cmp(r.mnemonic, name) == Ordering::Less);
     let len = rows[start..].partition_point(|r| cmp(r.mnemonic, name) == Ordering::Equal);
     &rows[start..start + len]
