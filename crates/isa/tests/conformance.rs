@@ -459,7 +459,8 @@ fn never_panics() {
 #[test]
 fn register_uses() {
     use gcn_isa::encode::RegFile::{Sgpr as S, Vgpr as V};
-    let cases: &[(&str, &str, &[(gcn_isa::encode::RegFile, u16, u16, bool)])] = &[
+    type Use = (gcn_isa::encode::RegFile, u16, u16, bool);
+    let cases: &[(&str, &str, &[Use])] = &[
         ("Tonga", "s_add_u32 s21, s4, s61", &[(S, 21, 1, true), (S, 4, 1, false), (S, 61, 1, false)]),
         ("Tonga", "s_xor_b64 vcc, s[4:5], exec", &[(S, 106, 2, true), (S, 4, 2, false), (S, 126, 2, false)]),
         ("Tonga", "s_cmpk_eq_u32 s5, 3", &[(S, 5, 1, false)]),

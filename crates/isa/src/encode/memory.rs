@@ -182,7 +182,8 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
                 return Err(EncodeError::new(range_of(e), "expected an expression after `@`"));
             };
             let v = cx.known(&inner)? as u32;
-            if i == 0 && list.len() == 2 || (i == 0 && !seen_dfmt) {
+            // `[@d]` and `[@d, @n]`: the first is the data format.
+            if i == 0 {
                 fmt.0 = v & 0xf;
                 seen_dfmt = true;
             } else {
@@ -276,7 +277,6 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     let operands = &items.operands[..n];
     let (mut vdata, mut vaddr, mut srsrc, mut soffset) = (0u32, 0u32, 0u32, 0u32);
     if !ops.is_empty() {
-        let has_vdata = ops[0].kind == OperandKind::VDst || ops[0].kind == OperandKind::VData;
         let full = ops.len();
         // VADDR may be left out (or `off`) when no address mode needs it.
         let with_vaddr = ops.iter().any(|o| o.kind == OperandKind::VAddr);
@@ -322,7 +322,6 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
                 _ => return Err(EncodeError::new(whole, "unsupported operand")),
             }
         }
-        let _ = has_vdata;
     } else if !operands.is_empty() {
         return Err(EncodeError::new(range_of(&operands[0]), "too many operands: expected 0"));
     }
@@ -571,10 +570,7 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
                 }
             }
         }
-        let lo = srcs[0].or(srcs[1]).map_or(0, |s| s.0);
-        let hi = srcs[2].or(srcs[3]).map_or(0, |s| s.0);
         // clrxasm takes VSRC0 and VSRC2 as written (zero when `off`).
-        let _ = (lo, hi);
         v(2) << 8 | v(0)
     } else {
         v(3) << 24 | v(2) << 16 | v(1) << 8 | v(0)
