@@ -22,7 +22,7 @@ pub struct LexError {
 
 /// Tokens of `text`, in order, with their errors. The lengths add up to `text.len()`.
 pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
-    let mut tokens = Vec::with_capacity(text.len() / 3);
+    let mut tokens = Vec::with_capacity(text.len() / 4);
     let mut errors = Vec::new();
     let mut cursor = Cursor { bytes: text.as_bytes(), pos: 0 };
     while !cursor.at_end() {

@@ -93,7 +93,8 @@ pub(crate) struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str, raw: &[Token], ctx: ParseContext) -> Self {
-        let mut tokens = Vec::with_capacity(raw.len());
+        let significant = raw.iter().filter(|t| !t.kind.is_trivia()).count();
+        let mut tokens = Vec::with_capacity(significant + 1);
         let mut offset = 0u32;
         let mut spaced = false;
         for t in raw {
@@ -106,7 +107,9 @@ impl<'t> Parser<'t> {
             offset += t.len;
         }
         tokens.push(Tok { kind: EOF, start: offset, len: 0, spaced });
-        Parser { text, tokens, pos: 0, events: Vec::new(), errors: Vec::new(), ctx, depth: 0 }
+        // Roughly one token event and one node event per token.
+        let events = Vec::with_capacity(tokens.len() * 2);
+        Parser { text, tokens, pos: 0, events, errors: Vec::new(), ctx, depth: 0 }
     }
 
     fn tok(&self, n: usize) -> Tok {
