@@ -28,7 +28,7 @@ pub use crate::diag::{Diagnostic, Severity};
 pub use crate::options::{BinaryFormat, Limits, Options};
 pub use crate::source::{FileId, Location, SourceMap};
 
-use crate::assembler::{Asm, Ctx, Flow, Mapper};
+use crate::assembler::{Asm, Ctx, Flow, Mapper, Piece};
 use crate::expr::Value;
 
 /// One input: its name (for messages) and text.
@@ -82,15 +82,34 @@ pub fn assemble(inputs: Vec<Input>, options: Options) -> Assembly {
         let id = asm.symbols.define_target(&name);
         asm.set_symbol(id, Value::Abs(value));
     }
-    for input in inputs {
-        let file = asm.sources.add(input.name, input.text.as_str());
-        let ctx = Ctx { mapper: Mapper::File(file), origin: Rc::new(Vec::new()), depth: 0 };
-        if asm.process_text(&ctx, &input.text) == Flow::Stop {
-            break;
-        }
-    }
+    // Several inputs are one program, as for clrxasm: a block may open in one file and
+    // close in the next. Each file's text is one piece of the whole, for positions.
+    let (text, ctx) = join_inputs(&mut asm, inputs);
+    let _: Flow = asm.process_text(&ctx, &text);
     asm.finish_pending();
     finish(asm)
+}
+
+fn join_inputs(asm: &mut Asm, inputs: Vec<Input>) -> (String, Ctx) {
+    let mut text = String::new();
+    let mut pieces = Vec::new();
+    let mut first = None;
+    for input in inputs {
+        let file = asm.sources.add(input.name, input.text.as_str());
+        first.get_or_insert(file);
+        pieces.push(Piece { start: text.len() as u32, len: input.text.len() as u32, loc: Location { file, offset: 0 } });
+        text.push_str(&input.text);
+        if !input.text.is_empty() && !input.text.ends_with('\n') {
+            // A file's last line stays its own.
+            text.push('\n');
+        }
+    }
+    let mapper = match (pieces.len(), first) {
+        (1, Some(file)) => Mapper::File(file),
+        (_, Some(file)) => Mapper::Expansion { pieces: Rc::new(pieces), fallback: Location { file, offset: 0 } },
+        (_, None) => Mapper::File(asm.sources.add("<empty>", "")),
+    };
+    (text, Ctx { mapper, origin: Rc::new(Vec::new()), depth: 0 })
 }
 
 fn finish(asm: Asm) -> Assembly {

@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use gcn_asm::{assemble, Assembly, BinaryFormat, Input, Options, Severity};
-use gcn_isa::{Device, Generation};
 
 use crate::cli::{self, Cli, EmitKind};
 use crate::diagnostics::{tool_error, SourceFile};
@@ -23,8 +22,8 @@ pub fn options(cli: &Cli) -> Options {
         };
     }
     let device = match (cli.gpu, cli.arch) {
-        (Some(gpu), _) => Device::from_name(gpu.0),
-        (None, Some(arch)) => Generation::from_arch_name(arch.0).map(|g| g.default_device()),
+        (Some(gpu), _) => Some(gpu.0),
+        (None, Some(arch)) => Some(arch.0.default_device()),
         (None, None) => None,
     };
     if let Some(device) = device {

@@ -176,52 +176,24 @@ fn parse_binary_format(value: &str) -> Result<BinaryFormat, String> {
     }
 }
 
-/// `-g`: a GPU device, by its canonical name.
+/// `-g`: a GPU device, as the instruction-set crate knows it (names are case-insensitive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Gpu(pub &'static str);
-
-/// The device names that clrxasm's `-g` accepts.
-#[rustfmt::skip]
-pub const GPU_NAMES: &[&str] = &[
-    "Baffin", "Bonaire", "CapeVerde", "Carrizo", "Dummy", "Ellesmere", "Fiji", "GFX700",
-    "GFX701", "GFX801", "GFX802", "GFX803", "GFX804", "GFX900", "GFX901", "GFX902", "GFX903",
-    "GFX904", "GFX905", "GFX906", "GFX907", "Goose", "Hainan", "Hawaii", "Horse", "Iceland",
-    "Kalindi", "Mullins", "Oland", "Pitcairn", "Polaris10", "Polaris11", "Polaris12",
-    "Polaris20", "Polaris21", "Polaris22", "Raven", "Spectre", "Spooky", "Stoney", "Tahiti",
-    "Tonga", "Topaz", "Vega10", "Vega11", "Vega12", "Vega20", "GFX1000", "GFX1010", "GFX1011",
-    "Navi10",
-];
+pub struct Gpu(pub gcn_isa::Device);
 
 fn parse_gpu(value: &str) -> Result<Gpu, String> {
-    find_name(GPU_NAMES, value)
+    gcn_isa::Device::from_name(value.trim())
         .map(Gpu)
         .ok_or_else(|| "unknown GPU device type".into())
 }
 
-/// `-A`: a GPU architecture, by its canonical name.
+/// `-A`: a GPU architecture (generation), by any name clrxasm accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Arch(pub &'static str);
-
-/// The architecture names that clrxasm's `-A` accepts.
-#[rustfmt::skip]
-pub const ARCH_NAMES: &[&str] = &[
-    "SI", "VI", "CI", "VEGA", "VEGA20", "Navi", "NaviDL", "GFX6", "GFX7", "GFX8", "GFX9",
-    "GFX906", "GFX10", "GFX1011", "GCN1.0", "GCN1.1", "GCN1.2", "GCN1.4", "GCN1.4.1", "GCN1.5",
-    "GCN1.5.1",
-];
+pub struct Arch(pub gcn_isa::Generation);
 
 fn parse_arch(value: &str) -> Result<Arch, String> {
-    find_name(ARCH_NAMES, value)
+    gcn_isa::Generation::from_arch_name(value.trim())
         .map(Arch)
         .ok_or_else(|| "unknown GPU architecture".into())
-}
-
-fn find_name(names: &[&'static str], value: &str) -> Option<&'static str> {
-    let value = value.trim();
-    names
-        .iter()
-        .copied()
-        .find(|name| name.eq_ignore_ascii_case(value))
 }
 
 /// `-D SYM[=VALUE]`: a symbol defined before the source is read.
@@ -299,7 +271,7 @@ mod tests {
         assert!(cli.is_64bit && cli.wave32 && cli.force_add_symbols && cli.no_warnings);
         assert_eq!(cli.binary_format, Some(BinaryFormat::AmdCl2));
         assert_eq!(cli.driver_version, Some(240500));
-        assert_eq!(cli.gpu, Some(Gpu("Tonga")));
+        assert_eq!(cli.gpu, Some(Gpu(gcn_isa::Device::from_name("Tonga").unwrap())));
         let x = DefSym {
             name: "X".into(),
             value: 16,
@@ -329,7 +301,7 @@ mod tests {
         ]);
         assert_eq!(cli.binary_format, Some(BinaryFormat::Gallium));
         assert_eq!(cli.output, Some(PathBuf::from("x")));
-        assert_eq!(cli.arch, Some(Arch("GCN1.4.1")));
+        assert_eq!(cli.arch, Some(Arch(gcn_isa::Generation::Gcn1_4_1)));
     }
 
     #[test]

@@ -103,20 +103,15 @@ fn source_files() {
 
         let tree = gcnasm(&strings(&["--emit", "syntax-tree", &name]), &dir, b"");
         expect_file![path.with_extension("tree")].assert_eq(&stdout(&tree));
-        let prefix = format!("{name}:");
-        let errors: String = stderr(&assembled)
-            .lines()
-            .filter(|l| l.starts_with(&prefix))
-            .map(|l| l.to_string() + "\n")
-            .collect();
-        assert_eq!(
-            stderr(&tree),
-            errors,
-            "{name}: the tree run reports the same errors"
-        );
+        // Syntax errors are the tree run's only errors; assembling reports them too.
+        let assembled_errors = stderr(&assembled);
+        let syntax_errors = stderr(&tree);
+        for line in syntax_errors.lines() {
+            assert!(assembled_errors.contains(line), "{name}: assembling misses {line:?}");
+        }
         assert_eq!(
             tree.status.code(),
-            Some(if errors.is_empty() { 0 } else { 1 }),
+            Some(if syntax_errors.is_empty() { 0 } else { 1 }),
             "{name}"
         );
         let text = fs::read_to_string(&path).unwrap();
