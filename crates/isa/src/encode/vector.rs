@@ -169,6 +169,10 @@ fn parse_src(
         ));
     }
     let mut src = cx.src(&inner, spec)?;
+    if src.code == 254 {
+        // LDS_DIRECT reads M0 (offset and format).
+        implicit(cx, 124, 1, false);
+    }
     // Errors about the operand point at all of it, modifiers included.
     src.range = range;
     Ok(VSrc { src, mods })
@@ -201,13 +205,18 @@ fn mask_regs(cx: &Cx<'_>) -> u32 {
     }
 }
 
-/// Whether any operand of the row takes two or more registers (64-bit operands: no
-/// SDWA or DPP form).
-fn has_wide_operand(row: &Instruction) -> bool {
+/// Whether the row has 64-bit operands that rule out SDWA and DPP: any before GCN 1.5,
+/// sources only on GCN 1.5 (which allows a 64-bit destination, as in V_CVT_F64_F32).
+fn has_wide_operand(row: &Instruction, gen: crate::arch::Generation) -> bool {
     use crate::table::OperandKind::*;
-    row.operands
-        .iter()
-        .any(|o| o.min_regs > 1 && matches!(o.kind, VDst | Src | VSrc | SSrc | SDst))
+    row.operands.iter().any(|o| {
+        o.min_regs > 1
+            && match o.kind {
+                Src | VSrc | SSrc => true,
+                VDst | SDst => !gen.is_gfx10(),
+                _ => false,
+            }
+    })
 }
 
 /// Appends (or reports) an error and yields `None` so encoders can `?` on `Option`.

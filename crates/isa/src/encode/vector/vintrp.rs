@@ -6,7 +6,7 @@ use gcn_syntax::ast;
 use gcn_syntax::TextRange;
 
 use super::mods::{self, ModSpec};
-use super::{fail, valign, implicit, parse_src, Ctx, ModAllow, VSrc};
+use super::{fail, implicit, parse_src, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
 use crate::encode::operands::{Cx, Items, SrcSpec};
 use crate::encode::EncodeError;

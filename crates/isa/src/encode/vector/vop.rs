@@ -467,7 +467,7 @@ fn extra_illegal(ctx: &Ctx<'_>, gen: Generation, sdwa: bool) -> Option<&'static 
     let row = ctx.row;
     let name = if sdwa { "SDWA" } else { "DPP" };
     let _ = name;
-    if has_wide_operand(row) {
+    if has_wide_operand(row, gen) {
         return Some(if sdwa {
             "the SDWA encoding is illegal for this instruction (64-bit operands)"
         } else {

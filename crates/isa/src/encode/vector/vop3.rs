@@ -25,6 +25,8 @@ pub(super) fn encode(
     let gfx10 = gen.is_gfx10();
     let vop3p = row.encoding == Encoding::Vop3p;
     let vop3b = row.flags.contains(Flags::VOP3B);
+    // V_MAD_MIX*/V_FMA_MIX*: NEG_HI holds the sources' ABS bits.
+    let mix = vop3p && row.mnemonic.contains("_mix");
 
     match ctx.suffix {
         Some(Suffix::Sdwa | Suffix::Dpp | Suffix::Dpp8) => {
@@ -39,7 +41,7 @@ pub(super) fn encode(
         return fail(errors, e);
     }
     let allow = ModAllow {
-        abs: !vop3b && !vop3p,
+        abs: !vop3b && (!vop3p || mix),
         neg: true,
         sext: false,
         what: if vop3p {
@@ -151,6 +153,7 @@ pub(super) fn encode(
             | dst8
             | (clamp << 15)
             | ((m.neg_hi as u32 & 7) << 8)
+            | if mix { (bit(0, |s| s.mods.abs) | bit(1, |s| s.mods.abs) << 1 | bit(2, |s| s.mods.abs) << 2) << 8 } else { 0 }
             | ((m.op_sel as u32 & 7) << 11)
             | (((m.op_sel_hi as u32 >> 2) & 1) << 14)
     } else {
