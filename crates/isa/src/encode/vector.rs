@@ -45,7 +45,13 @@ pub(super) fn encode(
         .unwrap_or_else(|| instr.syntax().text_range());
     let mut cx = Cx::new(target, resolver);
     let mut errors = Vec::new();
-    let ctx = Ctx { row, suffix, whole, instr_range: instr.syntax().text_range(), items: &items };
+    let ctx = Ctx {
+        row,
+        suffix,
+        whole,
+        instr_range: instr.syntax().text_range(),
+        items: &items,
+    };
     let words = match row.encoding {
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => vop::encode(&mut cx, &ctx, &mut errors),
         Encoding::Vintrp => vintrp::encode(&mut cx, &ctx, &mut errors),
@@ -181,7 +187,11 @@ fn parse_src(
 /// Records an implicit register use (VCC of V_DIV_FMAS, EXEC of V_CMPX, M0 of VINTRP).
 fn implicit(cx: &mut Cx<'_>, code: u16, count: u16, write: bool) {
     cx.regs.push(RegUse {
-        range: RegRange { file: RegFile::Sgpr, first: code, count },
+        range: RegRange {
+            file: RegFile::Sgpr,
+            first: code,
+            count,
+        },
         write,
     });
 }
@@ -224,3 +234,6 @@ fn fail<T>(errors: &mut Vec<EncodeError>, e: EncodeError) -> Option<T> {
     errors.push(e);
     None
 }
+
+#[cfg(test)]
+mod tests;

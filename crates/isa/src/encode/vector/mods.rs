@@ -138,11 +138,7 @@ pub(super) fn eval_now(cx: &mut Cx<'_>, expr: &ast::Expr) -> Result<i64, EncodeE
 }
 
 /// The value of `expr` truncated to `bits` bits (clrxasm warns and truncates).
-fn eval_bits(
-    cx: &mut Cx<'_>,
-    expr: &ast::Expr,
-    bits: u32,
-) -> Result<u32, EncodeError> {
+fn eval_bits(cx: &mut Cx<'_>, expr: &ast::Expr, bits: u32) -> Result<u32, EncodeError> {
     let v = eval_now(cx, expr)?;
     Ok((v as u64 & ((1u64 << bits) - 1)) as u32)
 }
@@ -173,11 +169,7 @@ fn has_colon(m: &ast::Modifier) -> bool {
 }
 
 /// `name` or `name:expr` (non-zero enables).
-fn enable(
-    cx: &mut Cx<'_>,
-    m: &ast::Modifier,
-    errors: &mut Vec<EncodeError>,
-) -> Option<bool> {
+fn enable(cx: &mut Cx<'_>, m: &ast::Modifier, errors: &mut Vec<EncodeError>) -> Option<bool> {
     let vals = values(m);
     match vals.as_slice() {
         [] if !has_colon(m) => Some(true),
@@ -199,22 +191,27 @@ fn enable(
 }
 
 /// The single value of `name:value`, or an error at the modifier.
-fn one_value(
-    m: &ast::Modifier,
-    what: &str,
-    errors: &mut Vec<EncodeError>,
-) -> Option<ast::Expr> {
+fn one_value(m: &ast::Modifier, what: &str, errors: &mut Vec<EncodeError>) -> Option<ast::Expr> {
     let vals = values(m);
     if vals.len() == 1 {
         return vals.into_iter().next();
     }
     let range = m.syntax().text_range();
     if vals.is_empty() && !has_colon(m) {
-        errors.push(EncodeError::new(range, format!("expected ':' before {what}")));
+        errors.push(EncodeError::new(
+            range,
+            format!("expected ':' before {what}"),
+        ));
     } else if vals.is_empty() {
-        errors.push(EncodeError::new(range, format!("expected {what} after ':'")));
+        errors.push(EncodeError::new(
+            range,
+            format!("expected {what} after ':'"),
+        ));
     } else {
-        errors.push(EncodeError::new(range, format!("expected one {what} after ':'")));
+        errors.push(EncodeError::new(
+            range,
+            format!("expected one {what} after ':'"),
+        ));
     }
     None
 }
@@ -304,13 +301,20 @@ pub(super) fn parse(
             mref.name()
         };
         let unknown = |errors: &mut Vec<EncodeError>| {
-            errors.push(EncodeError::new(range, format!("unknown VOP modifier `{name}`")));
+            errors.push(EncodeError::new(
+                range,
+                format!("unknown VOP modifier `{name}`"),
+            ));
         };
         match name {
             "mul" | "div" if !spec.vop3p => {
                 let Some(v) = one_value(
                     &m,
-                    if name == "mul" { "multiplier number" } else { "divider number" },
+                    if name == "mul" {
+                        "multiplier number"
+                    } else {
+                        "divider number"
+                    },
                     errors,
                 ) else {
                     continue;
@@ -332,7 +336,9 @@ pub(super) fn parse(
                 mods.omod_range = Some(range);
             }
             "omod" if !spec.vop3p => {
-                let Some(v) = one_value(m, "omod value", errors) else { continue };
+                let Some(v) = one_value(m, "omod value", errors) else {
+                    continue;
+                };
                 match eval_bits(cx, &v, 2) {
                     Ok(x) => mods.omod = x as u8,
                     Err(e) => errors.push(e),
@@ -367,10 +373,8 @@ pub(super) fn parse(
                     mods.neg_hi = v;
                 }
             }
-            "sext" if !spec.vop3p
-                && spec.sext
-                && gen >= Generation::Gcn1_2
-                && spec.operands > 1 =>
+            "sext"
+                if !spec.vop3p && spec.sext && gen >= Generation::Gcn1_2 && spec.operands > 1 =>
             {
                 if let Some(v) = bool_array(cx, m, srcs, errors) {
                     mods.sext = v;
@@ -411,7 +415,9 @@ pub(super) fn parse(
                     || (name == "src1_sel" && spec.sdwa_operands >= 3) =>
             {
                 have_sdwa_sel = true;
-                let Some(v) = one_value(m, name, errors) else { continue };
+                let Some(v) = one_value(m, name, errors) else {
+                    continue;
+                };
                 let sel = if let ast::Expr::At(at) = &v {
                     match at.expr() {
                         Some(e) => match eval_bits(cx, &e, 3) {
@@ -448,7 +454,9 @@ pub(super) fn parse(
             }
             "dst_unused" | "dst_un" if spec.sdwa_operands >= 1 && !spec.no_dst_mods => {
                 have_sdwa_sel = true;
-                let Some(v) = one_value(m, "dst_unused", errors) else { continue };
+                let Some(v) = one_value(m, "dst_unused", errors) else {
+                    continue;
+                };
                 let val = if let ast::Expr::At(at) = &v {
                     match at.expr() {
                         Some(e) => match eval_bits(cx, &e, 2) {
@@ -482,14 +490,18 @@ pub(super) fn parse(
             }
             "quad_perm" => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(m, "quad_perm", errors) else { continue };
+                let Some(v) = one_value(m, "quad_perm", errors) else {
+                    continue;
+                };
                 if let Some(x) = perm_list(cx, &v, 4, 2, "quad_perm", errors) {
                     mods.dpp_ctrl = x as u16;
                 }
             }
             "row_shl" | "row_shr" | "row_ror" => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(m, name, errors) else { continue };
+                let Some(v) = one_value(m, name, errors) else {
+                    continue;
+                };
                 match eval_bits(cx, &v, 4) {
                     Ok(0) => errors.push(EncodeError::new(
                         v.syntax().text_range(),
@@ -508,7 +520,9 @@ pub(super) fn parse(
             }
             "row_share" | "row_xmask" if gfx10 => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(m, name, errors) else { continue };
+                let Some(v) = one_value(m, name, errors) else {
+                    continue;
+                };
                 match eval_bits(cx, &v, 4) {
                     Ok(x) => {
                         let base = if name == "row_share" { 0x150 } else { 0x160 };
@@ -522,12 +536,17 @@ pub(super) fn parse(
                 let vals = values(m);
                 let ok = match vals.as_slice() {
                     [] if !has_colon(m) => true,
-                    [v] => matches!(v, ast::Expr::Literal(_))
-                        && v.syntax().text().to_string().trim() == "1",
+                    [v] => {
+                        matches!(v, ast::Expr::Literal(_))
+                            && v.syntax().text().to_string().trim() == "1"
+                    }
                     _ => false,
                 };
                 if !ok {
-                    errors.push(EncodeError::new(range, format!("{name} takes only the value 1")));
+                    errors.push(EncodeError::new(
+                        range,
+                        format!("{name} takes only the value 1"),
+                    ));
                     continue;
                 }
                 mods.dpp_ctrl = match name {
@@ -547,7 +566,9 @@ pub(super) fn parse(
             }
             "row_bcast" if !gfx10 => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(m, "row_bcast", errors) else { continue };
+                let Some(v) = one_value(m, "row_bcast", errors) else {
+                    continue;
+                };
                 match eval_now(cx, &v) {
                     Ok(15) => mods.dpp_ctrl = 0x142,
                     Ok(31) => mods.dpp_ctrl = 0x143,
@@ -564,7 +585,9 @@ pub(super) fn parse(
                 } else {
                     have_row = true;
                 }
-                let Some(v) = one_value(m, name, errors) else { continue };
+                let Some(v) = one_value(m, name, errors) else {
+                    continue;
+                };
                 match eval_bits(cx, &v, 4) {
                     Ok(x) if name == "bank_mask" => mods.bank_mask = x as u8,
                     Ok(x) => mods.row_mask = x as u8,
@@ -601,7 +624,9 @@ pub(super) fn parse(
             }
             "dpp8" if gfx10 => {
                 have_dpp8 = true;
-                let Some(v) = one_value(m, "dpp8", errors) else { continue };
+                let Some(v) = one_value(m, "dpp8", errors) else {
+                    continue;
+                };
                 if let Some(x) = perm_list(cx, &v, 8, 3, "dpp8", errors) {
                     mods.dpp8 = x;
                 }

@@ -24,15 +24,32 @@ pub(super) fn encode(
     let vintrp_row = row.encoding == Encoding::Vintrp;
 
     if matches!(ctx.suffix, Some(Suffix::Sdwa | Suffix::Dpp | Suffix::Dpp8)) {
-        return fail(errors, EncodeError::new(ctx.whole, "SDWA and DPP encodings are illegal for interpolation instructions"));
+        return fail(
+            errors,
+            EncodeError::new(
+                ctx.whole,
+                "SDWA and DPP encodings are illegal for interpolation instructions",
+            ),
+        );
     }
     if !vintrp_row && ctx.suffix == Some(Suffix::E32) {
-        return fail(errors, EncodeError::new(ctx.whole, "this instruction has only a 64-bit (VOP3) encoding"));
+        return fail(
+            errors,
+            EncodeError::new(
+                ctx.whole,
+                "this instruction has only a 64-bit (VOP3) encoding",
+            ),
+        );
     }
     if let Err(e) = ctx.expect_operands(row.operands.len()) {
         return fail(errors, e);
     }
-    let allow = ModAllow { abs: true, neg: true, sext: false, what: "interpolation instructions" };
+    let allow = ModAllow {
+        abs: true,
+        neg: true,
+        sext: false,
+        what: "interpolation instructions",
+    };
 
     let mut dst8 = 0u32;
     // SRC1 of the VOP3 form / VSRC of VINTRP: a VGPR code (256+) or P10/P20/P0 (0..2).
@@ -59,7 +76,10 @@ pub(super) fn encode(
                 spec.literal = false;
                 parse_src(cx, expr, &spec, op.max_regs, allow).map(|s| src2 = Some(s))
             }
-            _ => Err(EncodeError::new(expr.syntax().text_range(), "operand kind not supported in an interpolation instruction")),
+            _ => Err(EncodeError::new(
+                expr.syntax().text_range(),
+                "operand kind not supported in an interpolation instruction",
+            )),
         };
         if let Err(e) = r {
             errors.push(e);
@@ -111,8 +131,12 @@ pub(super) fn encode(
     let (attr_num, chan) = attr.unwrap_or((0, 0));
     let src1_code = vsrc.map_or(param.unwrap_or(0), |s| s.code() as u32);
 
-    let abs = |i: usize, s: &Option<VSrc>| ((m.abs >> i) & 1 != 0 || s.is_some_and(|s| s.mods.abs)) as u32;
-    let neg = |i: usize, s: &Option<VSrc>| ((m.neg >> i) & 1 != 0 || s.is_some_and(|s| s.mods.neg)) as u32;
+    let abs = |i: usize, s: &Option<VSrc>| {
+        ((m.abs >> i) & 1 != 0 || s.is_some_and(|s| s.mods.abs)) as u32
+    };
+    let neg = |i: usize, s: &Option<VSrc>| {
+        ((m.neg >> i) & 1 != 0 || s.is_some_and(|s| s.mods.neg)) as u32
+    };
     let vop3 = !vintrp_row
         || ctx.suffix == Some(Suffix::E64)
         || m.vop3
@@ -127,9 +151,16 @@ pub(super) fn encode(
 
     if !vop3 {
         let Some(opcode) = row.opcode(gen) else {
-            return fail(errors, EncodeError::new(ctx.whole, format!("instruction not available on {gen}")));
+            return fail(
+                errors,
+                EncodeError::new(ctx.whole, format!("instruction not available on {gen}")),
+            );
         };
-        let prefix = if gen >= Generation::Gcn1_2 && !gfx10 { 0xd400_0000 } else { 0xc800_0000 };
+        let prefix = if gen >= Generation::Gcn1_2 && !gfx10 {
+            0xd400_0000
+        } else {
+            0xc800_0000
+        };
         return Some(vec![
             prefix
                 | (src1_code & 0xff)
@@ -140,11 +171,24 @@ pub(super) fn encode(
         ]);
     }
     if ctx.suffix == Some(Suffix::E32) {
-        return fail(errors, EncodeError::new(ctx.whole, "`_e32` given, but the modifiers need the VOP3 encoding"));
+        return fail(
+            errors,
+            EncodeError::new(
+                ctx.whole,
+                "`_e32` given, but the modifiers need the VOP3 encoding",
+            ),
+        );
     }
-    let opcode = if vintrp_row { row.vop3_opcode(gen) } else { row.opcode(gen) };
+    let opcode = if vintrp_row {
+        row.vop3_opcode(gen)
+    } else {
+        row.opcode(gen)
+    };
     let Some(opcode) = opcode else {
-        return fail(errors, EncodeError::new(ctx.whole, "no VOP3 encoding for this instruction"));
+        return fail(
+            errors,
+            EncodeError::new(ctx.whole, "no VOP3 encoding for this instruction"),
+        );
     };
     let prefix = if gfx10 { 0xd400_0000 } else { 0xd000_0000 };
     let src0 = ((chan << 6) | attr_num) + if high { 0x100 } else { 0 };
@@ -178,7 +222,10 @@ fn interp_param(expr: &ast::Expr) -> Result<u32, EncodeError> {
         Some("p10") => Ok(0),
         Some("p20") => Ok(1),
         Some("p0") => Ok(2),
-        _ => Err(EncodeError::new(range, "unknown interpolation parameter: expected P10, P20 or P0")),
+        _ => Err(EncodeError::new(
+            range,
+            "unknown interpolation parameter: expected P10, P20 or P0",
+        )),
     }
 }
 
@@ -193,10 +240,16 @@ fn parse_attr(
 ) -> Result<(u32, u32), EncodeError> {
     let range = expr.syntax().text_range();
     let ast::Expr::NameRef(n) = expr else {
-        return Err(EncodeError::new(range, "expected `attr` keyword: `attrN.x|y|z|w`"));
+        return Err(EncodeError::new(
+            range,
+            "expected `attr` keyword: `attrN.x|y|z|w`",
+        ));
     };
     let Some(tok) = n.name_token() else {
-        return Err(EncodeError::new(range, "expected `attr` keyword: `attrN.x|y|z|w`"));
+        return Err(EncodeError::new(
+            range,
+            "expected `attr` keyword: `attrN.x|y|z|w`",
+        ));
     };
     let mut text = tok.text().to_ascii_lowercase();
     let mut full = range;
@@ -207,7 +260,11 @@ fn parse_attr(
                 continue;
             }
             let name = m.name();
-            let take = if consumed.is_empty() { name.starts_with('.') } else { !text.ends_with(|c: char| c.is_ascii_alphabetic()) };
+            let take = if consumed.is_empty() {
+                name.starts_with('.')
+            } else {
+                !text.ends_with(|c: char| c.is_ascii_alphabetic())
+            };
             if !take {
                 break;
             }
@@ -220,25 +277,42 @@ fn parse_attr(
         }
     }
     let Some(rest) = text.strip_prefix("attr") else {
-        return Err(EncodeError::new(range, "expected `attr` keyword: `attrN.x|y|z|w`"));
+        return Err(EncodeError::new(
+            range,
+            "expected `attr` keyword: `attrN.x|y|z|w`",
+        ));
     };
     let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
     if digits == 0 {
-        return Err(EncodeError::new(full, "expected the attribute number after `attr`"));
+        return Err(EncodeError::new(
+            full,
+            "expected the attribute number after `attr`",
+        ));
     }
     let number: u64 = rest[..digits].parse().unwrap_or(u64::MAX);
     if number > 63 {
-        return Err(EncodeError::new(full, "attribute number out of range (0-63)"));
+        return Err(EncodeError::new(
+            full,
+            "attribute number out of range (0-63)",
+        ));
     }
     let Some(chan) = rest[digits..].strip_prefix('.') else {
-        return Err(EncodeError::new(full, "expected `.` after the attribute number"));
+        return Err(EncodeError::new(
+            full,
+            "expected `.` after the attribute number",
+        ));
     };
     let chan = match chan {
         "x" => 0,
         "y" => 1,
         "z" => 2,
         "w" => 3,
-        _ => return Err(EncodeError::new(full, "expected the attribute channel: x, y, z or w")),
+        _ => {
+            return Err(EncodeError::new(
+                full,
+                "expected the attribute channel: x, y, z or w",
+            ))
+        }
     };
     Ok((number as u32, chan))
 }

@@ -3,7 +3,7 @@
 use gcn_syntax::ast;
 
 use super::mods::{self, Extra, ModSpec};
-use super::{fail, valign, has_wide_operand, implicit, mask_regs, parse_src, Ctx, ModAllow, VSrc};
+use super::{fail, has_wide_operand, implicit, mask_regs, parse_src, valign, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
 use crate::encode::operands::{is_word, Cx, Reg, SrcSpec};
 use crate::encode::EncodeError;
@@ -49,7 +49,8 @@ pub(super) fn encode(
             return fail(errors, e);
         }
     }
-    let has_dst_cc = enc == Encoding::Vop2 && row.operands.iter().any(|o| o.kind == OperandKind::VccDst);
+    let has_dst_cc =
+        enc == Encoding::Vop2 && row.operands.iter().any(|o| o.kind == OperandKind::VccDst);
     // GCN 1.0/1.1 VOP3B has no ABS field; GCN 1.2+ parses abs and refuses it later.
     let allow = ModAllow {
         abs: !(has_dst_cc && !gcn12),
@@ -70,7 +71,9 @@ pub(super) fn encode(
                 }
                 p.dst = Some(reg);
             }),
-            OperandKind::SDst => cx.sreg(expr, regs, valign(cx), true).map(|reg| p.dst = Some(reg)),
+            OperandKind::SDst => cx
+                .sreg(expr, regs, valign(cx), true)
+                .map(|reg| p.dst = Some(reg)),
             OperandKind::VccDst => cx.sreg(expr, mask_regs(cx), valign(cx), true).map(|reg| {
                 if enc == Encoding::Vopc {
                     p.dst = Some(reg);
@@ -78,9 +81,9 @@ pub(super) fn encode(
                     p.dst_cc = Some(reg);
                 }
             }),
-            OperandKind::VccSrc => {
-                cx.sreg(expr, mask_regs(cx), valign(cx), false).map(|reg| p.src_cc = Some(reg))
-            }
+            OperandKind::VccSrc => cx
+                .sreg(expr, mask_regs(cx), valign(cx), false)
+                .map(|reg| p.src_cc = Some(reg)),
             OperandKind::KImm => parse_kimm(cx, expr, op.ty).map(|()| p.kimm = true),
             OperandKind::Src | OperandKind::VSrc | OperandKind::SSrc => {
                 let first = seen_src == 0;
@@ -253,18 +256,30 @@ pub(super) fn encode(
     if gcn12 && (need_sdwa || need_dpp || need_dpp8 || extra_suffix) {
         if need_imm {
             let at = lit.map_or(ctx.whole, |l| l.src.range);
-            return fail(errors, EncodeError::new(at, "a literal is illegal in the SDWA or DPP encoding"));
+            return fail(
+                errors,
+                EncodeError::new(at, "a literal is illegal in the SDWA or DPP encoding"),
+            );
         }
         let src0_vgpr = src0.is_some_and(|s| s.is_vgpr());
         let at0 = src0.map_or(ctx.whole, |s| s.src.range);
         if !gcn14 && !src0_vgpr {
             return fail(
                 errors,
-                EncodeError::new(at0, "SRC0 must be a vector register in the SDWA or DPP encoding"),
+                EncodeError::new(
+                    at0,
+                    "SRC0 must be a vector register in the SDWA or DPP encoding",
+                ),
             );
         }
-        if gcn14 && (need_dpp || need_dpp8 || matches!(suffix, Some(Suffix::Dpp | Suffix::Dpp8))) && !src0_vgpr {
-            return fail(errors, EncodeError::new(at0, "SRC0 must be a vector register in the DPP encoding"));
+        if gcn14
+            && (need_dpp || need_dpp8 || matches!(suffix, Some(Suffix::Dpp | Suffix::Dpp8)))
+            && !src0_vgpr
+        {
+            return fail(
+                errors,
+                EncodeError::new(at0, "SRC0 must be a vector register in the DPP encoding"),
+            );
         }
         if vop3 {
             return fail(
@@ -275,13 +290,20 @@ pub(super) fn encode(
                 ),
             );
         }
-        if sext_any && (need_dpp || need_dpp8 || matches!(suffix, Some(Suffix::Dpp | Suffix::Dpp8))) {
-            return fail(errors, EncodeError::new(ctx.whole, "`sext` is unavailable in the DPP encoding"));
+        if sext_any && (need_dpp || need_dpp8 || matches!(suffix, Some(Suffix::Dpp | Suffix::Dpp8)))
+        {
+            return fail(
+                errors,
+                EncodeError::new(ctx.whole, "`sext` is unavailable in the DPP encoding"),
+            );
         }
         if need_dpp8 && abs_neg_any {
             return fail(
                 errors,
-                EncodeError::new(ctx.whole, "ABS and NEG modifiers are unavailable in the DPP8 encoding"),
+                EncodeError::new(
+                    ctx.whole,
+                    "ABS and NEG modifiers are unavailable in the DPP8 encoding",
+                ),
             );
         }
         if !need_sdwa && !need_dpp && !need_dpp8 {
@@ -300,7 +322,10 @@ pub(super) fn encode(
         if wrong_suffix {
             return fail(
                 errors,
-                EncodeError::new(ctx.whole, "the modifiers ask for another encoding than the mnemonic's suffix"),
+                EncodeError::new(
+                    ctx.whole,
+                    "the modifiers ask for another encoding than the mnemonic's suffix",
+                ),
             );
         }
     } else if gcn12 && abs_neg_any {
@@ -318,8 +343,18 @@ pub(super) fn encode(
     }
 
     if vop3 && has_dst_cc && abs_any {
-        let at = [src0, src1].into_iter().flatten().find(|s| s.mods.abs).map_or(ctx.whole, |s| s.src.range);
-        return fail(errors, EncodeError::new(at, "the absolute-value modifier is illegal in VOP3B encoding"));
+        let at = [src0, src1]
+            .into_iter()
+            .flatten()
+            .find(|s| s.mods.abs)
+            .map_or(ctx.whole, |s| s.src.range);
+        return fail(
+            errors,
+            EncodeError::new(
+                at,
+                "the absolute-value modifier is illegal in VOP3B encoding",
+            ),
+        );
     }
     if vop3 && need_imm {
         let at = lit.map_or(ctx.whole, |l| l.src.range);
@@ -332,17 +367,27 @@ pub(super) fn encode(
         );
     }
     let Some(opcode) = row.opcode(gen) else {
-        return fail(errors, EncodeError::new(ctx.whole, format!("instruction not available on {gen}")));
+        return fail(
+            errors,
+            EncodeError::new(ctx.whole, format!("instruction not available on {gen}")),
+        );
     };
     let vop3_opcode = row.vop3_opcode(gen);
     if vop3 && vop3_opcode.is_none() {
-        return fail(errors, EncodeError::new(ctx.whole, "no VOP3 encoding for this instruction"));
+        return fail(
+            errors,
+            EncodeError::new(ctx.whole, "no VOP3 encoding for this instruction"),
+        );
     }
     if enc == Encoding::Vopc && gcn14 && need_sdwa && (m.clamp || m.omod != 0) {
         let at = m.clamp_range.or(m.omod_range).unwrap_or(ctx.whole);
-        return fail(errors, EncodeError::new(at, "`clamp` and OMOD are illegal in the VOPC SDWA encoding"));
+        return fail(
+            errors,
+            EncodeError::new(at, "`clamp` and OMOD are illegal in the VOPC SDWA encoding"),
+        );
     }
-    if suffix == Some(Suffix::E32) && (vop3 || need_imm || need_sdwa || need_dpp || need_dpp8) {
+    // `_e32` asks for the 32-bit form; its literal (if any) still follows it.
+    if suffix == Some(Suffix::E32) && (vop3 || need_sdwa || need_dpp || need_dpp8) {
         return fail(
             errors,
             EncodeError::new(
@@ -350,7 +395,7 @@ pub(super) fn encode(
                 if vop3 {
                     "`_e32` given, but the operands or modifiers need the 64-bit VOP3 encoding"
                 } else {
-                    "`_e32` given, but the instruction needs more than one dword"
+                    "`_e32` given, but the modifiers ask for the SDWA or DPP encoding"
                 },
             ),
         );
@@ -366,7 +411,11 @@ pub(super) fn encode(
     let s1 = src1.map_or(0, |s| s.code() as u32);
     if vop3 {
         let op = vop3_opcode.unwrap_or(0) as u32;
-        let (opbits, clamp) = if gcn12 { (op << 16, (m.clamp as u32) << 15) } else { (op << 17, (m.clamp as u32) << 11) };
+        let (opbits, clamp) = if gcn12 {
+            (op << 16, (m.clamp as u32) << 15)
+        } else {
+            (op << 17, (m.clamp as u32) << 11)
+        };
         let prefix = if gfx10 { 0xd400_0000 } else { 0xd000_0000 };
         let bit = |s: &Option<VSrc>, f: fn(&VSrc) -> bool| s.as_ref().is_some_and(f) as u32;
         let w0 = if let Some(cc) = p.dst_cc {
@@ -488,7 +537,12 @@ fn extra_illegal(ctx: &Ctx<'_>, gen: Generation, sdwa: bool) -> Option<&'static 
 }
 
 fn too_many_sgprs(ctx: &Ctx<'_>, limit: usize, srcs: [Option<VSrc>; 2]) -> EncodeError {
-    let at = srcs.into_iter().flatten().filter(|s| s.is_sgpr()).last().map_or(ctx.whole, |s| s.src.range);
+    let at = srcs
+        .into_iter()
+        .flatten()
+        .filter(|s| s.is_sgpr())
+        .last()
+        .map_or(ctx.whole, |s| s.src.range);
     EncodeError::new(
         at,
         if limit == 1 {

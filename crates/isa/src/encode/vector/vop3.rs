@@ -1,7 +1,7 @@
 //! VOP3-only rows (VOP3A, VOP3B) and VOP3P.
 
 use super::mods::{self, ModSpec};
-use super::{fail, valign, implicit, mask_regs, parse_src, Ctx, ModAllow, VSrc};
+use super::{fail, implicit, mask_regs, parse_src, valign, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
 use crate::encode::operands::{Cx, Reg, SrcSpec};
 use crate::encode::EncodeError;
@@ -30,10 +30,22 @@ pub(super) fn encode(
 
     match ctx.suffix {
         Some(Suffix::Sdwa | Suffix::Dpp | Suffix::Dpp8) => {
-            return fail(errors, EncodeError::new(ctx.whole, "SDWA and DPP encodings are illegal for VOP3 instructions"));
+            return fail(
+                errors,
+                EncodeError::new(
+                    ctx.whole,
+                    "SDWA and DPP encodings are illegal for VOP3 instructions",
+                ),
+            );
         }
         Some(Suffix::E32) => {
-            return fail(errors, EncodeError::new(ctx.whole, "this instruction has only a 64-bit (VOP3) encoding"));
+            return fail(
+                errors,
+                EncodeError::new(
+                    ctx.whole,
+                    "this instruction has only a 64-bit (VOP3) encoding",
+                ),
+            );
         }
         _ => {}
     }
@@ -62,20 +74,26 @@ pub(super) fn encode(
         let r = match op.kind {
             OperandKind::VDst => cx.vreg(expr, regs, true).map(|r| dst = Some(r)),
             OperandKind::SDst => cx.sreg(expr, regs, valign(cx), true).map(|r| dst = Some(r)),
-            OperandKind::VccDst => cx.sreg(expr, mask_regs(cx), valign(cx), true).map(|r| sdst = Some(r)),
+            OperandKind::VccDst => cx
+                .sreg(expr, mask_regs(cx), valign(cx), true)
+                .map(|r| sdst = Some(r)),
             OperandKind::Src | OperandKind::VSrc | OperandKind::SSrc if nsrc < 3 => {
                 let mut spec = SrcSpec::vector(regs as u8, op.ty);
                 if nsrc > 0 {
                     spec = spec.no_lds_direct();
                 }
                 if !gfx10 {
-                    spec = spec.no_literal("a literal is illegal in the VOP3 encoding before GCN 1.5");
+                    spec =
+                        spec.no_literal("a literal is illegal in the VOP3 encoding before GCN 1.5");
                 }
                 let i = nsrc;
                 nsrc += 1;
                 parse_src(cx, expr, &spec, op.max_regs, allow).map(|s| srcs[i] = Some(s))
             }
-            _ => Err(EncodeError::new(expr.syntax().text_range(), "operand kind not supported in a VOP3 instruction")),
+            _ => Err(EncodeError::new(
+                expr.syntax().text_range(),
+                "operand kind not supported in a VOP3 instruction",
+            )),
         };
         if let Err(e) = r {
             errors.push(e);
@@ -125,7 +143,12 @@ pub(super) fn encode(
         (true, false) => 2,
     };
     if reads > limit {
-        let at = srcs.iter().flatten().filter(|s| s.is_sgpr() || s.is_literal()).last().map_or(ctx.whole, |s| s.src.range);
+        let at = srcs
+            .iter()
+            .flatten()
+            .filter(|s| s.is_sgpr() || s.is_literal())
+            .last()
+            .map_or(ctx.whole, |s| s.src.range);
         let msg = match limit {
             0 => "no SGPR can be read here: the instruction reads VCC",
             1 if vcc_read => "more than one SGPR read by the instruction (VCC included)",
@@ -139,7 +162,10 @@ pub(super) fn encode(
     }
 
     let Some(opcode) = row.opcode(gen) else {
-        return fail(errors, EncodeError::new(ctx.whole, format!("instruction not available on {gen}")));
+        return fail(
+            errors,
+            EncodeError::new(ctx.whole, format!("instruction not available on {gen}")),
+        );
     };
     let op = opcode as u32;
     let dst8 = dst.map_or(0, |d| (d.code & 0xff) as u32);
@@ -153,12 +179,21 @@ pub(super) fn encode(
             | dst8
             | (clamp << 15)
             | ((m.neg_hi as u32 & 7) << 8)
-            | if mix { (bit(0, |s| s.mods.abs) | bit(1, |s| s.mods.abs) << 1 | bit(2, |s| s.mods.abs) << 2) << 8 } else { 0 }
+            | if mix {
+                (bit(0, |s| s.mods.abs) | bit(1, |s| s.mods.abs) << 1 | bit(2, |s| s.mods.abs) << 2)
+                    << 8
+            } else {
+                0
+            }
             | ((m.op_sel as u32 & 7) << 11)
             | (((m.op_sel_hi as u32 >> 2) & 1) << 14)
     } else {
         let prefix = if gfx10 { 0xd400_0000 } else { 0xd000_0000 };
-        let (opbits, clampbit) = if gcn12 { (op << 16, clamp << 15) } else { (op << 17, clamp << 11) };
+        let (opbits, clampbit) = if gcn12 {
+            (op << 16, clamp << 15)
+        } else {
+            (op << 17, clamp << 11)
+        };
         if let Some(sd) = sdst {
             prefix | opbits | clampbit | dst8 | ((sd.code as u32 & 0x7f) << 8)
         } else {
@@ -175,7 +210,11 @@ pub(super) fn encode(
     let w1 = code(0)
         | (code(1) << 9)
         | (code(2) << 18)
-        | if vop3p { (m.op_sel_hi as u32 & 3) << 27 } else { (m.omod as u32 & 3) << 27 }
+        | if vop3p {
+            (m.op_sel_hi as u32 & 3) << 27
+        } else {
+            (m.omod as u32 & 3) << 27
+        }
         | bit(0, |s| s.mods.neg) << 29
         | bit(1, |s| s.mods.neg) << 30
         | bit(2, |s| s.mods.neg) << 31;
