@@ -206,9 +206,9 @@ fn valign(cx: &Cx<'_>) -> Align {
     }
 }
 
-/// Lane-mask registers: 2 SGPRs, 1 in wave32.
+/// Lane-mask registers: 2 SGPRs, 1 in wave32 (GCN 1.5 only).
 fn mask_regs(cx: &Cx<'_>) -> u32 {
-    if cx.target.wave32 {
+    if cx.target.wave32 && cx.gen().is_gfx10() {
         1
     } else {
         2
