@@ -129,7 +129,6 @@ pub(super) fn encode(
     }
 
     // ---- modifiers ------------------------------------------------------------------
-    let nsrc = seen_src as u8;
     let spec = ModSpec {
         operands: match enc {
             Encoding::Vop1 if row.operands.is_empty() => 0,
@@ -155,7 +154,6 @@ pub(super) fn encode(
         extra: gcn12,
         interp: false,
     };
-    let _ = nsrc;
     let m = mods::parse(cx, &spec, &ctx.items.modifiers, &[], ctx.whole, errors);
     if !errors.is_empty() {
         return None;
@@ -514,8 +512,6 @@ fn parse_kimm(cx: &mut Cx<'_>, expr: &ast::Expr, ty: ValueType) -> Result<(), En
 /// Why the instruction has no SDWA (`sdwa`) or DPP form, if it has none.
 fn extra_illegal(ctx: &Ctx<'_>, gen: Generation, sdwa: bool) -> Option<&'static str> {
     let row = ctx.row;
-    let name = if sdwa { "SDWA" } else { "DPP" };
-    let _ = name;
     if has_wide_operand(row, gen) {
         return Some(if sdwa {
             "the SDWA encoding is illegal for this instruction (64-bit operands)"
