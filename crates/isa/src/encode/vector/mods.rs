@@ -309,7 +309,7 @@ pub(super) fn parse(
         match name {
             "mul" | "div" if !spec.vop3p => {
                 let Some(v) = one_value(
-                    &m,
+                    m,
                     if name == "mul" {
                         "multiplier number"
                     } else {

@@ -53,7 +53,7 @@ pub(super) fn encode(
         enc == Encoding::Vop2 && row.operands.iter().any(|o| o.kind == OperandKind::VccDst);
     // GCN 1.0/1.1 VOP3B has no ABS field; GCN 1.2+ parses abs and refuses it later.
     let allow = ModAllow {
-        abs: !(has_dst_cc && !gcn12),
+        abs: !has_dst_cc || gcn12,
         neg: true,
         sext: gcn12,
         what: "VOP3B encoding",
@@ -181,22 +181,16 @@ pub(super) fn encode(
     let mut need_dpp8 = m.extra == Extra::Dpp8;
     let sdwa_b = gcn14 && need_sdwa;
     let dst_is_vcc = p.dst.is_some_and(|d| d.code == 106);
-    let mut vop3 = false;
-    match enc {
-        Encoding::Vop2 => {
-            if let Some(s1) = &src1 {
-                if !sdwa_b && (!s1.is_vgpr()) != p.src1_scalar {
-                    vop3 = true;
-                }
+    // SRC1 (VSRC1 field) must be a VGPR, or a scalar for V_READLANE/V_WRITELANE; the
+    // VOPC destination must be VCC. GCN 1.4 SDWA lifts both.
+    let mut vop3 = !sdwa_b
+        && match enc {
+            Encoding::Vop2 => src1.is_some_and(|s1| s1.is_vgpr() == p.src1_scalar),
+            Encoding::Vopc => {
+                (p.dst.is_some() && !dst_is_vcc) || src1.is_some_and(|s| !s.is_vgpr())
             }
-        }
-        Encoding::Vopc => {
-            if !sdwa_b && ((p.dst.is_some() && !dst_is_vcc) || src1.is_some_and(|s| !s.is_vgpr())) {
-                vop3 = true;
-            }
-        }
-        _ => {}
-    }
+            _ => false,
+        };
     if !gcn12 && any(|s| s.mods.abs || s.mods.neg || s.mods.sext) {
         vop3 = true;
     }
@@ -536,8 +530,7 @@ fn too_many_sgprs(ctx: &Ctx<'_>, limit: usize, srcs: [Option<VSrc>; 2]) -> Encod
     let at = srcs
         .into_iter()
         .flatten()
-        .filter(|s| s.is_sgpr())
-        .last()
+        .rfind(|s| s.is_sgpr())
         .map_or(ctx.whole, |s| s.src.range);
     EncodeError::new(
         at,

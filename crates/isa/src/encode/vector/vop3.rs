@@ -146,8 +146,7 @@ pub(super) fn encode(
         let at = srcs
             .iter()
             .flatten()
-            .filter(|s| s.is_sgpr() || s.is_literal())
-            .last()
+            .rfind(|s| s.is_sgpr() || s.is_literal())
             .map_or(ctx.whole, |s| s.src.range);
         let msg = match limit {
             0 => "no SGPR can be read here: the instruction reads VCC",
