@@ -215,15 +215,15 @@ fn mask_regs(cx: &Cx<'_>) -> u32 {
     }
 }
 
-/// Whether the row has 64-bit operands that rule out SDWA and DPP: any before GCN 1.5,
-/// sources only on GCN 1.5 (which allows a 64-bit destination, as in V_CVT_F64_F32).
-fn has_wide_operand(row: &Instruction, gen: crate::arch::Generation) -> bool {
+/// Whether the row has 64-bit operands that rule out SDWA (`sdwa`) or DPP: any operand
+/// before GCN 1.5; on GCN 1.5 DPP allows a 64-bit destination (V_CVT_F64_F32).
+fn has_wide_operand(row: &Instruction, gen: crate::arch::Generation, sdwa: bool) -> bool {
     use crate::table::OperandKind::*;
     row.operands.iter().any(|o| {
         o.min_regs > 1
             && match o.kind {
                 Src | VSrc | SSrc => true,
-                VDst | SDst => !gen.is_gfx10(),
+                VDst | SDst => sdwa || !gen.is_gfx10(),
                 _ => false,
             }
     })

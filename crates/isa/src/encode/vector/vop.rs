@@ -506,7 +506,7 @@ fn parse_kimm(cx: &mut Cx<'_>, expr: &ast::Expr, ty: ValueType) -> Result<(), En
 /// Why the instruction has no SDWA (`sdwa`) or DPP form, if it has none.
 fn extra_illegal(ctx: &Ctx<'_>, gen: Generation, sdwa: bool) -> Option<&'static str> {
     let row = ctx.row;
-    if has_wide_operand(row, gen) {
+    if has_wide_operand(row, gen, sdwa) {
         return Some(if sdwa {
             "the SDWA encoding is illegal for this instruction (64-bit operands)"
         } else {
