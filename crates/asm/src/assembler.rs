@@ -1,72 +1,81 @@
 //! The assembler's state and its walk over statements.
 //!
 //! Statements are handled in source order in one pass. A value that is not known yet
-//! (a forward reference) leaves a placeholder and a [`Pending`] fixup, resolved the
-//! moment the symbols it waits for are defined; what is still unresolved at the end is
-//! an error.
+//! (a forward reference) leaves a placeholder and a [`Pending`] fixup; every symbol it
+//! references lists it, and when a symbol gets its value the value is substituted into
+//! the fixups that reference it. A fixup whose last reference is gone is evaluated and
+//! written (data, an instruction field, or the value of a symbol, which may in turn
+//! complete others). What is still unresolved at the end is reported.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use gcn_isa::encode::{self, RegRange, Target};
 use gcn_syntax::ast::{self, AstNode, Statement};
-use gcn_syntax::{SyntaxKind, TextRange};
+use gcn_syntax::{SyntaxError, SyntaxKind, TextRange};
 
 use crate::diag::{Diagnostic, Severity};
 use crate::expr::{bin_op, un_op, EvalError, Ir, Value};
-use crate::layout::Layout;
+use crate::layout::{Layout, SectionKind};
 use crate::literals;
 use crate::options::Options;
-use crate::source::{FileId, Location, SourceMap};
+use crate::source::{Location, SourceMap};
 use crate::symbols::{SymId, SymbolTable};
+use crate::text::Mapper;
 
-/// How offsets in the text being processed map back to source files.
-#[derive(Debug, Clone)]
-pub(crate) enum Mapper {
-    File(FileId),
-    /// Text built by an expansion: pieces of it copied from a source (`loc` is where the
-    /// piece's first byte came from); anything else maps to `fallback`.
-    Expansion { pieces: Rc<Vec<Piece>>, fallback: Location },
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Piece {
-    pub start: u32,
-    pub len: u32,
-    pub loc: Location,
-}
-
-impl Mapper {
-    pub(crate) fn map(&self, offset: u32) -> Location {
-        match self {
-            Mapper::File(file) => Location { file: *file, offset },
-            Mapper::Expansion { pieces, fallback } => {
-                let i = pieces.partition_point(|p| p.start <= offset);
-                match i.checked_sub(1).map(|i| pieces[i]) {
-                    Some(p) if offset <= p.start + p.len => {
-                        Location { file: p.loc.file, offset: p.loc.offset + (offset - p.start) }
-                    }
-                    _ => *fallback,
-                }
-            }
-        }
-    }
+/// What kind of text is being processed (for `.exitm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CtxKind {
+    File,
+    Macro,
+    Repeat,
 }
 
 /// Where the statements being processed come from.
 #[derive(Debug, Clone)]
 pub(crate) struct Ctx {
     pub mapper: Mapper,
-    /// "in macro X called at …" frames, innermost last.
+    /// "in macro X called from here" frames, outermost first.
     pub origin: Rc<Vec<(String, Location)>>,
+    /// Nesting of macro expansions and repetitions.
     pub depth: u32,
+    pub kind: CtxKind,
+    /// Syntax errors of the text, reported as its statements are reached (a statement
+    /// that turns out to be a macro call, or lies in a false conditional, has none).
+    pub errors: Rc<RefCell<ErrorCursor>>,
+}
+
+impl Ctx {
+    pub(crate) fn new(mapper: Mapper, origin: Rc<Vec<(String, Location)>>, depth: u32, kind: CtxKind) -> Ctx {
+        Ctx { mapper, origin, depth, kind, errors: Rc::default() }
+    }
+
+    /// A child context for a nested text: one more origin frame.
+    pub(crate) fn nested(&self, mapper: Mapper, frame: (String, Location), kind: CtxKind) -> Ctx {
+        let mut origin = self.origin.as_ref().clone();
+        origin.push(frame);
+        let depth = if kind == CtxKind::File { self.depth } else { self.depth + 1 };
+        Ctx::new(mapper, Rc::new(origin), depth, kind)
+    }
+
+    pub(crate) fn loc(&self, offset: impl Into<u32>) -> Location {
+        self.mapper.map(offset.into())
+    }
+}
+
+/// Syntax errors of one text, in order, with how far they have been consumed.
+#[derive(Debug, Default)]
+pub(crate) struct ErrorCursor {
+    errors: Vec<SyntaxError>,
+    next: usize,
 }
 
 /// What processing a statement tells its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Flow {
     Continue,
-    /// `.exitm`: leave the current macro expansion.
+    /// `.exitm`: leave the current macro expansion (or repetition).
     ExitMacro,
     /// `.end`, `.abort`, or a limit hit: stop everything.
     Stop,
@@ -75,7 +84,8 @@ pub(crate) enum Flow {
 /// Where a pending value goes once known.
 #[derive(Debug, Clone)]
 pub(crate) enum PendingTarget {
-    Symbol { id: SymId, version: u32 },
+    /// The pending definition of a symbol.
+    Symbol(SymId),
     Data { section: usize, offset: usize, size: usize },
     Field { section: usize, offset: usize, shift: u8, bits: u8, signed: bool },
     Branch { section: usize, offset: usize, instr_start: i64 },
@@ -87,13 +97,9 @@ pub(crate) struct Pending {
     pub target: PendingTarget,
     pub loc: Location,
     pub origin: Rc<Vec<(String, Location)>>,
+    /// Symbols still referenced.
+    pub remaining: u32,
     pub done: bool,
-}
-
-#[derive(Debug, Default)]
-pub(crate) struct LocalLabel {
-    last: Option<Value>,
-    forward: Option<SymId>,
 }
 
 pub(crate) struct Asm {
@@ -104,41 +110,56 @@ pub(crate) struct Asm {
     pub layout: Layout,
     pub diags: Vec<Diagnostic>,
     pub pending: Vec<Pending>,
-    /// Pending fixups waiting on each undefined symbol.
-    pub waiting: HashMap<SymId, Vec<usize>>,
-    pub versions: HashMap<SymId, u32>,
-    pub locals: HashMap<String, LocalLabel>,
     pub macros: HashMap<String, Rc<crate::macros::Macro>>,
+    /// Macro expansions so far (`\@`).
     pub macro_count: u64,
+    /// `local` names so far (alternate macro syntax: `.LL0`, `.LL1`, …).
+    pub local_count: u64,
     pub expanded_statements: u64,
     pub include_depth: u32,
     pub printed: String,
-    pub eqv_depth: u32,
     pub reg_usage: crate::regusage::RegUsage,
+    /// `.struct`/`.offset`: the output counter of the absolute section, when in it.
+    pub abs_offset: Option<i64>,
+    /// The format can no longer change (something was emitted or defined in a section).
+    pub format_fixed: bool,
+    pub dot: SymId,
+    /// `.eqv` symbols being expanded (cycle guard).
+    eqv_active: HashSet<SymId>,
+    /// Files read so far, by path, for repeated includes.
+    pub file_cache: HashMap<std::path::PathBuf, crate::source::FileId>,
+    /// Labels defined in code sections: name, section, offset.
+    pub code_labels: Vec<(String, usize, usize)>,
 }
 
 impl Asm {
     pub(crate) fn new(opts: Options) -> Asm {
         let target = Target { device: opts.device, gen: opts.device.generation(), wave32: opts.wave32 };
         let layout = Layout::new(opts.format);
+        let mut symbols = SymbolTable::default();
+        let dot = symbols.global_symbol(".");
+        symbols.get_mut(dot).value = Some(Value::Abs(0));
         Asm {
             target,
             layout,
             opts,
             sources: SourceMap::default(),
-            symbols: SymbolTable::default(),
+            symbols,
             diags: Vec::new(),
             pending: Vec::new(),
-            waiting: HashMap::new(),
-            versions: HashMap::new(),
-            locals: HashMap::new(),
             macros: HashMap::new(),
             macro_count: 0,
+            local_count: 0,
             expanded_statements: 0,
             include_depth: 0,
             printed: String::new(),
-            eqv_depth: 0,
             reg_usage: Default::default(),
+            abs_offset: None,
+            format_fixed: false,
+            dot,
+            eqv_active: HashSet::new(),
+            file_cache: HashMap::new(),
+            code_labels: Vec::new(),
         }
     }
 
@@ -153,25 +174,55 @@ impl Asm {
     }
 
     fn report(&mut self, ctx: &Ctx, range: TextRange, severity: Severity, message: String) {
-        let location = ctx.mapper.map(range.start().into());
-        self.diags.push(Diagnostic {
-            severity,
-            location: Some(location),
-            message,
-            origin: ctx.origin.as_ref().clone(),
-        });
+        let location = ctx.loc(range.start());
+        self.diag_at(location, ctx.origin.clone(), severity, message);
+    }
+
+    pub(crate) fn diag_at(&mut self, location: Location, origin: Rc<Vec<(String, Location)>>, severity: Severity, message: String) {
+        self.diags.push(Diagnostic { severity, location: Some(location), message, origin: origin.as_ref().clone() });
+    }
+
+    /// Reports the syntax errors before `end` not reported yet.
+    fn flush_errors(&mut self, ctx: &Ctx, end: u32) {
+        let errors: Vec<SyntaxError> = {
+            let mut cursor = ctx.errors.borrow_mut();
+            let start = cursor.next;
+            while cursor.next < cursor.errors.len() && u32::from(cursor.errors[cursor.next].range.start()) < end {
+                cursor.next += 1;
+            }
+            cursor.errors[start..cursor.next].to_vec()
+        };
+        for e in errors {
+            self.error_at(ctx, e.range, e.message);
+        }
+    }
+
+    /// Drops the syntax errors before `end`.
+    fn skip_errors(ctx: &Ctx, end: u32) {
+        let mut cursor = ctx.errors.borrow_mut();
+        while cursor.next < cursor.errors.len() && u32::from(cursor.errors[cursor.next].range.start()) < end {
+            cursor.next += 1;
+        }
     }
 
     // ---- processing ---------------------------------------------------------------
 
-    /// Parses `text` (already in the source map or an expansion) and processes it.
-    pub(crate) fn process_text(&mut self, ctx: &Ctx, text: &str) -> Flow {
+    /// Parses `text` and processes its statements in `ctx`.
+    pub(crate) fn process_text(&mut self, ctx: Ctx, text: &str) -> Flow {
         let parse = gcn_syntax::parse(text);
-        for e in parse.errors() {
-            self.error_at(ctx, e.range, e.message.clone());
+        self.process_parse(ctx, &parse, true)
+    }
+
+    /// Processes a parsed text; `report_syntax` is false for the repeated iterations of
+    /// a repetition (its syntax errors were reported with the first).
+    pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, report_syntax: bool) -> Flow {
+        let errors = if report_syntax { parse.errors().to_vec() } else { Vec::new() };
+        ctx.errors = Rc::new(RefCell::new(ErrorCursor { errors, next: 0 }));
+        let flow = self.statements(&ctx, parse.tree().statements());
+        if flow != Flow::Stop {
+            self.flush_errors(&ctx, u32::MAX);
         }
-        let file = parse.tree();
-        self.statements(ctx, file.statements())
+        flow
     }
 
     pub(crate) fn statements(&mut self, ctx: &Ctx, stmts: impl Iterator<Item = Statement>) -> Flow {
@@ -180,9 +231,11 @@ impl Asm {
                 self.expanded_statements += 1;
                 if self.expanded_statements > self.opts.limits.expanded_statements {
                     let limit = self.opts.limits.expanded_statements;
-                    self.error_at(ctx, stmt.syntax().text_range(), format!(
-                        "expansions produced more than {limit} statements (raise the limit with --max-expanded-statements)"
-                    ));
+                    self.error_at(
+                        ctx,
+                        stmt.syntax().text_range(),
+                        format!("macro and repetition expansions produced more than {limit} statements (raise the limit with --max-expanded-statements)"),
+                    );
                     return Flow::Stop;
                 }
             }
@@ -195,28 +248,68 @@ impl Asm {
     }
 
     fn statement(&mut self, ctx: &Ctx, stmt: Statement) -> Flow {
+        let range = stmt.syntax().text_range();
+        let end = u32::from(range.end());
         match stmt {
-            Statement::Label(label) => self.label(ctx, &label),
-            Statement::Assignment(a) => self.assignment(ctx, &a),
-            Statement::PseudoOp(op) => return crate::pseudo::pseudo_op(self, ctx, &op),
+            Statement::Label(label) => {
+                self.flush_errors(ctx, end);
+                self.label(ctx, &label);
+            }
+            Statement::Assignment(a) => {
+                self.flush_errors(ctx, end);
+                self.assignment(ctx, &a);
+            }
+            Statement::PseudoOp(op) => {
+                // A macro may be named like a pseudo-op that is not one of ours.
+                if let Some(token) = op.name_token() {
+                    if !crate::pseudo::is_pseudo_op(&op.name()) {
+                        if let Some(m) = self.find_macro(token.text()) {
+                            Self::skip_errors(ctx, end);
+                            return crate::macros::call(self, ctx, &m, op.syntax(), u32::from(token.text_range().end()));
+                        }
+                    }
+                }
+                self.flush_errors(ctx, end);
+                return crate::pseudo::pseudo_op(self, ctx, &op);
+            }
             Statement::Instruction(instr) => {
                 let name = instr.mnemonic_token().map(|t| t.text().to_string()).unwrap_or_default();
                 if let Some(m) = self.find_macro(&name) {
-                    return crate::macros::call(self, ctx, &m, instr.syntax());
+                    Self::skip_errors(ctx, end);
+                    let from = instr.mnemonic_token().map_or(0, |t| u32::from(t.text_range().end()));
+                    return crate::macros::call(self, ctx, &m, instr.syntax(), from);
                 }
+                self.flush_errors(ctx, end);
                 self.instruction(ctx, &instr);
             }
             Statement::MacroCall(call) => {
-                let name = call.name_token().map(|t| t.text().to_string()).unwrap_or_default();
-                match self.find_macro(&name) {
-                    Some(m) => return crate::macros::call(self, ctx, &m, call.syntax()),
-                    None => self.error_at(ctx, call.syntax().text_range(), format!("unknown macro `{name}`")),
+                let Some(token) = call.name_token() else { return Flow::Continue };
+                match self.find_macro(token.text()) {
+                    Some(m) => {
+                        Self::skip_errors(ctx, end);
+                        return crate::macros::call(self, ctx, &m, call.syntax(), u32::from(token.text_range().end()));
+                    }
+                    None => {
+                        self.flush_errors(ctx, end);
+                        self.error_at(ctx, token.text_range(), format!("`{}` is neither an instruction nor a macro", token.text()));
+                    }
                 }
             }
-            Statement::MacroDef(def) => crate::macros::define(self, ctx, &def),
-            Statement::Repeat(rep) => return crate::macros::repeat(self, ctx, &rep),
+            Statement::MacroDef(def) => {
+                self.flush_errors(ctx, end);
+                crate::macros::define(self, ctx, &def);
+            }
+            Statement::Repeat(rep) => {
+                let header_end = rep.header().map_or(end, |h| u32::from(h.syntax().text_range().end()));
+                self.flush_errors(ctx, header_end);
+                let flow = crate::macros::repeat(self, ctx, &rep);
+                if flow != Flow::Stop {
+                    self.flush_errors(ctx, end);
+                }
+                return flow;
+            }
             Statement::Conditional(cond) => return self.conditional(ctx, &cond),
-            Statement::Error(_) => {}
+            Statement::Error(_) => self.flush_errors(ctx, end),
         }
         Flow::Continue
     }
@@ -229,19 +322,41 @@ impl Asm {
     }
 
     pub(crate) fn macro_key(&self, name: &str) -> String {
-        if self.opts.macro_case_insensitive { name.to_ascii_lowercase() } else { name.to_string() }
+        if self.opts.macro_case_insensitive {
+            name.to_ascii_lowercase()
+        } else {
+            name.to_string()
+        }
     }
 
     fn conditional(&mut self, ctx: &Ctx, cond: &ast::Conditional) -> Flow {
+        let cond_end = u32::from(cond.syntax().text_range().end());
+        let mut taken = false;
         for branch in cond.branches() {
+            let branch_end = u32::from(branch.syntax().text_range().end());
             let Some(header) = branch.header() else { continue };
+            if taken {
+                Self::skip_errors(ctx, branch_end);
+                continue;
+            }
+            self.flush_errors(ctx, u32::from(header.syntax().text_range().end()));
             match crate::pseudo::condition(self, ctx, &header) {
-                Some(true) => return self.statements(ctx, branch.statements()),
-                Some(false) => {}
-                // An error in the condition: skip the whole block, as the reference does.
-                None => return Flow::Continue,
+                Some(true) => {
+                    taken = true;
+                    let flow = self.statements(ctx, branch.statements());
+                    if flow != Flow::Continue {
+                        return flow;
+                    }
+                }
+                Some(false) => Self::skip_errors(ctx, branch_end),
+                // An error in the condition: skip the whole block.
+                None => {
+                    Self::skip_errors(ctx, cond_end);
+                    return Flow::Continue;
+                }
             }
         }
+        self.flush_errors(ctx, cond_end);
         Flow::Continue
     }
 
@@ -249,123 +364,370 @@ impl Asm {
 
     fn label(&mut self, ctx: &Ctx, label: &ast::Label) {
         let Some(token) = label.name_token() else { return };
+        let range = token.text_range();
+        self.format_fixed = true;
+        if !self.is_addressable() {
+            self.error_at(ctx, range, "a label cannot be defined in a section without addresses");
+            return;
+        }
         let here = self.here();
         if label.is_local() {
-            self.define_local_label(token.text(), here);
+            let name = token.text();
+            let next = self.symbols.global_symbol(&format!("{name}f"));
+            let prev = self.symbols.global_symbol(&format!("{name}b"));
+            self.set_symbol(next, here);
+            self.symbols.get_mut(next).value = None;
+            self.symbols.get_mut(prev).value = Some(here);
             return;
         }
-        let id = self.symbols.define_target(token.text());
+        let name = token.text().to_string();
+        if name == "." {
+            self.error_at(ctx, range, "`.` cannot be a label");
+            return;
+        }
+        if name.ends_with("::.") {
+            self.error_at(ctx, range, "symbol `.` exists only in the global scope");
+            return;
+        }
+        let id = self.symbols.define_target(&name);
         let sym = self.symbols.get(id);
-        if sym.is_defined() || sym.once_defined {
-            self.error_at(ctx, token.text_range(), format!("symbol `{}` is already defined", token.text()));
-            return;
-        }
-        self.symbols.get_mut(id).once_defined = true;
-        self.symbols.get_mut(id).is_label = true;
-        self.set_symbol(id, here);
-        self.layout.note_label(token.text(), here);
-    }
-
-    fn define_local_label(&mut self, name: &str, here: Value) {
-        let entry = self.locals.entry(name.to_string()).or_default();
-        entry.last = Some(here);
-        if let Some(forward) = entry.forward.take() {
-            self.set_symbol(forward, here);
-        }
-    }
-
-    fn assignment(&mut self, ctx: &Ctx, a: &ast::Assignment) {
-        let (Some(name), Some(value)) = (a.name_token(), a.value()) else { return };
-        self.assign(ctx, name.text(), name.text_range(), &value, false);
-    }
-
-    /// `name = expr` and its pseudo-op forms; `once` for `.equiv`.
-    pub(crate) fn assign(&mut self, ctx: &Ctx, name: &str, range: TextRange, value: &ast::Expr, once: bool) {
-        if name.bytes().all(|b| b.is_ascii_digit()) {
-            self.error_at(ctx, range, "a local label cannot be assigned");
-            return;
-        }
-        let id = self.symbols.define_target(name);
-        let sym = self.symbols.get(id);
-        if sym.once_defined || (once && sym.is_defined()) {
+        if sym.once_defined && sym.is_defined() {
             self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
             return;
         }
+        self.set_symbol(id, here);
+        let sym = self.symbols.get_mut(id);
+        sym.once_defined = true;
+        sym.is_label = true;
+        if self.abs_offset.is_none() && self.layout.is_code_section() {
+            let (section, offset) = (self.layout.current(), self.layout.offset());
+            self.reg_usage.label(section, offset);
+            self.code_labels.push((name.clone(), section, offset));
+        }
+        self.layout.note_label(&name, here);
+    }
+
+    fn assignment(&mut self, ctx: &Ctx, a: &ast::Assignment) {
+        // The name is the first token: a NAME, or a FLOAT_NUMBER such as `.5`.
+        let Some(name) = a.syntax().children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()) else {
+            return;
+        };
+        let Some(value) = a.value() else { return };
+        self.assign(ctx, name.text(), name.text_range(), &value, true, false);
+    }
+
+    /// `name = expr` and its pseudo-op forms: `reassign` is false for `.equiv` and
+    /// `.eqv`, `base` true for `.eqv` (evaluated anew at each use).
+    pub(crate) fn assign(&mut self, ctx: &Ctx, name: &str, range: TextRange, value: &ast::Expr, reassign: bool, base: bool) {
+        if name.ends_with("::.") {
+            self.error_at(ctx, range, "symbol `.` exists only in the global scope");
+            return;
+        }
+        if name.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
+            self.error_at(ctx, range, "a local label cannot be assigned");
+            return;
+        }
         if let ast::Expr::Percent(p) = value {
-            let Some(inner) = p.expr() else { return };
-            match self.register_value(ctx, &inner) {
-                Ok(reg) => {
-                    let sym = self.symbols.get_mut(id);
-                    sym.register = Some(reg);
-                    sym.value = None;
-                    sym.pending = None;
-                    sym.once_defined |= once;
-                }
-                Err(message) => self.error_at(ctx, inner.syntax().text_range(), message),
+            if name == "." {
+                self.error_at(ctx, range, "`.` needs a value, not a register");
+                return;
             }
+            let Some(inner) = p.expr() else { return };
+            let reg = match self.register_value(ctx, &inner) {
+                Ok(reg) => reg,
+                Err((r, message)) => {
+                    self.error_at(ctx, r, message);
+                    return;
+                }
+            };
+            self.format_fixed = true;
+            let id = self.symbols.define_target(name);
+            let sym = self.symbols.get(id);
+            if (sym.once_defined || !reassign) && sym.is_defined() {
+                self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
+                return;
+            }
+            let waiting = std::mem::take(&mut self.symbols.get_mut(id).occurrences);
+            let waiting: Vec<u32> = waiting.into_iter().filter(|&i| !self.pending[i as usize].done).collect();
+            if !waiting.is_empty() {
+                for i in waiting {
+                    let p = &mut self.pending[i as usize];
+                    p.done = true;
+                    let (loc, origin) = (p.loc, p.origin.clone());
+                    self.diag_at(loc, origin, Severity::Error, "expression has a register symbol".into());
+                }
+                self.error_at(ctx, range, format!("register symbol `{name}` was used in expressions before"));
+                return;
+            }
+            let sym = self.symbols.get_mut(id);
+            sym.register = Some(reg);
+            sym.value = None;
+            sym.def = None;
+            sym.eqv = None;
+            sym.once_defined = !reassign;
             return;
         }
         if name == "." {
-            self.move_counter(ctx, range, value);
+            if let Some(v) = self.eval_now(ctx, value) {
+                self.set_output_counter(ctx, range, v, 0);
+            }
             return;
         }
-        let Some(ir) = self.lower(ctx, value) else { return };
-        self.symbols.get_mut(id).once_defined |= once;
-        self.symbols.get_mut(id).register = None;
-        match self.eval_ir(&ir) {
-            Ok(v) => self.set_symbol(id, v),
-            Err(EvalError::Pending) => {
-                let version = self.bump_version(id);
-                let sym = self.symbols.get_mut(id);
-                sym.value = None;
-                sym.pending = Some(ir.clone());
-                let loc = ctx.mapper.map(value.syntax().text_range().start().into());
-                self.add_pending(ir, PendingTarget::Symbol { id, version }, loc, ctx);
+        let ir = if base {
+            match self.try_lower(ctx, value, true) {
+                Ok(ir) => ir,
+                Err((r, m)) => {
+                    self.error_at(ctx, r, m);
+                    return;
+                }
             }
-            Err(EvalError::Invalid(message)) => self.error_at(ctx, value.syntax().text_range(), message),
+        } else {
+            let Some(ir) = self.lower(ctx, value) else { return };
+            ir
+        };
+        let id = self.symbols.define_target(name);
+        let sym = self.symbols.get(id);
+        if (sym.once_defined || !reassign) && sym.is_defined() {
+            self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
+            return;
         }
+        if ir.is_closed() {
+            match self.eval_ir(ctx, value.syntax().text_range(), &ir) {
+                Ok(v) => {
+                    self.set_symbol(id, v);
+                    self.symbols.get_mut(id).once_defined = !reassign;
+                }
+                Err(EvalError::Invalid(message)) => self.error_at(ctx, value.syntax().text_range(), message),
+                Err(EvalError::Pending) => unreachable!("a closed expression is never pending"),
+            }
+            return;
+        }
+        let sym = self.symbols.get_mut(id);
+        sym.value = None;
+        sym.register = None;
+        sym.eqv = None;
+        sym.def = None;
+        sym.once_defined = !reassign;
+        if base {
+            self.symbols.get_mut(id).eqv = Some(Rc::new(ir));
+            self.bind_waiting(id);
+            return;
+        }
+        // A pending definition: references from now on wait for it, and so do those
+        // that waited for the symbol itself.
+        let def = self.symbols.anonymous(name.to_string());
+        self.symbols.get_mut(def).owner = Some(id);
+        self.symbols.get_mut(id).def = Some(def);
+        let waiting = std::mem::take(&mut self.symbols.get_mut(id).occurrences);
+        for i in waiting {
+            self.rewrite_pending(i as usize, id, &|| Ir::Sym(def));
+        }
+        let loc = ctx.loc(value.syntax().text_range().start());
+        self.add_pending(ir, PendingTarget::Symbol(def), loc, ctx);
     }
 
-    fn bump_version(&mut self, id: SymId) -> u32 {
-        let v = self.versions.entry(id).or_insert(0);
-        *v += 1;
-        *v
+    /// Gives the fixups waiting for an `.eqv` symbol its expression as it is now.
+    fn bind_waiting(&mut self, id: SymId) {
+        let waiting = std::mem::take(&mut self.symbols.get_mut(id).occurrences);
+        if waiting.is_empty() {
+            return;
+        }
+        let snapshot = self.bind(id);
+        for i in waiting {
+            let snapshot = snapshot.clone();
+            if let Some((defined, value)) = self.rewrite_pending(i as usize, id, &move || snapshot.clone()) {
+                self.set_symbol(defined, value);
+            }
+        }
     }
 
     /// Gives a symbol its value and resolves what waited for it.
     pub(crate) fn set_symbol(&mut self, id: SymId, value: Value) {
-        self.bump_version(id);
-        let sym = self.symbols.get_mut(id);
-        sym.value = Some(value);
-        sym.pending = None;
-        self.resolve_waiting(id);
+        let mut work = vec![(id, value)];
+        while let Some((id, value)) = work.pop() {
+            let sym = self.symbols.get_mut(id);
+            sym.value = Some(value);
+            sym.def = None;
+            sym.register = None;
+            sym.eqv = None;
+            if let Some(owner) = sym.owner {
+                // A pending definition resolved: its symbol gets the value, unless it
+                // was redefined meanwhile.
+                if self.symbols.get(owner).def == Some(id) {
+                    work.push((owner, value));
+                }
+            }
+            let waiting = std::mem::take(&mut self.symbols.get_mut(id).occurrences);
+            for i in waiting {
+                if let Some(defined) = self.rewrite_pending(i as usize, id, &|| Ir::Value(value)) {
+                    work.push(defined);
+                }
+            }
+        }
     }
 
-    /// `. = expr`: moves the output counter forward (or anywhere in an absolute section).
-    fn move_counter(&mut self, ctx: &Ctx, range: TextRange, value: &ast::Expr) {
-        let Some(v) = self.eval_now(ctx, value) else { return };
-        let here = self.layout.offset() as i64;
-        let target = match v {
-            Value::Rel { offset, .. } => offset,
-            Value::Abs(a) => a,
+    /// Replaces `id` in a pending expression; completes it when nothing is left to wait
+    /// for. Returns the symbol value it defined, for the caller to propagate.
+    fn rewrite_pending(&mut self, index: usize, id: SymId, with: &dyn Fn() -> Ir) -> Option<(SymId, Value)> {
+        if self.pending[index].done {
+            return None;
+        }
+        let mut before = Vec::new();
+        self.pending[index].ir.symbols(&mut before);
+        self.pending[index].ir.substitute(id, with);
+        let mut after = Vec::new();
+        self.pending[index].ir.symbols(&mut after);
+        for &s in &after {
+            if s == id || !before.contains(&s) {
+                self.symbols.get_mut(s).occurrences.push(index as u32);
+            }
+        }
+        self.pending[index].remaining = after.len() as u32;
+        if !after.is_empty() {
+            return None;
+        }
+        self.complete_pending(index)
+    }
+
+    fn complete_pending(&mut self, index: usize) -> Option<(SymId, Value)> {
+        self.pending[index].done = true;
+        let mut warnings = Vec::new();
+        let result = {
+            let symbols = &self.symbols;
+            self.pending[index].ir.eval(&|s| symbols.value(s), &mut |w| warnings.push(w))
         };
+        for w in warnings {
+            self.pending_diag(index, Severity::Warning, w);
+        }
+        match result {
+            Ok(v) => self.apply_pending(index, v),
+            Err(EvalError::Invalid(message)) => {
+                self.pending_diag(index, Severity::Error, message);
+                None
+            }
+            Err(EvalError::Pending) => None,
+        }
+    }
+
+    fn pending_diag(&mut self, index: usize, severity: Severity, message: String) {
+        let p = &self.pending[index];
+        let (loc, origin) = (p.loc, p.origin.clone());
+        self.diag_at(loc, origin, severity, message);
+    }
+
+    /// Writes a resolved value; returns the symbol it defines, if any.
+    fn apply_pending(&mut self, index: usize, value: Value) -> Option<(SymId, Value)> {
+        match self.pending[index].target.clone() {
+            PendingTarget::Symbol(id) => Some((id, value)),
+            PendingTarget::Data { section, offset, size } => {
+                match self.data_value(value) {
+                    Ok(v) => {
+                        if size < 8 && !fits_unsigned_or_signed(v, size as u32 * 8) {
+                            let message = truncation_message(v, size as u32 * 8);
+                            self.pending_diag(index, Severity::Warning, message);
+                        }
+                        self.layout.patch_bytes(section, offset, &v.to_le_bytes()[..size]);
+                    }
+                    Err(message) => self.pending_diag(index, Severity::Error, message),
+                }
+                None
+            }
+            PendingTarget::Field { section, offset, shift, bits, signed } => {
+                match self.data_value(value) {
+                    Ok(v) => self.patch_field(index, section, offset, shift, bits, signed, v),
+                    Err(message) => self.pending_diag(index, Severity::Error, message),
+                }
+                None
+            }
+            PendingTarget::Branch { section, offset, instr_start } => {
+                match branch_offset(value, section, instr_start, &self.layout) {
+                    Ok(v) => self.patch_field(index, section, offset, 0, 16, true, v),
+                    Err(message) => self.pending_diag(index, Severity::Error, message),
+                }
+                None
+            }
+        }
+    }
+
+    /// Writes `value` into bits `shift..shift+bits` of the dword at `offset`, truncating
+    /// (with a warning) what does not fit, as the reference does.
+    #[allow(clippy::too_many_arguments)]
+    fn patch_field(&mut self, index: usize, section: usize, offset: usize, shift: u8, bits: u8, signed: bool, value: i64) {
+        let bits = u32::from(bits).min(32);
+        let fits = if signed { fits_signed(value, bits) } else { fits_unsigned_or_signed(value, bits) };
+        if !fits {
+            self.pending_diag(index, Severity::Warning, truncation_message(value, bits));
+        }
+        let Some(content) = self.layout.sections.get(section).map(|s| &s.content) else { return };
+        if offset + 4 > content.len() {
+            return;
+        }
+        let mut word = u32::from_le_bytes(content[offset..offset + 4].try_into().unwrap());
+        let mask: u32 = if bits >= 32 { u32::MAX } else { ((1u32 << bits) - 1) << shift };
+        word = (word & !mask) | (((value as u32) << shift) & mask);
+        self.layout.patch_bytes(section, offset, &word.to_le_bytes());
+    }
+
+    /// `. = value` / `.org`: moves the output counter forward (anywhere in the absolute
+    /// section), filling with `fill`.
+    pub(crate) fn set_output_counter(&mut self, ctx: &Ctx, range: TextRange, value: Value, fill: u8) {
+        self.format_fixed = true;
+        if let Some(_) = self.abs_offset {
+            let target = match value {
+                Value::Abs(v) => v,
+                Value::Rel { .. } => {
+                    self.error_at(ctx, range, "the output counter cannot move to another section");
+                    return;
+                }
+            };
+            if fill != 0 {
+                self.warn_at(ctx, range, "the fill value is ignored in the absolute section");
+            }
+            self.abs_offset = Some(target);
+            return;
+        }
+        let current = self.layout.current() as u32;
+        let target = match value {
+            Value::Abs(v) => v,
+            Value::Rel { section, offset } if section == current => offset,
+            Value::Rel { .. } => {
+                self.error_at(ctx, range, "the output counter cannot move to another section");
+                return;
+            }
+        };
+        let here = self.layout.offset() as i64;
         if target < here {
             self.error_at(ctx, range, "the output counter cannot move backwards");
             return;
         }
-        self.emit_fill(ctx, range, (target - here) as u64, 0);
+        self.reserve(ctx, range, (target - here) as u64, fill);
     }
 
     // ---- expressions ------------------------------------------------------------------
 
-    /// The output counter: a position in the current section.
+    /// The output counter: a position in the current section (or an absolute value in
+    /// the absolute section and in sections whose addresses are their offsets).
     pub(crate) fn here(&self) -> Value {
-        Value::Rel { section: self.layout.current() as u32, offset: self.layout.offset() as i64 }
+        if let Some(offset) = self.abs_offset {
+            return Value::Abs(offset);
+        }
+        let section = self.layout.current();
+        let offset = self.layout.offset() as i64;
+        if self.layout.is_absolute_section(section) {
+            Value::Abs(offset)
+        } else {
+            Value::Rel { section: section as u32, offset }
+        }
+    }
+
+    /// Whether labels can be defined and the counter moved here.
+    pub(crate) fn is_addressable(&self) -> bool {
+        self.abs_offset.is_some() || self.layout.sections[self.layout.current()].kind != SectionKind::Config
     }
 
     /// Lowers a syntax-tree expression; reports and returns `None` on error.
     pub(crate) fn lower(&mut self, ctx: &Ctx, expr: &ast::Expr) -> Option<Ir> {
-        match self.try_lower(expr) {
+        match self.try_lower(ctx, expr, false) {
             Ok(ir) => Some(ir),
             Err((range, message)) => {
                 self.error_at(ctx, range, message);
@@ -374,7 +736,9 @@ impl Asm {
         }
     }
 
-    pub(crate) fn try_lower(&mut self, expr: &ast::Expr) -> Result<Ir, (TextRange, String)> {
+    /// Lowers an expression. `base` (for `.eqv`, `.for`): symbols stay references even
+    /// when they have a value, to be bound at each use.
+    pub(crate) fn try_lower(&mut self, ctx: &Ctx, expr: &ast::Expr, base: bool) -> Result<Ir, (TextRange, String)> {
         let range = expr.syntax().text_range();
         let missing = || (range, "incomplete expression".to_string());
         Ok(match expr {
@@ -383,30 +747,30 @@ impl Asm {
                 match token.kind() {
                     SyntaxKind::LOCAL_LABEL_REF => self.local_label_ref(token.text()).map_err(|m| (range, m))?,
                     // `.5` in an integer expression names a symbol, as in the reference.
-                    SyntaxKind::FLOAT_NUMBER if token.text().starts_with('.') => self.name_value(token.text()),
-                    _ => Ir::Value(Value::Abs(self.literal_value(&token).map_err(|m| (range, m))?)),
+                    SyntaxKind::FLOAT_NUMBER if token.text().starts_with('.') => self.name_ir(token.text(), base).map_err(|m| (range, m))?,
+                    _ => Ir::Value(Value::Abs(literal_value(&token).map_err(|m| (range, m))?)),
                 }
             }
             ast::Expr::NameRef(n) => {
                 let token = n.name_token().ok_or_else(missing)?;
-                self.name_value(token.text())
+                self.name_ir(token.text(), base).map_err(|m| (range, m))?
             }
-            ast::Expr::Paren(p) => self.try_lower(&p.expr().ok_or_else(missing)?)?,
-            ast::Expr::At(p) => self.try_lower(&p.expr().ok_or_else(missing)?)?,
+            ast::Expr::Paren(p) => self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?,
+            ast::Expr::At(p) => self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?,
             ast::Expr::Prefix(p) => {
                 let op = p.op().and_then(|t| un_op(t.kind())).ok_or_else(missing)?;
-                Ir::Unary(op, Box::new(self.try_lower(&p.expr().ok_or_else(missing)?)?))
+                Ir::Unary(op, Box::new(self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?))
             }
             ast::Expr::Bin(b) => {
                 let op = b.op().and_then(|t| bin_op(t.kind())).ok_or_else(missing)?;
-                let lhs = self.try_lower(&b.lhs().ok_or_else(missing)?)?;
-                let rhs = self.try_lower(&b.rhs().ok_or_else(missing)?)?;
+                let lhs = self.try_lower(ctx, &b.lhs().ok_or_else(missing)?, base)?;
+                let rhs = self.try_lower(ctx, &b.rhs().ok_or_else(missing)?, base)?;
                 Ir::Binary(op, Box::new(lhs), Box::new(rhs))
             }
             ast::Expr::Ternary(t) => {
-                let c = self.try_lower(&t.condition().ok_or_else(missing)?)?;
-                let a = self.try_lower(&t.then_expr().ok_or_else(missing)?)?;
-                let b = self.try_lower(&t.else_expr().ok_or_else(missing)?)?;
+                let c = self.try_lower(ctx, &t.condition().ok_or_else(missing)?, base)?;
+                let a = self.try_lower(ctx, &t.then_expr().ok_or_else(missing)?, base)?;
+                let b = self.try_lower(ctx, &t.else_expr().ok_or_else(missing)?, base)?;
                 Ir::Ternary(Box::new(c), Box::new(a), Box::new(b))
             }
             ast::Expr::Register(_) | ast::Expr::RegIndex(_) | ast::Expr::Percent(_) => {
@@ -418,75 +782,116 @@ impl Asm {
         })
     }
 
-    fn literal_value(&mut self, token: &gcn_syntax::SyntaxToken) -> Result<i64, String> {
-        let text = token.text();
-        match token.kind() {
-            SyntaxKind::INT_NUMBER => literals::parse_int(text).map(|v| v as i64),
-            SyntaxKind::CHAR => literals::parse_char(text).map(|v| v as i64),
-            SyntaxKind::FLOAT_NUMBER => Err("a floating-point number is not allowed here".into()),
-            SyntaxKind::STRING => Err("a string is not allowed here".into()),
-            _ => Err(format!("`{text}` is not a valid number")),
-        }
-    }
-
-    /// `1b`: the last `1:` so far; `1f`: the next `1:`, a symbol defined when it comes.
+    /// `1b`: the last `1:` so far; `1f`: the next `1:`.
     fn local_label_ref(&mut self, text: &str) -> Result<Ir, String> {
         let (name, dir) = text.split_at(text.len() - 1);
-        let forward = dir.eq_ignore_ascii_case("f");
-        let entry = self.locals.entry(name.to_string()).or_default();
-        if !forward {
-            return entry.last.map(Ir::Value).ok_or_else(|| format!("no local label `{name}` before this point"));
+        if dir.eq_ignore_ascii_case("f") {
+            return Ok(Ir::Sym(self.symbols.global_symbol(&format!("{name}f"))));
         }
-        if let Some(id) = entry.forward {
-            return Ok(Ir::Sym(id));
+        let prev = self.symbols.global_symbol(&format!("{name}b"));
+        match self.symbols.value(prev) {
+            Some(v) => Ok(Ir::Value(self.absolute_if_possible(v))),
+            None => Err(format!("no local label `{name}` before this point")),
         }
-        let id = self.symbols.anonymous(format!("{name}f"));
-        self.locals.get_mut(name).unwrap().forward = Some(id);
-        Ok(Ir::Sym(id))
     }
 
-    fn name_value(&mut self, name: &str) -> Ir {
-        if name == "." {
+    fn name_ir(&mut self, name: &str, base: bool) -> Result<Ir, String> {
+        let id = self.symbols.lookup(name);
+        if self.symbols.get(id).register.is_some() {
+            return Err(format!("`{name}` is a register symbol, not allowed in an expression"));
+        }
+        Ok(if base && id != self.dot { Ir::Sym(id) } else { self.bind(id) })
+    }
+
+    /// A reference to a symbol as it stands now: its value, its pending definition, the
+    /// current expansion of its `.eqv` expression, or the symbol itself.
+    fn bind(&mut self, id: SymId) -> Ir {
+        if id == self.dot {
             return Ir::Value(self.here());
         }
-        let id = self.symbols.lookup(name);
         let sym = self.symbols.get(id);
-        if let Some(eqv) = sym.eqv.clone() {
-            // `.eqv`: evaluated anew at each use; a self-reference stays unresolved.
-            if self.eqv_depth < 64 {
-                self.eqv_depth += 1;
-                let ir = self.try_lower(&eqv);
-                self.eqv_depth -= 1;
-                if let Ok(ir) = ir {
-                    return ir;
-                }
-            }
-            return Ir::Sym(id);
+        if let Some(v) = sym.value {
+            return Ir::Value(self.absolute_if_possible(v));
         }
-        match sym.value {
-            Some(v) => Ir::Value(v),
-            None => Ir::Sym(id),
+        if let Some(def) = sym.def {
+            return Ir::Sym(def);
+        }
+        if let Some(eqv) = sym.eqv.clone() {
+            if self.eqv_active.len() >= 1000 || !self.eqv_active.insert(id) {
+                // A cycle of `.eqv`s never gets a value.
+                return Ir::Sym(id);
+            }
+            let mut ir = (*eqv).clone();
+            self.bind_all(&mut ir);
+            self.eqv_active.remove(&id);
+            return ir;
+        }
+        Ir::Sym(id)
+    }
+
+    fn bind_all(&mut self, ir: &mut Ir) {
+        match ir {
+            Ir::Value(_) => {}
+            Ir::Sym(id) => *ir = self.bind(*id),
+            Ir::Unary(_, e) => self.bind_all(e),
+            Ir::Binary(_, a, b) => {
+                self.bind_all(a);
+                self.bind_all(b);
+            }
+            Ir::Ternary(c, t, e) => {
+                self.bind_all(c);
+                self.bind_all(t);
+                self.bind_all(e);
+            }
         }
     }
 
-    pub(crate) fn eval_ir(&self, ir: &Ir) -> Result<Value, EvalError> {
-        ir.eval(&|id| self.symbols.value(id))
+    /// A base expression (`.for`'s condition) bound now.
+    pub(crate) fn bind_base(&mut self, base: &Ir) -> Ir {
+        let mut ir = base.clone();
+        self.bind_all(&mut ir);
+        ir
+    }
+
+    /// Section offsets in sections whose addresses are their offsets are absolute.
+    fn absolute_if_possible(&self, v: Value) -> Value {
+        match v {
+            Value::Rel { section, offset } if self.layout.is_absolute_section(section as usize) => Value::Abs(offset),
+            v => v,
+        }
+    }
+
+    /// Evaluates, reporting warnings at `range`.
+    pub(crate) fn eval_ir(&mut self, ctx: &Ctx, range: TextRange, ir: &Ir) -> Result<Value, EvalError> {
+        let mut warnings = Vec::new();
+        let result = {
+            let symbols = &self.symbols;
+            ir.eval(&|s| symbols.value(s), &mut |w| warnings.push(w))
+        };
+        for w in warnings {
+            self.warn_at(ctx, range, w);
+        }
+        result
     }
 
     /// Evaluates an expression that must be known now (`.if`, `.rept`, sizes).
     pub(crate) fn eval_now(&mut self, ctx: &Ctx, expr: &ast::Expr) -> Option<Value> {
         let ir = self.lower(ctx, expr)?;
-        match self.eval_ir(&ir) {
+        self.eval_now_ir(ctx, expr.syntax().text_range(), &ir)
+    }
+
+    pub(crate) fn eval_now_ir(&mut self, ctx: &Ctx, range: TextRange, ir: &Ir) -> Option<Value> {
+        match self.eval_ir(ctx, range, ir) {
             Ok(v) => Some(v),
             Err(EvalError::Pending) => {
                 let mut syms = Vec::new();
                 ir.symbols(&mut syms);
                 let names: Vec<String> = syms.iter().map(|&s| format!("`{}`", self.symbols.get(s).name)).collect();
-                self.error_at(ctx, expr.syntax().text_range(), format!("expression needs {} defined before this point", names.join(", ")));
+                self.error_at(ctx, range, format!("expression has unresolved symbols: {}", names.join(", ")));
                 None
             }
             Err(EvalError::Invalid(message)) => {
-                self.error_at(ctx, expr.syntax().text_range(), message);
+                self.error_at(ctx, range, message);
                 None
             }
         }
@@ -509,129 +914,50 @@ impl Asm {
         let mut syms = Vec::new();
         ir.symbols(&mut syms);
         let index = self.pending.len();
-        self.pending.push(Pending { ir, target, loc, origin: ctx.origin.clone(), done: false });
-        for s in syms {
-            self.waiting.entry(s).or_default().push(index);
+        for &s in &syms {
+            self.symbols.get_mut(s).occurrences.push(index as u32);
         }
+        self.pending.push(Pending { ir, target, loc, origin: ctx.origin.clone(), remaining: syms.len() as u32, done: false });
     }
 
-    fn resolve_waiting(&mut self, id: SymId) {
-        let mut work = vec![id];
-        while let Some(sym) = work.pop() {
-            let Some(list) = self.waiting.remove(&sym) else { continue };
-            for index in list {
-                if self.pending[index].done {
-                    continue;
-                }
-                match self.eval_ir(&self.pending[index].ir) {
-                    Ok(v) => {
-                        self.pending[index].done = true;
-                        if let Some(defined) = self.apply_pending(index, v) {
-                            work.push(defined);
-                        }
-                    }
-                    Err(EvalError::Pending) => {
-                        let mut syms = Vec::new();
-                        self.pending[index].ir.symbols(&mut syms);
-                        if let Some(&next) = syms.iter().find(|&&s| self.symbols.value(s).is_none()) {
-                            self.waiting.entry(next).or_default().push(index);
-                        }
-                    }
-                    Err(EvalError::Invalid(message)) => {
-                        self.pending[index].done = true;
-                        self.pending_error(index, message);
-                    }
-                }
-            }
-        }
-    }
-
-    fn pending_error(&mut self, index: usize, message: String) {
-        let p = &self.pending[index];
-        self.diags.push(Diagnostic {
-            severity: Severity::Error,
-            location: Some(p.loc),
-            message,
-            origin: p.origin.as_ref().clone(),
-        });
-    }
-
-    /// Writes a resolved value; returns the symbol it defined, if any.
-    fn apply_pending(&mut self, index: usize, value: Value) -> Option<SymId> {
-        match self.pending[index].target.clone() {
-            PendingTarget::Symbol { id, version } => {
-                if self.versions.get(&id).copied() != Some(version) {
-                    return None; // redefined since
-                }
-                let sym = self.symbols.get_mut(id);
-                sym.value = Some(value);
-                sym.pending = None;
-                Some(id)
-            }
-            PendingTarget::Data { section, offset, size } => {
-                match self.data_value(value) {
-                    Ok(v) => self.layout.patch_bytes(section, offset, &v.to_le_bytes()[..size]),
-                    Err(message) => self.pending_error(index, message),
-                }
-                None
-            }
-            PendingTarget::Field { section, offset, shift, bits, signed } => {
-                match self.data_value(value) {
-                    Ok(v) => {
-                        if let Err(message) = self.layout.patch_field(section, offset, shift, bits, signed, v) {
-                            self.pending_error(index, message);
-                        }
-                    }
-                    Err(message) => self.pending_error(index, message),
-                }
-                None
-            }
-            PendingTarget::Branch { section, offset, instr_start } => {
-                match branch_offset(value, section, instr_start) {
-                    Ok(v) => {
-                        if let Err(message) = self.layout.patch_field(section, offset, 0, 16, true, v) {
-                            self.pending_error(index, message);
-                        }
-                    }
-                    Err(message) => self.pending_error(index, message),
-                }
-                None
-            }
-        }
-    }
-
-    /// A value to store in data or code: absolute, or a position in a section when the
-    /// format has no relocations and sections start at address 0.
+    /// A value to store in data or code: absolute, or a position in a section whose
+    /// addresses are its offsets.
     pub(crate) fn data_value(&self, value: Value) -> Result<i64, String> {
         match value {
             Value::Abs(v) => Ok(v),
             Value::Rel { section, offset } if self.layout.is_absolute_section(section as usize) => Ok(offset),
-            Value::Rel { .. } => Err("a section-relative value (relocation) is not supported here yet".into()),
+            Value::Rel { .. } => Err("a section-relative value is not allowed in data".into()),
         }
     }
 
-    /// Reports every fixup still waiting at the end of the source.
+    /// Reports every fixup still waiting at the end of the source: an error in code, a
+    /// warning in data (which keeps zeros, as in the reference's test runs).
     pub(crate) fn finish_pending(&mut self) {
         for index in 0..self.pending.len() {
             let p = &self.pending[index];
-            if p.done || matches!(p.target, PendingTarget::Symbol { .. }) {
+            if p.done || matches!(p.target, PendingTarget::Symbol(_)) {
                 continue;
             }
             let mut syms = Vec::new();
             p.ir.symbols(&mut syms);
-            let names: Vec<String> = syms
-                .iter()
-                .filter(|&&s| self.symbols.value(s).is_none())
-                .map(|&s| format!("`{}`", self.symbols.get(s).name))
-                .collect();
-            let message = format!("undefined symbol {}", names.join(", "));
-            self.pending_error(index, message);
+            let names: Vec<String> = syms.iter().map(|&s| format!("`{}`", self.symbols.get(s).name)).collect();
+            let (severity, message) = match p.target {
+                PendingTarget::Data { .. } => (Severity::Warning, format!("unresolved symbol {}: 0 was stored", names.join(", "))),
+                _ => (Severity::Error, format!("unresolved symbol {}", names.join(", "))),
+            };
+            self.pending_diag(index, severity, message);
         }
     }
 
     // ---- output -----------------------------------------------------------------------
 
+    /// Puts bytes in the current section.
     pub(crate) fn emit(&mut self, ctx: &Ctx, range: TextRange, bytes: &[u8]) -> bool {
+        self.format_fixed = true;
+        if self.abs_offset.is_some() {
+            self.error_at(ctx, range, "data cannot be written to the absolute section (`.struct`/`.offset`)");
+            return false;
+        }
         if let Err(message) = self.layout.can_emit(bytes.len() as u64, self.opts.limits.output_size) {
             self.error_at(ctx, range, message);
             return false;
@@ -640,56 +966,71 @@ impl Asm {
         true
     }
 
-    pub(crate) fn emit_fill(&mut self, ctx: &Ctx, range: TextRange, count: u64, byte: u8) -> bool {
+    /// Moves the output counter forward by `count` bytes, filled with `fill`.
+    pub(crate) fn reserve(&mut self, ctx: &Ctx, range: TextRange, count: u64, fill: u8) -> bool {
+        self.format_fixed = true;
+        if let Some(offset) = &mut self.abs_offset {
+            *offset = offset.wrapping_add(count as i64);
+            return true;
+        }
+        if !self.is_addressable() {
+            self.error_at(ctx, range, "the output counter cannot move in a section without addresses");
+            return false;
+        }
         if let Err(message) = self.layout.can_emit(count, self.opts.limits.output_size) {
             self.error_at(ctx, range, message);
             return false;
         }
-        self.layout.emit_fill(count as usize, byte);
+        self.layout.emit_fill(count as usize, fill);
         true
     }
 
     /// Emits an integer of `size` bytes, or zeros and a fixup when not known yet.
     pub(crate) fn emit_value(&mut self, ctx: &Ctx, expr: &ast::Expr, size: usize) {
         let range = expr.syntax().text_range();
+        let zeros = [0u8; 8];
         let Some(ir) = self.lower(ctx, expr) else {
-            self.emit(ctx, range, &[0; 16][..size]);
+            self.emit(ctx, range, &zeros[..size]);
             return;
         };
-        let offset = self.layout.offset();
-        match self.eval_ir(&ir) {
+        if !ir.is_closed() {
+            let (section, offset) = (self.layout.current(), self.layout.offset());
+            if self.emit(ctx, range, &zeros[..size]) {
+                let loc = ctx.loc(range.start());
+                self.add_pending(ir, PendingTarget::Data { section, offset, size }, loc, ctx);
+            }
+            return;
+        }
+        let bytes = match self.eval_ir(ctx, range, &ir) {
             Ok(v) => match self.data_value(v) {
                 Ok(v) => {
-                    if size < 8 && !fits(v, size * 8) {
-                        self.warn_at(ctx, range, format!("value {v:#x} is truncated to {} bits", size * 8));
+                    if size < 8 && !fits_unsigned_or_signed(v, size as u32 * 8) {
+                        self.warn_at(ctx, range, truncation_message(v, size as u32 * 8));
                     }
-                    self.emit(ctx, range, &v.to_le_bytes()[..size]);
+                    v.to_le_bytes()
                 }
                 Err(message) => {
                     self.error_at(ctx, range, message);
-                    self.emit(ctx, range, &[0; 16][..size]);
+                    [0; 8]
                 }
             },
-            Err(EvalError::Pending) => {
-                if self.emit(ctx, range, &[0; 16][..size]) {
-                    let section = self.layout.current();
-                    let loc = ctx.mapper.map(range.start().into());
-                    self.add_pending(ir, PendingTarget::Data { section, offset, size }, loc, ctx);
-                }
-            }
             Err(EvalError::Invalid(message)) => {
                 self.error_at(ctx, range, message);
-                self.emit(ctx, range, &[0; 16][..size]);
+                [0; 8]
             }
-        }
+            Err(EvalError::Pending) => [0; 8],
+        };
+        self.emit(ctx, range, &bytes[..size]);
     }
 
     // ---- instructions ---------------------------------------------------------------------
 
     fn instruction(&mut self, ctx: &Ctx, instr: &ast::Instruction) {
         let range = instr.syntax().text_range();
-        if !self.layout.is_code_section() {
-            self.error_at(ctx, range, "instructions are allowed only in a code section");
+        self.format_fixed = true;
+        if self.abs_offset.is_some() || !self.layout.is_code_section() {
+            let what = instr.mnemonic();
+            self.error_at(ctx, range, format!("`{what}` is not a macro, and instructions are allowed only in a code section"));
             return;
         }
         let start = self.layout.offset();
@@ -708,7 +1049,7 @@ impl Asm {
                 for fixup in encoded.fixups {
                     self.instruction_fixup(ctx, section, start, fixup);
                 }
-                self.reg_usage.record(self.layout.current_kernel(), &encoded.regs);
+                self.reg_usage.record(self.target.gen, section, start, &encoded.regs);
             }
             Err(errors) => {
                 for e in errors {
@@ -722,59 +1063,69 @@ impl Asm {
         let Some(ir) = self.lower(ctx, &fixup.expr) else { return };
         let offset = start + fixup.word * 4;
         let target = match fixup.kind {
-            encode::FixupKind::Value => PendingTarget::Field { section, offset, shift: fixup.shift, bits: fixup.bits, signed: fixup.signed },
+            encode::FixupKind::Value => {
+                PendingTarget::Field { section, offset, shift: fixup.shift, bits: fixup.bits, signed: fixup.signed }
+            }
             encode::FixupKind::Branch => PendingTarget::Branch { section, offset, instr_start: start as i64 },
         };
-        let loc = ctx.mapper.map(fixup.expr.syntax().text_range().start().into());
-        match self.eval_ir(&ir) {
-            // Known by now (defined later in the same statement's expansion): patch at once.
-            Ok(v) => {
-                let index = self.pending.len();
-                self.pending.push(Pending { ir, target, loc, origin: ctx.origin.clone(), done: true });
-                self.apply_pending(index, v);
+        let loc = ctx.loc(fixup.expr.syntax().text_range().start());
+        // Known by now (defined later in the same statement's expansion): patch at once.
+        self.add_pending(ir, target, loc, ctx);
+        let index = self.pending.len() - 1;
+        if self.pending[index].remaining == 0 {
+            if let Some((id, v)) = self.complete_pending(index) {
+                self.set_symbol(id, v);
             }
-            Err(EvalError::Pending) => self.add_pending(ir, target, loc, ctx),
-            Err(EvalError::Invalid(message)) => self.error_at(ctx, fixup.expr.syntax().text_range(), message),
         }
     }
 
     /// The register range a `%…` value names.
-    pub(crate) fn register_value(&mut self, ctx: &Ctx, expr: &ast::Expr) -> Result<RegRange, String> {
+    pub(crate) fn register_value(&mut self, ctx: &Ctx, expr: &ast::Expr) -> Result<RegRange, (TextRange, String)> {
         let target = self.target;
         let mut resolver = Resolver { asm: self, ctx, instr_start: 0, section: 0 };
         let mut cx = encode::operands::Cx::new(&target, &mut resolver);
-        match cx.reg(expr) {
-            Ok(Some(reg)) => reg.reg_range().ok_or_else(|| "this register cannot be a symbol's value".to_string()),
-            Ok(None) => Err("a constant as a register symbol is not supported yet".to_string()),
-            Err(e) => Err(e.message),
-        }
+        cx.register_value(expr).map_err(|e| (e.range, e.message))
     }
 }
 
-fn fits(v: i64, bits: usize) -> bool {
-    let min = -(1i64 << (bits - 1));
-    let max = (1i64 << bits) - 1;
-    (min..=max).contains(&v)
+fn fits_signed(v: i64, bits: u32) -> bool {
+    bits >= 64 || (-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&v)
 }
 
-fn branch_offset(target: Value, section: usize, instr_start: i64) -> Result<i64, String> {
-    match target {
-        Value::Rel { section: s, offset } if s as usize == section => {
-            let delta = offset - (instr_start + 4);
-            if delta % 4 != 0 {
-                return Err("branch target is not a multiple of 4 bytes away".into());
-            }
-            Ok(delta / 4)
-        }
-        Value::Rel { .. } => Err("branch target is in another section".into()),
-        Value::Abs(a) => {
-            let delta = a - (instr_start + 4);
-            if delta % 4 != 0 {
-                return Err("branch target is not a multiple of 4 bytes away".into());
-            }
-            Ok(delta / 4)
-        }
+/// Whether `v` fits in `bits` as an unsigned or a negative signed value.
+fn fits_unsigned_or_signed(v: i64, bits: u32) -> bool {
+    bits >= 64 || (-(1i64 << (bits - 1))..(1i64 << bits)).contains(&v)
+}
+
+fn truncation_message(v: i64, bits: u32) -> String {
+    let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    format!("value {:#x} truncated to {:#x}", v as u64, v as u64 & mask)
+}
+
+/// An integer or character literal.
+pub(crate) fn literal_value(token: &gcn_syntax::SyntaxToken) -> Result<i64, String> {
+    let text = token.text();
+    match token.kind() {
+        SyntaxKind::INT_NUMBER => literals::parse_int(text).map(|v| v as i64),
+        SyntaxKind::CHAR => literals::parse_char(text).map(|v| v as i64),
+        SyntaxKind::FLOAT_NUMBER => Err("a floating-point number is not allowed here".into()),
+        SyntaxKind::STRING => Err("a string is not allowed here".into()),
+        _ => Err(format!("`{text}` is not a valid number")),
     }
+}
+
+fn branch_offset(target: Value, section: usize, instr_start: i64, layout: &Layout) -> Result<i64, String> {
+    let offset = match target {
+        Value::Rel { section: s, offset } if s as usize == section => offset,
+        Value::Rel { .. } => return Err("the branch target is in another section".into()),
+        Value::Abs(a) if layout.is_absolute_section(section) => a,
+        Value::Abs(_) => return Err("the branch target must be a label of this section".into()),
+    };
+    let delta = offset - (instr_start + 4);
+    if delta % 4 != 0 {
+        return Err("the branch target is not a multiple of 4 bytes away".into());
+    }
+    Ok(delta / 4)
 }
 
 /// The core's answers to the encoder's questions.
@@ -787,8 +1138,11 @@ struct Resolver<'a> {
 
 impl Resolver<'_> {
     fn value(&mut self, expr: &ast::Expr) -> Result<Option<Value>, String> {
-        let ir = self.asm.try_lower(expr).map_err(|(_, m)| m)?;
-        match self.asm.eval_ir(&ir) {
+        let ir = self.asm.try_lower(self.ctx, expr, false).map_err(|(_, m)| m)?;
+        if !ir.is_closed() {
+            return Ok(None);
+        }
+        match self.asm.eval_ir(self.ctx, expr.syntax().text_range(), &ir) {
             Ok(v) => Ok(Some(v)),
             Err(EvalError::Pending) => Ok(None),
             Err(EvalError::Invalid(m)) => Err(m),
@@ -806,14 +1160,13 @@ impl encode::Resolver for Resolver<'_> {
 
     fn eval_branch(&mut self, expr: &ast::Expr) -> Result<encode::Value, String> {
         match self.value(expr)? {
-            Some(v) => Ok(encode::Value::Known(branch_offset(v, self.section, self.instr_start)?)),
+            Some(v) => Ok(encode::Value::Known(branch_offset(v, self.section, self.instr_start, &self.asm.layout)?)),
             None => Ok(encode::Value::Pending),
         }
     }
 
     fn register_symbol(&mut self, name: &str) -> Option<RegRange> {
-        let _ = self.ctx;
-        let id = self.asm.symbols.lookup(name);
+        let id = self.asm.symbols.find_existing(name)?;
         self.asm.symbols.get(id).register
     }
 }

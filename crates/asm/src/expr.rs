@@ -1,10 +1,17 @@
-//! Expressions: the assembler's own form (symbols bound at the point of use) and their
-//! evaluation with CLRX's 64-bit semantics.
+//! Expressions: the assembler's own form (symbols bound where the expression is written)
+//! and their evaluation with CLRX's 64-bit semantics.
 //!
-//! A syntax-tree expression is lowered once, where it is written: known symbols become
-//! values, unknown ones stay references ([`Ir::Sym`]). A lowered expression that still
-//! references undefined symbols is kept as a pending fixup and evaluated again when they
-//! are defined.
+//! A syntax-tree expression is lowered once, where it is written: symbols that have a
+//! value become values, the others stay references ([`Ir::Sym`]). An expression that
+//! still references symbols is kept as a pending fixup; each time one of its symbols gets
+//! a value, the value is substituted in place, and the expression is evaluated once the
+//! last reference is gone.
+//!
+//! Section-relative values follow the reference: during evaluation a value is an offset
+//! plus a linear combination of sections (`2*a - b`); the result must be absolute or one
+//! section with coefficient 1. Addition, subtraction, multiplication by an absolute value,
+//! left shifts, comparisons of values with the same sections, and the special cases of
+//! bitwise and logical operators with 0 or -1 accept relative operands.
 
 use crate::symbols::SymId;
 
@@ -20,6 +27,14 @@ impl Value {
         match self {
             Value::Abs(v) => Some(v),
             Value::Rel { .. } => None,
+        }
+    }
+
+    /// The number stored for the value: the absolute value, or the offset in its section.
+    pub fn raw(self) -> i64 {
+        match self {
+            Value::Abs(v) => v,
+            Value::Rel { offset, .. } => offset,
         }
     }
 }
@@ -87,32 +102,93 @@ impl From<String> for EvalError {
     }
 }
 
+/// A value during evaluation: an offset and `coefficient * section` terms.
+#[derive(Debug, Clone, Default)]
+struct Rv {
+    v: u64,
+    rels: Vec<(u32, u64)>,
+}
+
+impl Rv {
+    fn abs(v: u64) -> Rv {
+        Rv { v, rels: Vec::new() }
+    }
+    fn is_abs(&self) -> bool {
+        self.rels.is_empty()
+    }
+    fn negate_rels(&mut self) {
+        for r in &mut self.rels {
+            r.1 = r.1.wrapping_neg();
+        }
+    }
+}
+
+fn invalid<T>(message: &str) -> Result<T, EvalError> {
+    Err(EvalError::Invalid(message.to_string()))
+}
+
 impl Ir {
-    /// Evaluates with `lookup` giving the current value of a symbol (None if undefined).
-    pub fn eval(&self, lookup: &dyn Fn(SymId) -> Option<Value>) -> Result<Value, EvalError> {
+    /// Evaluates with `lookup` giving the current value of a symbol (None if undefined);
+    /// `warn` receives warnings (shift counts out of range).
+    pub fn eval(&self, lookup: &dyn Fn(SymId) -> Option<Value>, warn: &mut dyn FnMut(String)) -> Result<Value, EvalError> {
+        let rv = self.eval_rv(lookup, warn)?;
+        if rv.rels.is_empty() {
+            return Ok(Value::Abs(rv.v as i64));
+        }
+        if rv.rels.len() == 1 && rv.rels[0].1 == 1 {
+            return Ok(Value::Rel { section: rv.rels[0].0, offset: rv.v as i64 });
+        }
+        invalid("only one section with coefficient 1 can be the result of an expression")
+    }
+
+    /// Whether the expression references no symbol.
+    pub fn is_closed(&self) -> bool {
         match self {
-            Ir::Value(v) => Ok(*v),
-            Ir::Sym(id) => lookup(*id).ok_or(EvalError::Pending),
-            Ir::Unary(op, e) => unary(*op, e.eval(lookup)?),
+            Ir::Value(_) => true,
+            Ir::Sym(_) => false,
+            Ir::Unary(_, e) => e.is_closed(),
+            Ir::Binary(_, a, b) => a.is_closed() && b.is_closed(),
+            Ir::Ternary(c, t, e) => c.is_closed() && t.is_closed() && e.is_closed(),
+        }
+    }
+
+    fn eval_rv(&self, lookup: &dyn Fn(SymId) -> Option<Value>, warn: &mut dyn FnMut(String)) -> Result<Rv, EvalError> {
+        match self {
+            Ir::Value(v) => Ok(value_rv(*v)),
+            Ir::Sym(id) => lookup(*id).map(value_rv).ok_or(EvalError::Pending),
+            Ir::Unary(op, e) => unary(*op, e.eval_rv(lookup, warn)?),
             Ir::Binary(op, a, b) => {
-                // Both sides first, so that "pending" wins over an error on one side only
-                // when the other side is what is missing.
-                let (a, b) = (a.eval(lookup), b.eval(lookup));
-                binary(*op, a?, b?)
+                // Both sides first: "pending" wins over an error, as the reference only
+                // evaluates an expression once every symbol in it is known.
+                let (a, b) = (a.eval_rv(lookup, warn), b.eval_rv(lookup, warn));
+                match (a, b) {
+                    (Err(EvalError::Pending), _) | (_, Err(EvalError::Pending)) => Err(EvalError::Pending),
+                    (a, b) => binary(*op, a?, b?, warn),
+                }
             }
             Ir::Ternary(c, t, e) => {
-                let c = c.eval(lookup)?;
-                let c = c.abs().ok_or_else(|| "condition of `?:` must be absolute".to_string())?;
-                if c != 0 { t.eval(lookup) } else { e.eval(lookup) }
+                let (c, t, e) = (c.eval_rv(lookup, warn), t.eval_rv(lookup, warn), e.eval_rv(lookup, warn));
+                if [&c, &t, &e].iter().any(|r| matches!(r, Err(EvalError::Pending))) {
+                    return Err(EvalError::Pending);
+                }
+                let (c, t, e) = (c?, t?, e?);
+                if !c.is_abs() {
+                    return invalid("the condition of `?:` must not be section-relative");
+                }
+                Ok(if c.v != 0 { t } else { e })
             }
         }
     }
 
-    /// Symbols the expression waits for.
+    /// Symbols the expression references, each once, in order of first appearance.
     pub fn symbols(&self, out: &mut Vec<SymId>) {
         match self {
             Ir::Value(_) => {}
-            Ir::Sym(id) => out.push(*id),
+            Ir::Sym(id) => {
+                if !out.contains(id) {
+                    out.push(*id)
+                }
+            }
             Ir::Unary(_, e) => e.symbols(out),
             Ir::Binary(_, a, b) => {
                 a.symbols(out);
@@ -125,96 +201,255 @@ impl Ir {
             }
         }
     }
-}
 
-fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
-    let Value::Abs(x) = v else {
-        return match op {
-            UnOp::Plus => Ok(v),
-            _ => Err(EvalError::Invalid("only `+` and `-` apply to a section-relative value".into())),
-        };
-    };
-    Ok(Value::Abs(match op {
-        UnOp::Neg => x.wrapping_neg(),
-        UnOp::Not => !x,
-        UnOp::LogicalNot => i64::from(x == 0),
-        UnOp::Plus => x,
-    }))
-}
-
-fn truth(b: bool) -> i64 {
-    // CLRX comparisons give all ones for true.
-    if b { -1 } else { 0 }
-}
-
-fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
-    use BinOp::*;
-    match (a, b) {
-        (Value::Abs(x), Value::Abs(y)) => abs_binary(op, x, y).map(Value::Abs),
-        (Value::Rel { section, offset }, Value::Abs(y)) if matches!(op, Add | Sub) => {
-            let offset = if op == Add { offset.wrapping_add(y) } else { offset.wrapping_sub(y) };
-            Ok(Value::Rel { section, offset })
-        }
-        (Value::Abs(x), Value::Rel { section, offset }) if op == Add => {
-            Ok(Value::Rel { section, offset: offset.wrapping_add(x) })
-        }
-        (Value::Rel { section: s1, offset: x }, Value::Rel { section: s2, offset: y }) if s1 == s2 => {
-            match op {
-                Sub | Eq | Ne | Lt | Le | Gt | Ge | ULt | ULe | UGt | UGe => {
-                    abs_binary(op, x, y).map(Value::Abs)
+    /// Replaces every reference to `id` by what `with` gives.
+    pub fn substitute(&mut self, id: SymId, with: &dyn Fn() -> Ir) {
+        match self {
+            Ir::Value(_) => {}
+            Ir::Sym(s) => {
+                if *s == id {
+                    *self = with();
                 }
-                _ => Err(not_absolute()),
+            }
+            Ir::Unary(_, e) => e.substitute(id, with),
+            Ir::Binary(_, a, b) => {
+                a.substitute(id, with);
+                b.substitute(id, with);
+            }
+            Ir::Ternary(c, t, e) => {
+                c.substitute(id, with);
+                t.substitute(id, with);
+                e.substitute(id, with);
             }
         }
-        _ => Err(not_absolute()),
+    }
+
+    /// Whether the expression references `id`.
+    pub fn mentions(&self, id: SymId) -> bool {
+        match self {
+            Ir::Value(_) => false,
+            Ir::Sym(s) => *s == id,
+            Ir::Unary(_, e) => e.mentions(id),
+            Ir::Binary(_, a, b) => a.mentions(id) || b.mentions(id),
+            Ir::Ternary(c, t, e) => c.mentions(id) || t.mentions(id) || e.mentions(id),
+        }
     }
 }
 
-fn not_absolute() -> EvalError {
-    EvalError::Invalid("operation on section-relative values gives no absolute result".into())
+fn value_rv(v: Value) -> Rv {
+    match v {
+        Value::Abs(x) => Rv::abs(x as u64),
+        Value::Rel { section, offset } => Rv { v: offset as u64, rels: vec![(section, 1)] },
+    }
 }
 
-fn abs_binary(op: BinOp, x: i64, y: i64) -> Result<i64, EvalError> {
+fn unary(op: UnOp, mut a: Rv) -> Result<Rv, EvalError> {
+    match op {
+        UnOp::Plus => {}
+        UnOp::Neg => {
+            a.negate_rels();
+            a.v = a.v.wrapping_neg();
+        }
+        UnOp::Not => {
+            // ~x = -x - 1: the sections are negated.
+            a.negate_rels();
+            a.v = !a.v;
+        }
+        UnOp::LogicalNot => {
+            if !a.is_abs() {
+                return invalid("logical negation is not allowed for a section-relative value");
+            }
+            a.v = u64::from(a.v == 0);
+        }
+    }
+    Ok(a)
+}
+
+fn truth(b: bool) -> u64 {
+    // CLRX comparisons give all ones for true.
+    if b {
+        u64::MAX
+    } else {
+        0
+    }
+}
+
+fn shift_warning(warn: &mut dyn FnMut(String)) {
+    warn("shift count out of range (0 to 63): the result is 0".to_string());
+}
+
+/// `a op b` where `a` is the left operand.
+fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String)) -> Result<Rv, EvalError> {
     use BinOp::*;
-    let (ux, uy) = (x as u64, y as u64);
-    let division_by_zero = || EvalError::Invalid("division by zero".into());
+    let (x, y) = (a.v, b.v);
+    let (a_abs, b_abs) = (a.is_abs(), b.is_abs());
+    let both_abs = a_abs && b_abs;
+    let division = |what: &str| -> Result<(), EvalError> {
+        if !both_abs {
+            return Err(EvalError::Invalid(format!("{what} is not allowed for a section-relative value")));
+        }
+        if y == 0 {
+            return invalid("division by zero");
+        }
+        Ok(())
+    };
     Ok(match op {
-        Mul => x.wrapping_mul(y),
+        Add | Sub => {
+            let mut rels = a.rels;
+            let sign = if op == Sub { u64::MAX } else { 1 };
+            for (s, m) in b.rels {
+                let m = m.wrapping_mul(sign);
+                match rels.iter_mut().find(|r| r.0 == s) {
+                    Some(r) => r.1 = r.1.wrapping_add(m),
+                    None => rels.push((s, m)),
+                }
+            }
+            rels.retain(|r| r.1 != 0);
+            let v = if op == Sub { x.wrapping_sub(y) } else { x.wrapping_add(y) };
+            Rv { v, rels }
+        }
+        Mul => {
+            if !a_abs && !b_abs {
+                return invalid("multiplication of two section-relative values");
+            }
+            let (rel, factor) = if a_abs { (b.rels, x) } else { (a.rels, y) };
+            let rels = if factor == 0 { Vec::new() } else { rel.into_iter().map(|(s, m)| (s, m.wrapping_mul(factor))).collect() };
+            Rv { v: x.wrapping_mul(y), rels }
+        }
         Div => {
-            if y == 0 {
-                return Err(division_by_zero());
-            }
-            x.wrapping_div(y)
+            division("division")?;
+            Rv::abs((x as i64).wrapping_div(y as i64) as u64)
         }
-        UDiv => (ux.checked_div(uy).ok_or_else(division_by_zero)?) as i64,
+        UDiv => {
+            division("division")?;
+            Rv::abs(x / y)
+        }
         Rem => {
-            if y == 0 {
-                return Err(division_by_zero());
-            }
-            x.wrapping_rem(y)
+            division("modulo")?;
+            Rv::abs((x as i64).wrapping_rem(y as i64) as u64)
         }
-        URem => (ux.checked_rem(uy).ok_or_else(division_by_zero)?) as i64,
-        Shl => if uy >= 64 { 0 } else { (ux << uy) as i64 },
-        Shr => if uy >= 64 { 0 } else { (ux >> uy) as i64 },
-        AShr => if uy >= 64 { x >> 63 } else { x >> uy },
-        And => x & y,
-        Or => x | y,
-        Xor => x ^ y,
-        OrNot => x | !y,
-        Add => x.wrapping_add(y),
-        Sub => x.wrapping_sub(y),
-        Eq => truth(x == y),
-        Ne => truth(x != y),
-        Lt => truth(x < y),
-        Le => truth(x <= y),
-        Gt => truth(x > y),
-        Ge => truth(x >= y),
-        ULt => truth(ux < uy),
-        ULe => truth(ux <= uy),
-        UGt => truth(ux > uy),
-        UGe => truth(ux >= uy),
-        LogicalAnd => i64::from(x != 0 && y != 0),
-        LogicalOr => i64::from(x != 0 || y != 0),
+        URem => {
+            division("modulo")?;
+            Rv::abs(x % y)
+        }
+        Shl => {
+            if !b_abs {
+                return invalid("a shift count must not be section-relative");
+            }
+            if y >= 64 {
+                shift_warning(warn);
+                Rv::abs(0)
+            } else {
+                Rv { v: x << y, rels: a.rels.into_iter().map(|(s, m)| (s, m << y)).collect() }
+            }
+        }
+        Shr | AShr => {
+            if !both_abs {
+                return invalid("a right shift is not allowed for a section-relative value");
+            }
+            if y >= 64 {
+                shift_warning(warn);
+                Rv::abs(if op == AShr && (x as i64) < 0 { u64::MAX } else { 0 })
+            } else if op == AShr {
+                Rv::abs(((x as i64) >> y) as u64)
+            } else {
+                Rv::abs(x >> y)
+            }
+        }
+        And => {
+            if (b_abs && y == 0) || (a_abs && x == 0) {
+                Rv::abs(0)
+            } else if b_abs && y == u64::MAX {
+                a
+            } else if a_abs && x == u64::MAX {
+                b
+            } else if !both_abs {
+                return invalid("binary AND of a section-relative value (only with 0 or -1)");
+            } else {
+                Rv::abs(x & y)
+            }
+        }
+        Or => {
+            if (b_abs && y == u64::MAX) || (a_abs && x == u64::MAX) {
+                Rv::abs(u64::MAX)
+            } else if b_abs && y == 0 {
+                a
+            } else if a_abs && x == 0 {
+                b
+            } else if !both_abs {
+                return invalid("binary OR of a section-relative value (only with 0 or -1)");
+            } else {
+                Rv::abs(x | y)
+            }
+        }
+        Xor => {
+            if b_abs && y == 0 {
+                a
+            } else if a_abs && x == 0 {
+                b
+            } else if !both_abs {
+                return invalid("binary XOR of a section-relative value (only with 0)");
+            } else {
+                Rv::abs(x ^ y)
+            }
+        }
+        OrNot => {
+            // a | ~b
+            if (b_abs && y == 0) || (a_abs && x == u64::MAX) {
+                Rv::abs(u64::MAX)
+            } else if b_abs && y == u64::MAX {
+                a
+            } else if a_abs && x == 0 {
+                let mut b = b;
+                b.negate_rels();
+                b.v = !b.v;
+                b
+            } else if !both_abs {
+                return invalid("binary OR-NOT of a section-relative value (only with 0 or -1)");
+            } else {
+                Rv::abs(x | !y)
+            }
+        }
+        LogicalAnd => {
+            if (a_abs && x == 0) || (b_abs && y == 0) {
+                Rv::abs(0)
+            } else if !both_abs {
+                return invalid("logical AND of a section-relative value (only with 0)");
+            } else {
+                Rv::abs(1)
+            }
+        }
+        LogicalOr => {
+            if (a_abs && x != 0) || (b_abs && y != 0) {
+                Rv::abs(1)
+            } else if !both_abs {
+                return invalid("logical OR of a section-relative value (only with a non-zero value)");
+            } else {
+                Rv::abs(0)
+            }
+        }
+        Eq | Ne | Lt | Le | Gt | Ge | ULt | ULe | UGt | UGe => {
+            let mut ra = a.rels;
+            let mut rb = b.rels;
+            ra.sort_unstable();
+            rb.sort_unstable();
+            if ra != rb {
+                return invalid("compared values must have the same sections");
+            }
+            let (sx, sy) = (x as i64, y as i64);
+            Rv::abs(truth(match op {
+                Eq => x == y,
+                Ne => x != y,
+                Lt => sx < sy,
+                Le => sx <= sy,
+                Gt => sx > sy,
+                Ge => sx >= sy,
+                ULt => x < y,
+                ULe => x <= y,
+                UGt => x > y,
+                _ => x >= y,
+            }))
+        }
     })
 }
 
@@ -267,9 +502,20 @@ pub fn un_op(kind: gcn_syntax::SyntaxKind) -> Option<UnOp> {
 mod tests {
     use super::*;
 
+    fn val(v: Value) -> Box<Ir> {
+        Box::new(Ir::Value(v))
+    }
+
+    fn eval(ir: &Ir) -> Result<Value, EvalError> {
+        ir.eval(&|_| None, &mut |_| {})
+    }
+
     fn bin(op: BinOp, x: i64, y: i64) -> i64 {
-        let ir = Ir::Binary(op, Box::new(Ir::Value(Value::Abs(x))), Box::new(Ir::Value(Value::Abs(y))));
-        ir.eval(&|_| None).unwrap().abs().unwrap()
+        eval(&Ir::Binary(op, val(Value::Abs(x)), val(Value::Abs(y)))).unwrap().abs().unwrap()
+    }
+
+    fn rel(section: u32, offset: i64) -> Value {
+        Value::Rel { section, offset }
     }
 
     #[test]
@@ -277,16 +523,66 @@ mod tests {
         assert_eq!(bin(BinOp::Lt, 1, 2), -1);
         assert_eq!(bin(BinOp::ULt, -1, 2), 0);
         assert_eq!(bin(BinOp::UDiv, -2, 2), i64::MAX);
+        assert_eq!(bin(BinOp::Div, -7, 2), -3);
         assert_eq!(bin(BinOp::AShr, -8, 1), -4);
         assert_eq!(bin(BinOp::Shr, -8, 60), 15);
         assert_eq!(bin(BinOp::OrNot, 0, 0), -1);
+        assert_eq!(bin(BinOp::AShr, -8, 64), -1);
+        assert_eq!(bin(BinOp::LogicalOr, 0, 5), 1);
+    }
+
+    #[test]
+    fn shift_count_out_of_range_warns() {
+        let mut warnings = Vec::new();
+        let ir = Ir::Binary(BinOp::Shl, val(Value::Abs(1)), val(Value::Abs(65)));
+        assert_eq!(ir.eval(&|_| None, &mut |w| warnings.push(w)), Ok(Value::Abs(0)));
+        assert_eq!(warnings.len(), 1);
     }
 
     #[test]
     fn labels_subtract_to_absolute() {
-        let a = Ir::Value(Value::Rel { section: 0, offset: 12 });
-        let b = Ir::Value(Value::Rel { section: 0, offset: 4 });
-        let ir = Ir::Binary(BinOp::Sub, Box::new(a), Box::new(b));
-        assert_eq!(ir.eval(&|_| None), Ok(Value::Abs(8)));
+        let ir = Ir::Binary(BinOp::Sub, val(rel(0, 12)), val(rel(0, 4)));
+        assert_eq!(eval(&ir), Ok(Value::Abs(8)));
+    }
+
+    #[test]
+    fn sections_combine_linearly() {
+        // a*7 - (b - a)*a with b - a absolute: a*7 - 7*a = 0.
+        let a = rel(1, 0);
+        let b = rel(1, 7);
+        let diff = Ir::Binary(BinOp::Sub, val(b), val(a));
+        let right = Ir::Binary(BinOp::Mul, Box::new(diff), val(a));
+        let left = Ir::Binary(BinOp::Mul, val(a), val(Value::Abs(7)));
+        let ir = Ir::Binary(BinOp::Sub, Box::new(left), Box::new(right));
+        assert_eq!(eval(&ir), Ok(Value::Abs(0)));
+        // Two sections that cancel: (x2 + y) - x1 - y + x1 - x2 = 0.
+        let ir = Ir::Binary(
+            BinOp::Sub,
+            Box::new(Ir::Binary(BinOp::Add, val(rel(1, 3)), val(rel(2, 5)))),
+            Box::new(Ir::Binary(BinOp::Add, val(rel(2, 4)), val(rel(1, 1)))),
+        );
+        assert_eq!(eval(&ir), Ok(Value::Abs(3)));
+        // Two sections left: an error.
+        let ir = Ir::Binary(BinOp::Add, val(rel(1, 3)), val(rel(2, 5)));
+        assert!(matches!(eval(&ir), Err(EvalError::Invalid(_))));
+    }
+
+    #[test]
+    fn bitwise_special_cases_keep_sections() {
+        let a = rel(3, 3);
+        assert_eq!(eval(&Ir::Binary(BinOp::And, val(a), val(Value::Abs(-1)))), Ok(a));
+        assert_eq!(eval(&Ir::Binary(BinOp::And, val(a), val(Value::Abs(0)))), Ok(Value::Abs(0)));
+        assert_eq!(eval(&Ir::Binary(BinOp::Or, val(Value::Abs(0)), val(a))), Ok(a));
+        assert_eq!(eval(&Ir::Binary(BinOp::OrNot, val(a), val(Value::Abs(0)))), Ok(Value::Abs(-1)));
+        // 0 ! -a = ~(-a) = a - 1.
+        let neg = Ir::Unary(UnOp::Neg, val(a));
+        assert_eq!(eval(&Ir::Binary(BinOp::OrNot, val(Value::Abs(0)), Box::new(neg))), Ok(rel(3, 2)));
+        assert!(eval(&Ir::Binary(BinOp::And, val(a), val(Value::Abs(3)))).is_err());
+    }
+
+    #[test]
+    fn pending_wins_over_errors() {
+        let ir = Ir::Binary(BinOp::Div, Box::new(Ir::Sym(SymId(0))), val(Value::Abs(0)));
+        assert_eq!(eval(&ir), Err(EvalError::Pending));
     }
 }

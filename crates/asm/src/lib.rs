@@ -3,10 +3,15 @@
 //! [`assemble`] walks the statements of the inputs in order, in one pass: labels and
 //! assignments define symbols ([`symbols`]), pseudo-ops emit data or change state,
 //! instructions are encoded by `gcn-isa`, macros and repetitions are expanded as text and
-//! parsed again by `gcn-syntax`. Values not known yet leave fixups that are patched when
-//! their symbols are defined. The result is an [`Assembly`]: the module (sections,
-//! kernels, symbols), the diagnostics with their positions and origin chains, and the
-//! source map to print them.
+//! parsed again by `gcn-syntax`. Values not known yet leave fixups that are completed
+//! when their symbols are defined. The result is an [`Assembly`]: the module (sections,
+//! kernels, symbols), the diagnostics with their positions and origin chains, the source
+//! map to print them, and the registers each kernel uses.
+//!
+//! Limits ([`Limits`]) keep any input from hanging the assembler or exhausting memory:
+//! nesting of macros and repetitions, statements produced by expansions, nesting of
+//! includes, output size. The work runs on a thread with a stack large enough for the
+//! deepest nesting the limits allow.
 
 mod assembler;
 pub mod diag;
@@ -21,15 +26,18 @@ mod pseudo;
 pub mod regusage;
 pub mod source;
 pub mod symbols;
+mod text;
 
-use std::rc::Rc;
+use gcn_isa::{Generation, SpecialRegUse};
 
 pub use crate::diag::{Diagnostic, Severity};
 pub use crate::options::{BinaryFormat, Limits, Options};
+pub use crate::pseudo::{CLRX_VERSION, DEFAULT_POLICY};
 pub use crate::source::{FileId, Location, SourceMap};
 
-use crate::assembler::{Asm, Ctx, Flow, Mapper, Piece};
+use crate::assembler::{Asm, Ctx, CtxKind, Flow};
 use crate::expr::Value;
+use crate::text::Mapper;
 
 /// One input: its name (for messages) and text.
 pub struct Input {
@@ -37,13 +45,35 @@ pub struct Input {
     pub text: String,
 }
 
-/// A defined symbol of the result.
+/// A symbol of the result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SymbolOut {
+    /// The name with its scope path (`ala::x`).
     pub name: String,
-    /// The value: absolute, or the offset in its section.
+    /// The value: absolute, the offset in its section, or for a register symbol the
+    /// reference's encoding (first register | (last register + 1) << 32, VGPRs from 256).
     pub value: Option<i64>,
     pub section: Option<usize>,
+    pub register: bool,
+}
+
+/// The registers a kernel uses, as the binary formats need them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelRegUsage {
+    pub name: String,
+    /// Highest SGPR used plus one (special registers excluded).
+    pub sgprs: u32,
+    /// Highest VGPR used plus one.
+    pub vgprs: u32,
+    /// Which special registers the code uses.
+    pub special: SpecialRegUse,
+    /// SGPRs the generation adds for VCC, FLAT_SCRATCH and XNACK_MASK.
+    pub extra_sgprs: u32,
+    /// The SGPR count for the kernel's configuration (`.sgprsnum`'s default): with the
+    /// extra SGPRs for GalliumCompute and ROCm, and for every format since policy 200.
+    pub sgprsnum: u32,
+    /// The VGPR count for the kernel's configuration (`.vgprsnum`'s default).
+    pub vgprsnum: u32,
 }
 
 /// What an assembly produced.
@@ -56,7 +86,11 @@ pub struct Assembly {
     /// What `.print` wrote, in order.
     pub printed: String,
     pub format: BinaryFormat,
+    pub generation: Generation,
+    pub policy: u32,
     pub reg_usage: regusage::RegUsage,
+    /// Labels of code sections: name, section, offset (for kernels found by label).
+    pub code_labels: Vec<(String, usize, usize)>,
 }
 
 impl Assembly {
@@ -69,70 +103,136 @@ impl Assembly {
         output::json(self)
     }
 
+    /// Register usage per kernel as `--emit reg-usage` writes it.
+    pub fn reg_usage_json(&self) -> String {
+        output::reg_usage_json(self)
+    }
+
     /// Raw code: the bytes of the `.text` section (the rawcode format's only section).
     pub fn raw_code(&self) -> Vec<u8> {
         self.sections.iter().find(|s| s.name == ".text" && s.kernel.is_none()).map(|s| s.content.clone()).unwrap_or_default()
+    }
+
+    /// The registers each kernel's code uses, in kernel order.
+    pub fn kernel_reg_usage(&self) -> Vec<KernelRegUsage> {
+        let mut counts = vec![regusage::Counts::default(); self.kernels.len()];
+        // Kernel labels of shared code sections, by section and offset.
+        let mut marks: Vec<(usize, usize, Option<usize>)> = self
+            .code_labels
+            .iter()
+            .filter_map(|(name, section, offset)| {
+                let k = self.kernels.iter().position(|k| k == name)?;
+                Some((*section, *offset, Some(k)))
+            })
+            .collect();
+        marks.sort();
+        for seg in &self.reg_usage.segments {
+            let owner = match self.sections.get(seg.section).and_then(|s| s.kernel) {
+                Some(k) => Some(k),
+                None => {
+                    let i = marks.partition_point(|m| (m.0, m.1) <= (seg.section, seg.start));
+                    i.checked_sub(1).map(|i| marks[i]).filter(|m| m.0 == seg.section).and_then(|m| m.2)
+                }
+            };
+            if let Some(k) = owner {
+                counts[k].merge(&seg.counts);
+            }
+        }
+        let unified = self.policy >= 200 || matches!(self.format, BinaryFormat::Gallium | BinaryFormat::Rocm);
+        self.kernels
+            .iter()
+            .zip(counts)
+            .map(|(name, c)| {
+                let extra = self.generation.extra_sgprs(c.special);
+                KernelRegUsage {
+                    name: name.clone(),
+                    sgprs: c.sgprs,
+                    vgprs: c.vgprs,
+                    special: c.special,
+                    extra_sgprs: extra,
+                    sgprsnum: if unified { c.sgprs + extra } else { c.sgprs },
+                    vgprsnum: c.vgprs,
+                }
+            })
+            .collect()
     }
 }
 
 /// Assembles the inputs as one source, in order.
 pub fn assemble(inputs: Vec<Input>, options: Options) -> Assembly {
+    let limits = options.limits;
+    // Each nested macro, repetition or include costs a few stack frames.
+    let levels = u64::from(limits.expansion_depth) + u64::from(limits.include_depth);
+    let stack = (64 << 20) + levels.saturating_mul(96 << 10);
+    let stack = usize::try_from(stack).unwrap_or(usize::MAX).min(4 << 30);
+    std::thread::Builder::new()
+        .name("gcn-asm".into())
+        .stack_size(stack)
+        .spawn(move || assemble_here(inputs, options))
+        .expect("start the assembler thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// [`assemble`] on the calling thread (whose stack must be large enough).
+pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
     let mut asm = Asm::new(options);
     for (name, value) in asm.opts.defsyms.clone() {
+        if name == "." {
+            asm.diags.push(Diagnostic {
+                severity: Severity::Warning,
+                location: None,
+                message: "a definition of `.` on the command line is ignored".into(),
+                origin: Vec::new(),
+            });
+            continue;
+        }
         let id = asm.symbols.define_target(&name);
         asm.set_symbol(id, Value::Abs(value));
     }
-    // Several inputs are one program, as for clrxasm: a block may open in one file and
-    // close in the next. Each file's text is one piece of the whole, for positions.
-    let (text, ctx) = join_inputs(&mut asm, inputs);
-    let _: Flow = asm.process_text(&ctx, &text);
-    asm.finish_pending();
-    finish(asm)
-}
-
-fn join_inputs(asm: &mut Asm, inputs: Vec<Input>) -> (String, Ctx) {
-    let mut text = String::new();
-    let mut pieces = Vec::new();
-    let mut first = None;
     for input in inputs {
         let file = asm.sources.add(input.name, input.text.as_str());
-        first.get_or_insert(file);
-        pieces.push(Piece { start: text.len() as u32, len: input.text.len() as u32, loc: Location { file, offset: 0 } });
-        text.push_str(&input.text);
-        if !input.text.is_empty() && !input.text.ends_with('\n') {
-            // A file's last line stays its own.
-            text.push('\n');
+        let ctx = Ctx::new(Mapper::File(file), Default::default(), 0, CtxKind::File);
+        if asm.process_text(ctx, &input.text) == Flow::Stop {
+            break;
         }
     }
-    let mapper = match (pieces.len(), first) {
-        (1, Some(file)) => Mapper::File(file),
-        (_, Some(file)) => Mapper::Expansion { pieces: Rc::new(pieces), fallback: Location { file, offset: 0 } },
-        (_, None) => Mapper::File(asm.sources.add("<empty>", "")),
-    };
-    (text, Ctx { mapper, origin: Rc::new(Vec::new()), depth: 0 })
+    asm.finish_pending();
+    finish(asm)
 }
 
 fn finish(asm: Asm) -> Assembly {
     let symbols = asm
         .symbols
         .iter()
-        .filter(|(_, s)| !s.name.is_empty() && !s.name.starts_with('\u{0}') && !s.name.contains("\u{0}"))
-        .map(|(_, s)| match s.value {
-            Some(Value::Abs(v)) => SymbolOut { name: s.name.clone(), value: Some(v), section: None },
-            Some(Value::Rel { section, offset }) => {
-                SymbolOut { name: s.name.clone(), value: Some(offset), section: Some(section as usize) }
+        .filter(|(_, s)| s.visible && !s.name.is_empty())
+        .map(|(_, s)| {
+            if let Some(r) = s.register {
+                let base: i64 = if r.file == gcn_isa::encode::RegFile::Vgpr { 256 } else { 0 };
+                let first = base + i64::from(r.first);
+                let value = first | ((first + i64::from(r.count)) << 32);
+                return SymbolOut { name: s.name.clone(), value: Some(value), section: None, register: true };
             }
-            None => SymbolOut { name: s.name.clone(), value: None, section: None },
+            match s.value {
+                Some(Value::Abs(v)) => SymbolOut { name: s.name.clone(), value: Some(v), section: None, register: false },
+                Some(Value::Rel { section, offset }) => {
+                    SymbolOut { name: s.name.clone(), value: Some(offset), section: Some(section as usize), register: false }
+                }
+                None => SymbolOut { name: s.name.clone(), value: None, section: None, register: false },
+            }
         })
         .collect();
     Assembly {
         kernels: asm.layout.kernels.iter().map(|k| k.name.clone()).collect(),
         format: asm.layout.format,
+        generation: asm.target.gen,
+        policy: asm.opts.policy.unwrap_or(DEFAULT_POLICY),
         sections: asm.layout.sections,
         symbols,
         diagnostics: asm.diags,
         sources: asm.sources,
         printed: asm.printed,
         reg_usage: asm.reg_usage,
+        code_labels: asm.code_labels,
     }
 }

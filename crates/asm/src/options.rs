@@ -38,13 +38,15 @@ impl BinaryFormat {
 }
 
 /// Caps that keep a runaway source from hanging the assembler or exhausting memory.
+/// Defaults: 1000 nested macro expansions and repetitions and 500 nested includes (the
+/// reference's limits), 10,000,000 statements produced by expansions, 1 GiB of output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Nested macro calls and repetitions.
     pub expansion_depth: u32,
     /// Statements produced by all macro and repetition expansions together.
     pub expanded_statements: u64,
-    /// Nested `.include`s.
+    /// Nested `.include`s (a file including itself stops here).
     pub include_depth: u32,
     /// Bytes of all sections together.
     pub output_size: u64,
@@ -54,8 +56,8 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             expansion_depth: 1000,
-            expanded_statements: 50_000_000,
-            include_depth: 64,
+            expanded_statements: 10_000_000,
+            include_depth: 500,
             output_size: 1 << 30,
         }
     }

@@ -1,4 +1,5 @@
-//! `--emit json`: the assembled module as the conformance runner reads it.
+//! `--emit json`: the assembled module as the conformance runner reads it, and
+//! `--emit reg-usage`: the registers each kernel uses.
 
 use serde_json::{json, Value as Json};
 
@@ -25,4 +26,22 @@ pub(crate) fn json(asm: &Assembly) -> String {
         .collect();
     let doc = json!({ "kernels": asm.kernels, "sections": sections, "symbols": symbols });
     serde_json::to_string_pretty(&doc).expect("JSON of plain values") + "\n"
+}
+
+pub(crate) fn reg_usage_json(asm: &Assembly) -> String {
+    let kernels: Vec<Json> = asm
+        .kernel_reg_usage()
+        .iter()
+        .map(|k| {
+            json!({
+                "name": k.name,
+                "sgprs": k.sgprs,
+                "vgprs": k.vgprs,
+                "extra_sgprs": k.extra_sgprs,
+                "sgprsnum": k.sgprsnum,
+                "vgprsnum": k.vgprsnum,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({ "kernels": kernels })).expect("JSON of plain values") + "\n"
 }

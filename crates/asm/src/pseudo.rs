@@ -1,20 +1,55 @@
 //! General pseudo-ops: data, alignment, sections, symbols, scopes, conditions, messages,
-//! switches and queries. Binary-format pseudo-ops (`.config`, `.arg`, …) belong to the
-//! format writers and answer "not supported yet" until those exist.
+//! switches and queries, with the reference's rules. Binary-format pseudo-ops (`.config`,
+//! `.arg`, …) go to [`crate::format_ops`].
 
 use gcn_isa::{Device, Generation};
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::{SyntaxKind, TextRange};
 
-use crate::assembler::{Asm, Ctx, Flow};
+use crate::assembler::{Asm, Ctx, CtxKind, Flow};
 use crate::expr::Value;
 use crate::literals;
+use crate::macros::{eval_text_expr, name_len, token_class, TextCtx};
 use crate::options::BinaryFormat;
+use crate::symbols::Binding;
+use crate::text::{clean_text, Text};
 
-/// CLRX version reported by `.get_version`: 0.1.9, the reference's.
-const CLRX_VERSION: i64 = 109;
-/// Policy version by default (`.get_policy`): the reference's 0.2.0.
-const DEFAULT_POLICY: i64 = 200;
+/// CLRX version reported by `.get_version` (major*10000 + minor*100 + micro): 0.1.9.
+pub const CLRX_VERSION: i64 = 109;
+/// Policy version by default (`.get_policy`): the same as the version, as in the
+/// reference.
+pub const DEFAULT_POLICY: u32 = 109;
+
+/// The general pseudo-ops (the reference's list), lowercase with the dot.
+const PSEUDO_OPS: &[&str] = &[
+    ".32bit", ".64bit", ".abort", ".align", ".altmacro", ".amd", ".amdcl2", ".arch", ".ascii",
+    ".asciz", ".balign", ".balignl", ".balignw", ".buggyfplit", ".byte", ".cf_call", ".cf_cjump",
+    ".cf_end", ".cf_jump", ".cf_ret", ".cf_start", ".data", ".double", ".else", ".elseif",
+    ".elseif32", ".elseif64", ".elseifarch", ".elseifb", ".elseifc", ".elseifdef", ".elseifeq",
+    ".elseifeqs", ".elseiffmt", ".elseifge", ".elseifgpu", ".elseifgt", ".elseifle",
+    ".elseiflt", ".elseifnarch", ".elseifnb", ".elseifnc", ".elseifndef", ".elseifne",
+    ".elseifnes", ".elseifnfmt", ".elseifngpu", ".elseifnotdef", ".end", ".endif", ".endm",
+    ".endmacro", ".endr", ".endrept", ".ends", ".endscope", ".enum", ".equ", ".equiv", ".eqv",
+    ".err", ".error", ".exitm", ".extern", ".fail", ".file", ".fill", ".fillq", ".float",
+    ".for", ".format", ".gallium", ".get_64bit", ".get_arch", ".get_format", ".get_gpu",
+    ".get_policy", ".get_version", ".global", ".globl", ".gpu", ".half", ".hword", ".if",
+    ".if32", ".if64", ".ifarch", ".ifb", ".ifc", ".ifdef", ".ifeq", ".ifeqs", ".iffmt",
+    ".ifge", ".ifgpu", ".ifgt", ".ifle", ".iflt", ".ifnarch", ".ifnb", ".ifnc", ".ifndef",
+    ".ifne", ".ifnes", ".ifnfmt", ".ifngpu", ".ifnotdef", ".incbin", ".include", ".int",
+    ".irp", ".irpc", ".kernel", ".lflags", ".line", ".ln", ".local", ".long", ".macro",
+    ".macrocase", ".main", ".noaltmacro", ".nobuggyfplit", ".nomacrocase", ".nooldmodparam",
+    ".nowave32", ".octa", ".offset", ".oldmodparam", ".org", ".p2align", ".policy", ".print",
+    ".purgem", ".quad", ".rawcode", ".regvar", ".rept", ".rocm", ".rodata", ".rvlin",
+    ".rvlin_once", ".sbttl", ".scope", ".section", ".set", ".short", ".single", ".size",
+    ".skip", ".space", ".string", ".string16", ".string32", ".string64", ".struct", ".text",
+    ".title", ".undef", ".unusing", ".usereg", ".using", ".version", ".warning", ".wave32",
+    ".weak", ".while", ".word",
+];
+
+/// Whether `name` (lowercase) is a general pseudo-op.
+pub(crate) fn is_pseudo_op(name: &str) -> bool {
+    PSEUDO_OPS.binary_search(&name).is_ok()
+}
 
 pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
     let name = op.name();
@@ -29,93 +64,149 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ".half" => floats(asm, ctx, &args, 2),
         ".float" | ".single" => floats(asm, ctx, &args, 4),
         ".double" => floats(asm, ctx, &args, 8),
-        ".ascii" => strings(asm, ctx, &args, None),
-        ".asciz" | ".string" => strings(asm, ctx, &args, Some(1)),
-        ".string16" => strings(asm, ctx, &args, Some(2)),
-        ".string32" => strings(asm, ctx, &args, Some(4)),
-        ".string64" => strings(asm, ctx, &args, Some(8)),
+        ".ascii" => strings(asm, ctx, &args, 1, false),
+        ".asciz" | ".string" => strings(asm, ctx, &args, 1, true),
+        ".string16" => strings(asm, ctx, &args, 2, true),
+        ".string32" => strings(asm, ctx, &args, 4, true),
+        ".string64" => strings(asm, ctx, &args, 8, true),
         ".fill" => fill(asm, ctx, range, &args, false),
         ".fillq" => fill(asm, ctx, range, &args, true),
         ".skip" | ".space" => skip(asm, ctx, range, &args),
-        ".align" | ".balign" => align(asm, ctx, range, &args, false, 1),
-        ".balignw" => align(asm, ctx, range, &args, false, 2),
-        ".balignl" => align(asm, ctx, range, &args, false, 4),
-        ".p2align" => align(asm, ctx, range, &args, true, 1),
+        ".align" | ".balign" => align(asm, ctx, range, &args, false),
+        ".p2align" => align(asm, ctx, range, &args, true),
+        ".balignw" => align_word(asm, ctx, range, &args, 2),
+        ".balignl" => align_word(asm, ctx, range, &args, 4),
         ".org" => org(asm, ctx, range, &args),
-        ".set" | ".equ" => set(asm, ctx, range, &args, false),
-        ".equiv" => set(asm, ctx, range, &args, true),
-        ".eqv" => eqv(asm, ctx, range, &args),
-        ".undef" => undef(asm, ctx, &args),
-        ".global" | ".globl" | ".local" | ".weak" | ".extern" => visibility(asm, ctx, &name, &args),
+        ".struct" | ".offset" => {
+            if let Some(v) = required_abs(asm, ctx, range, &args, 0) {
+                asm.format_fixed = true;
+                asm.abs_offset = Some(v);
+            }
+        }
+        ".set" | ".equ" => set(asm, ctx, range, &args, true, false),
+        ".equiv" => set(asm, ctx, range, &args, false, false),
+        ".eqv" => set(asm, ctx, range, &args, false, true),
+        ".undef" => undef(asm, ctx, range, &args),
+        ".global" | ".globl" => binding(asm, ctx, &args, Binding::Global),
+        ".local" => binding(asm, ctx, &args, Binding::Local),
+        ".weak" => binding(asm, ctx, &args, Binding::Weak),
+        ".extern" => {}
         ".size" => size(asm, ctx, range, &args),
-        ".enum" => enumeration(asm, ctx, range, &args),
-        ".scope" => asm.symbols.open_scope(word(&args, 0).as_deref()),
+        ".enum" => enumeration(asm, ctx, op),
+        ".scope" => match word(&args, 0) {
+            Some(w) if name_len(w.as_bytes(), 0) != w.len() => asm.error_at(ctx, range, "expected a scope name"),
+            w => {
+                if asm.symbols.depth() >= 1000 {
+                    asm.error_at(ctx, range, "scopes nested deeper than 1000");
+                } else {
+                    asm.symbols.open_scope(w.as_deref());
+                }
+            }
+        },
         ".ends" | ".endscope" => {
-            if !asm.symbols.close_scope() {
-                asm.error_at(ctx, range, "no scope is open");
+            if asm.symbols.close_scope().is_none() {
+                asm.error_at(ctx, range, "the global scope cannot be closed");
             }
         }
         ".using" => match word(&args, 0) {
-            Some(path) => asm.symbols.using(&path),
-            None => asm.error_at(ctx, range, "`.using` needs a scope"),
+            Some(path) if path != "::" => asm.symbols.using(&path),
+            _ => asm.error_at(ctx, range, "`.using` needs a scope path"),
         },
-        ".unusing" => asm.symbols.unusing(word(&args, 0).as_deref()),
+        ".unusing" => match word(&args, 0) {
+            Some(path) if path == "::" => asm.error_at(ctx, range, "expected a scope path"),
+            path => asm.symbols.unusing(path.as_deref()),
+        },
         ".text" | ".data" | ".rodata" => section(asm, ctx, range, &name),
-        ".section" => match word(&args, 0) {
+        ".section" => match section_name(&args) {
             Some(s) => section(asm, ctx, range, &s),
             None => asm.error_at(ctx, range, "`.section` needs a name"),
         },
         ".kernel" => match word(&args, 0) {
             Some(k) => {
+                asm.format_fixed = true;
+                asm.abs_offset = None;
                 if let Err(m) = asm.layout.enter_kernel(&k) {
                     asm.error_at(ctx, range, m);
                 }
             }
             None => asm.error_at(ctx, range, "`.kernel` needs a name"),
         },
-        ".main" => asm.layout.enter_main(),
+        ".main" => {
+            asm.format_fixed = true;
+            asm.abs_offset = None;
+            asm.layout.enter_main();
+        }
         ".amd" | ".amdcl2" | ".gallium" | ".rocm" | ".rawcode" => {
             set_format(asm, ctx, range, BinaryFormat::from_name(&name[1..]).unwrap())
         }
-        ".format" => match word(&args, 0).and_then(|f| BinaryFormat::from_name(&f)) {
+        ".format" => match word(&args, 0).and_then(|f| format_by_name(&f)) {
             Some(f) => set_format(asm, ctx, range, f),
             None => asm.error_at(ctx, range, "unknown binary format"),
         },
         ".gpu" => set_device(asm, ctx, range, &args, false),
         ".arch" => set_device(asm, ctx, range, &args, true),
-        ".32bit" => asm.opts.is64 = false,
-        ".64bit" => asm.opts.is64 = true,
-        ".print" => message(asm, ctx, &args, None),
-        ".warning" => message(asm, ctx, &args, Some(false)),
-        ".error" => message(asm, ctx, &args, Some(true)),
+        ".32bit" | ".64bit" => bitness(asm, ctx, range, name == ".64bit"),
+        ".print" => {
+            if let Some(text) = string_arg(asm, ctx, range, &args, 0) {
+                asm.printed.push_str(&text);
+                asm.printed.push('\n');
+            }
+        }
+        ".warning" => match args.first().filter(|a| !a.is_empty()) {
+            None => asm.warn_at(ctx, range, "`.warning` reached"),
+            Some(_) => {
+                if let Some(text) = string_arg(asm, ctx, range, &args, 0) {
+                    asm.warn_at(ctx, range, text);
+                }
+            }
+        },
+        ".error" => match args.first().filter(|a| !a.is_empty()) {
+            None => asm.error_at(ctx, range, "`.error` reached"),
+            Some(_) => {
+                if let Some(text) = string_arg(asm, ctx, range, &args, 0) {
+                    asm.error_at(ctx, range, text);
+                }
+            }
+        },
         ".err" => asm.error_at(ctx, range, "`.err` reached"),
-        ".fail" => fail(asm, ctx, range, &args),
+        ".fail" => {
+            if let Some(v) = required_abs(asm, ctx, range, &args, 0) {
+                if v >= 500 {
+                    asm.warn_at(ctx, range, format!("`.fail {v}` reached"));
+                } else {
+                    asm.error_at(ctx, range, format!("`.fail {v}` reached"));
+                }
+            }
+        }
         ".abort" => {
             asm.error_at(ctx, range, "assembly aborted by `.abort`");
             return Flow::Stop;
         }
         ".end" => return Flow::Stop,
-        ".exitm" => {
-            if ctx.origin.is_empty() {
-                asm.error_at(ctx, range, "`.exitm` outside a macro");
-            } else {
+        ".exitm" => match ctx.kind {
+            CtxKind::File => asm.warn_at(ctx, range, "`.exitm` outside a macro is ignored"),
+            CtxKind::Repeat => {
+                asm.warn_at(ctx, range, "`.exitm` in a repetition leaves the repetition");
                 return Flow::ExitMacro;
             }
-        }
+            CtxKind::Macro => return Flow::ExitMacro,
+        },
         ".purgem" => match word(&args, 0) {
             Some(m) => {
                 let key = asm.macro_key(&m);
                 if asm.macros.remove(&key).is_none() {
-                    asm.error_at(ctx, range, format!("macro `{m}` is not defined"));
+                    asm.warn_at(ctx, range, format!("macro `{m}` does not exist"));
                 }
             }
             None => asm.error_at(ctx, range, "`.purgem` needs a macro name"),
         },
-        ".include" => match string_arg(asm, ctx, &args, 0) {
-            Some(path) => return crate::macros::include(asm, ctx, op, &path),
-            None => asm.error_at(ctx, range, "`.include` needs a file name in quotes"),
-        },
-        ".incbin" => incbin(asm, ctx, op, &args),
+        ".include" => {
+            let path_range = args.first().map_or(range, |a| a.syntax().text_range());
+            if let Some(path) = string_arg(asm, ctx, range, &args, 0) {
+                return crate::macros::include(asm, ctx, op, &path, path_range);
+            }
+        }
+        ".incbin" => incbin(asm, ctx, range, &args),
         ".altmacro" => asm.opts.alt_macro = true,
         ".noaltmacro" => asm.opts.alt_macro = false,
         ".macrocase" => asm.opts.macro_case_insensitive = true,
@@ -129,74 +220,146 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
             asm.target.wave32 = asm.opts.wave32 && asm.target.gen.is_gfx10();
         }
         ".policy" => {
-            if let Some(v) = args.first().and_then(|a| a.expr()).and_then(|e| asm.eval_abs_now(ctx, &e)) {
+            if let Some(v) = required_abs(asm, ctx, range, &args, 0) {
+                if !(0..=u32::MAX as i64).contains(&v) {
+                    let r = args[0].syntax().text_range();
+                    asm.warn_at(ctx, r, format!("value {:#x} truncated to {:#x}", v as u64, v as u32));
+                }
                 asm.opts.policy = Some(v as u32);
             }
         }
         ".get_64bit" => query(asm, ctx, range, &args, i64::from(asm.opts.is64)),
-        ".get_arch" => query(asm, ctx, range, &args, arch_id(asm.target.gen)),
+        ".get_arch" => query(asm, ctx, range, &args, asm.target.gen.index() as i64),
         ".get_format" => query(asm, ctx, range, &args, format_id(asm.layout.format)),
         ".get_gpu" => query(asm, ctx, range, &args, gpu_id(asm.target.device)),
         ".get_version" => query(asm, ctx, range, &args, CLRX_VERSION),
-        ".get_policy" => query(asm, ctx, range, &args, asm.opts.policy.map_or(DEFAULT_POLICY, i64::from)),
-        ".file" | ".ln" | ".line" | ".sbttl" | ".title" | ".tittle" | ".version" | ".ident" | ".lflags" => {}
+        ".get_policy" => query(asm, ctx, range, &args, i64::from(asm.opts.policy.unwrap_or(DEFAULT_POLICY))),
+        ".file" | ".line" | ".ln" | ".lflags" => asm.warn_at(ctx, range, format!("`{name}` is ignored by this assembler")),
+        ".title" | ".sbttl" | ".version" => {
+            string_arg(asm, ctx, range, &args, 0);
+        }
+        // Register variables, register-usage hints and code-flow hints serve the
+        // reference's register allocator and wait-state analysis, which this assembler
+        // does not have: accepted and ignored.
+        ".regvar" | ".usereg" | ".rvlin" | ".rvlin_once" | ".cf_call" | ".cf_cjump" | ".cf_end" | ".cf_jump"
+        | ".cf_ret" | ".cf_start" => {}
+        // Block pseudo-ops outside their block: the parser reported them.
         _ if name.starts_with(".if") || name.starts_with(".else") || name == ".endif" => {}
-        ".endm" | ".endmacro" | ".endr" | ".endrept" => {}
+        ".endm" | ".endmacro" | ".endr" | ".endrept" | ".macro" | ".rept" | ".irp" | ".irpc" | ".for" | ".while" => {}
         _ => {
             if !crate::format_ops::pseudo_op(asm, ctx, op, &name, &args) {
-                asm.error_at(ctx, range, format!("pseudo-op `{name}` is not supported yet"));
+                asm.error_at(ctx, range, format!("`{name}` is neither a pseudo-op nor a macro"));
             }
         }
     }
     Flow::Continue
 }
 
-/// The first token of an argument as a word (a name, a number, a path).
+// ---- arguments ----------------------------------------------------------------------
+
+/// The text of an argument (a name, a number, a path).
 fn word(args: &[ast::Arg], i: usize) -> Option<String> {
     args.get(i).map(|a| a.text()).filter(|t| !t.is_empty())
 }
 
-fn string_arg(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], i: usize) -> Option<String> {
-    let arg = args.get(i)?;
-    let token = arg.raw_tokens().next().filter(|t| t.kind() == SyntaxKind::STRING)?;
-    match literals::parse_string(token.text()) {
-        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-        Err(m) => {
-            asm.error_at(ctx, token.text_range(), m);
+/// `.section NAME, …`: the name is the first token of the first argument.
+fn section_name(args: &[ast::Arg]) -> Option<String> {
+    let first = args.first()?;
+    let token = first.raw_tokens().next()?;
+    Some(token.text().to_string())
+}
+
+/// A string argument's bytes as text (`.include "file"`, `.print "text"`).
+fn string_arg(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], i: usize) -> Option<String> {
+    let Some(arg) = args.get(i) else {
+        asm.error_at(ctx, range, "expected a string");
+        return None;
+    };
+    let mut tokens = arg.raw_tokens();
+    match (tokens.next(), tokens.next()) {
+        (Some(t), None) if t.kind() == SyntaxKind::STRING => match literals::parse_string(t.text()) {
+            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(m) => {
+                asm.error_at(ctx, t.text_range(), m);
+                None
+            }
+        },
+        _ => {
+            asm.error_at(ctx, arg.syntax().text_range(), "expected a string");
             None
         }
     }
 }
 
+/// An argument that must have an absolute value now.
+fn required_abs(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], i: usize) -> Option<i64> {
+    match args.get(i).and_then(|a| a.expr()) {
+        Some(e) => asm.eval_abs_now(ctx, &e),
+        None => {
+            asm.error_at(ctx, args.get(i).map_or(range, |a| a.syntax().text_range()), "expected an expression");
+            None
+        }
+    }
+}
+
+/// An optional argument: `Ok(None)` when absent or empty, `Err` on error.
+fn optional_abs(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], i: usize) -> Result<Option<i64>, ()> {
+    match args.get(i).and_then(|a| a.expr()) {
+        Some(e) => asm.eval_abs_now(ctx, &e).map(Some).ok_or(()),
+        None => Ok(None),
+    }
+}
+
+fn arg_range(args: &[ast::Arg], i: usize, fallback: TextRange) -> TextRange {
+    args.get(i).map_or(fallback, |a| a.syntax().text_range())
+}
+
+/// Warns when `value` does not fit in `bits` (as a signed or unsigned number).
+fn warn_range(asm: &mut Asm, ctx: &Ctx, range: TextRange, bits: u32, value: i64) {
+    if bits >= 64 {
+        return;
+    }
+    if value >= (1i64 << bits) || value < -(1i64 << (bits - 1)) {
+        let truncated = (value as u64) & ((1u64 << bits) - 1);
+        asm.warn_at(ctx, range, format!("value {:#x} truncated to {:#x}", value as u64, truncated));
+    }
+}
+
+// ---- data -----------------------------------------------------------------------------
+
 fn data(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], size: usize) {
     for arg in args {
         match arg.expr() {
-            Some(e) => asm.emit_value(ctx, &e, size),
-            None => {
-                asm.warn_at(ctx, arg.syntax().text_range(), "empty value stored as 0");
+            Some(e) if !arg.is_empty() => asm.emit_value(ctx, &e, size),
+            _ => {
+                asm.warn_at(ctx, arg.syntax().text_range(), "no expression: 0 was stored");
                 asm.emit(ctx, arg.syntax().text_range(), &[0; 8][..size]);
             }
         }
     }
 }
 
-/// `.octa`: 128-bit values, written as literals (or 64-bit expressions, sign-extended).
+/// `.octa`: 128-bit literals, optionally signed.
 fn octa(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg]) {
     for arg in args {
         let range = arg.syntax().text_range();
-        let big = arg
-            .expr()
-            .and_then(|e| match &e {
-                ast::Expr::Literal(l) => l.token().filter(|t| t.kind() == SyntaxKind::INT_NUMBER),
-                _ => None,
-            })
-            .and_then(|t| parse_u128(t.text()));
-        let value = match big {
-            Some(v) => v,
-            None => match arg.expr().and_then(|e| asm.eval_abs_now(ctx, &e)) {
-                Some(v) => v as i128 as u128,
-                None => 0,
-            },
+        let text = arg.text();
+        let value = if text.is_empty() {
+            asm.warn_at(ctx, range, "no 128-bit literal: 0 was stored");
+            0
+        } else {
+            let (negative, digits) = match text.strip_prefix('-') {
+                Some(rest) => (true, rest.trim_start()),
+                None => (false, text.strip_prefix('+').unwrap_or(&text).trim_start()),
+            };
+            match parse_u128(digits) {
+                Some(v) if negative => v.wrapping_neg(),
+                Some(v) => v,
+                None => {
+                    asm.error_at(ctx, range, format!("`{text}` is not a 128-bit integer literal"));
+                    0
+                }
+            }
         };
         asm.emit(ctx, range, &value.to_le_bytes());
     }
@@ -204,77 +367,100 @@ fn octa(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg]) {
 
 fn parse_u128(text: &str) -> Option<u128> {
     let lower = text.to_ascii_lowercase();
-    if let Some(h) = lower.strip_prefix("0x") {
-        return u128::from_str_radix(h, 16).ok();
+    let (digits, radix) = if let Some(h) = lower.strip_prefix("0x") {
+        (h, 16)
+    } else if let Some(b) = lower.strip_prefix("0b") {
+        (b, 2)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (&lower[1..], 8)
+    } else {
+        (lower.as_str(), 10)
+    };
+    if digits.is_empty() {
+        return None;
     }
-    if let Some(b) = lower.strip_prefix("0b") {
-        return u128::from_str_radix(b, 2).ok();
-    }
-    if lower.len() > 1 && lower.starts_with('0') {
-        return u128::from_str_radix(&lower[1..], 8).ok();
-    }
-    lower.parse().ok()
+    u128::from_str_radix(digits, radix).ok()
 }
 
 fn floats(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], size: usize) {
     for arg in args {
         let range = arg.syntax().text_range();
-        let value = match float_of(arg.expr()) {
-            Ok(v) => v,
-            Err(m) => {
-                asm.error_at(ctx, range, m);
-                0.0
+        let text = arg.text();
+        let bits = if text.is_empty() {
+            asm.warn_at(ctx, range, "no floating-point literal: 0 was stored");
+            0
+        } else {
+            match float_bits(&text, size) {
+                Ok(bits) => bits,
+                Err(m) => {
+                    asm.error_at(ctx, range, m);
+                    0
+                }
             }
         };
-        let bytes: Vec<u8> = match size {
-            2 => half::f16::from_f64(value).to_bits().to_le_bytes().to_vec(),
-            4 => (value as f32).to_bits().to_le_bytes().to_vec(),
-            _ => value.to_bits().to_le_bytes().to_vec(),
-        };
-        asm.emit(ctx, range, &bytes);
+        asm.emit(ctx, range, &bits.to_le_bytes()[..size]);
     }
 }
 
-/// A float literal, possibly negated; integers are taken as floats too.
-fn float_of(expr: Option<ast::Expr>) -> Result<f64, String> {
-    match expr {
-        Some(ast::Expr::Literal(l)) => {
-            let t = l.token().ok_or("missing value")?;
-            match t.kind() {
-                SyntaxKind::FLOAT_NUMBER => literals::parse_float(t.text()),
-                SyntaxKind::INT_NUMBER => literals::parse_int(t.text()).map(|v| v as f64),
-                _ => Err("expected a floating-point number".into()),
-            }
-        }
-        Some(ast::Expr::Prefix(p)) => {
-            let v = float_of(p.expr())?;
-            match p.op().map(|t| t.kind()) {
-                Some(SyntaxKind::MINUS) => Ok(-v),
-                Some(SyntaxKind::PLUS) => Ok(v),
-                _ => Err("expected a floating-point number".into()),
-            }
-        }
-        Some(ast::Expr::Paren(p)) => float_of(p.expr()),
-        _ => Err("expected a floating-point number".into()),
+/// The bits of a floating-point literal (optionally signed) of `size` bytes.
+fn float_bits(text: &str, size: usize) -> Result<u64, String> {
+    let bad = || format!("`{text}` is not a floating-point literal");
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, text.strip_prefix('+').unwrap_or(text).trim_start()),
+    };
+    let lower = body.to_ascii_lowercase();
+    let is_hex = lower.starts_with("0x");
+    let valid = !lower.is_empty()
+        && if is_hex {
+            lower[2..].chars().all(|c| c.is_ascii_hexdigit() || matches!(c, '.' | 'p' | '+' | '-'))
+        } else {
+            lower.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '+' | '-'))
+        };
+    if !valid {
+        return Err(bad());
     }
+    let sign = if negative { "-" } else { "" };
+    if is_hex {
+        let v = literals::parse_float(&lower).map_err(|_| bad())?;
+        let v = if negative { -v } else { v };
+        return Ok(match size {
+            2 => u64::from(half::f16::from_f64(v).to_bits()),
+            4 => u64::from((v as f32).to_bits()),
+            _ => v.to_bits(),
+        });
+    }
+    let decimal = lower.strip_suffix('e').unwrap_or(&lower);
+    let decimal = format!("{sign}{decimal}");
+    Ok(match size {
+        2 => u64::from(half::f16::from_f64(decimal.parse::<f64>().map_err(|_| bad())?).to_bits()),
+        4 => u64::from(decimal.parse::<f32>().map_err(|_| bad())?.to_bits()),
+        _ => decimal.parse::<f64>().map_err(|_| bad())?.to_bits(),
+    })
 }
 
-fn strings(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], terminator: Option<usize>) {
+fn strings(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], width: usize, terminate: bool) {
     for arg in args {
-        let range = arg.syntax().text_range();
-        let Some(token) = arg.raw_tokens().next().filter(|t| t.kind() == SyntaxKind::STRING) else {
-            asm.error_at(ctx, range, "expected a string");
+        if arg.is_empty() {
             continue;
+        }
+        let range = arg.syntax().text_range();
+        let mut tokens = arg.raw_tokens();
+        let token = match (tokens.next(), tokens.next()) {
+            (Some(t), None) if t.kind() == SyntaxKind::STRING => t,
+            _ => {
+                asm.error_at(ctx, range, "expected a string");
+                continue;
+            }
         };
         match literals::parse_string(token.text()) {
             Ok(bytes) => {
-                let width = terminator.unwrap_or(1);
-                let mut out = Vec::with_capacity(bytes.len() * width + width);
+                let mut out = Vec::with_capacity((bytes.len() + 1) * width);
                 for b in bytes {
                     out.push(b);
                     out.extend(std::iter::repeat_n(0, width - 1));
                 }
-                if terminator.is_some() {
+                if terminate {
                     out.extend(std::iter::repeat_n(0, width));
                 }
                 asm.emit(ctx, range, &out);
@@ -284,80 +470,162 @@ fn strings(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], terminator: Option<usize
     }
 }
 
-fn abs_arg(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], i: usize) -> Option<Option<i64>> {
-    match args.get(i).and_then(|a| a.expr()) {
-        Some(e) => asm.eval_abs_now(ctx, &e).map(Some),
-        None => Some(None),
-    }
-}
-
 fn fill(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], quad: bool) {
-    let Some(Some(count)) = abs_arg(asm, ctx, args, 0) else {
-        if args.is_empty() {
-            asm.error_at(ctx, range, "`.fill` needs a count");
-        }
-        return;
-    };
-    let Some(size) = abs_arg(asm, ctx, args, 1) else { return };
-    let Some(value) = abs_arg(asm, ctx, args, 2) else { return };
+    let Some(repeat) = required_abs(asm, ctx, range, args, 0) else { return };
+    if repeat < 0 {
+        asm.warn_at(ctx, arg_range(args, 0, range), "a negative count has no effect");
+    }
+    let Ok(size) = optional_abs(asm, ctx, args, 1) else { return };
     let size = size.unwrap_or(1);
-    if count < 0 || !(0..=8).contains(&size) {
-        asm.error_at(ctx, range, "`.fill` count must not be negative and size must be 0 to 8");
-        return;
+    if size < 0 {
+        asm.warn_at(ctx, arg_range(args, 1, range), "a negative size has no effect");
     }
+    let Ok(value) = optional_abs(asm, ctx, args, 2) else { return };
     let value = value.unwrap_or(0);
-    let value = if quad { value as u64 } else { value as u32 as u64 };
-    let unit = &value.to_le_bytes()[..size as usize];
-    let total = count as u64 * size as u64;
-    if asm.layout.can_emit(total, asm.opts.limits.output_size).is_err() {
-        asm.emit_fill(ctx, range, total, 0);
+    let mut trunc_bits = (size.clamp(0, 8) as u32) * 8;
+    if !quad {
+        trunc_bits = trunc_bits.min(32);
+    }
+    if trunc_bits != 0 {
+        warn_range(asm, ctx, arg_range(args, 2, range), trunc_bits, value);
+    }
+    if repeat <= 0 || size <= 0 {
         return;
     }
-    let bytes: Vec<u8> = unit.iter().copied().cycle().take(total as usize).collect();
+    let total = (repeat as u128) * (size as u128);
+    if total > u128::from(asm.opts.limits.output_size) {
+        let limit = asm.opts.limits.output_size;
+        asm.error_at(ctx, range, format!("output would exceed {limit} bytes (raise the limit with --max-output-size)"));
+        return;
+    }
+    let value = if quad { value as u64 } else { value as u64 & 0xffff_ffff };
+    let unit_len = size.min(8) as usize;
+    let mut unit = value.to_le_bytes()[..unit_len].to_vec();
+    unit.resize(size as usize, 0);
+    if unit.iter().all(|&b| b == 0) {
+        asm.reserve(ctx, range, total as u64, 0);
+        return;
+    }
+    let mut bytes = Vec::with_capacity(total as usize);
+    for _ in 0..repeat {
+        bytes.extend_from_slice(&unit);
+    }
     asm.emit(ctx, range, &bytes);
 }
 
 fn skip(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
-    let Some(Some(count)) = abs_arg(asm, ctx, args, 0) else { return };
-    let Some(value) = abs_arg(asm, ctx, args, 1) else { return };
-    if count < 0 {
-        asm.error_at(ctx, range, "size must not be negative");
+    let Ok(size) = optional_abs(asm, ctx, args, 0) else { return };
+    let size = size.unwrap_or(1);
+    if size < 0 {
+        asm.warn_at(ctx, arg_range(args, 0, range), "a negative size has no effect");
+    }
+    let Ok(value) = optional_abs(asm, ctx, args, 1) else { return };
+    let value = value.unwrap_or(0);
+    warn_range(asm, ctx, arg_range(args, 1, range), 8, value);
+    if size < 0 {
         return;
     }
-    asm.emit_fill(ctx, range, count as u64, value.unwrap_or(0) as u8);
+    if asm.abs_offset.is_some() && value != 0 {
+        asm.warn_at(ctx, arg_range(args, 1, range), "the fill value is ignored in the absolute section");
+    }
+    asm.reserve(ctx, range, size as u64, value as u8);
 }
 
-fn align(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], power: bool, unit: usize) {
-    let Some(Some(n)) = abs_arg(asm, ctx, args, 0) else { return };
-    let Some(value) = abs_arg(asm, ctx, args, 1) else { return };
-    let Some(limit) = abs_arg(asm, ctx, args, 2) else { return };
+/// Bytes of `s_nop 0` (and leading zeros to a 4-byte boundary) filling `count` bytes.
+fn code_fill(count: u64) -> Vec<u8> {
+    let mut out = vec![0u8; (count % 4) as usize];
+    for _ in 0..count / 4 {
+        out.extend_from_slice(&0xBF80_0000u32.to_le_bytes());
+    }
+    out
+}
+
+fn current_offset(asm: &Asm) -> u64 {
+    asm.abs_offset.map_or(asm.layout.offset() as u64, |o| o as u64)
+}
+
+fn align(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], power: bool) {
+    let Some(n) = required_abs(asm, ctx, range, args, 0) else { return };
     let alignment = if power {
-        if !(0..63).contains(&n) {
-            asm.error_at(ctx, range, "power of two alignment out of range");
+        if !(0..=63).contains(&n) {
+            asm.error_at(ctx, arg_range(args, 0, range), "power of two of the alignment is greater than 63");
             return;
         }
         1u64 << n
     } else {
         if n <= 0 || (n & (n - 1)) != 0 {
-            asm.error_at(ctx, range, "alignment must be a power of two");
+            asm.error_at(ctx, arg_range(args, 0, range), "the alignment is not a power of two");
             return;
         }
         n as u64
     };
-    let here = asm.layout.offset() as u64;
+    let Ok(value) = optional_abs(asm, ctx, args, 1) else { return };
+    if let Some(v) = value {
+        warn_range(asm, ctx, arg_range(args, 1, range), 8, v);
+    }
+    let Ok(limit) = optional_abs(asm, ctx, args, 2) else { return };
+    let here = current_offset(asm);
     let pad = (alignment - here % alignment) % alignment;
-    if limit.is_some_and(|l| pad > l as u64) || pad == 0 {
+    if limit.is_some_and(|l| l != 0 && pad > l as u64) || pad == 0 {
         return;
     }
-    if value.is_none() && asm.layout.is_code_section() && pad % 4 == 0 {
-        // Code is padded with `s_nop 0`, whose encoding is the same on every generation.
-        let nops: Vec<u8> = std::iter::repeat_n(0xBF80_0000u32.to_le_bytes(), (pad / 4) as usize).flatten().collect();
-        asm.emit(ctx, range, &nops);
+    if asm.abs_offset.is_some() {
+        if value.is_some_and(|v| v != 0) {
+            asm.warn_at(ctx, arg_range(args, 1, range), "the fill value is ignored in the absolute section");
+        }
+        asm.reserve(ctx, range, pad, 0);
         return;
     }
-    let v = value.unwrap_or(0) as u64;
-    let pattern = &v.to_le_bytes()[..unit];
-    let bytes: Vec<u8> = pattern.iter().copied().cycle().take(pad as usize).collect();
+    match value {
+        None if asm.layout.is_code_section() => {
+            let bytes = code_fill(pad);
+            asm.emit(ctx, range, &bytes);
+        }
+        v => {
+            asm.reserve(ctx, range, pad, v.unwrap_or(0) as u8);
+        }
+    }
+}
+
+fn align_word(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], unit: u64) {
+    let Some(n) = required_abs(asm, ctx, range, args, 0) else { return };
+    if n < 0 || (n != 0 && (n & (n - 1)) != 0) {
+        asm.error_at(ctx, arg_range(args, 0, range), "the alignment is not a power of two");
+        return;
+    }
+    let Ok(value) = optional_abs(asm, ctx, args, 1) else { return };
+    if let Some(v) = value {
+        warn_range(asm, ctx, arg_range(args, 1, range), unit as u32 * 8, v);
+    }
+    let Ok(limit) = optional_abs(asm, ctx, args, 2) else { return };
+    if n == 0 {
+        return;
+    }
+    let alignment = n as u64;
+    let here = current_offset(asm);
+    if here % unit != 0 {
+        asm.error_at(ctx, range, "the offset is not aligned to the fill word");
+        return;
+    }
+    let pad = (alignment - here % alignment) % alignment;
+    if limit.is_some_and(|l| l != 0 && pad > l as u64) || pad == 0 {
+        return;
+    }
+    if asm.abs_offset.is_some() {
+        if value.is_some_and(|v| v != 0) {
+            asm.warn_at(ctx, arg_range(args, 1, range), "the fill value is ignored in the absolute section");
+        }
+        asm.reserve(ctx, range, pad, 0);
+        return;
+    }
+    let bytes = match value {
+        Some(v) => {
+            let word = &(v as u64).to_le_bytes()[..unit as usize];
+            word.iter().copied().cycle().take(pad as usize).collect()
+        }
+        None if asm.layout.is_code_section() => code_fill(pad),
+        None => vec![0; pad as usize],
+    };
     asm.emit(ctx, range, &bytes);
 }
 
@@ -367,146 +635,234 @@ fn org(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
         return;
     };
     let Some(v) = asm.eval_now(ctx, &e) else { return };
-    let target = match v {
-        Value::Abs(a) => a,
-        Value::Rel { offset, .. } => offset,
-    };
-    let here = asm.layout.offset() as i64;
-    if target < here {
-        asm.error_at(ctx, range, "`.org` cannot move backwards");
-        return;
+    let mut fill = 0;
+    if args.len() > 1 {
+        let Some(f) = required_abs(asm, ctx, range, args, 1) else { return };
+        warn_range(asm, ctx, arg_range(args, 1, range), 8, f);
+        fill = f as u8;
     }
-    asm.emit_fill(ctx, range, (target - here) as u64, 0);
+    asm.set_output_counter(ctx, e.syntax().text_range(), v, fill);
 }
 
+// ---- symbols --------------------------------------------------------------------------
+
+/// The symbol name of the first argument (its first token: a name, or `.5`).
 fn symbol_name(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) -> Option<(String, TextRange)> {
-    let arg = args.first();
-    let token = arg.and_then(|a| a.raw_tokens().next()).filter(|t| t.kind() == SyntaxKind::NAME);
+    let token = args.first().and_then(|a| a.raw_tokens().next());
     match token {
-        Some(t) => Some((t.text().to_string(), t.text_range())),
-        None => {
-            asm.error_at(ctx, range, "expected a symbol name");
+        Some(t) if matches!(t.kind(), SyntaxKind::NAME | SyntaxKind::FLOAT_NUMBER) => Some((t.text().to_string(), t.text_range())),
+        _ => {
+            asm.error_at(ctx, args.first().map_or(range, |a| a.syntax().text_range()), "expected a symbol name");
             None
         }
     }
 }
 
-fn set(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], once: bool) {
+fn set(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], reassign: bool, base: bool) {
     let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
     let Some(value) = args.get(1).and_then(|a| a.expr()) else {
         asm.error_at(ctx, range, "expected `SYMBOL, VALUE`");
         return;
     };
-    asm.assign(ctx, &name, name_range, &value, once);
+    asm.assign(ctx, &name, name_range, &value, reassign, base);
 }
 
-fn eqv(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
+fn undef(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
     let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
-    let Some(value) = args.get(1).and_then(|a| a.expr()) else {
-        asm.error_at(ctx, range, "expected `SYMBOL, VALUE`");
-        return;
-    };
-    let id = asm.symbols.define_target(&name);
-    if asm.symbols.get(id).is_defined() || asm.symbols.get(id).once_defined {
-        asm.error_at(ctx, name_range, format!("symbol `{name}` is already defined"));
+    if name == "." {
+        asm.error_at(ctx, name_range, "symbol `.` cannot be undefined");
         return;
     }
-    if matches!(value, ast::Expr::Percent(_)) {
-        asm.assign(ctx, &name, name_range, &value, true);
-        return;
+    match asm.symbols.find_existing(&name).filter(|&id| asm.symbols.get(id).is_defined()) {
+        None => asm.warn_at(ctx, name_range, format!("symbol `{name}` does not exist")),
+        Some(id) => {
+            let sym = asm.symbols.get_mut(id);
+            sym.value = None;
+            sym.def = None;
+            sym.register = None;
+            sym.eqv = None;
+            sym.once_defined = false;
+            sym.is_label = false;
+        }
     }
-    let sym = asm.symbols.get_mut(id);
-    sym.eqv = Some(value);
-    sym.once_defined = true;
 }
 
-fn undef(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg]) {
+fn binding(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], binding: Binding) {
     for arg in args {
-        let name = arg.text();
-        let id = asm.symbols.define_target(&name);
-        if asm.symbols.get(id).is_label {
-            asm.error_at(ctx, arg.syntax().text_range(), format!("label `{name}` cannot be undefined"));
+        let range = arg.syntax().text_range();
+        let text = arg.text();
+        if text == "." {
+            asm.warn_at(ctx, range, "symbol `.` is ignored");
             continue;
         }
+        if text.is_empty() || !text.split("::").all(|p| p.is_empty() || name_len(p.as_bytes(), 0) == p.len()) {
+            asm.error_at(ctx, range, "expected a symbol name");
+            continue;
+        }
+        let id = asm.symbols.lookup(&text);
         let sym = asm.symbols.get_mut(id);
-        sym.value = None;
-        sym.pending = None;
-        sym.register = None;
-        sym.eqv = None;
-        sym.once_defined = false;
-    }
-}
-
-fn visibility(asm: &mut Asm, _ctx: &Ctx, name: &str, args: &[ast::Arg]) {
-    for arg in args {
-        let id = asm.symbols.lookup(&arg.text());
-        asm.symbols.get_mut(id).global = matches!(name, ".global" | ".globl" | ".weak");
+        if sym.register.is_some() {
+            asm.error_at(ctx, range, "a register symbol cannot be global, local or weak");
+        } else if sym.eqv.is_some() {
+            asm.error_at(ctx, range, "a symbol set by `.eqv` cannot be global, local or weak");
+        } else {
+            sym.binding = binding;
+        }
     }
 }
 
 fn size(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
-    let Some((name, _)) = symbol_name(asm, ctx, range, args) else { return };
-    let Some(Some(v)) = abs_arg(asm, ctx, args, 1) else { return };
+    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
+    let Some(v) = required_abs(asm, ctx, range, args, 1) else { return };
+    if name == "." {
+        asm.warn_at(ctx, name_range, "symbol `.` is ignored");
+        return;
+    }
     let id = asm.symbols.lookup(&name);
-    asm.symbols.get_mut(id).size = Some(v);
-}
-
-fn enumeration(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
-    for arg in args {
-        let text = arg.text();
-        if let Some(start) = text.strip_prefix('>') {
-            let start = start.trim();
-            let value = if start.is_empty() {
-                0
-            } else {
-                match literals::parse_int(start) {
-                    Ok(v) => v as i64,
-                    Err(m) => {
-                        asm.error_at(ctx, arg.syntax().text_range(), m);
-                        return;
-                    }
-                }
-            };
-            let counter = asm.symbols.lookup("\u{0}enum");
-            asm.symbols.get_mut(counter).value = Some(Value::Abs(value));
-            continue;
-        }
-        if text.is_empty() {
-            asm.error_at(ctx, range, "expected a symbol name");
-            continue;
-        }
-        let counter = asm.symbols.define_target("\u{0}enum");
-        let n = asm.symbols.get(counter).value.and_then(|v| v.abs()).unwrap_or(0);
-        let id = asm.symbols.define_target(&text);
-        if asm.symbols.get(id).is_defined() {
-            asm.error_at(ctx, arg.syntax().text_range(), format!("symbol `{text}` is already defined"));
-            continue;
-        }
-        asm.symbols.get_mut(id).once_defined = true;
-        asm.set_symbol(id, Value::Abs(n));
-        asm.symbols.get_mut(counter).value = Some(Value::Abs(n + 1));
+    let sym = asm.symbols.get_mut(id);
+    if sym.eqv.is_some() {
+        asm.error_at(ctx, name_range, "a symbol set by `.eqv` has no size");
+    } else if sym.register.is_some() {
+        asm.error_at(ctx, name_range, "a register symbol has no size");
+    } else {
+        sym.size = Some(v as u64);
     }
 }
 
+/// `.enum [>[START],] NAME, …`: each scope has its counter.
+fn enumeration(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) {
+    let Some(name_token) = op.name_token() else { return };
+    let text = clean_text(op.syntax(), name_token.text_range().end().into(), &ctx.mapper);
+    let tc = TextCtx { text: &text, fallback: ctx.loc(name_token.text_range().start()) };
+    let bytes = text.text.as_bytes();
+    let mut pos = skip_blank(bytes, 0);
+    if pos < bytes.len() && bytes[pos] == b'>' {
+        pos = skip_blank(bytes, pos + 1);
+        let start = if pos < bytes.len() && bytes[pos] != b',' {
+            match eval_text_expr(asm, ctx, &tc, &mut pos) {
+                Some(Value::Abs(v)) => v as u64,
+                Some(Value::Rel { .. }) => {
+                    error_in(asm, ctx, &tc, pos, "expression must be absolute");
+                    return;
+                }
+                None => return,
+            }
+        } else {
+            0
+        };
+        *asm.symbols.enum_counter() = start;
+        pos = skip_blank(bytes, pos);
+        if pos >= bytes.len() || bytes[pos] != b',' {
+            error_in(asm, ctx, &tc, pos, "expected `,` after the start value");
+            return;
+        }
+        pos += 1;
+    }
+    loop {
+        pos = skip_blank(bytes, pos);
+        let start = pos;
+        while pos < bytes.len() && (name_len(bytes, pos) > 0 || bytes[pos] == b':') {
+            let n = name_len(bytes, pos);
+            pos += if n > 0 { n } else { 1 };
+        }
+        let name = &text.text[start..pos];
+        if name.is_empty() {
+            error_in(asm, ctx, &tc, start, "expected a symbol name");
+        } else {
+            let id = asm.symbols.define_target(name);
+            if asm.symbols.get(id).is_defined() {
+                error_in(asm, ctx, &tc, start, format!("symbol `{name}` is already defined"));
+            } else {
+                let counter = asm.symbols.enum_counter();
+                let value = *counter;
+                *counter += 1;
+                asm.set_symbol(id, Value::Abs(value as i64));
+                asm.symbols.get_mut(id).once_defined = true;
+            }
+        }
+        pos = skip_blank(bytes, pos);
+        if pos >= bytes.len() {
+            break;
+        }
+        if bytes[pos] != b',' {
+            error_in(asm, ctx, &tc, pos, "expected `,` before the next name");
+            break;
+        }
+        pos += 1;
+    }
+}
+
+fn skip_blank(bytes: &[u8], mut pos: usize) -> usize {
+    while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+        pos += 1;
+    }
+    pos
+}
+
+fn error_in(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: usize, message: impl Into<String>) {
+    asm.diag_at(tc.loc(pos), ctx.origin.clone(), crate::diag::Severity::Error, message.into());
+}
+
+fn query(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], value: i64) {
+    asm.format_fixed = true;
+    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
+    if name.ends_with("::.") {
+        asm.error_at(ctx, name_range, "symbol `.` exists only in the global scope");
+        return;
+    }
+    let id = asm.symbols.define_target(&name);
+    let sym = asm.symbols.get(id);
+    if sym.once_defined && sym.is_defined() {
+        asm.error_at(ctx, name_range, format!("symbol `{name}` is already defined"));
+        return;
+    }
+    asm.set_symbol(id, Value::Abs(value));
+}
+
+// ---- sections, formats, devices -----------------------------------------------------------
+
 fn section(asm: &mut Asm, ctx: &Ctx, range: TextRange, name: &str) {
+    asm.format_fixed = true;
+    asm.abs_offset = None;
     if let Err(m) = asm.layout.switch_section(name) {
         asm.error_at(ctx, range, m);
     }
 }
 
-fn set_format(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) {
-    if asm.layout.format == format {
-        return;
+/// `.format` names: `catalyst` is AMD, `raw` is rawcode.
+fn format_by_name(name: &str) -> Option<BinaryFormat> {
+    match name.to_ascii_lowercase().as_str() {
+        "catalyst" => Some(BinaryFormat::Amd),
+        "raw" => Some(BinaryFormat::Rawcode),
+        other => BinaryFormat::from_name(other),
     }
-    let untouched = asm.layout.kernels.is_empty()
-        && asm.layout.sections.len() == 1
-        && asm.layout.sections[0].content.is_empty();
-    if !untouched {
-        asm.error_at(ctx, range, "the binary format must be chosen before any output");
+}
+
+fn set_format(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) {
+    if asm.format_fixed {
+        if asm.layout.format != format {
+            asm.error_at(ctx, range, "the binary format must be chosen before any output");
+        }
         return;
     }
     asm.opts.format = format;
     asm.layout = crate::layout::Layout::new(format);
+}
+
+fn bitness(asm: &mut Asm, ctx: &Ctx, range: TextRange, is64: bool) {
+    if asm.format_fixed {
+        asm.error_at(ctx, range, "the bitness must be chosen before any output");
+        return;
+    }
+    match asm.layout.format {
+        BinaryFormat::Rocm => {
+            if !is64 {
+                asm.warn_at(ctx, range, "ROCm binaries are always 64-bit");
+            }
+        }
+        BinaryFormat::Rawcode => asm.warn_at(ctx, range, "the bitness is ignored for raw code"),
+        _ => asm.opts.is64 = is64,
+    }
 }
 
 fn set_device(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], arch: bool) {
@@ -514,11 +870,7 @@ fn set_device(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], arc
         asm.error_at(ctx, range, "expected a name");
         return;
     };
-    let device = if arch {
-        Generation::from_arch_name(&name).map(|g| g.default_device())
-    } else {
-        Device::from_name(&name)
-    };
+    let device = if arch { Generation::from_arch_name(&name).map(|g| g.default_device()) } else { Device::from_name(&name) };
     match device {
         Some(d) => {
             asm.opts.device = d;
@@ -528,70 +880,6 @@ fn set_device(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], arc
         }
         None => asm.error_at(ctx, range, format!("unknown {} `{name}`", if arch { "architecture" } else { "GPU device" })),
     }
-}
-
-fn message(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], error: Option<bool>) {
-    let range = args.first().map(|a| a.syntax().text_range()).unwrap_or_default();
-    let text = string_arg(asm, ctx, args, 0).unwrap_or_default();
-    match error {
-        None => {
-            asm.printed.push_str(&text);
-            asm.printed.push('\n');
-        }
-        Some(true) => asm.error_at(ctx, range, text),
-        Some(false) => asm.warn_at(ctx, range, text),
-    }
-}
-
-fn fail(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
-    let Some(Some(v)) = abs_arg(asm, ctx, args, 0) else { return };
-    if v >= 500 {
-        asm.warn_at(ctx, range, format!("`.fail {v}` reached"));
-    } else {
-        asm.error_at(ctx, range, format!("`.fail {v}` reached"));
-    }
-}
-
-fn incbin(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, args: &[ast::Arg]) {
-    let range = op.syntax().text_range();
-    let Some(path) = string_arg(asm, ctx, args, 0) else {
-        asm.error_at(ctx, range, "`.incbin` needs a file name in quotes");
-        return;
-    };
-    let Some(offset) = abs_arg(asm, ctx, args, 1) else { return };
-    let Some(count) = abs_arg(asm, ctx, args, 2) else { return };
-    let including = asm.sources.file(ctx.mapper.map(range.start().into()).file).name.clone();
-    let Some(found) = crate::macros::find_file(asm, &including, &path) else {
-        asm.error_at(ctx, range, format!("cannot find file `{path}`"));
-        return;
-    };
-    let bytes = match std::fs::read(&found) {
-        Ok(b) => b,
-        Err(e) => {
-            asm.error_at(ctx, range, format!("cannot read `{path}`: {e}"));
-            return;
-        }
-    };
-    let start = offset.unwrap_or(0).clamp(0, bytes.len() as i64) as usize;
-    let end = match count {
-        Some(c) => (start as i64 + c.max(0)).min(bytes.len() as i64) as usize,
-        None => bytes.len(),
-    };
-    asm.emit(ctx, range, &bytes[start..end]);
-}
-
-fn query(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], value: i64) {
-    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
-    let id = asm.symbols.define_target(&name);
-    if asm.symbols.get(id).once_defined {
-        asm.error_at(ctx, name_range, format!("symbol `{name}` is already defined"));
-        return;
-    }
-    asm.set_symbol(id, Value::Abs(value));
-}
-
-fn arch_id(gen: Generation) -> i64 {
-    gen.index() as i64
 }
 
 fn format_id(format: BinaryFormat) -> i64 {
@@ -604,15 +892,49 @@ fn format_id(format: BinaryFormat) -> i64 {
     }
 }
 
+/// The reference's device number: the order of [`Device::ALL`].
 fn gpu_id(device: Device) -> i64 {
-    const ORDER: &[&str] = &[
-        "CapeVerde", "Pitcairn", "Tahiti", "Oland", "Bonaire", "Spectre", "Spooky", "Kalindi",
-        "Hainan", "Hawaii", "Iceland", "Tonga", "Mullins", "Fiji", "Carrizo", "Dummy", "Goose",
-        "Horse", "Stoney", "Ellesmere", "Baffin", "GFX804", "GFX900", "GFX901", "GFX902",
-        "GFX903", "GFX904", "GFX905", "GFX906", "GFX907", "GFX1000", "GFX1010", "GFX1011",
-    ];
-    ORDER.iter().position(|n| n.eq_ignore_ascii_case(device.name())).map_or(-1, |i| i as i64)
+    Device::ALL.iter().position(|&d| d == device).map_or(-1, |i| i as i64)
 }
+
+fn incbin(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
+    let Some(path) = string_arg(asm, ctx, range, args, 0) else { return };
+    let Ok(offset) = optional_abs(asm, ctx, args, 1) else { return };
+    let Ok(count) = optional_abs(asm, ctx, args, 2) else { return };
+    let offset = offset.unwrap_or(0);
+    if offset < 0 {
+        asm.error_at(ctx, arg_range(args, 1, range), "the offset is negative");
+        return;
+    }
+    if count.is_some_and(|c| c < 0) {
+        asm.error_at(ctx, arg_range(args, 2, range), "the byte count is negative");
+        return;
+    }
+    if count == Some(0) {
+        asm.warn_at(ctx, range, "the byte count is zero: `.incbin` is ignored");
+        return;
+    }
+    let including = asm.sources.file(ctx.loc(range.start()).file).name.clone();
+    let Some(found) = crate::macros::find_file(asm, &including, &path) else {
+        asm.error_at(ctx, arg_range(args, 0, range), format!("binary file `{path}` not found in the current directory or any include directory"));
+        return;
+    };
+    let bytes = match std::fs::read(&found) {
+        Ok(b) => b,
+        Err(e) => {
+            asm.error_at(ctx, arg_range(args, 0, range), format!("cannot read `{path}`: {e}"));
+            return;
+        }
+    };
+    let start = (offset as u64).min(bytes.len() as u64) as usize;
+    let end = match count {
+        Some(c) => (start as u64).saturating_add(c as u64).min(bytes.len() as u64) as usize,
+        None => bytes.len(),
+    };
+    asm.emit(ctx, range, &bytes[start..end]);
+}
+
+// ---- conditions -----------------------------------------------------------------------
 
 /// Evaluates the condition of an `.if*`/`.elseif*`/`.else` header; `None` on error.
 pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Option<bool> {
@@ -623,45 +945,79 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
     }
     let kind = name.strip_prefix(".elseif").or_else(|| name.strip_prefix(".if"))?;
     let args: Vec<ast::Arg> = header.args().collect();
-    let abs = |asm: &mut Asm| -> Option<i64> {
-        match args.first().and_then(|a| a.expr()) {
-            Some(e) => asm.eval_abs_now(ctx, &e),
-            None => {
-                asm.error_at(ctx, range, "missing expression");
-                None
-            }
+    let raw = || -> Text {
+        match header.name_token() {
+            Some(t) => clean_text(header.syntax(), t.text_range().end().into(), &ctx.mapper),
+            None => Text::default(),
         }
     };
     let text = |i: usize| args.get(i).map(|a| a.text()).unwrap_or_default();
     Some(match kind {
-        "" | "ne" => abs(asm)? != 0,
-        "eq" => abs(asm)? == 0,
-        "gt" => abs(asm)? > 0,
-        "ge" => abs(asm)? >= 0,
-        "lt" => abs(asm)? < 0,
-        "le" => abs(asm)? <= 0,
-        "def" | "ndef" | "notdef" => {
-            let id = asm.symbols.lookup(&text(0));
-            let defined = asm.symbols.get(id).is_defined();
-            if kind == "def" { defined } else { !defined }
+        "" | "ne" | "eq" | "gt" | "ge" | "lt" | "le" => {
+            let v = required_abs(asm, ctx, range, &args, 0)?;
+            match kind {
+                "" | "ne" => v != 0,
+                "eq" => v == 0,
+                "gt" => v > 0,
+                "ge" => v >= 0,
+                "lt" => v < 0,
+                _ => v <= 0,
+            }
         }
-        "b" => text(0).is_empty(),
-        "nb" => !text(0).is_empty(),
+        "def" | "ndef" | "notdef" => {
+            let name = text(0);
+            if name.is_empty() {
+                asm.error_at(ctx, range, "expected a symbol");
+                return None;
+            }
+            let defined = asm.symbols.find_existing(&name).is_some_and(|id| asm.symbols.get(id).is_defined());
+            if kind == "def" {
+                defined
+            } else {
+                !defined
+            }
+        }
+        "b" | "nb" => {
+            let blank = raw().text.trim().is_empty();
+            if kind == "b" {
+                blank
+            } else {
+                !blank
+            }
+        }
         "c" | "nc" => {
-            let same = unquote(&text(0)) == unquote(&text(1));
-            if kind == "c" { same } else { !same }
+            let t = raw();
+            let Some(comma) = t.text.find(',') else {
+                asm.error_at(ctx, range, "missing the second string");
+                return None;
+            };
+            let same = compare_text(&t.text[..comma]) == compare_text(&t.text[comma + 1..]);
+            if kind == "c" {
+                same
+            } else {
+                !same
+            }
         }
         "eqs" | "nes" => {
-            let a = string_arg(asm, ctx, &args, 0)?;
-            let b = string_arg(asm, ctx, &args, 1)?;
-            if kind == "eqs" { a == b } else { a != b }
+            let a = string_arg(asm, ctx, range, &args, 0)?;
+            let b = string_arg(asm, ctx, range, &args, 1)?;
+            if kind == "eqs" {
+                a == b
+            } else {
+                a != b
+            }
         }
         "arch" | "narch" => {
             let Some(g) = Generation::from_arch_name(&text(0)) else {
                 asm.error_at(ctx, range, format!("unknown architecture `{}`", text(0)));
                 return None;
             };
-            (g == asm.target.gen) == (kind == "arch")
+            let cur = asm.target.gen;
+            // GCN 1.4.1 is a GCN 1.4, GCN 1.5.1 a GCN 1.5.
+            let same = g == cur
+                || (g == Generation::Gcn1_4 && cur == Generation::Gcn1_4_1)
+                || (g == Generation::Gcn1_5 && cur == Generation::Gcn1_5_1);
+            same == (kind == "arch")
         }
         "gpu" | "ngpu" => {
             let Some(d) = Device::from_name(&text(0)) else {
@@ -671,7 +1027,7 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
             (d == asm.target.device) == (kind == "gpu")
         }
         "fmt" | "nfmt" => {
-            let Some(f) = BinaryFormat::from_name(&text(0)) else {
+            let Some(f) = format_by_name(&text(0)) else {
                 asm.error_at(ctx, range, format!("unknown binary format `{}`", text(0)));
                 return None;
             };
@@ -686,7 +1042,62 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
     })
 }
 
-fn unquote(s: &str) -> String {
-    let t = s.trim();
-    t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(t).to_string()
+/// A `.ifc` operand as the reference compares it: blanks between tokens of different
+/// kinds (or of one kind that does not continue itself) dropped, quotes kept.
+fn compare_text(s: &str) -> String {
+    let mut out: Vec<u8> = Vec::new();
+    let mut blank = true;
+    let (mut single, mut double) = (false, false);
+    let mut prev = 0u8;
+    for &b in s.as_bytes() {
+        if b.is_ascii_whitespace() {
+            if !blank || double || single {
+                out.push(b);
+            }
+            blank = true;
+            continue;
+        }
+        blank = false;
+        if b == b'"' && !single {
+            double = !double;
+        } else if b == b'\'' && !double {
+            single = !single;
+        }
+        let this = token_class(b);
+        if !single && !double && out.last().is_some_and(|c| c.is_ascii_whitespace()) && (prev != this || prev & 0x80 == 0) {
+            out.pop();
+        }
+        out.push(b);
+        prev = this;
+    }
+    if out.last().is_some_and(|c| c.is_ascii_whitespace()) {
+        out.pop();
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pseudo_op_table_is_sorted() {
+        assert!(PSEUDO_OPS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn ifc_compares_like_the_reference() {
+        assert_eq!(compare_text(" ala ++ ala"), compare_text(" ala + +  ala"));
+        assert_ne!(compare_text("ala -- ala"), compare_text("ala - -  ala"));
+        assert_eq!(compare_text("ala << ala"), compare_text("ala < <  ala"));
+        assert_ne!(compare_text("\"bu ru\""), compare_text("\"bu  ru\""));
+    }
+
+    #[test]
+    fn floats_round_directly() {
+        assert_eq!(float_bits("-1.4", 4), Ok(u64::from((-1.4f32).to_bits())));
+        assert_eq!(float_bits("1.5e", 8), Ok(1.5f64.to_bits()));
+        assert_eq!(float_bits("2.4", 2), Ok(0x40cd));
+        assert!(float_bits("x", 4).is_err());
+    }
 }
