@@ -15,12 +15,14 @@ pub(crate) fn build_tree(text: &str, tokens: &[Token], mut events: Vec<Event>) -
     let mut chain = Vec::new();
     for i in 0..events.len() {
         match std::mem::replace(&mut events[i], Event::Tombstone) {
-            Event::Start { kind, forward_parent } => {
+            Event::Start { kind, forward_parent: None } => sink.start(kind, &mut depth),
+            Event::Start { kind, forward_parent: Some(first) } => {
+                // A node that was preceded: open its forward parents first, outermost first.
                 chain.push(kind);
                 let mut idx = i;
-                let mut parent = forward_parent;
+                let mut parent = Some(first);
                 while let Some(offset) = parent {
-                    idx += offset as usize;
+                    idx += offset.get() as usize;
                     match std::mem::replace(&mut events[idx], Event::Tombstone) {
                         Event::Start { kind, forward_parent } => {
                             chain.push(kind);
@@ -29,15 +31,8 @@ pub(crate) fn build_tree(text: &str, tokens: &[Token], mut events: Vec<Event>) -
                         _ => unreachable!("forward parent is not a Start"),
                     }
                 }
-                for kind in chain.drain(..).rev() {
-                    // Trivia before a node goes outside it; but a node that starts at a
-                    // statement's end is empty (`.x ,# c`), and trivia there belongs after
-                    // the statement, as it would if the statement were parsed alone.
-                    if depth > 0 && !sink.at_statement_end() {
-                        sink.trivia();
-                    }
-                    sink.builder.start_node(kind.into());
-                    depth += 1;
+                while let Some(kind) = chain.pop() {
+                    sink.start(kind, &mut depth);
                 }
             }
             Event::Finish => {
@@ -84,6 +79,17 @@ impl Sink<'_> {
         self.builder.token(t.kind.into(), &self.text[self.offset..end]);
         self.offset = end;
         self.next += 1;
+    }
+
+    fn start(&mut self, kind: SyntaxKind, depth: &mut usize) {
+        // Trivia before a node goes outside it; but a node that starts at a statement's
+        // end is empty (`.x ,# c`), and trivia there belongs after the statement, as it
+        // would if the statement were parsed alone.
+        if *depth > 0 && !self.at_statement_end() {
+            self.trivia();
+        }
+        self.builder.start_node(kind.into());
+        *depth += 1;
     }
 
     fn at_statement_end(&self) -> bool {

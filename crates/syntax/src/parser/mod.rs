@@ -10,6 +10,7 @@ mod expressions;
 mod statements;
 
 use std::collections::HashSet;
+use std::num::NonZeroU32;
 
 pub use blocks::is_block_directive;
 pub use expressions::{is_register_name, SPECIAL_REGISTERS};
@@ -24,7 +25,7 @@ use crate::{SyntaxError, SyntaxKind, SyntaxKind::*};
 pub(crate) enum Event {
     /// Open a node. `forward_parent` points (relatively) at a `Start` that must be opened
     /// around this one: how a finished `1` becomes the left side of `1 + 2`.
-    Start { kind: SyntaxKind, forward_parent: Option<u32> },
+    Start { kind: SyntaxKind, forward_parent: Option<NonZeroU32> },
     Finish,
     /// One non-trivia token.
     Token,
@@ -285,9 +286,18 @@ impl CompletedMarker {
     pub(crate) fn precede(self, p: &mut Parser) -> Marker {
         let m = p.start();
         match &mut p.events[self.pos as usize] {
-            Event::Start { forward_parent, .. } => *forward_parent = Some(m.pos - self.pos),
+            Event::Start { forward_parent, .. } => *forward_parent = NonZeroU32::new(m.pos - self.pos),
             _ => unreachable!(),
         }
         m
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// Events are the parser's bulk output: keep them two words small.
+    #[test]
+    fn event_is_eight_bytes() {
+        assert_eq!(std::mem::size_of::<super::Event>(), 8);
     }
 }
