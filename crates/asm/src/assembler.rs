@@ -182,8 +182,8 @@ impl Asm {
         self.diags.push(Diagnostic { severity, location: Some(location), message, origin: origin.as_ref().clone() });
     }
 
-    /// Reports the syntax errors before `end` not reported yet.
-    fn flush_errors(&mut self, ctx: &Ctx, end: u32) {
+    /// Reports the syntax errors before `end` not reported yet; true if there were some.
+    fn flush_errors(&mut self, ctx: &Ctx, end: u32) -> bool {
         let errors: Vec<SyntaxError> = {
             let mut cursor = ctx.errors.borrow_mut();
             let start = cursor.next;
@@ -192,9 +192,11 @@ impl Asm {
             }
             cursor.errors[start..cursor.next].to_vec()
         };
+        let any = !errors.is_empty();
         for e in errors {
             self.error_at(ctx, e.range, e.message);
         }
+        any
     }
 
     /// Drops the syntax errors before `end`.
@@ -251,13 +253,16 @@ impl Asm {
         let range = stmt.syntax().text_range();
         let end = u32::from(range.end());
         match stmt {
+            // A statement with syntax errors is not assembled (no cascade of errors).
             Statement::Label(label) => {
-                self.flush_errors(ctx, end);
-                self.label(ctx, &label);
+                if !self.flush_errors(ctx, end) {
+                    self.label(ctx, &label);
+                }
             }
             Statement::Assignment(a) => {
-                self.flush_errors(ctx, end);
-                self.assignment(ctx, &a);
+                if !self.flush_errors(ctx, end) {
+                    self.assignment(ctx, &a);
+                }
             }
             Statement::PseudoOp(op) => {
                 // A macro may be named like a pseudo-op that is not one of ours.
@@ -269,7 +274,9 @@ impl Asm {
                         }
                     }
                 }
-                self.flush_errors(ctx, end);
+                if self.flush_errors(ctx, end) {
+                    return Flow::Continue;
+                }
                 return crate::pseudo::pseudo_op(self, ctx, &op);
             }
             Statement::Instruction(instr) => {
@@ -279,8 +286,9 @@ impl Asm {
                     let from = instr.mnemonic_token().map_or(0, |t| u32::from(t.text_range().end()));
                     return crate::macros::call(self, ctx, &m, instr.syntax(), from);
                 }
-                self.flush_errors(ctx, end);
-                self.instruction(ctx, &instr);
+                if !self.flush_errors(ctx, end) {
+                    self.instruction(ctx, &instr);
+                }
             }
             Statement::MacroCall(call) => {
                 let Some(token) = call.name_token() else { return Flow::Continue };
@@ -290,18 +298,24 @@ impl Asm {
                         return crate::macros::call(self, ctx, &m, call.syntax(), u32::from(token.text_range().end()));
                     }
                     None => {
-                        self.flush_errors(ctx, end);
+                        if self.flush_errors(ctx, end) {
+                            return Flow::Continue;
+                        }
                         self.error_at(ctx, token.text_range(), format!("`{}` is neither an instruction nor a macro", token.text()));
                     }
                 }
             }
             Statement::MacroDef(def) => {
-                self.flush_errors(ctx, end);
-                crate::macros::define(self, ctx, &def);
+                if !self.flush_errors(ctx, end) {
+                    crate::macros::define(self, ctx, &def);
+                }
             }
             Statement::Repeat(rep) => {
                 let header_end = rep.header().map_or(end, |h| u32::from(h.syntax().text_range().end()));
-                self.flush_errors(ctx, header_end);
+                if self.flush_errors(ctx, header_end) {
+                    Self::skip_errors(ctx, end);
+                    return Flow::Continue;
+                }
                 let flow = crate::macros::repeat(self, ctx, &rep);
                 if flow != Flow::Stop {
                     self.flush_errors(ctx, end);
@@ -309,7 +323,9 @@ impl Asm {
                 return flow;
             }
             Statement::Conditional(cond) => return self.conditional(ctx, &cond),
-            Statement::Error(_) => self.flush_errors(ctx, end),
+            Statement::Error(_) => {
+                self.flush_errors(ctx, end);
+            }
         }
         Flow::Continue
     }
@@ -339,7 +355,10 @@ impl Asm {
                 Self::skip_errors(ctx, branch_end);
                 continue;
             }
-            self.flush_errors(ctx, u32::from(header.syntax().text_range().end()));
+            if self.flush_errors(ctx, u32::from(header.syntax().text_range().end())) {
+                Self::skip_errors(ctx, cond_end);
+                return Flow::Continue;
+            }
             match crate::pseudo::condition(self, ctx, &header) {
                 Some(true) => {
                     taken = true;
@@ -1029,8 +1048,7 @@ impl Asm {
         let range = instr.syntax().text_range();
         self.format_fixed = true;
         if self.abs_offset.is_some() || !self.layout.is_code_section() {
-            let what = instr.mnemonic();
-            self.error_at(ctx, range, format!("`{what}` is not a macro, and instructions are allowed only in a code section"));
+            self.error_at(ctx, range, "instructions are allowed only in a code section");
             return;
         }
         let start = self.layout.offset();

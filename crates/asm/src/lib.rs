@@ -35,7 +35,7 @@ pub use crate::options::{BinaryFormat, Limits, Options};
 pub use crate::pseudo::{CLRX_VERSION, DEFAULT_POLICY};
 pub use crate::source::{FileId, Location, SourceMap};
 
-use crate::assembler::{Asm, Ctx, CtxKind, Flow};
+use crate::assembler::{Asm, Ctx, CtxKind};
 use crate::expr::Value;
 use crate::text::Mapper;
 
@@ -190,12 +190,26 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
         let id = asm.symbols.define_target(&name);
         asm.set_symbol(id, Value::Abs(value));
     }
-    for input in inputs {
-        let file = asm.sources.add(input.name, input.text.as_str());
-        let ctx = Ctx::new(Mapper::File(file), Default::default(), 0, CtxKind::File);
-        if asm.process_text(ctx, &input.text) == Flow::Stop {
-            break;
+    // The inputs are one source: a block may open in one file and close in the next.
+    let files: Vec<(FileId, String)> =
+        inputs.into_iter().map(|input| (asm.sources.add(input.name, input.text.as_str()), input.text)).collect();
+    let (mapper, text) = match files.as_slice() {
+        [(file, text)] => (Mapper::File(*file), text.clone()),
+        _ => {
+            let mut joined = text::Text::default();
+            for (file, text) in &files {
+                joined.push(text, Location { file: *file, offset: 0 });
+                if !text.is_empty() && !text.ends_with('\n') {
+                    joined.push_fixed("\n", Location { file: *file, offset: text.len() as u32 });
+                }
+            }
+            let fallback = files.first().map_or(Location { file: FileId(0), offset: 0 }, |(f, _)| Location { file: *f, offset: 0 });
+            (joined.mapper(fallback), joined.text)
         }
+    };
+    if !files.is_empty() {
+        let ctx = Ctx::new(mapper, Default::default(), 0, CtxKind::File);
+        asm.process_text(ctx, &text);
     }
     asm.finish_pending();
     finish(asm)

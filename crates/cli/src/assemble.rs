@@ -34,11 +34,26 @@ pub fn options(cli: &Cli) -> Options {
     opts.wave32 = cli.wave32;
     opts.defsyms = cli.defsyms.iter().map(|d| (d.name.clone(), d.value as i64)).collect();
     opts.include_dirs = cli.include_paths.clone();
+    opts.alt_macro = cli.alternate;
+    opts.macro_case_insensitive = !cli.no_macro_case;
     opts.buggy_fp_lit = cli.buggy_fp_lit;
     opts.old_mod_param = cli.old_mod_param;
     opts.policy = cli.policy;
     opts.driver_version = cli.driver_version;
     opts.llvm_version = cli.llvm_version;
+    let limits = &mut opts.limits;
+    if let Some(n) = cli.max_expansion_depth {
+        limits.expansion_depth = n;
+    }
+    if let Some(n) = cli.max_expanded_statements {
+        limits.expanded_statements = n;
+    }
+    if let Some(n) = cli.max_include_depth {
+        limits.include_depth = n;
+    }
+    if let Some(n) = cli.max_output_size {
+        limits.output_size = n;
+    }
     opts
 }
 
@@ -53,7 +68,8 @@ pub fn run(cli: &Cli, files: Vec<SourceFile>, output: Option<&Path>) -> bool {
     }
     let bytes = match cli.emit {
         Some(EmitKind::Json) => result.to_json().into_bytes(),
-        Some(kind) => return refuse(&format!("--emit {} is not supported yet", kind.name())),
+        Some(EmitKind::RegUsage) => result.reg_usage_json().into_bytes(),
+        Some(kind) => return refuse(&format!("--emit {} is not supported here", kind.name())),
         None => match binary(&result) {
             Ok(bytes) => bytes,
             Err(message) => return refuse(&message),

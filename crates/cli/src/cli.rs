@@ -102,6 +102,22 @@ pub struct Cli {
     #[arg(long = "emit", value_name = "KIND", value_enum)]
     pub emit: Option<EmitKind>,
 
+    /// Deepest nesting of macro expansions and repetitions [default: 1000]
+    #[arg(long = "max-expansion-depth", value_name = "N", value_parser = parse_u32)]
+    pub max_expansion_depth: Option<u32>,
+
+    /// Most statements all macro expansions and repetitions may produce [default: 10000000]
+    #[arg(long = "max-expanded-statements", value_name = "N", value_parser = parse_c_uint)]
+    pub max_expanded_statements: Option<u64>,
+
+    /// Deepest nesting of .include [default: 500]
+    #[arg(long = "max-include-depth", value_name = "N", value_parser = parse_u32)]
+    pub max_include_depth: Option<u32>,
+
+    /// Most bytes of all sections together [default: 1073741824]
+    #[arg(long = "max-output-size", value_name = "BYTES", value_parser = parse_c_uint)]
+    pub max_output_size: Option<u64>,
+
     /// Print help
     #[arg(short = '?', long = "help", action = ArgAction::Help)]
     help: Option<bool>,
@@ -138,9 +154,9 @@ impl Cli {
 pub enum EmitKind {
     /// The lossless syntax tree of the one input file
     SyntaxTree,
-    /// The assembled module as JSON (not implemented yet)
+    /// The assembled module as JSON (sections, kernels, symbols)
     Json,
-    /// Register usage per kernel (not implemented yet)
+    /// Registers used by each kernel, as JSON
     RegUsage,
 }
 

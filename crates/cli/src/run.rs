@@ -3,13 +3,10 @@
 //! A run reads the inputs, then either writes the syntax tree (`--emit syntax-tree`) or
 //! assembles ([`crate::assemble`]). It never writes a fake output.
 //!
-//! Options fall in three groups:
-//! - those that change how the source is read: `-a` (alternate macro syntax) and `-m`
-//!   (case-sensitive macro names). The parser implements neither, and both would change
-//!   the syntax tree and the errors, so they are refused rather than ignored;
-//! - those that only affect assembling: `-D`, `-I`, `-b`, `-6`, `-g`, `-A`, `-t`,
+//! Options fall in two groups:
+//! - those that affect assembling: `-D`, `-I`, `-a`, `-m`, `-b`, `-6`, `-g`, `-A`, `-t`,
 //!   `--llvmVersion`, `--newROCmBinFormat`, `-S`, `--buggyFPLit`, `--oldModParam`, `-3`,
-//!   `--policy`: handed to the core (formats whose writer does not exist yet are refused
+//!   `--policy`, the `--max-*` limits: handed to the core (formats whose writer does not exist yet are refused
 //!   when the binary would be written);
 //! - `-w`: silences warnings.
 
@@ -55,10 +52,6 @@ fn check_request(cli: &Cli) -> Result<Option<PathBuf>, Vec<String>> {
     if cli.emit == Some(EmitKind::SyntaxTree) && cli.inputs.len() > 1 {
         Cli::usage_error("--emit syntax-tree takes one input file");
     }
-    let refusals = unsupported_options(cli);
-    if !refusals.is_empty() {
-        return Err(refusals.into_iter().map(tool_error).collect());
-    }
     let output = output_path(cli);
     if let Some(input) = output
         .as_deref()
@@ -71,18 +64,6 @@ fn check_request(cli: &Cli) -> Result<Option<PathBuf>, Vec<String>> {
         return Err(vec![tool_error(&message)]);
     }
     Ok(output)
-}
-
-/// Options whose effect is not implemented and would change what a run reports.
-fn unsupported_options(cli: &Cli) -> Vec<&'static str> {
-    let mut refusals = Vec::new();
-    if cli.alternate {
-        refusals.push("-a/--alternate (alternate macro syntax) is not supported yet");
-    }
-    if cli.no_macro_case {
-        refusals.push("-m/--noMacroCase (case-sensitive macro names) is not supported yet");
-    }
-    refusals
 }
 
 /// The file this run would write: `-o`, else `a.out` for a binary, else standard output.
