@@ -1,0 +1,422 @@
+//! GalliumCompute (Mesa3D Clover) binaries.
+//!
+//! The file is a kernel table (name, offset in the code, argument descriptions) followed
+//! by one section holding an ELF object (32- or 64-bit, `ET_REL`): `.text` with the code
+//! of every kernel, `.rel.text` for scratch-buffer relocations, `.data`, `.bss`,
+//! `.AMDGPU.config` (three or, from LLVM 3.9, five program-info entries per kernel, in
+//! kernel-name order), `.rodata` when there is global data, `.comment`,
+//! `.note.GNU-stack`, `.shstrtab`, the section header table, `.symtab` and `.strtab`.
+//! From Mesa 17.0 the section type and the ELF header change (`ELFOSABI` 0x40, machine
+//! 0xe0). With LLVM 4.0 each kernel's code starts with an AMD HSA descriptor, which the
+//! caller has already put into the code.
+
+use gcn_isa::Device;
+
+use crate::elf::{self, Bytes, Class, ElfBuilder, Header, Region, Symbol};
+use crate::gpu::{self, Rsrc1, Rsrc2};
+use crate::FormatError;
+
+/// Argument types of the kernel table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgType {
+    Scalar = 0,
+    Constant = 1,
+    Global = 2,
+    Local = 3,
+    Image2dRdonly = 4,
+    Image2dWronly = 5,
+    Image3dRdonly = 6,
+    Image3dWronly = 7,
+    Sampler = 8,
+}
+
+/// Argument semantics of the kernel table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgSemantic {
+    General = 0,
+    GridDimension = 1,
+    GridOffset = 2,
+    ImageSize = 3,
+    ImageFormat = 4,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgInfo {
+    pub arg_type: ArgType,
+    pub sign_extended: bool,
+    pub semantic: ArgSemantic,
+    pub size: u32,
+    pub target_size: u32,
+    pub target_align: u32,
+}
+
+/// Kernel configuration given with `.config`; `None` fields are computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelConfig {
+    pub dim_mask: Option<u32>,
+    pub used_sgprs: u32,
+    pub used_vgprs: u32,
+    pub pgm_rsrc1: u32,
+    pub pgm_rsrc2: u32,
+    pub ieee_mode: bool,
+    pub float_mode: u32,
+    pub local_size: u32,
+    pub scratch_buffer_size: u32,
+    pub user_data_num: u32,
+    pub priority: u32,
+    pub exceptions: u32,
+    pub tg_size: bool,
+    pub debug_mode: bool,
+    pub priv_mode: bool,
+    pub dx10_clamp: bool,
+    pub spilled_sgprs: u32,
+    pub spilled_vgprs: u32,
+}
+
+/// How a kernel's program info is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProgInfo {
+    /// Raw `.proginfo` entries (address, value); missing ones are zero.
+    Raw(Vec<(u32, u32)>),
+    Config(KernelConfig),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelInput {
+    pub name: String,
+    pub offset: u32,
+    pub args: Vec<ArgInfo>,
+    pub prog_info: ProgInfo,
+}
+
+/// Relocation of a scratch-buffer symbol in the code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScratchReloc {
+    pub offset: u64,
+    /// High 32 bits of the address (else low).
+    pub high: bool,
+}
+
+/// A user section (`.section NAME`) for the inner ELF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtraSection {
+    pub name: String,
+    pub data: Vec<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub is64: bool,
+    pub device: Device,
+    pub code: Vec<u8>,
+    pub global_data: Option<Vec<u8>>,
+    pub comment: Option<Vec<u8>>,
+    pub kernels: Vec<KernelInput>,
+    pub scratch_relocs: Vec<ScratchReloc>,
+    pub extra_sections: Vec<ExtraSection>,
+    /// Mesa 17.0 or later.
+    pub mesa170: bool,
+    /// LLVM 3.9 or later: five program-info entries per kernel.
+    pub llvm390: bool,
+}
+
+const DEFAULT_COMMENT: &str = "CLRX GalliumBinGenerator 0.1.9";
+
+/// The program-info entries of a kernel with a configuration.
+pub fn config_prog_info(device: Device, config: &KernelConfig) -> [(u32, u32); 5] {
+    let gen = device.generation();
+    let scratch_blocks = ((config.scratch_buffer_size << 6) + 1023) >> 10;
+    let rsrc1 = config.pgm_rsrc1
+        | gpu::pgm_rsrc1(Rsrc1 {
+            vgprs: config.used_vgprs.max(1),
+            sgprs: config.used_sgprs.max(1),
+            priority: config.priority,
+            float_mode: config.float_mode,
+            priv_mode: config.priv_mode,
+            dx10_clamp: config.dx10_clamp,
+            debug_mode: config.debug_mode,
+            ieee_mode: config.ieee_mode,
+        });
+    let rsrc2 = (config.pgm_rsrc2 & 0xffff_e440)
+        | gpu::pgm_rsrc2(gen, Rsrc2 {
+            scratch: config.scratch_buffer_size != 0,
+            user_data: config.user_data_num,
+            trap: false,
+            dim_mask: config.dim_mask,
+            default_dims: config.pgm_rsrc2 & 0x1b80,
+            tg_size: config.tg_size,
+            lds_size: config.local_size,
+            exceptions: config.exceptions,
+        });
+    [
+        (0xb848, rsrc1),
+        (0xb84c, rsrc2),
+        (0xb860, scratch_blocks << 12),
+        (4, config.spilled_sgprs),
+        (8, config.spilled_vgprs),
+    ]
+}
+
+/// Writes the binary.
+pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
+    let gen = input.device.generation();
+    for k in &input.kernels {
+        if let ProgInfo::Config(c) = &k.prog_info {
+            if c.used_vgprs > gpu::MAX_VGPRS {
+                return Err(FormatError::kernel(&k.name, "Used VGPRs number out of range"));
+            }
+            if c.used_sgprs > gpu::max_sgprs(gen) {
+                return Err(FormatError::kernel(&k.name, "Used SGPRs number out of range"));
+            }
+            if u64::from(c.local_size) > gpu::MAX_LOCAL_SIZE {
+                return Err(FormatError::kernel(&k.name, "LocalSize out of range"));
+            }
+            if c.priority >= 4 {
+                return Err(FormatError::kernel(&k.name, "Priority out of range"));
+            }
+            if c.user_data_num > 16 {
+                return Err(FormatError::kernel(&k.name, "UserDataNum out of range"));
+            }
+        }
+        if k.offset as usize >= input.code.len() {
+            return Err(FormatError::kernel(&k.name, "Kernel offset out of range"));
+        }
+    }
+    let mut order: Vec<usize> = (0..input.kernels.len()).collect();
+    order.sort_by(|&a, &b| input.kernels[a].name.as_bytes().cmp(input.kernels[b].name.as_bytes()));
+
+    let elf = inner_elf(input, &order);
+    let mut out = Bytes::default();
+    out.u32(input.kernels.len() as u32);
+    for &i in &order {
+        let k = &input.kernels[i];
+        out.u32(k.name.len() as u32).bytes(k.name.as_bytes());
+        out.u32(0).u32(k.offset).u32(k.args.len() as u32);
+        for a in &k.args {
+            out.u32(a.arg_type as u32)
+                .u32(a.size)
+                .u32(a.target_size)
+                .u32(a.target_align)
+                .u32(u32::from(a.sign_extended))
+                .u32(a.semantic as u32);
+        }
+    }
+    let section_type = if input.mesa170 { 5 } else { 0 };
+    let size = elf.len() as u32;
+    out.u32(1).u32(0).u32(section_type).u32(size).u32(size + 4).u32(size);
+    out.bytes(&elf);
+    Ok(out.0)
+}
+
+fn inner_elf(input: &Input, order: &[usize]) -> Vec<u8> {
+    let class = if input.is64 { Class::Elf64 } else { Class::Elf32 };
+    let header = if input.mesa170 {
+        Header { os_abi: 0x40, e_type: elf::ET_REL, machine: 0xe0, version: 1, ..Default::default() }
+    } else {
+        Header { os_abi: 0, e_type: elf::ET_REL, machine: 0, version: 1, ..Default::default() }
+    };
+    let mut b = ElfBuilder::new(class, header);
+    let has_data = input.global_data.is_some();
+    let has_relocs = !input.scratch_relocs.is_empty();
+    b.add(Region::section(".text", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_EXECINSTR, 256, input.code.clone()));
+    // Section indices of .symtab, needed by .rel.text before it exists.
+    let symtab_index = 9 + u32::from(has_data) + u32::from(has_relocs);
+    if has_relocs {
+        let first_sym = 8 + u64::from(has_data) + 1;
+        let mut rel = Bytes::default();
+        for r in &input.scratch_relocs {
+            let sym = first_sym + u64::from(r.high);
+            match class {
+                Class::Elf32 => {
+                    rel.u32(r.offset as u32).u32(((sym as u32) << 8) | 0x81);
+                }
+                Class::Elf64 => {
+                    rel.u64(r.offset).u64((sym << 32) | 0x81);
+                }
+            }
+        }
+        let mut region = Region::section(".rel.text", elf::SHT_REL, 0, class.word(), rel.0);
+        let info = region.info_mut();
+        info.link = symtab_index;
+        info.info = Some(1);
+        info.ent_size = if input.is64 { 16 } else { 8 };
+        info.align = class.word();
+        b.add(region);
+    }
+    b.add(Region::generated(".data", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_WRITE, 4));
+    b.add(Region::generated(".bss", elf::SHT_NOBITS, elf::SHF_ALLOC | elf::SHF_WRITE, 4));
+    let entries = if input.llvm390 { 5 } else { 3 };
+    let mut config = Bytes::default();
+    for &i in order {
+        let k = &input.kernels[i];
+        let values: Vec<(u32, u32)> = match &k.prog_info {
+            ProgInfo::Config(c) => config_prog_info(input.device, c).to_vec(),
+            ProgInfo::Raw(e) => e.clone(),
+        };
+        for n in 0..entries {
+            let (addr, value) = values.get(n).copied().unwrap_or((0, 0));
+            config.u32(addr).u32(value);
+        }
+    }
+    b.add(Region::section(".AMDGPU.config", elf::SHT_PROGBITS, 0, 1, config.0));
+    if let Some(data) = &input.global_data {
+        b.add(Region::section(".rodata", elf::SHT_PROGBITS, elf::SHF_ALLOC, 4, data.clone()));
+    }
+    let comment = input.comment.clone().unwrap_or_else(|| DEFAULT_COMMENT.as_bytes().to_vec());
+    let mut comment_region = Region::section(".comment", elf::SHT_PROGBITS, elf::SHF_STRINGS | elf::SHF_MERGE, 1, comment);
+    comment_region.info_mut().ent_size = 1;
+    b.add(comment_region);
+    b.add(Region::generated(".note.GNU-stack", elf::SHT_PROGBITS, 0, 1));
+    b.add(Region::generated(".shstrtab", elf::SHT_STRTAB, 0, 1));
+    b.add(Region::section_headers(class));
+    b.add(Region::generated(".symtab", elf::SHT_SYMTAB, 0, class.word()));
+    b.add(Region::generated(".strtab", elf::SHT_STRTAB, 0, 1));
+    for s in &input.extra_sections {
+        b.add(Region::section(&s.name, elf::SHT_PROGBITS, 0, 1, s.data.clone()));
+    }
+    b.symbols.push(Symbol {
+        name: "EndOfTextLabel".into(),
+        shndx: 1,
+        info: elf::st_info(elf::STB_LOCAL, elf::STT_NOTYPE),
+        other: 0,
+        value: input.code.len() as u64,
+        size: 0,
+    });
+    let section_symbols = 6 + u16::from(has_data) + u16::from(has_relocs);
+    for i in 0..section_symbols {
+        b.symbols.push(Symbol {
+            name: String::new(),
+            shndx: i + 1,
+            info: elf::st_info(elf::STB_LOCAL, elf::STT_SECTION),
+            other: 0,
+            value: 0,
+            size: 0,
+        });
+    }
+    if has_relocs {
+        for name in ["SCRATCH_RSRC_DWORD0", "SCRATCH_RSRC_DWORD1"] {
+            b.symbols.push(Symbol {
+                name: name.into(),
+                shndx: 0,
+                info: elf::st_info(elf::STB_GLOBAL, elf::STT_NOTYPE),
+                other: 0,
+                value: 0,
+                size: 0,
+            });
+        }
+    }
+    for &i in order {
+        let k = &input.kernels[i];
+        b.symbols.push(Symbol {
+            name: k.name.clone(),
+            shndx: 1,
+            info: elf::st_info(elf::STB_GLOBAL, elf::STT_NOTYPE),
+            other: 0,
+            value: u64::from(k.offset),
+            size: 0,
+        });
+    }
+    b.build()
+}
+
+/// Values a GalliumCompute HSA descriptor (LLVM 4.0) is finished with.
+pub struct HsaFinish<'a> {
+    pub device: Device,
+    pub arch_minor: Option<u32>,
+    pub arch_stepping: Option<u32>,
+    pub args: &'a [ArgInfo],
+}
+
+/// Merges the HSA settings into the kernel's configuration (register counts already
+/// resolved) and finishes the descriptor put before the kernel's code.
+pub fn finish_hsa(hsa: Option<&crate::hsa::HsaConfig>, config: &KernelConfig, f: &HsaFinish) -> crate::hsa::KernelCode {
+    let mut config = config.clone();
+    let default = crate::hsa::HsaConfig::default();
+    let h = hsa.unwrap_or(&default);
+    if hsa.is_some() {
+        if let Some(v) = h.used_sgprs {
+            config.used_sgprs = v;
+        }
+        if let Some(v) = h.used_vgprs {
+            config.used_vgprs = v;
+        }
+        if let Some(v) = h.user_data_num {
+            config.user_data_num = v;
+        }
+        config.dim_mask = config.dim_mask.map(|m| m | h.dim_mask);
+        config.pgm_rsrc1 |= h.pgm_rsrc1;
+        config.pgm_rsrc2 |= h.pgm_rsrc2;
+        config.ieee_mode |= h.ieee_mode;
+        config.float_mode |= h.float_mode;
+        config.priority = config.priority.max(h.priority);
+        config.exceptions |= h.exceptions;
+        config.tg_size |= h.tg_size;
+        config.debug_mode |= h.debug_mode;
+        config.priv_mode |= h.priv_mode;
+        config.dx10_clamp |= h.dx10_clamp;
+        if let Some(v) = h.workgroup_group_segment_size {
+            config.local_size = v;
+        }
+        if let Some(v) = h.workitem_private_segment_size {
+            config.scratch_buffer_size = v;
+        }
+    }
+    let entries = config_prog_info(f.device, &config);
+    let mut arg_size = 0u64;
+    for a in f.args {
+        let mut target_size = u64::from(a.size.max(a.target_size));
+        if a.semantic == ArgSemantic::GridOffset {
+            target_size = 12;
+        }
+        if a.target_align != 0 {
+            arg_size = arg_size.next_multiple_of(u64::from(a.target_align));
+        }
+        arg_size += target_size;
+    }
+    let mut arch = gpu::arch_version(f.device, gpu::ArchTable::OpenSource);
+    if let Some(m) = f.arch_minor {
+        arch.minor = m;
+    }
+    if let Some(s) = f.arch_stepping {
+        arch.stepping = s;
+    }
+    let (code_major, code_minor) = h.code_version.unwrap_or((1, 0));
+    let (kind, major, minor, stepping) =
+        h.machine.unwrap_or((1, arch.major as u16, arch.minor as u16, arch.stepping as u16));
+    crate::hsa::KernelCode {
+        code_version_major: code_major,
+        code_version_minor: code_minor,
+        machine_kind: kind,
+        machine_major: major,
+        machine_minor: minor,
+        machine_stepping: stepping,
+        kernel_code_entry_offset: h.kernel_code_entry_offset.unwrap_or(256),
+        kernel_code_prefetch_offset: h.kernel_code_prefetch_offset.unwrap_or(0),
+        kernel_code_prefetch_size: h.kernel_code_prefetch_size.unwrap_or(0),
+        max_scratch_backing_memory: h.max_scratch_backing_memory.unwrap_or(0),
+        pgm_rsrc1: entries[0].1,
+        pgm_rsrc2: entries[1].1,
+        sgpr_flags: h.sgpr_flags,
+        feature_flags: h.feature_flags,
+        workitem_private_segment_size: h.workitem_private_segment_size.unwrap_or(config.scratch_buffer_size),
+        workgroup_group_segment_size: h.workgroup_group_segment_size.unwrap_or(config.local_size),
+        gds_segment_size: h.gds_segment_size.unwrap_or(0),
+        kernarg_segment_size: h.kernarg_segment_size.unwrap_or(arg_size),
+        workgroup_fbarrier_count: h.workgroup_fbarrier_count.unwrap_or(0),
+        wavefront_sgpr_count: h.wavefront_sgpr_count.unwrap_or(config.used_sgprs as u16),
+        workitem_vgpr_count: h.workitem_vgpr_count.unwrap_or(config.used_vgprs as u16),
+        reserved_vgpr_first: h.reserved_vgprs.map_or(0, |r| r.0),
+        reserved_vgpr_count: h.reserved_vgprs.map_or(0, |r| r.1),
+        reserved_sgpr_first: h.reserved_sgprs.map_or(0, |r| r.0),
+        reserved_sgpr_count: h.reserved_sgprs.map_or(0, |r| r.1),
+        debug_wavefront_private_segment_offset_sgpr: h.debug_wavefront_private_segment_offset_sgpr.unwrap_or(0),
+        debug_private_segment_buffer_sgpr: h.debug_private_segment_buffer_sgpr.unwrap_or(0),
+        kernarg_segment_align: h.kernarg_segment_align.unwrap_or(4),
+        group_segment_align: h.group_segment_align.unwrap_or(4),
+        private_segment_align: h.private_segment_align.unwrap_or(4),
+        wavefront_size: h.wavefront_size.unwrap_or(6),
+        call_convention: h.call_convention,
+        runtime_loader_kernel_symbol: h.runtime_loader_kernel_symbol.unwrap_or(0),
+        control_directive: h.control_directive,
+    }
+}

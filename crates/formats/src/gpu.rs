@@ -1,0 +1,165 @@
+//! What the formats need to know about GPU devices: register limits, program resource
+//! registers, architecture versions.
+
+use gcn_isa::{Device, Generation};
+
+/// Position of a device in CLRX's device-type order (the order of [`Device::ALL`]).
+pub fn device_index(device: Device) -> usize {
+    Device::ALL.iter().position(|&d| d == device).expect("device in Device::ALL")
+}
+
+/// SGPRs a kernel can allocate, special registers included (104, or 102 from GCN 1.2).
+pub fn max_sgprs(gen: Generation) -> u32 {
+    if gen >= Generation::Gcn1_2 { 102 } else { 104 }
+}
+
+/// SGPRs a kernel can allocate besides VCC.
+pub fn max_sgprs_without_vcc(gen: Generation) -> u32 {
+    max_sgprs(gen) - 2
+}
+
+pub const MAX_VGPRS: u32 = 256;
+pub const MAX_LOCAL_SIZE: u64 = 32768;
+pub const MAX_GDS_SIZE: u64 = 65536;
+
+/// Special registers a kernel's code uses besides the numbered SGPRs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExtraRegs {
+    pub vcc: bool,
+    pub flat_scratch: bool,
+    pub xnack_mask: bool,
+}
+
+/// SGPRs the special registers in use take on top of the numbered ones: FLAT_SCRATCH
+/// (with VCC and, from GCN 1.2, XNACK_MASK) takes 4 or 6, XNACK_MASK 4, VCC 2.
+pub fn extra_sgprs(gen: Generation, extra: ExtraRegs) -> u32 {
+    if extra.flat_scratch && gen > Generation::Gcn1_0 {
+        if gen >= Generation::Gcn1_2 { 6 } else { 4 }
+    } else if extra.xnack_mask && gen > Generation::Gcn1_1 {
+        4
+    } else if extra.vcc {
+        2
+    } else {
+        0
+    }
+}
+
+/// Dimension mask bits: 0-2 work-group ids (x, y, z), 3-5 work-item ids.
+pub const DIMS_SECOND_FIELD: u32 = 0x40;
+
+/// Minimum SGPRs and VGPRs a kernel's setup fills: user data, work-group ids, TG_SIZE,
+/// scratch wave offset; work-item ids.
+pub fn setup_min_registers(dim_mask: u32, user_data: u32, tg_size: bool, scratch: bool) -> (u32, u32) {
+    let sgprs = (dim_mask & 1) + ((dim_mask >> 1) & 1) + ((dim_mask >> 2) & 1)
+        + user_data
+        + u32::from(tg_size)
+        + u32::from(scratch);
+    let vgprs = if dim_mask & 32 != 0 {
+        3
+    } else if dim_mask & 16 != 0 {
+        2
+    } else if dim_mask & 8 != 0 {
+        1
+    } else {
+        0
+    };
+    (sgprs, vgprs)
+}
+
+/// The dimension mask a PGM_RSRC2 value implies (work-item ids from TIDIG_COMP_CNT).
+pub fn default_dim_mask(pgm_rsrc2: u32) -> u32 {
+    let tidig = (pgm_rsrc2 >> 11) & 3;
+    ((pgm_rsrc2 >> 7) & 7) | (match tidig { 0 => 1, 1 => 3, _ => 7 } << 3)
+}
+
+/// Fields of COMPUTE_PGM_RSRC1.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Rsrc1 {
+    pub vgprs: u32,
+    pub sgprs: u32,
+    pub priority: u32,
+    pub float_mode: u32,
+    pub priv_mode: bool,
+    pub dx10_clamp: bool,
+    pub debug_mode: bool,
+    pub ieee_mode: bool,
+}
+
+pub fn pgm_rsrc1(r: Rsrc1) -> u32 {
+    ((r.vgprs.wrapping_sub(1)) >> 2)
+        | (((r.sgprs.wrapping_sub(1)) >> 3) << 6)
+        | ((r.float_mode & 0xff) << 12)
+        | (u32::from(r.ieee_mode) << 23)
+        | ((r.priority & 3) << 10)
+        | (u32::from(r.priv_mode) << 20)
+        | (u32::from(r.dx10_clamp) << 21)
+        | (u32::from(r.debug_mode) << 22)
+}
+
+/// Fields of COMPUTE_PGM_RSRC2.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Rsrc2 {
+    pub scratch: bool,
+    pub user_data: u32,
+    pub trap: bool,
+    /// Dimension mask, or `None` to take `default_dims` (already in register position).
+    pub dim_mask: Option<u32>,
+    pub default_dims: u32,
+    pub tg_size: bool,
+    pub lds_size: u32,
+    pub exceptions: u32,
+}
+
+pub fn pgm_rsrc2(gen: Generation, r: Rsrc2) -> u32 {
+    // GCN 1.1 and later allocate LDS in 512-byte blocks, GCN 1.0 in 256-byte ones.
+    let shift = if gen < Generation::Gcn1_1 { 8 } else { 9 };
+    let mask = (1u32 << shift) - 1;
+    let dims = match r.dim_mask {
+        Some(m) => ((m & 7) << 7) | ((if m & 32 != 0 { 2 } else if m & 16 != 0 { 1 } else { 0 }) << 11),
+        None => r.default_dims,
+    };
+    u32::from(r.scratch)
+        | (r.user_data << 1)
+        | dims
+        | (u32::from(r.tg_size) << 10)
+        | (u32::from(r.trap) << 6)
+        | (((r.lds_size.wrapping_add(mask) >> shift) & 0x1ff) << 15)
+        | ((r.exceptions & 0x7f) << 24)
+}
+
+/// AMDGPU architecture version (major, minor, stepping) per device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchVersion {
+    pub major: u32,
+    pub minor: u32,
+    pub stepping: u32,
+}
+
+/// The table an architecture version comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchTable {
+    AmdCl2,
+    /// Mesa and LLVM (GalliumCompute).
+    OpenSource,
+}
+
+pub fn arch_version(device: Device, table: ArchTable) -> ArchVersion {
+    const GALLIUM: [(u32, u32, u32); 30] = [
+        (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0),
+        (0, 0, 0), (7, 0, 1), (8, 0, 0), (8, 0, 0), (7, 0, 0), (8, 0, 3), (8, 0, 1), (8, 0, 1),
+        (8, 0, 4), (8, 0, 4), (8, 0, 1), (8, 0, 4), (8, 0, 4), (8, 0, 4), (9, 0, 0), (9, 0, 1),
+        (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
+    ];
+    const AMDCL2: [(u32, u32, u32); 30] = [
+        (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0),
+        (0, 0, 0), (7, 0, 1), (8, 0, 0), (8, 0, 0), (7, 0, 0), (8, 0, 4), (8, 0, 1), (8, 0, 1),
+        (8, 0, 4), (8, 0, 4), (8, 1, 0), (8, 0, 4), (8, 0, 4), (8, 0, 4), (9, 0, 0), (9, 0, 1),
+        (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
+    ];
+    let table = match table {
+        ArchTable::AmdCl2 => &AMDCL2,
+        ArchTable::OpenSource => &GALLIUM,
+    };
+    let (major, minor, stepping) = table.get(device_index(device)).copied().unwrap_or((10, 1, 0));
+    ArchVersion { major, minor, stepping }
+}
