@@ -691,7 +691,8 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 Value::Known(x) if (signed || gfx10) && x >= 0 => (x as u32) & ((1 << (bits - 1)) - 1),
                 Value::Known(x) => (x as u32) & ((1 << bits) - 1),
                 Value::Pending => {
-                    cx.fixup(0, 0, bits, signed, FixupKind::Value, e);
+                    // Like known values: positive values keep the bits below the sign bit.
+                    cx.fixup(0, 0, bits, signed || gfx10, FixupKind::Value, e);
                     0
                 }
             };

@@ -68,7 +68,9 @@ pub struct Fixup {
     pub word: usize,
     pub shift: u8,
     pub bits: u8,
-    /// Whether the field holds a signed value (range check on patching).
+    /// Whether the field holds a signed value: the core keeps the bits below the sign
+    /// bit of a positive value and all bits of a negative one, as clrxasm does (with a
+    /// warning when the value does not fit); an unsigned field keeps its low `bits`.
     pub signed: bool,
     pub kind: FixupKind,
     pub expr: ast::Expr,

@@ -236,7 +236,9 @@ fn imm16(cx: &mut Cx<'_>, e: &ast::Expr, signed: bool) -> Result<u32> {
     match cx.eval(e)? {
         Value::Known(v) => Ok(v as u32 & 0xffff),
         Value::Pending => {
-            cx.fixup(0, 0, 16, signed, FixupKind::Value, e);
+            // All 16 bits are kept, whatever the sign (as for known values).
+            let _ = signed;
+            cx.fixup(0, 0, 16, false, FixupKind::Value, e);
             Ok(0)
         }
     }
