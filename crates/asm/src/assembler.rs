@@ -660,7 +660,8 @@ impl Asm {
             }
             PendingTarget::Branch { section, offset, instr_start } => {
                 match branch_offset(value, section, instr_start, &self.layout) {
-                    Ok(v) => self.patch_field(index, section, offset, 0, 16, true, v),
+                    Ok(v) if fits_signed(v, 16) => self.patch_field(index, section, offset, 0, 16, false, v),
+                    Ok(_) => self.pending_diag(index, Severity::Error, "the branch target is out of range".into()),
                     Err(message) => self.pending_diag(index, Severity::Error, message),
                 }
                 None
@@ -669,21 +670,28 @@ impl Asm {
     }
 
     /// Writes `value` into bits `shift..shift+bits` of the dword at `offset`, truncating
-    /// (with a warning) what does not fit, as the reference does.
+    /// (with a warning) what does not fit, as the reference does: a signed field keeps
+    /// the bits below its sign bit of a positive value, all its bits of a negative one.
     #[allow(clippy::too_many_arguments)]
     fn patch_field(&mut self, index: usize, section: usize, offset: usize, shift: u8, bits: u8, signed: bool, value: i64) {
         let bits = u32::from(bits).min(32);
-        let fits = if signed { fits_signed(value, bits) } else { fits_unsigned_or_signed(value, bits) };
+        let (keep, fits) = if signed {
+            let keep = if value >= 0 { bits - 1 } else { bits };
+            (keep, fits_signed(value, bits))
+        } else {
+            (bits, fits_unsigned_or_signed(value, bits))
+        };
         if !fits {
-            self.pending_diag(index, Severity::Warning, truncation_message(value, bits));
+            self.pending_diag(index, Severity::Warning, truncation_message(value, keep));
         }
         let Some(content) = self.layout.sections.get(section).map(|s| &s.content) else { return };
         if offset + 4 > content.len() {
             return;
         }
         let mut word = u32::from_le_bytes(content[offset..offset + 4].try_into().unwrap());
-        let mask: u32 = if bits >= 32 { u32::MAX } else { ((1u32 << bits) - 1) << shift };
-        word = (word & !mask) | (((value as u32) << shift) & mask);
+        let field_mask: u32 = if bits >= 32 { u32::MAX } else { (1u32 << bits) - 1 };
+        let value_mask: u32 = if keep >= 32 { u32::MAX } else { (1u32 << keep) - 1 };
+        word = (word & !(field_mask << shift)) | (((value as u32) & value_mask) << shift);
         self.layout.patch_bytes(section, offset, &word.to_le_bytes());
     }
 
