@@ -1195,4 +1195,8 @@ impl encode::Resolver for Resolver<'_> {
         let id = self.asm.symbols.find_existing(name)?;
         self.asm.symbols.get(id).register
     }
+
+    fn old_mod_param(&self) -> bool {
+        self.asm.opts.old_mod_param
+    }
 }

@@ -60,6 +60,11 @@ pub trait Resolver {
     fn eval_branch(&mut self, expr: &ast::Expr) -> Result<Value, String>;
     /// The register range a symbol stands for (`x = %v[4:7]`, `.regvar`), if any.
     fn register_symbol(&mut self, name: &str) -> Option<RegRange>;
+    /// `.oldmodparam` / `--oldModParam`: a flag modifier's value (`glc:5`) is its lowest
+    /// bit, as up to CLRX 0.1.5; otherwise any non-zero value sets the flag.
+    fn old_mod_param(&self) -> bool {
+        false
+    }
 }
 
 /// A field to patch once `expr` is known: bits `shift..shift+bits` of word `word`.

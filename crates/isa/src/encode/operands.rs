@@ -1238,7 +1238,10 @@ impl<'a> Cx<'a> {
     pub fn mod_flag(&mut self, m: &ModifierRef) -> Result<bool> {
         match m.value()? {
             None => Ok(true),
-            Some(e) => Ok(self.known(&e)? != 0),
+            Some(e) => {
+                let v = self.known(&e)?;
+                Ok(if self.resolver.old_mod_param() { v & 1 != 0 } else { v != 0 })
+            }
         }
     }
 
