@@ -91,6 +91,8 @@ pub struct Assembly {
     pub reg_usage: regusage::RegUsage,
     /// Labels of code sections: name, section, offset (for kernels found by label).
     pub code_labels: Vec<(String, usize, usize)>,
+    /// What the binary-format pseudo-ops set, for [`Assembly::binary`].
+    pub config: layout::FormatConfig,
 }
 
 impl Assembly {
@@ -237,6 +239,7 @@ fn finish(asm: Asm) -> Assembly {
         })
         .collect();
     Assembly {
+        config: format_ops::finish_config(&asm),
         kernels: asm.layout.kernels.iter().map(|k| k.name.clone()).collect(),
         format: asm.layout.format,
         generation: asm.target.gen,

@@ -121,16 +121,11 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
             Some(s) => section(asm, ctx, range, &s),
             None => asm.error_at(ctx, range, "`.section` needs a name"),
         },
-        ".kernel" => match word(&args, 0) {
-            Some(k) => {
-                asm.format_fixed = true;
-                asm.abs_offset = None;
-                if let Err(m) = asm.layout.enter_kernel(&k) {
-                    asm.error_at(ctx, range, m);
-                }
-            }
-            None => asm.error_at(ctx, range, "`.kernel` needs a name"),
-        },
+        ".kernel" => {
+            asm.format_fixed = true;
+            asm.abs_offset = None;
+            crate::format_ops::kernel(asm, ctx, range, &args);
+        }
         ".main" => {
             asm.format_fixed = true;
             asm.abs_offset = None;

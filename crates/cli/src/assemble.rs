@@ -71,8 +71,8 @@ pub fn run(cli: &Cli, files: Vec<SourceFile>, output: Option<&Path>) -> bool {
         Some(EmitKind::RegUsage) => result.reg_usage_json().into_bytes(),
         Some(kind) => return refuse(&format!("--emit {} is not supported here", kind.name())),
         None => match binary(&result) {
-            Ok(bytes) => bytes,
-            Err(message) => return refuse(&message),
+            Some(bytes) => bytes,
+            None => return false,
         },
     };
     let Some(path) = output else { return refuse("no output file") };
@@ -85,10 +85,22 @@ pub fn run(cli: &Cli, files: Vec<SourceFile>, output: Option<&Path>) -> bool {
     }
 }
 
-fn binary(result: &Assembly) -> Result<Vec<u8>, String> {
-    match result.format {
-        BinaryFormat::Rawcode => Ok(result.raw_code()),
-        other => Err(format!("writing the {} binary format is not supported yet", other.name())),
+/// The binary in the source's format (AMD OpenCL 1.2 and 2.0, GalliumCompute, raw
+/// code); its errors are reported, each `FILE:LINE:COLUMN` where it has a place.
+fn binary(result: &Assembly) -> Option<Vec<u8>> {
+    if result.format == BinaryFormat::Rocm {
+        refuse("writing the rocm binary format is not supported yet");
+        return None;
+    }
+    match result.binary() {
+        Ok(bytes) => Some(bytes),
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{}", e.render(&result.sources));
+            }
+            eprintln!("{}", tool_error("no output was written"));
+            None
+        }
     }
 }
 

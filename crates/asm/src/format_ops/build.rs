@@ -1,0 +1,603 @@
+//! From an assembly to the bytes of a binary: the sections and the configuration the
+//! format pseudo-ops kept become a `gcn-formats` input; register counts the source
+//! leaves out come from the code.
+
+use gcn_formats::gpu::{self, ExtraRegs};
+use gcn_formats::{amd, amdcl2, gallium, FormatError};
+use gcn_isa::{Device, Generation};
+
+use super::{ConfigKind, FormatConfig, KernelConfig};
+use crate::diag::{Diagnostic, Severity};
+use crate::layout::{CodeRegion, Owner, Section, SectionKind};
+use crate::options::BinaryFormat;
+use crate::source::Location;
+use crate::Assembly;
+
+/// Reference policy by default (CLRX 0.1.9): `.sgprsnum` without VCC.
+const DEFAULT_POLICY: u32 = 109;
+/// Policy from which `.sgprsnum` counts every SGPR.
+const POLICY_UNIFIED_SGPR_COUNT: u32 = 200;
+
+/// What the binary writers need besides the sections: the state at the end of the
+/// source, the versions and the code's registers per kernel.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    pub device: Option<Device>,
+    pub is64: bool,
+    pub policy: Option<u32>,
+    /// Driver (or Mesa) version in force at the end, defaults applied.
+    pub driver_version: u32,
+    pub llvm_version: u32,
+    /// Code ownership by kernel labels and `.kcode`.
+    pub code_regions: Vec<CodeRegion>,
+}
+
+/// Registers the code of a kernel uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CodeRegs {
+    pub sgprs: u32,
+    pub vgprs: u32,
+    pub extra: ExtraRegs,
+}
+
+/// Registers used by a kernel's code, from the core's register usage: the stretches
+/// of code in the kernel's own sections, and in shared code sections those its labels
+/// and `.kcode` give it.
+fn code_regs(a: &Assembly, k: usize) -> CodeRegs {
+    let gen = a.config.snapshot.device.map_or(Generation::Gcn1_0, |d| d.generation());
+    let regions = &a.config.snapshot.code_regions;
+    let mut counts = crate::regusage::Counts::default();
+    for seg in &a.reg_usage.segments {
+        let owned = match a.sections.get(seg.section).and_then(|s| s.kernel) {
+            Some(owner) => owner == k,
+            None => regions
+                .iter()
+                .rev()
+                .find(|r| r.section == seg.section && r.start <= seg.start && seg.start < r.end)
+                .is_some_and(|r| r.kernels.contains(&k)),
+        };
+        if owned {
+            counts.merge(&seg.counts);
+        }
+    }
+    let addressable = gpu::max_sgprs(gen);
+    let special = counts.special;
+    CodeRegs {
+        sgprs: counts.sgprs.min(addressable),
+        vgprs: counts.vgprs,
+        extra: ExtraRegs { vcc: special.vcc, flat_scratch: special.flat_scratch, xnack_mask: special.xnack_mask },
+    }
+}
+
+fn error(a: &Assembly, location: Option<Location>, message: impl Into<String>) -> Diagnostic {
+    let _ = a;
+    Diagnostic { severity: Severity::Error, location, message: message.into(), origin: Vec::new() }
+}
+
+fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
+    let location = e
+        .kernel
+        .as_ref()
+        .and_then(|name| a.kernels.iter().position(|k| k == name))
+        .and_then(|k| a.config.kernels.get(k))
+        .and_then(|c| c.location);
+    let message = match &e.kernel {
+        Some(k) => format!("kernel `{k}`: {}", e.message),
+        None => e.message.clone(),
+    };
+    error(a, location, message)
+}
+
+fn sections_of<'a>(a: &'a Assembly, owner: Owner, kind: SectionKind) -> impl Iterator<Item = &'a Section> {
+    a.sections.iter().filter(move |s| s.kind == kind && owner_of(s) == owner)
+}
+
+fn owner_of(s: &Section) -> Owner {
+    match (s.kernel, s.inner) {
+        (Some(k), _) => Owner::Kernel(k),
+        (None, true) => Owner::Inner,
+        (None, false) => Owner::Global,
+    }
+}
+
+fn content(a: &Assembly, owner: Owner, kind: SectionKind) -> Option<Vec<u8>> {
+    sections_of(a, owner, kind).next().map(|s| s.content.clone())
+}
+
+/// Writes the binary of the assembly's format; errors are diagnostics.
+pub(crate) fn binary(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    match a.format {
+        BinaryFormat::Rawcode => Ok(a.raw_code()),
+        BinaryFormat::Amd => build_amd(a),
+        BinaryFormat::AmdCl2 => build_amdcl2(a),
+        BinaryFormat::Gallium => build_gallium(a),
+        BinaryFormat::Rocm => Err(vec![error(a, None, "writing the rocm binary format is not supported yet")]),
+    }
+}
+
+fn device(a: &Assembly) -> Device {
+    a.config.snapshot.device.unwrap_or(Device::CapeVerde)
+}
+
+fn extra_sections(a: &Assembly, owner: Owner) -> Vec<(String, Vec<u8>)> {
+    sections_of(a, owner, SectionKind::Extra).map(|s| (s.name.clone(), s.content.clone())).collect()
+}
+
+// ---- AMD OpenCL 1.2 ---------------------------------------------------------------------
+
+fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let device = device(a);
+    let gen = device.generation();
+    let snap = &a.config.snapshot;
+    let config = &a.config;
+    let global = a.sections.first().map(|s| s.content.clone()).filter(|c| !c.is_empty());
+    let mut kernels = Vec::new();
+    for (k, name) in a.kernels.iter().enumerate() {
+        let kc = &config.kernels[k];
+        let owner = Owner::Kernel(k);
+        let setup = if kc.kind == ConfigKind::Config {
+            amd::KernelSetup::Config(amd_config(kc, gen, code_regs(a, k)))
+        } else {
+            amd::KernelSetup::Raw {
+                metadata: content(a, owner, SectionKind::Metadata).unwrap_or_default(),
+                header: content(a, owner, SectionKind::AmdHeader).unwrap_or_default(),
+                cal_notes: sections_of(a, owner, SectionKind::CalNote)
+                    .map(|s| amd::CalNote { note_type: s.note_type, data: s.content.clone() })
+                    .collect(),
+            }
+        };
+        kernels.push(amd::KernelInput {
+            name: name.clone(),
+            setup,
+            code: content(a, owner, SectionKind::Code).unwrap_or_default(),
+            data: content(a, owner, SectionKind::Data),
+            extra_sections: extra_sections(a, owner)
+                .into_iter()
+                .map(|(name, data)| amd::ExtraSection { name, data })
+                .collect(),
+        });
+    }
+    let input = amd::Input {
+        is64: snap.is64,
+        device,
+        global_data: global,
+        driver_version: snap.driver_version,
+        driver_info: config.driver_info.clone().unwrap_or_default(),
+        compile_options: config.compile_options.clone(),
+        kernels,
+        extra_sections: extra_sections(a, Owner::Global)
+            .into_iter()
+            .map(|(name, data)| amd::ExtraSection { name, data })
+            .collect(),
+    };
+    amd::write(&input).map_err(|e| vec![kernel_error(a, e)])
+}
+
+fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::KernelConfig {
+    let user_sgprs = kc.user_datas.iter().map(|u| u.reg_start + u.reg_size).max().unwrap_or(0);
+    let dim_mask = kc.dim_mask.unwrap_or((kc.pgm_rsrc2 >> 7) & 7);
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
+    let used_sgprs = kc.sgprs.unwrap_or_else(|| gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)));
+    let used_vgprs = kc.vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
+    amd::KernelConfig {
+        args: kc.args.clone(),
+        samplers: kc.samplers.clone(),
+        reqd_work_group_size: kc.cws,
+        used_vgprs,
+        used_sgprs,
+        pgm_rsrc2: kc.pgm_rsrc2,
+        ieee_mode: kc.ieee_mode,
+        float_mode: kc.float_mode,
+        hw_local_size: kc.local_size,
+        hw_region: kc.hw_region,
+        scratch_buffer_size: kc.scratch_buffer,
+        uav_private: kc.uav_private,
+        uav_id: kc.uav_id,
+        const_buffer_id: kc.const_buffer_id,
+        printf_id: kc.printf_id,
+        private_id: kc.private_id,
+        early_exit: kc.early_exit,
+        cond_out: kc.cond_out,
+        use_printf: kc.use_printf,
+        use_const_data: kc.use_const_data,
+        user_datas: kc.user_datas.clone(),
+        dim_mask: kc.dim_mask,
+        tg_size: kc.tg_size,
+        exceptions: kc.exceptions,
+    }
+}
+
+// ---- AMD OpenCL 2.0 ---------------------------------------------------------------------
+
+fn cl2_config(kc: &KernelConfig) -> amdcl2::KernelConfig {
+    amdcl2::KernelConfig {
+        args: kc.args.clone(),
+        samplers: kc.samplers.clone(),
+        reqd_work_group_size: kc.cws,
+        work_group_size_hint: kc.work_group_size_hint,
+        vec_type_hint: kc.vec_type_hint.clone(),
+        used_sgprs: kc.sgprs.unwrap_or(0),
+        used_vgprs: kc.vgprs.unwrap_or(0),
+        pgm_rsrc1: kc.pgm_rsrc1,
+        pgm_rsrc2: kc.pgm_rsrc2,
+        ieee_mode: kc.ieee_mode,
+        float_mode: kc.float_mode,
+        local_size: kc.local_size as u32,
+        gds_size: kc.gds_size,
+        scratch_buffer_size: kc.scratch_buffer,
+        priority: kc.priority,
+        exceptions: kc.exceptions,
+        dim_mask: kc.dim_mask,
+        tg_size: kc.tg_size,
+        debug_mode: kc.debug_mode,
+        priv_mode: kc.priv_mode,
+        dx10_clamp: kc.dx10_clamp,
+        use_args: kc.use_args,
+        use_setup: kc.use_setup,
+        use_enqueue: kc.use_enqueue,
+        use_generic: kc.use_generic,
+    }
+}
+
+/// Where a kernel's symbol is: its section (`None` if absolute) and offset. Labels of
+/// code sections are found by the labels the core kept (their symbols are absolute
+/// where the section's addresses are its offsets).
+fn symbol_in(a: &Assembly, name: &str) -> Option<(Option<usize>, i64)> {
+    if let Some((_, section, offset)) = a.code_labels.iter().rev().find(|(n, _, _)| n == name) {
+        return Some((Some(*section), *offset as i64));
+    }
+    a.symbols.iter().find(|s| s.name == name).and_then(|s| s.value.map(|v| (s.section, v)))
+}
+
+fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let device = device(a);
+    let gen = device.generation();
+    let snap = &a.config.snapshot;
+    let config = &a.config;
+    let driver = snap.driver_version;
+    let policy = snap.policy.unwrap_or(DEFAULT_POLICY);
+    let max_total = gpu::max_sgprs(gen);
+    let mut errors = Vec::new();
+    let code_section = if config.hsa_layout {
+        a.sections.iter().position(|s| s.kind == SectionKind::Code && owner_of(s) == Owner::Inner)
+    } else {
+        None
+    };
+    let code = code_section.map(|i| a.sections[i].content.clone());
+    let mut kernels = Vec::new();
+    for (k, name) in a.kernels.iter().enumerate() {
+        let kc = &config.kernels[k];
+        let owner = Owner::Kernel(k);
+        let regs = code_regs(a, k);
+        let setup = match kc.kind {
+            ConfigKind::None => amdcl2::KernelSetup::Raw {
+                metadata: content(a, owner, SectionKind::Metadata).unwrap_or_default(),
+                isa_metadata: content(a, owner, SectionKind::IsaMetadata),
+                setup: content(a, owner, SectionKind::Setup).or_else(|| (!config.hsa_layout).then(Vec::new)),
+                stub: content(a, owner, SectionKind::Stub).unwrap_or_default(),
+            },
+            ConfigKind::Config => {
+                let mut c = cl2_config(kc);
+                let user_sgprs = if kc.use_generic {
+                    12
+                } else if kc.use_enqueue {
+                    10
+                } else if kc.use_setup {
+                    8
+                } else if kc.use_args {
+                    6
+                } else {
+                    4
+                };
+                let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
+                let (min_sgprs, min_vgprs) =
+                    gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
+                let needed_extra = if gen >= Generation::Gcn1_2 { 6 } else { 4 };
+                let extra = if kc.use_enqueue || kc.use_generic { needed_extra } else { 2 };
+                c.used_sgprs = match kc.sgprs {
+                    Some(s) => {
+                        let s = if policy >= POLICY_UNIFIED_SGPR_COUNT { s.max(extra) - extra } else { s };
+                        if max_total - extra < s {
+                            errors.push(error(
+                                a,
+                                kc.location,
+                                format!("number of total SGPRs for kernel `{name}` is too high (max {max_total})"),
+                            ));
+                        }
+                        s
+                    }
+                    None => (max_total - extra).min(min_sgprs.max(regs.sgprs)),
+                };
+                c.used_vgprs = kc.vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
+                amdcl2::KernelSetup::Config(c)
+            }
+            ConfigKind::Hsa => {
+                let h = kc.hsa.clone().unwrap_or_default();
+                if let Some(s) = h.used_sgprs {
+                    if s > max_total {
+                        errors.push(error(
+                            a,
+                            kc.location,
+                            format!("number of total SGPRs for kernel `{name}` is too high (max {max_total})"),
+                        ));
+                    }
+                }
+                let mut h = h;
+                if let Some(cd) = control_directive(a, k, &mut errors) {
+                    h.control_directive = cd;
+                }
+                let finish = amdcl2::HsaFinish {
+                    device,
+                    is64: snap.is64,
+                    driver_version: driver,
+                    code_sgprs: regs.sgprs,
+                    code_vgprs: regs.vgprs,
+                    extra: regs.extra,
+                    args: kc.args.clone(),
+                };
+                let code = amdcl2::finish_hsa(&h, &finish);
+                amdcl2::KernelSetup::Hsa(cl2_config(kc), Box::new(code.to_bytes()))
+            }
+        };
+        let mut input = amdcl2::KernelInput {
+            name: name.clone(),
+            setup,
+            code: content(a, owner, SectionKind::Code).unwrap_or_default(),
+            offset: 0,
+            relocations: Vec::new(),
+        };
+        if let (Some(cs), Some(code)) = (code_section, &code) {
+            match symbol_in(a, name) {
+                Some((Some(s), v)) if s == cs => input.offset = v as u64,
+                Some((_, _)) => errors.push(error(
+                    a,
+                    kc.location,
+                    format!("symbol for kernel `{name}` is defined for a section other than `.text`"),
+                )),
+                None => errors.push(error(a, kc.location, format!("symbol for kernel `{name}` is undefined"))),
+            }
+            let _ = code;
+        }
+        kernels.push(input);
+    }
+    // Kernel code sizes in the HSA layout: up to the next kernel.
+    if let Some(code) = &code {
+        let mut order: Vec<usize> = (0..kernels.len()).collect();
+        order.sort_by_key(|&i| kernels[i].offset);
+        for (n, &i) in order.iter().enumerate() {
+            let end = order.get(n + 1).map_or(code.len() as u64, |&j| kernels[j].offset);
+            let setup = match &kernels[i].setup {
+                amdcl2::KernelSetup::Raw { setup: Some(s), .. } => s.len() as u64,
+                _ => 256,
+            };
+            let start = kernels[i].offset + setup;
+            if end < start {
+                let kc = &config.kernels[i];
+                errors.push(error(a, kc.location, format!("kernel `{}` size is too small", kernels[i].name)));
+                continue;
+            }
+            kernels[i].code = code[start as usize..end as usize].to_vec();
+        }
+    }
+    // Relocations.
+    let mut relocations = Vec::new();
+    for r in &config.relocations {
+        let symbol = match a.sections[r.target].kind {
+            SectionKind::RwData => 1,
+            SectionKind::Bss => 2,
+            _ => 0,
+        };
+        let rel = amdcl2::Reloc { offset: r.offset as u64, high: r.high, symbol, addend: r.addend as u64 };
+        match a.sections[r.section].kernel {
+            Some(k) if !config.hsa_layout => kernels[k].relocations.push(rel),
+            _ => relocations.push(rel),
+        }
+    }
+    for k in &mut kernels {
+        k.relocations.sort_by_key(|r| r.offset);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let input = amdcl2::Input {
+        is64: snap.is64,
+        device,
+        arch_minor: config.arch_minor,
+        arch_stepping: config.arch_stepping,
+        driver_version: driver,
+        compile_options: config.compile_options.clone(),
+        acl_version: config.acl_version.clone(),
+        global_data: content(a, Owner::Inner, SectionKind::Data).unwrap_or_default(),
+        rw_data: content(a, Owner::Inner, SectionKind::RwData).unwrap_or_default(),
+        bss_size: sections_of(a, Owner::Inner, SectionKind::Bss).next().map_or(0, |s| s.content.len() as u64),
+        bss_align: sections_of(a, Owner::Inner, SectionKind::Bss).next().map_or(0, |s| s.align),
+        sampler_init: content(a, Owner::Inner, SectionKind::SamplerInit).unwrap_or_default(),
+        samplers: config.samplers.clone().unwrap_or_default(),
+        sampler_config: config.samplers.is_some(),
+        sampler_offsets: config.sampler_offsets.iter().map(|o| o.unwrap_or(0)).collect(),
+        kernels,
+        code,
+        relocations,
+        extra_sections: extra_sections(a, Owner::Global)
+            .into_iter()
+            .map(|(name, data)| amdcl2::ExtraSection { name, data })
+            .collect(),
+        inner_extra_sections: extra_sections(a, Owner::Inner)
+            .into_iter()
+            .map(|(name, data)| amdcl2::ExtraSection { name, data })
+            .collect(),
+    };
+    amdcl2::write(&input).map_err(|e| vec![kernel_error(a, e)])
+}
+
+/// A kernel's `.control_directive` content; reported unless it is 128 bytes.
+fn control_directive(a: &Assembly, k: usize, errors: &mut Vec<Diagnostic>) -> Option<[u8; 128]> {
+    let s = sections_of(a, Owner::Kernel(k), SectionKind::ControlDirective).next()?;
+    match <[u8; 128]>::try_from(s.content.as_slice()) {
+        Ok(cd) => Some(cd),
+        Err(_) => {
+            errors.push(error(
+                a,
+                a.config.kernels[k].location,
+                format!("section `.control_directive` for kernel `{}` has the wrong size", a.kernels[k]),
+            ));
+            None
+        }
+    }
+}
+
+// ---- GalliumCompute ------------------------------------------------------------------------
+
+fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let device = device(a);
+    let gen = device.generation();
+    let snap = &a.config.snapshot;
+    let config = &a.config;
+    let llvm = snap.llvm_version;
+    let max_sgprs = gpu::max_sgprs(gen);
+    let mut errors = Vec::new();
+    let code_section = a.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
+    let mut code = code_section.map(|i| a.sections[i].content.clone()).unwrap_or_default();
+    let mut kernels = Vec::new();
+    for (k, name) in a.kernels.iter().enumerate() {
+        let kc = &config.kernels[k];
+        let mut resolved = None;
+        let prog_info = if kc.kind == ConfigKind::Config {
+            let mut user_data = kc.user_data_num.unwrap_or(4);
+            if llvm >= 40000 && kc.user_data_num.is_none() {
+                user_data = kc.hsa.as_ref().map_or(0, |h| h.user_sgprs_from_flags());
+            }
+            let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
+            let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_data, kc.tg_size, kc.scratch_buffer != 0);
+            if let Some(s) = kc.sgprs {
+                if s > max_sgprs {
+                    errors.push(error(
+                        a,
+                        kc.location,
+                        format!("number of total SGPRs for kernel `{name}` is too high (max {max_sgprs})"),
+                    ));
+                }
+            }
+            let regs = code_regs(a, k);
+            let used_sgprs = kc.sgprs.unwrap_or_else(|| {
+                let mut extra = regs.extra;
+                extra.vcc = true;
+                if llvm >= 40000 {
+                    if let Some(h) = &kc.hsa {
+                        extra.flat_scratch |= h.sgpr_flags & gcn_formats::hsa::sgpr_flags::FLAT_SCRATCH_INIT != 0;
+                        extra.xnack_mask |= h.feature_flags & gcn_formats::hsa::feature_flags::XNACK_ENABLED != 0;
+                    }
+                }
+                (min_sgprs.max(regs.sgprs) + gpu::extra_sgprs(gen, extra)).min(max_sgprs)
+            });
+            let used_vgprs = kc.vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
+            let c = gallium::KernelConfig {
+                dim_mask: kc.dim_mask,
+                used_sgprs,
+                used_vgprs,
+                pgm_rsrc1: kc.pgm_rsrc1,
+                pgm_rsrc2: kc.pgm_rsrc2,
+                ieee_mode: kc.ieee_mode,
+                float_mode: kc.float_mode,
+                local_size: kc.local_size as u32,
+                scratch_buffer_size: kc.scratch_buffer,
+                user_data_num: user_data,
+                priority: kc.priority,
+                exceptions: kc.exceptions,
+                tg_size: kc.tg_size,
+                debug_mode: kc.debug_mode,
+                priv_mode: kc.priv_mode,
+                dx10_clamp: kc.dx10_clamp,
+                spilled_sgprs: kc.spilled_sgprs,
+                spilled_vgprs: kc.spilled_vgprs,
+            };
+            resolved = Some(c.clone());
+            gallium::ProgInfo::Config(c)
+        } else {
+            let mut entries = vec![(0xb848, 0x000c_0000), (0xb84c, 0x0000_1788), (0xb860, 0), (0, 0), (0, 0)];
+            for (i, &e) in kc.prog_info.iter().enumerate() {
+                entries[i] = e;
+            }
+            gallium::ProgInfo::Raw(entries)
+        };
+        let mut offset = 0u32;
+        match symbol_in(a, name) {
+            Some((Some(s), v)) if Some(s) == code_section => offset = v as u32,
+            Some((_, _)) => errors.push(error(
+                a,
+                kc.location,
+                format!("symbol for kernel `{name}` is defined for a section other than `.text`"),
+            )),
+            None => errors.push(error(a, kc.location, format!("symbol for kernel `{name}` is undefined"))),
+        }
+        if let (Some(c), true) = (&resolved, llvm >= 40000) {
+            let mut h = kc.hsa.clone();
+            if let Some(cd) = control_directive(a, k, &mut errors) {
+                h.get_or_insert_with(Default::default).control_directive = cd;
+            }
+            let finish = gallium::HsaFinish {
+                device,
+                arch_minor: config.arch_minor,
+                arch_stepping: config.arch_stepping,
+                args: &kc.gallium_args,
+            };
+            let kernel_code = gallium::finish_hsa(h.as_ref(), c, &finish).to_bytes();
+            let at = offset as usize;
+            if code.len() >= at + 256 {
+                code[at..at + 256].copy_from_slice(&kernel_code);
+            } else {
+                errors.push(error(a, kc.location, format!("HSA configuration for kernel `{name}` out of content")));
+            }
+        }
+        kernels.push(gallium::KernelInput { name: name.clone(), offset, args: kc.gallium_args.clone(), prog_info });
+    }
+    let mut scratch_relocs = Vec::new();
+    for r in &config.relocations {
+        scratch_relocs.push(gallium::ScratchReloc { offset: r.offset as u64, high: r.high });
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let input = gallium::Input {
+        is64: snap.is64,
+        device,
+        code,
+        global_data: content(a, Owner::Global, SectionKind::Data),
+        comment: content(a, Owner::Global, SectionKind::Comment),
+        kernels,
+        scratch_relocs,
+        extra_sections: extra_sections(a, Owner::Global)
+            .into_iter()
+            .map(|(name, data)| gallium::ExtraSection { name, data })
+            .collect(),
+        mesa170: snap.driver_version >= 170000,
+        llvm390: llvm >= 30900,
+    };
+    gallium::write(&input).map_err(|e| vec![kernel_error(a, e)])
+}
+
+impl Assembly {
+    /// The binary in the assembly's format, or the errors that prevent it.
+    pub fn binary(&self) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        binary(self)
+    }
+}
+
+/// The configuration carried to the assembly.
+pub(crate) fn snapshot(asm: &crate::assembler::Asm) -> Snapshot {
+    Snapshot {
+        device: Some(asm.opts.device),
+        is64: asm.opts.is64,
+        policy: asm.opts.policy,
+        driver_version: super::driver_version(asm),
+        llvm_version: super::llvm_version(asm),
+        code_regions: asm.layout.code_regions.clone(),
+    }
+}
+
+/// The configuration as the assembly keeps it, with the state at the end of the source.
+pub(crate) fn finish_config(asm: &crate::assembler::Asm) -> FormatConfig {
+    let mut config = asm.layout.config.clone();
+    config.snapshot = snapshot(asm);
+    config
+}
