@@ -69,6 +69,9 @@ impl Ctx {
 pub(crate) struct ErrorCursor {
     errors: Vec<SyntaxError>,
     next: usize,
+    /// The errors were reported already (a repetition's later iterations): statements
+    /// with errors are still skipped, silently.
+    silent: bool,
 }
 
 /// What processing a statement tells its caller.
@@ -187,8 +190,11 @@ impl Asm {
         let errors: Vec<SyntaxError> = {
             let mut cursor = ctx.errors.borrow_mut();
             let start = cursor.next;
-            while cursor.next < cursor.errors.len() && u32::from(cursor.errors[cursor.next].range.start()) < end {
+            while cursor.next < cursor.errors.len() && u32::from(cursor.errors[cursor.next].range.start()) <= end {
                 cursor.next += 1;
+            }
+            if cursor.silent && cursor.next > start {
+                return true;
             }
             cursor.errors[start..cursor.next].to_vec()
         };
@@ -202,7 +208,7 @@ impl Asm {
     /// Drops the syntax errors before `end`.
     fn skip_errors(ctx: &Ctx, end: u32) {
         let mut cursor = ctx.errors.borrow_mut();
-        while cursor.next < cursor.errors.len() && u32::from(cursor.errors[cursor.next].range.start()) < end {
+        while cursor.next < cursor.errors.len() && u32::from(cursor.errors[cursor.next].range.start()) <= end {
             cursor.next += 1;
         }
     }
@@ -216,10 +222,10 @@ impl Asm {
     }
 
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of
-    /// a repetition (its syntax errors were reported with the first).
+    /// a repetition (its syntax errors were reported with the first; the statements that
+    /// have them are still skipped).
     pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, report_syntax: bool) -> Flow {
-        let errors = if report_syntax { parse.errors().to_vec() } else { Vec::new() };
-        ctx.errors = Rc::new(RefCell::new(ErrorCursor { errors, next: 0 }));
+        ctx.errors = Rc::new(RefCell::new(ErrorCursor { errors: parse.errors().to_vec(), next: 0, silent: !report_syntax }));
         let flow = self.statements(&ctx, parse.tree().statements());
         if flow != Flow::Stop {
             self.flush_errors(&ctx, u32::MAX);

@@ -24,8 +24,19 @@ impl Diagnostic {
     /// `FILE:LINE:COLUMN: Error: MESSAGE`, after the lines of its origin chain.
     pub fn render(&self, sources: &SourceMap) -> String {
         let mut out = String::new();
-        for (what, loc) in self.origin.iter().rev() {
-            let _ = writeln!(out, "{}: {what}", sources.describe(loc));
+        // Innermost first; a frame repeated (a macro calling itself) is printed once.
+        let mut frames = self.origin.iter().rev().peekable();
+        while let Some(frame @ (what, loc)) = frames.next() {
+            let mut times = 1;
+            while frames.peek() == Some(&frame) {
+                frames.next();
+                times += 1;
+            }
+            if times > 1 {
+                let _ = writeln!(out, "{}: {what} ({times} times)", sources.describe(loc));
+            } else {
+                let _ = writeln!(out, "{}: {what}", sources.describe(loc));
+            }
         }
         let kind = match self.severity {
             Severity::Error => "Error",

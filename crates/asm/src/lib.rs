@@ -67,10 +67,12 @@ pub struct KernelRegUsage {
     pub vgprs: u32,
     /// Which special registers the code uses.
     pub special: SpecialRegUse,
-    /// SGPRs the generation adds for VCC, FLAT_SCRATCH and XNACK_MASK.
+    /// SGPRs the generation adds for VCC (always), FLAT_SCRATCH and XNACK_MASK.
     pub extra_sgprs: u32,
-    /// The SGPR count for the kernel's configuration (`.sgprsnum`'s default): with the
-    /// extra SGPRs for GalliumCompute and ROCm, and for every format since policy 200.
+    /// All SGPRs: `sgprs + extra_sgprs`, the reference's unified count (what `.sgprsnum`
+    /// means in GalliumCompute, ROCm and HSA configurations, and everywhere since policy
+    /// 200). A format writer still raises it to what the kernel's setup needs (user SGPRs,
+    /// dimensions) and caps it at the device's maximum.
     pub sgprsnum: u32,
     /// The VGPR count for the kernel's configuration (`.vgprsnum`'s default).
     pub vgprsnum: u32,
@@ -140,19 +142,18 @@ impl Assembly {
                 counts[k].merge(&seg.counts);
             }
         }
-        let unified = self.policy >= 200 || matches!(self.format, BinaryFormat::Gallium | BinaryFormat::Rocm);
         self.kernels
             .iter()
             .zip(counts)
             .map(|(name, c)| {
-                let extra = self.generation.extra_sgprs(c.special);
+                let extra = self.generation.extra_sgprs(SpecialRegUse { vcc: true, ..c.special });
                 KernelRegUsage {
                     name: name.clone(),
                     sgprs: c.sgprs,
                     vgprs: c.vgprs,
                     special: c.special,
                     extra_sgprs: extra,
-                    sgprsnum: if unified { c.sgprs + extra } else { c.sgprs },
+                    sgprsnum: c.sgprs + extra,
                     vgprsnum: c.vgprs,
                 }
             })

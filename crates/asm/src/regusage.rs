@@ -1,15 +1,15 @@
-//! Registers used by the code of each kernel.
+//! Registers used by the code of each kernel, counted as the reference counts them.
 //!
 //! Every instruction reports the register ranges it reads and writes
-//! ([`gcn_isa::encode::RegUse`]). What counts, as in the reference:
+//! ([`gcn_isa::encode::RegUse`]). What counts:
 //!
-//! - SGPRs and VGPRs an instruction *writes*, and those it reads (a register read but
-//!   never written is still part of the kernel's register file: the hardware loads
-//!   kernel arguments into it), as the highest register number plus one;
-//! - scalar ranges are operand codes: only codes below the generation's addressable
-//!   SGPR count are SGPRs; VCC (106–107), FLAT_SCRATCH and XNACK_MASK (by generation)
-//!   are recorded as used special registers, which add the generation's extra SGPRs
-//!   ([`gcn_isa::Generation::extra_sgprs`]); TTMP, EXEC, M0 and the rest add nothing.
+//! - the SGPRs and VGPRs an instruction *writes*: the highest register plus one. A scalar
+//!   range counts only when its last register is below the generation's addressable SGPR
+//!   count, and the count stops two below it (the last two are VCC's);
+//! - any use, read or write, of VCC, FLAT_SCRATCH or XNACK_MASK (a range starting at the
+//!   register pair's code) marks the special register used; the extra SGPRs a kernel needs
+//!   for them are [`gcn_isa::Generation::extra_sgprs`], VCC always included as in the
+//!   reference's format writers. TTMP, EXEC, M0 and the source-only codes add nothing.
 //!
 //! Code is attributed to kernels by where it is: in the formats where each kernel has
 //! its own code section (AMD, AMD OpenCL 2.0 with `.kernel`), by section; in the formats
@@ -77,15 +77,16 @@ impl RegUsage {
             let first = u32::from(r.range.first);
             let end = first + u32::from(r.range.count);
             match r.range.file {
-                RegFile::Vgpr => counts.vgprs = counts.vgprs.max(end),
+                RegFile::Vgpr if r.write => counts.vgprs = counts.vgprs.max(end.min(256)),
+                RegFile::Vgpr => {}
                 RegFile::Sgpr => {
-                    if first < addressable {
-                        counts.sgprs = counts.sgprs.max(end.min(addressable));
+                    if r.write && end > 0 && end - 1 < addressable {
+                        counts.sgprs = counts.sgprs.max(end.min(addressable - 2));
                     }
-                    let touches = |code: Option<u32>| code.is_some_and(|c| first < c + 2 && c < end);
-                    counts.special.vcc |= touches(vcc);
-                    counts.special.flat_scratch |= touches(flat);
-                    counts.special.xnack_mask |= touches(xnack);
+                    let pair = Some(first & !1);
+                    counts.special.vcc |= pair == vcc;
+                    counts.special.flat_scratch |= pair == flat;
+                    counts.special.xnack_mask |= pair == xnack;
                 }
             }
         }
@@ -105,12 +106,9 @@ mod tests {
     fn special_registers_are_flags_not_sgprs() {
         let mut u = RegUsage::default();
         u.record(Generation::Gcn1_2, 0, 0, &[sgpr(4, 2), sgpr(106, 2), sgpr(126, 2)]);
-        u.record(
-            Generation::Gcn1_2,
-            0,
-            4,
-            &[RegUse { range: RegRange { file: RegFile::Vgpr, first: 7, count: 2 }, write: false }],
-        );
+        let vgprs = |first, write| RegUse { range: RegRange { file: RegFile::Vgpr, first, count: 2 }, write };
+        u.record(Generation::Gcn1_2, 0, 4, &[vgprs(7, true), vgprs(20, false)]);
+        u.record(Generation::Gcn1_2, 0, 8, &[RegUse { range: RegRange { file: RegFile::Sgpr, first: 30, count: 1 }, write: false }]);
         let c = u.segments[0].counts;
         assert_eq!((c.sgprs, c.vgprs), (6, 9));
         assert!(c.special.vcc && !c.special.flat_scratch);

@@ -1,0 +1,4 @@
+.rawcode
+.byte 1
+.abort
+.byte 2
