@@ -448,7 +448,7 @@ pub(crate) fn set_symbol(asm: &mut Asm, ctx: &Ctx, st: &Stmt, value: i64) {
 /// 3-5 work-item ids.
 pub(crate) fn dims(asm: &mut Asm, ctx: &Ctx, st: &Stmt, two_fields: bool) -> Option<u32> {
     let one = |asm: &mut Asm, i: usize| -> Option<u32> {
-        let arg = st.args.get(i)?;
+        let Some(arg) = st.args.get(i) else { return Some(0) };
         let text = arg.text().to_ascii_lowercase();
         let mut mask = 0;
         for c in text.chars() {
@@ -464,10 +464,7 @@ pub(crate) fn dims(asm: &mut Asm, ctx: &Ctx, st: &Stmt, two_fields: bool) -> Opt
         }
         Some(mask)
     };
-    if st.args.first().is_none_or(|a| a.is_empty()) {
-        asm.error_at(ctx, st.arg_range(0), "expected dimensions");
-        return None;
-    }
+    // As in the reference, an empty field is no dimension (`.dims , x`).
     let first = one(asm, 0)?;
     if !two_fields {
         return if at_most(asm, ctx, st, 1) { Some(first) } else { None };

@@ -374,8 +374,12 @@ impl Layout {
     /// A label: a kernel's label in a global code section starts the code it owns
     /// (Gallium, the HSA layout of AMD OpenCL 2.0), unless `.kcode` decides.
     pub fn note_label(&mut self, name: &str, value: Value) {
-        let Value::Rel { section, offset } = value else { return };
-        let section = section as usize;
+        // Labels of sections whose addresses are their offsets are absolute values.
+        let (section, offset) = match value {
+            Value::Rel { section, offset } => (section as usize, offset),
+            Value::Abs(v) if self.is_absolute_section(self.current) && v == self.offset() as i64 => (self.current, v),
+            _ => return,
+        };
         let Some(k) = self.kernels.iter().position(|k| k.name == name) else { return };
         if !self.owns_by_labels(section) || !self.kcode_stack.is_empty() {
             return;

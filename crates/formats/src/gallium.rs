@@ -201,7 +201,8 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
                 .u32(a.semantic as u32);
         }
     }
-    let section_type = if input.mesa170 { 5 } else { 0 };
+    // TEXT_EXECUTABLE from Mesa 17.0, TEXT before.
+    let section_type = if input.mesa170 { 2 } else { 0 };
     let size = elf.len() as u32;
     out.u32(1).u32(0).u32(section_type).u32(size).u32(size + 4).u32(size);
     out.bytes(&elf);

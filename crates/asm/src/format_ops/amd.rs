@@ -302,7 +302,7 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     }
     let range = st.arg_range(0);
     let gen = asm.target.gen;
-    let policy = asm.opts.policy.unwrap_or(200);
+    let policy = asm.opts.policy.unwrap_or(crate::DEFAULT_POLICY);
     let id = |asm: &mut Asm, what: &str| -> Option<ResId> {
         match value {
             None => Some(ResId::Omitted),

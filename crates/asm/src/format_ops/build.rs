@@ -14,7 +14,7 @@ use crate::source::Location;
 use crate::Assembly;
 
 /// Reference policy by default (CLRX 0.1.9): `.sgprsnum` without VCC.
-const DEFAULT_POLICY: u32 = 109;
+use crate::DEFAULT_POLICY;
 /// Policy from which `.sgprsnum` counts every SGPR.
 const POLICY_UNIFIED_SGPR_COUNT: u32 = 200;
 
