@@ -215,10 +215,25 @@ impl Asm {
 
     // ---- processing ---------------------------------------------------------------
 
-    /// Parses `text` and processes its statements in `ctx`.
+    /// Parses `text` and processes its statements in `ctx`; a long text in parts that
+    /// can be parsed alone.
     pub(crate) fn process_text(&mut self, ctx: Ctx, text: &str) -> Flow {
-        let parse = gcn_syntax::parse(text);
-        self.process_parse(ctx, &parse, true)
+        const PART: usize = 1 << 16;
+        if text.len() <= PART {
+            let parse = gcn_syntax::parse(text);
+            return self.process_parse(ctx, &parse, true);
+        }
+        let mut start = 0;
+        for end in crate::text::chunk_ends(text, PART) {
+            let part = Ctx { mapper: ctx.mapper.shifted(start as u32), ..ctx.clone() };
+            let parse = gcn_syntax::parse(&text[start..end]);
+            match self.process_parse(part, &parse, true) {
+                Flow::Continue => {}
+                other => return other,
+            }
+            start = end;
+        }
+        Flow::Continue
     }
 
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of

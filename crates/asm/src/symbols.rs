@@ -97,10 +97,11 @@ impl Default for SymbolTable {
     }
 }
 
-/// Splits `a::b::x` into (`a::b`, `x`); `::x` into (`::`, `x`); `x` into (``, `x`).
+/// Splits `a::b::x` into (`a::b::`, `x`); `::x` into (`::`, `x`); `x` into (``, `x`).
 fn split_path(name: &str) -> (&str, &str) {
-    match name.rfind("::") {
-        Some(i) => (&name[..i + 2], &name[i + 2..]),
+    let bytes = name.as_bytes();
+    match (1..bytes.len()).rev().find(|&i| bytes[i] == b':' && bytes[i - 1] == b':') {
+        Some(i) => (&name[..i + 1], &name[i + 1..]),
         None => ("", name),
     }
 }
@@ -168,6 +169,9 @@ impl SymbolTable {
     }
 
     fn qualified(&self, scope: ScopeId, name: &str) -> String {
+        if scope == GLOBAL {
+            return name.to_string();
+        }
         let mut parts = vec![name.to_string()];
         let mut s = scope;
         while s != GLOBAL {
@@ -189,10 +193,20 @@ impl SymbolTable {
 
     /// A scope and then its usings (latest first, recursively), each scope once.
     fn search(&self, scope: ScopeId, visited: &mut HashSet<ScopeId>, find: &dyn Fn(&Scope) -> Option<u32>) -> Option<u32> {
+        let s = &self.scopes[scope.0 as usize];
+        if s.usings.is_empty() {
+            // The common case: no set of visited scopes to keep.
+            if visited.is_empty() {
+                return find(s);
+            }
+            if visited.contains(&scope) {
+                return None;
+            }
+            return find(s);
+        }
         if !visited.insert(scope) {
             return None;
         }
-        let s = &self.scopes[scope.0 as usize];
         if let Some(found) = find(s) {
             return Some(found);
         }
