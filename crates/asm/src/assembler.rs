@@ -129,6 +129,11 @@ pub(crate) struct Asm {
     pub dot: SymId,
     /// `.eqv` symbols being expanded (cycle guard).
     eqv_active: HashSet<SymId>,
+    /// Expression nodes `.eqv` expansions may still produce for one reference (each
+    /// expansion copies its expression: a chain of `.eqv x2, x1+x1` would grow without
+    /// bound), and whether a reference ran out of them.
+    bind_budget: u64,
+    bind_exhausted: bool,
     /// Files read so far, by path, for repeated includes.
     pub file_cache: HashMap<std::path::PathBuf, crate::source::FileId>,
     /// Labels defined in code sections: name, section, offset.
@@ -161,6 +166,8 @@ impl Asm {
             format_fixed: false,
             dot,
             eqv_active: HashSet::new(),
+            bind_budget: 0,
+            bind_exhausted: false,
             file_cache: HashMap::new(),
             code_labels: Vec::new(),
         }
@@ -572,7 +579,8 @@ impl Asm {
         if waiting.is_empty() {
             return;
         }
-        let snapshot = self.bind(id);
+        let snapshot = self.bind_top(id);
+        self.bind_exhausted = false;
         for i in waiting {
             let snapshot = snapshot.clone();
             if let Some((defined, value)) = self.rewrite_pending(i as usize, id, &move || snapshot.clone()) {
@@ -848,7 +856,20 @@ impl Asm {
         if self.symbols.get(id).register.is_some() {
             return Err(format!("`{name}` is a register symbol, not allowed in an expression"));
         }
-        Ok(if base && id != self.dot { Ir::Sym(id) } else { self.bind(id) })
+        if base && id != self.dot {
+            return Ok(Ir::Sym(id));
+        }
+        let ir = self.bind_top(id);
+        if std::mem::take(&mut self.bind_exhausted) {
+            return Err(format!("the `.eqv` expansion of `{name}` is too large"));
+        }
+        Ok(ir)
+    }
+
+    /// [`bind`](Self::bind) with a fresh budget for `.eqv` expansions.
+    fn bind_top(&mut self, id: SymId) -> Ir {
+        self.bind_budget = 1 << 20;
+        self.bind(id)
     }
 
     /// A reference to a symbol as it stands now: its value, its pending definition, the
@@ -869,6 +890,13 @@ impl Asm {
                 // A cycle of `.eqv`s never gets a value.
                 return Ir::Sym(id);
             }
+            let cost = eqv.size();
+            if self.bind_budget < cost {
+                self.bind_exhausted = true;
+                self.eqv_active.remove(&id);
+                return Ir::Sym(id);
+            }
+            self.bind_budget -= cost;
             let mut ir = (*eqv).clone();
             self.bind_all(&mut ir);
             self.eqv_active.remove(&id);
@@ -897,7 +925,9 @@ impl Asm {
     /// A base expression (`.for`'s condition) bound now.
     pub(crate) fn bind_base(&mut self, base: &Ir) -> Ir {
         let mut ir = base.clone();
+        self.bind_budget = 1 << 20;
         self.bind_all(&mut ir);
+        self.bind_exhausted = false;
         ir
     }
 

@@ -141,6 +141,16 @@ impl Ir {
         invalid("only one section with coefficient 1 can be the result of an expression")
     }
 
+    /// The number of nodes.
+    pub fn size(&self) -> u64 {
+        match self {
+            Ir::Value(_) | Ir::Sym(_) => 1,
+            Ir::Unary(_, e) => 1 + e.size(),
+            Ir::Binary(_, a, b) => 1 + a.size() + b.size(),
+            Ir::Ternary(c, t, e) => 1 + c.size() + t.size() + e.size(),
+        }
+    }
+
     /// Whether the expression references no symbol.
     pub fn is_closed(&self) -> bool {
         match self {
