@@ -211,11 +211,7 @@ fn collect_macro_effects(node: &SyntaxNode, before: TextSize, out: &mut Vec<(boo
             break;
         }
         if let Some(def) = MacroDef::cast(n.clone()) {
-            let header_name = def.header().and_then(|h| h.syntax().children_with_tokens()
-                .filter_map(|e| e.into_token())
-                .filter(|t| !t.kind().is_trivia())
-                .nth(1));
-            if let Some(name) = header_name.filter(|t| t.kind() == NAME) {
+            if let Some(name) = def.name_token() {
                 out.push((true, name.text().to_ascii_lowercase()));
             }
         } else if let Some(op) = PseudoOp::cast(n.clone()) {

@@ -132,6 +132,8 @@ fn reparse_regressions() {
         ("p:]", 1, 1, ","),
         ("l:*", 1, 2, ""),
         ("..#", 2, 2, ","),
+        // A macro that loses its name: calls after it are instructions again.
+        (".macro test1 a\n.endm\ntest1 12, 34\n", 6, 6, "\n"),
     ];
     for &(text, start, end, insert) in cases {
         let edit = TextEdit {

@@ -150,12 +150,25 @@ fn block_body(
         p.push_error(opener, format!("`{name}` without its closing pseudo-op"));
         return;
     }
-    // Labels before the closing pseudo-op stay labels.
-    while matches!(p.current(), NAME | INT_NUMBER) && p.nth(1) == COLON {
+    // What stands before the closing pseudo-op: plain labels stay labels, labels built
+    // by substitution (`\x\()l:`) stay raw.
+    let head_at = line_head_index(p);
+    let plain_labels = (0..head_at)
+        .step_by(2)
+        .all(|i| matches!(p.nth(i), NAME | INT_NUMBER) && p.nth(i + 1) == COLON);
+    if plain_labels {
+        for _ in 0..head_at / 2 {
+            let m = p.start();
+            p.bump_any();
+            p.bump(COLON);
+            m.complete(p, LABEL);
+        }
+    } else {
         let m = p.start();
-        p.bump_any();
-        p.bump(COLON);
-        m.complete(p, LABEL);
+        for _ in 0..head_at {
+            p.bump_any();
+        }
+        m.complete(p, LINE);
     }
     let close = p.nth_text(0).to_ascii_lowercase();
     pseudo_op(p, &close);
@@ -164,6 +177,11 @@ fn block_body(
 /// The lowercase first word of a body line after its labels (`loop: .rept 10`), labels
 /// built by substitution included (`\x\()loop:`).
 fn line_head(p: &Parser) -> String {
+    p.nth_text(line_head_index(p)).to_ascii_lowercase()
+}
+
+/// How many tokens of the current line stand before its first word (its labels).
+fn line_head_index(p: &Parser) -> usize {
     let mut n = 0;
     loop {
         let mut end = n;
@@ -175,7 +193,7 @@ fn line_head(p: &Parser) -> String {
         if end > n && p.nth(end) == COLON && !p.nth_spaced(end) {
             n = end + 1;
         } else {
-            return p.nth_text(n).to_ascii_lowercase();
+            return n;
         }
     }
 }

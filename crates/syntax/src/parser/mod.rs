@@ -53,6 +53,8 @@ pub(crate) enum Entry {
 pub(crate) struct ParseOutput {
     pub events: Vec<Event>,
     pub errors: Vec<SyntaxError>,
+    /// The context after the text: the macros it defined or purged.
+    pub ctx: ParseContext,
 }
 
 pub(crate) fn parse_tokens(
@@ -67,7 +69,7 @@ pub(crate) fn parse_tokens(
         Entry::Statements => statements::statement_list(&mut p),
         Entry::BodyLine => blocks::body_line(&mut p),
     }
-    ParseOutput { events: p.events, errors: p.errors }
+    ParseOutput { events: p.events, errors: p.errors, ctx: p.ctx }
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -1,0 +1,106 @@
+//! Parsing chunk by chunk gives the statements and errors of a whole-file parse.
+
+use std::path::PathBuf;
+
+use gcn_syntax::{parse, parse_chunk, Chunker, KnownMacros, Parse, SyntaxNode, TextSize};
+use proptest::prelude::*;
+
+/// Every element below the root as `KIND@RANGE`, shifted by `base`.
+fn elements(node: &SyntaxNode, base: TextSize, out: &mut Vec<String>) {
+    for e in node.descendants_with_tokens().skip(1) {
+        let r = e.text_range() + base;
+        out.push(format!("{:?}@{:?}", e.kind(), r));
+    }
+}
+
+fn errors(p: &Parse, base: TextSize, out: &mut Vec<String>) {
+    out.extend(p.errors().iter().map(|e| format!("{:?} {}", e.range + base, e.message)));
+}
+
+fn lines(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n').collect()
+}
+
+fn check(text: &str) {
+    let whole = parse(text);
+    let (mut want, mut want_errors) = (Vec::new(), Vec::new());
+    elements(&whole.syntax_node(), 0.into(), &mut want);
+    errors(&whole, 0.into(), &mut want_errors);
+
+    let (mut got, mut got_errors) = (Vec::new(), Vec::new());
+    let mut chunker = Chunker::new();
+    let mut macros = KnownMacros::default();
+    let mut base = TextSize::from(0);
+    let mut take = |chunk: String, base: &mut TextSize| {
+        let p = parse_chunk(&chunk, &mut macros);
+        elements(&p.syntax_node(), *base, &mut got);
+        errors(&p, *base, &mut got_errors);
+        *base += TextSize::of(chunk.as_str());
+    };
+    for line in lines(text) {
+        if let Some(chunk) = chunker.push_line(line) {
+            take(chunk, &mut base);
+        }
+    }
+    if let Some(chunk) = chunker.finish() {
+        take(chunk, &mut base);
+    }
+    got_errors.sort();
+    want_errors.sort();
+    assert_eq!(got, want, "tree of {text:?}");
+    assert_eq!(got_errors, want_errors, "errors of {text:?}");
+}
+
+fn corpus() -> Vec<String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("test_data/ok"), root.join("test_data/err")];
+    if let Ok(entries) = std::fs::read_dir(root.join("../../../shared/conformance/binaries")) {
+        dirs.extend(entries.map(|e| e.unwrap().path()));
+    }
+    let mut out = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "s") {
+                out.push(std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
+    let modules = root.join("../../../shared/conformance/modules.jsonl");
+    if let Ok(text) = std::fs::read_to_string(modules) {
+        for line in text.lines() {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            out.push(case["src"].as_str().unwrap().to_string() + "\n");
+        }
+    }
+    out
+}
+
+#[test]
+fn corpus_chunks_parse_like_whole_files() {
+    for text in corpus() {
+        check(&text);
+    }
+}
+
+#[test]
+fn blocks_comments_and_continuations_stay_in_one_chunk() {
+    check(".macro m a\n .if 1\n.endm\nm 1, 2\n/* a\n b */ .rept 2\n s_nop 0\n.endr\n.int 1 + \\\n 2\nx: .if 1\n.else\n.endif\n");
+    check(".if 1\n.macro x\n.endif\n.endm\n.endif\nx 1 (2\n");
+    check(".irpc x, \"ab\"\n\\x\\()l: .rept 1\n.endr\n.endr\n.int 3\n");
+}
+
+const PIECES: &[&str] = &[
+    "\n", ";", " ", "\\\n", "/*", "*/", "#", "\"", ".if 1", ".else", ".endif", ".macro m a",
+    ".endm", ".rept 2", ".irp x, 1", ".endr", ".purgem m", "m 1, (2", "l:", "\\x\\()l:",
+    "s_nop 0", ".int 1+", "x = 2", ".5: ",
+];
+
+proptest! {
+    #[test]
+    fn random_sources_chunk_like_whole_files(parts in prop::collection::vec(0usize..100, 0..40)) {
+        let text: String = parts.iter().map(|&i| PIECES[i % PIECES.len()]).collect();
+        check(&text);
+    }
+}
