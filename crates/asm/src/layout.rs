@@ -308,6 +308,21 @@ impl Layout {
             (AmdCl2, _, ".text") if self.config.hsa_layout => (Owner::Inner, SectionKind::Code),
             (AmdCl2, Owner::Kernel(k), ".text") => (Owner::Kernel(k), SectionKind::Code),
             (AmdCl2, Owner::Global, _) => (Owner::Global, SectionKind::Extra),
+            (AmdCl2, Owner::Kernel(k), _) => {
+                // As in the reference, a new inner section made inside a kernel leaves
+                // the kernel current (`.text` still goes to the kernel's code); an
+                // existing one is entered with the inner binary.
+                match self.find(name, Owner::Inner) {
+                    Some(i) => self.switch_to(i),
+                    None => {
+                        let i = self.create(name, Owner::Inner, SectionKind::Extra);
+                        self.current = i;
+                        self.kernels[k].last = Some(i);
+                        self.config.inside = crate::format_ops::Inside::Main;
+                    }
+                }
+                return Ok(());
+            }
             (AmdCl2, _, _) => (Owner::Inner, SectionKind::Extra),
             (Gallium | Rocm, _, ".text") => (Owner::Global, SectionKind::Code),
             (Gallium | Rocm, _, ".rodata") => (Owner::Global, SectionKind::Data),

@@ -221,7 +221,7 @@ fn inner_elf(input: &Input, order: &[usize]) -> Vec<u8> {
     let has_relocs = !input.scratch_relocs.is_empty();
     b.add(Region::section(".text", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_EXECINSTR, 256, input.code.clone()));
     // Section indices of .symtab, needed by .rel.text before it exists.
-    let symtab_index = 9 + u32::from(has_data) + u32::from(has_relocs);
+    let symtab_index = 8 + u32::from(has_data) + u32::from(has_relocs);
     if has_relocs {
         let first_sym = 8 + u64::from(has_data) + 1;
         let mut rel = Bytes::default();
