@@ -647,6 +647,17 @@ impl Asm {
         for w in warnings {
             self.pending_diag(index, Severity::Warning, w);
         }
+        // A value the binary format relocates (format owner's hook).
+        if !matches!(result, Ok(Value::Abs(_)) | Err(EvalError::Pending)) {
+            match crate::format_ops::pending_relocation(self, index) {
+                Some(Ok(v)) => return self.apply_pending(index, Value::Abs(v)),
+                Some(Err(message)) => {
+                    self.pending_diag(index, Severity::Error, message);
+                    return None;
+                }
+                None => {}
+            }
+        }
         match result {
             Ok(v) => self.apply_pending(index, v),
             Err(EvalError::Invalid(message)) => {
@@ -1087,15 +1098,15 @@ impl Asm {
                     }
                     v.to_le_bytes()
                 }
-                Err(message) => {
+                Err(message) => crate::format_ops::data_relocation(self, ctx, range, &ir, size).unwrap_or_else(|| {
                     self.error_at(ctx, range, message);
                     [0; 8]
-                }
+                }),
             },
-            Err(EvalError::Invalid(message)) => {
+            Err(EvalError::Invalid(message)) => crate::format_ops::data_relocation(self, ctx, range, &ir, size).unwrap_or_else(|| {
                 self.error_at(ctx, range, message);
                 [0; 8]
-            }
+            }),
             Err(EvalError::Pending) => [0; 8],
         };
         self.emit(ctx, range, &bytes[..size]);
@@ -1229,9 +1240,12 @@ impl Resolver<'_> {
 
 impl encode::Resolver for Resolver<'_> {
     fn eval(&mut self, expr: &ast::Expr) -> Result<encode::Value, String> {
-        match self.value(expr)? {
-            Some(v) => Ok(encode::Value::Known(self.asm.data_value(v)?)),
-            None => Ok(encode::Value::Pending),
+        match self.value(expr).and_then(|v| v.map(|v| self.asm.data_value(v)).transpose()) {
+            Ok(Some(v)) => Ok(encode::Value::Known(v)),
+            Ok(None) => Ok(encode::Value::Pending),
+            // Maybe a relocation: kept as a fixup (a literal), decided when completed.
+            Err(_) if crate::format_ops::may_relocate(self.asm) => Ok(encode::Value::Pending),
+            Err(message) => Err(message),
         }
     }
 

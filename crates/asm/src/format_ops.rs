@@ -18,6 +18,9 @@ pub(crate) use build::finish_config;
 mod cl2;
 mod gallium;
 mod hsa;
+mod reloc;
+mod symorder;
+pub(crate) use reloc::{data_relocation, may_relocate, pending_relocation};
 
 use std::collections::HashSet;
 

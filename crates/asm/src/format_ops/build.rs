@@ -599,5 +599,37 @@ pub(crate) fn snapshot(asm: &crate::assembler::Asm) -> Snapshot {
 pub(crate) fn finish_config(asm: &crate::assembler::Asm) -> FormatConfig {
     let mut config = asm.layout.config.clone();
     config.snapshot = snapshot(asm);
+    if asm.layout.format == BinaryFormat::AmdCl2 && config.hsa_layout {
+        reference_relocation_order(asm, &mut config.relocations);
+    }
     config
+}
+
+/// Puts the relocations of the HSA layout's shared code in the reference's order: it
+/// makes them at the end, label by label in its symbol map's order (see
+/// [`super::symorder`]), each label's in source order. A relocation belongs to the
+/// label of its section at or below the place it points to.
+fn reference_relocation_order(asm: &crate::assembler::Asm, relocations: &mut [super::Relocation]) {
+    use crate::expr::Value;
+    let mut names: Vec<&str> = vec!["."];
+    let mut labels: Vec<(&str, usize, i64)> = Vec::new();
+    for (_, s) in asm.symbols.iter() {
+        if s.name.is_empty() || s.name == "." || s.name.contains("::") {
+            continue;
+        }
+        names.push(&s.name);
+        if let (true, Some(Value::Rel { section, offset })) = (s.is_label, s.value) {
+            labels.push((&s.name, section as usize, offset));
+        }
+    }
+    let order = super::symorder::iteration_order(&names);
+    let rank = |name: &str| order.iter().position(|&i| names[i] == name).unwrap_or(usize::MAX);
+    let key = |r: &super::Relocation| {
+        labels
+            .iter()
+            .filter(|l| l.1 == r.target && l.2 <= r.addend)
+            .max_by_key(|l| (l.2, std::cmp::Reverse(rank(l.0))))
+            .map_or(usize::MAX, |l| rank(l.0))
+    };
+    relocations.sort_by_cached_key(key);
 }
