@@ -639,6 +639,21 @@ impl Asm {
 
     fn complete_pending(&mut self, index: usize) -> Option<(SymId, Value)> {
         self.pending[index].done = true;
+        let place = match self.pending[index].target {
+            PendingTarget::Field { section, offset, shift, bits, .. } => Some((section, offset, shift == 0 && bits == 32)),
+            PendingTarget::Data { section, offset, size } => Some((section, offset, size == 4)),
+            _ => None,
+        };
+        if let Some((section, offset, word)) = place {
+            if self.wants_relocation(&self.pending[index].ir) {
+                let ir = self.pending[index].ir.clone();
+                match self.relocate(&ir, section, offset, word) {
+                    Ok(()) => {}
+                    Err(message) => self.pending_diag(index, Severity::Error, message),
+                }
+                return None;
+            }
+        }
         let mut warnings = Vec::new();
         let result = {
             let symbols = &self.symbols;
@@ -733,6 +748,97 @@ impl Asm {
         let value_mask: u32 = if keep >= 32 { u32::MAX } else { (1u32 << keep) - 1 };
         word = (word & !(field_mask << shift)) | (((value as u32) & value_mask) << shift);
         self.layout.patch_bytes(section, offset, &word.to_le_bytes());
+    }
+
+    /// Whether a closed expression's value is a relocation: a position in a section
+    /// whose addresses are only known when the binary is loaded (AMD OpenCL 2.0 global
+    /// data, Gallium's scratch buffer), or an expression on one that only a relocation
+    /// can express (`x >> 32`).
+    pub(crate) fn wants_relocation(&self, ir: &Ir) -> bool {
+        use crate::options::BinaryFormat;
+        if !matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium) || !self.is_relocatable(ir) {
+            return false;
+        }
+        match ir.eval(&|s| self.symbols.value(s), &mut |_| {}) {
+            Ok(Value::Abs(_)) | Err(EvalError::Pending) => false,
+            Ok(Value::Rel { section, .. }) => !self.layout.is_absolute_section(section as usize),
+            Err(EvalError::Invalid(_)) => true,
+        }
+    }
+
+    /// Whether an expression involves a value in a section that is not at an absolute
+    /// address.
+    fn is_relocatable(&self, ir: &Ir) -> bool {
+        match ir {
+            Ir::Value(Value::Rel { section, .. }) => !self.layout.is_absolute_section(*section as usize),
+            Ir::Value(_) | Ir::Sym(_) => false,
+            Ir::Unary(_, e) => self.is_relocatable(e),
+            Ir::Binary(_, a, b) => self.is_relocatable(a) || self.is_relocatable(b),
+            Ir::Ternary(c, t, e) => self.is_relocatable(c) || self.is_relocatable(t) || self.is_relocatable(e),
+        }
+    }
+
+    /// Makes a relocation of the 32-bit word at `offset` of `section` (an instruction's
+    /// literal, or `.int` in code) for a closed expression: `X`, `X & 0xffffffff`,
+    /// `X % 0x100000000` (low 32 bits) or `X >> 32`, `X / 0x100000000` (high 32 bits),
+    /// where `X` is a position in a relocatable section. The word gets the format's
+    /// placeholder.
+    pub(crate) fn relocate(&mut self, ir: &Ir, section: usize, offset: usize, word: bool) -> Result<(), String> {
+        use crate::expr::BinOp;
+        if !word {
+            return Err("a relocation (a value in a relocatable section) fits only a 32-bit word".into());
+        }
+        if self.layout.sections.get(section).is_none_or(|s| s.kind != SectionKind::Code) {
+            return Err("a relocation (a value in a relocatable section) can be only in code".into());
+        }
+        let mut high = false;
+        let mut base = ir;
+        if let Ir::Binary(op, lhs, rhs) = ir {
+            let pattern = matches!(op, BinOp::And | BinOp::Rem | BinOp::URem | BinOp::Div | BinOp::UDiv | BinOp::Shr);
+            if pattern && !self.is_relocatable(rhs) {
+                let c = match rhs.eval(&|s| self.symbols.value(s), &mut |_| {}) {
+                    Ok(Value::Abs(c)) => c as u64,
+                    _ => return Err("the second operand of a relocation must be absolute".into()),
+                };
+                let good = match op {
+                    BinOp::And => c & 0xffff_ffff == 0xffff_ffff,
+                    BinOp::Rem | BinOp::URem => (c >> 32) != 0 && c & 0xffff_ffff == 0,
+                    BinOp::Shr => {
+                        high = true;
+                        c == 32
+                    }
+                    _ => {
+                        high = true;
+                        c == 1 << 32
+                    }
+                };
+                if !good {
+                    return Err("this expression cannot be a relocation".into());
+                }
+                base = lhs;
+            }
+        }
+        let value = base.eval(&|s| self.symbols.value(s), &mut |_| {}).map_err(|e| match e {
+            EvalError::Invalid(m) => m,
+            EvalError::Pending => "unresolved symbols in a relocation".into(),
+        })?;
+        let (target, addend) = match value {
+            Value::Rel { section: t, offset: a } if !self.layout.is_absolute_section(t as usize) => (t as usize, a),
+            _ => return Err("this expression cannot be a relocation".into()),
+        };
+        let fill = match self.layout.format {
+            // Gallium relocates the scratch buffer's address, with nothing added.
+            crate::options::BinaryFormat::Gallium => {
+                if addend != 0 {
+                    return Err("the expression must point to the start of the scratch buffer".into());
+                }
+                4u32
+            }
+            _ => 0x5555_5555,
+        };
+        self.layout.patch_bytes(section, offset, &fill.to_le_bytes());
+        self.layout.config.relocations.push(crate::format_ops::Relocation { section, offset, high, target, addend });
+        Ok(())
     }
 
     /// `. = value` / `.org`: moves the output counter forward (anywhere in the absolute
@@ -1090,6 +1196,15 @@ impl Asm {
             }
             return;
         }
+        if self.wants_relocation(&ir) {
+            let (section, offset) = (self.layout.current(), self.layout.offset());
+            if self.emit(ctx, range, &zeros[..size]) {
+                if let Err(message) = self.relocate(&ir, section, offset, size == 4) {
+                    self.error_at(ctx, range, message);
+                }
+            }
+            return;
+        }
         let bytes = match self.eval_ir(ctx, range, &ir) {
             Ok(v) => match self.data_value(v) {
                 Ok(v) => {
@@ -1227,7 +1342,7 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     fn value(&mut self, expr: &ast::Expr) -> Result<Option<Value>, String> {
         let ir = self.asm.try_lower(self.ctx, expr, false).map_err(|(_, m)| m)?;
-        if !ir.is_closed() {
+        if !ir.is_closed() || self.asm.wants_relocation(&ir) {
             return Ok(None);
         }
         match self.asm.eval_ir(self.ctx, expr.syntax().text_range(), &ir) {
