@@ -662,17 +662,6 @@ impl Asm {
         for w in warnings {
             self.pending_diag(index, Severity::Warning, w);
         }
-        // A value the binary format relocates (format owner's hook).
-        if !matches!(result, Ok(Value::Abs(_)) | Err(EvalError::Pending)) {
-            match crate::format_ops::pending_relocation(self, index) {
-                Some(Ok(v)) => return self.apply_pending(index, Value::Abs(v)),
-                Some(Err(message)) => {
-                    self.pending_diag(index, Severity::Error, message);
-                    return None;
-                }
-                None => {}
-            }
-        }
         match result {
             Ok(v) => self.apply_pending(index, v),
             Err(EvalError::Invalid(message)) => {
@@ -1213,15 +1202,15 @@ impl Asm {
                     }
                     v.to_le_bytes()
                 }
-                Err(message) => crate::format_ops::data_relocation(self, ctx, range, &ir, size).unwrap_or_else(|| {
+                Err(message) => {
                     self.error_at(ctx, range, message);
                     [0; 8]
-                }),
+                }
             },
-            Err(EvalError::Invalid(message)) => crate::format_ops::data_relocation(self, ctx, range, &ir, size).unwrap_or_else(|| {
+            Err(EvalError::Invalid(message)) => {
                 self.error_at(ctx, range, message);
                 [0; 8]
-            }),
+            }
             Err(EvalError::Pending) => [0; 8],
         };
         self.emit(ctx, range, &bytes[..size]);

@@ -18,9 +18,7 @@ pub(crate) use build::finish_config;
 mod cl2;
 mod gallium;
 mod hsa;
-mod reloc;
 mod symorder;
-pub(crate) use reloc::{data_relocation, may_relocate, pending_relocation};
 
 use std::collections::HashSet;
 
@@ -169,6 +167,13 @@ impl Default for KernelConfig {
     }
 }
 
+/// Whether values of the format can be relocated: an operand the core cannot give a
+/// value to now may still be a relocation (the core's `relocate`), so the encoder keeps
+/// a literal for it.
+pub(crate) fn may_relocate(asm: &Asm) -> bool {
+    matches!(asm.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium)
+}
+
 /// A relocation of a code word to a data section (AMD OpenCL 2.0 global data, Gallium
 /// scratch buffer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,12 +212,30 @@ pub struct FormatConfig {
     pub relocations: Vec<Relocation>,
     /// State at the end of the source (filled when the assembly finishes).
     pub snapshot: build::Snapshot,
+    /// Where the device (`.gpu`, `.arch`) and the format (`.amd`, …) were last chosen,
+    /// for errors about the binary as a whole.
+    pub device_location: Option<Location>,
+    pub format_location: Option<Location>,
 }
 
 impl FormatConfig {
     pub fn new(_format: BinaryFormat) -> FormatConfig {
         FormatConfig::default()
     }
+}
+
+/// `.amd`, `.amdcl2`, `.gallium`, `.rocm`, `.rawcode`, `.format`: the layout of the
+/// format (nothing was written yet); the device's place is kept.
+pub(crate) fn set_layout(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) {
+    let device_location = asm.layout.config.device_location;
+    asm.layout = crate::layout::Layout::new(format);
+    asm.layout.config.device_location = device_location;
+    asm.layout.config.format_location = Some(ctx.loc(range.start()));
+}
+
+/// `.gpu`, `.arch`: remembers where the device was chosen.
+pub(crate) fn device_chosen(asm: &mut Asm, ctx: &Ctx, range: TextRange) {
+    asm.layout.config.device_location = Some(ctx.loc(range.start()));
 }
 
 /// The driver version the source asks for: `.driver_version`, else `-t`, else the

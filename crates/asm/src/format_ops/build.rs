@@ -74,13 +74,18 @@ fn error(a: &Assembly, location: Option<Location>, message: impl Into<String>) -
     Diagnostic { severity: Severity::Error, location, message: message.into(), origin: Vec::new() }
 }
 
+/// Where an error about the binary as a whole is reported: where the device was chosen,
+/// else where the format was, else the start of the first input.
+fn binary_location(a: &Assembly) -> Option<Location> {
+    a.config.device_location.or(a.config.format_location).or(Some(Location { file: crate::source::FileId(0), offset: 0 }))
+}
+
 fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
-    let location = e
-        .kernel
-        .as_ref()
-        .and_then(|name| a.kernels.iter().position(|k| k == name))
-        .and_then(|k| a.config.kernels.get(k))
-        .and_then(|c| c.location);
+    let location = match &e.kernel {
+        Some(name) => a.kernels.iter().position(|k| k == name).and_then(|k| a.config.kernels.get(k)).and_then(|c| c.location),
+        None => None,
+    }
+    .or_else(|| binary_location(a));
     let message = match &e.kernel {
         Some(k) => format!("kernel `{k}`: {}", e.message),
         None => e.message.clone(),
@@ -111,7 +116,7 @@ pub(crate) fn binary(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         BinaryFormat::Amd => build_amd(a),
         BinaryFormat::AmdCl2 => build_amdcl2(a),
         BinaryFormat::Gallium => build_gallium(a),
-        BinaryFormat::Rocm => Err(vec![error(a, None, "writing the rocm binary format is not supported yet")]),
+        BinaryFormat::Rocm => Err(vec![error(a, binary_location(a), "writing the rocm binary format is not supported yet")]),
     }
 }
 
