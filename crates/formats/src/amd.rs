@@ -394,8 +394,8 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
     let mut res = vec![0u32; config.args.len()];
     let mut puav = vec![false; 1024];
     let mut cnt = [false; 8];
-    let mut cb = vec![false; 160];
-    let mut rd_img = vec![false; 128];
+    let mut cb = [false; 160];
+    let mut rd_img = [false; 128];
     let mut wr_img = [false; 8];
     for (k, arg) in config.args.iter().enumerate() {
         let Some(id) = arg.res_id else { continue };
@@ -546,21 +546,21 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
     let older1124 = driver < 112402;
     let older1348 = driver < 134805;
     let mut m = String::new();
-    let _ = write!(m, ";ARGSTART:__OpenCL_{name}_kernel\n");
+    let _ = writeln!(m, ";ARGSTART:__OpenCL_{name}_kernel");
     m.push_str(if older1124 { ";version:3:1:104\n" } else { ";version:3:1:111\n" });
-    let _ = write!(m, ";device:{}\n", input.device.name().to_ascii_lowercase());
-    let _ = write!(m, ";uniqueid:{unique_id}\n");
-    let _ = write!(m, ";memory:uavprivate:{}\n", r.uav_private);
-    let _ = write!(m, ";memory:hwlocal:{}\n", config.hw_local_size);
-    let _ = write!(m, ";memory:hwregion:{}\n", r.hw_region);
+    let _ = writeln!(m, ";device:{}", input.device.name().to_ascii_lowercase());
+    let _ = writeln!(m, ";uniqueid:{unique_id}");
+    let _ = writeln!(m, ";memory:uavprivate:{}", r.uav_private);
+    let _ = writeln!(m, ";memory:hwlocal:{}", config.hw_local_size);
+    let _ = writeln!(m, ";memory:hwregion:{}", r.hw_region);
     let cws = config.reqd_work_group_size;
     if cws[0] != 0 || cws[1] != 0 {
-        let _ = write!(m, ";cws:{}:{}:{}\n", cws[0], cws[1], cws[2]);
+        let _ = writeln!(m, ";cws:{}:{}:{}", cws[0], cws[1], cws[2]);
     }
     let mut offset = 0u64;
     for (k, arg) in config.args.iter().enumerate() {
         if arg.arg_type == ArgType::Structure {
-            let _ = write!(m, ";value:{}:struct:{}:1:{offset}\n", arg.name, arg.struct_size);
+            let _ = writeln!(m, ";value:{}:struct:{}:1:{offset}", arg.name, arg.struct_size);
             offset += (u64::from(arg.struct_size) + 15) & !15;
         } else if arg.arg_type == ArgType::Pointer {
             let tp = type_info(arg.pointer_type);
@@ -596,9 +596,9 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                 type_size
             };
             let ro = arg.ptr_access & access::CONST != 0 || arg.ptr_space == PtrSpace::Constant;
-            let _ = write!(
+            let _ = writeln!(
                 m,
-                ":{elem}:{}:{}:{}\n",
+                ":{elem}:{}:{}:{}",
                 if ro { "RO" } else { "RW" },
                 u8::from(arg.ptr_access & access::VOLATILE != 0),
                 u8::from(arg.ptr_access & access::RESTRICT != 0)
@@ -612,10 +612,10 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                 _ => return Err(FormatError::kernel(name, "Invalid image access qualifier!")),
             };
             let img = IMAGE_TYPE_NAMES[arg.arg_type.index() - ArgType::Image.index()];
-            let _ = write!(m, ";image:{}:{img}:{acc}:{}:1:{offset}\n", arg.name, r.arg_res_ids[k]);
+            let _ = writeln!(m, ";image:{}:{img}:{acc}:{}:1:{offset}", arg.name, r.arg_res_ids[k]);
             offset += 32;
         } else if arg.arg_type == ArgType::Counter32 {
-            let _ = write!(m, ";counter:{}:32:{}:1:{offset}\n", arg.name, r.arg_res_ids[k]);
+            let _ = writeln!(m, ";counter:{}:32:{}:1:{offset}", arg.name, r.arg_res_ids[k]);
             offset += 16;
         } else {
             let tp = type_info(arg.arg_type);
@@ -623,44 +623,44 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                 return Err(FormatError::kernel(name, "Type not supported!"));
             }
             let type_size = (if tp.vec == 3 { 4 } else { tp.vec }) * tp.elem.max(4);
-            let _ = write!(m, ";value:{}:{}:{}:1:{offset}\n", arg.name, tp.name.unwrap_or(""), tp.vec);
+            let _ = writeln!(m, ";value:{}:{}:{}:1:{offset}", arg.name, tp.name.unwrap_or(""), tp.vec);
             offset += (u64::from(type_size) + 15) & !15;
         }
         if arg.ptr_access & access::CONST != 0 {
-            let _ = write!(m, ";constarg:{k}:{}\n", arg.name);
+            let _ = writeln!(m, ";constarg:{k}:{}", arg.name);
         }
     }
     r.args_space = offset as u32;
     if input.global_data.is_some() {
         m.push_str(";memory:datareqd\n");
     }
-    let _ = write!(m, ";function:1:{unique_id}\n");
+    let _ = writeln!(m, ";function:1:{unique_id}");
     let arg_samplers = config.args.iter().filter(|a| a.arg_type == ArgType::Sampler).count() as u32;
     for (i, &samp) in config.samplers.iter().enumerate() {
-        let _ = write!(m, ";sampler:unknown_{samp}:{}:1:{samp}\n", i as u32 + arg_samplers);
+        let _ = writeln!(m, ";sampler:unknown_{samp}:{}:1:{samp}", i as u32 + arg_samplers);
     }
     for (i, arg) in config.args.iter().filter(|a| a.arg_type == ArgType::Sampler).enumerate() {
-        let _ = write!(m, ";sampler:{}:{i}:0:0\n", arg.name);
+        let _ = writeln!(m, ";sampler:{}:{i}:0:0", arg.name);
     }
     if input.is64 {
         m.push_str(";memory:64bitABI\n");
     }
     if let Some(v) = r.uav_id {
-        let _ = write!(m, ";uavid:{v}\n");
+        let _ = writeln!(m, ";uavid:{v}");
     }
     if let Some(v) = r.printf_id {
-        let _ = write!(m, ";printfid:{v}\n");
+        let _ = writeln!(m, ";printfid:{v}");
     }
     if let Some(v) = r.const_buffer_id {
-        let _ = write!(m, ";cbid:{v}\n");
+        let _ = writeln!(m, ";cbid:{v}");
     }
     if let Some(v) = r.private_id {
-        let _ = write!(m, ";privateid:{v}\n");
+        let _ = writeln!(m, ";privateid:{v}");
     }
     for (k, arg) in config.args.iter().enumerate() {
-        let _ = write!(m, ";reflection:{k}:{}\n", arg.type_name);
+        let _ = writeln!(m, ";reflection:{k}:{}", arg.type_name);
     }
-    let _ = write!(m, ";ARGEND:__OpenCL_{name}_kernel\n");
+    let _ = writeln!(m, ";ARGEND:__OpenCL_{name}_kernel");
     Ok(m)
 }
 

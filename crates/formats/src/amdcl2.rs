@@ -426,9 +426,10 @@ fn analyze_code(gen: Generation, code: &[u8]) -> (u32, u32, u32) {
                 }
             } else {
                 let opcode = (insn >> 25) & 0x3f;
-                if (!gcn12 && (opcode == 32 || opcode == 33)) || (gcn12 && matches!(opcode, 23 | 24 | 36 | 37)) {
-                    skip(&mut pos);
-                } else if insn & 0x1ff == 0xff || sdwa_dpp(insn) {
+                // VOP2 with a constant after the word (v_madmk/v_madak), or a literal
+                // or SDWA/DPP word.
+                let constant = (!gcn12 && (opcode == 32 || opcode == 33)) || (gcn12 && matches!(opcode, 23 | 24 | 36 | 37));
+                if constant || insn & 0x1ff == 0xff || sdwa_dpp(insn) {
                     skip(&mut pos);
                 }
             }

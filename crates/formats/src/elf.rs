@@ -259,7 +259,7 @@ struct Layout {
 }
 
 fn align_up(v: u64, a: u64) -> u64 {
-    if a > 1 && v % a != 0 { v + a - v % a } else { v }
+    if a > 1 && !v.is_multiple_of(a) { v + a - v % a } else { v }
 }
 
 fn note_size(notes: &[Note]) -> u64 {

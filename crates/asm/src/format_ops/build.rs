@@ -93,7 +93,7 @@ fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
     error(a, location, message)
 }
 
-fn sections_of<'a>(a: &'a Assembly, owner: Owner, kind: SectionKind) -> impl Iterator<Item = &'a Section> {
+fn sections_of(a: &Assembly, owner: Owner, kind: SectionKind) -> impl Iterator<Item = &Section> {
     a.sections.iter().filter(move |s| s.kind == kind && owner_of(s) == owner)
 }
 
