@@ -44,11 +44,13 @@ pub(crate) struct Ctx {
     /// Syntax errors of the text, reported as its statements are reached (a statement
     /// that turns out to be a macro call, or lies in a false conditional, has none).
     pub errors: Rc<RefCell<ErrorCursor>>,
+    /// The text being processed (offsets of its syntax tree index it).
+    pub source: Rc<str>,
 }
 
 impl Ctx {
     pub(crate) fn new(mapper: Mapper, origin: Rc<Vec<(String, Location)>>, depth: u32, kind: CtxKind) -> Ctx {
-        Ctx { mapper, origin, depth, kind, errors: Rc::default() }
+        Ctx { mapper, origin, depth, kind, errors: Rc::default(), source: Rc::from("") }
     }
 
     /// A child context for a nested text: one more origin frame.
@@ -138,6 +140,9 @@ pub(crate) struct Asm {
     pub file_cache: HashMap<std::path::PathBuf, crate::source::FileId>,
     /// Labels defined in code sections: name, section, offset.
     pub code_labels: Vec<(String, usize, usize)>,
+    /// Parses of recent macro expansions, by text (a call repeated with the same
+    /// arguments is not parsed again).
+    pub parse_cache: HashMap<String, Rc<(gcn_syntax::Parse, Rc<str>)>>,
 }
 
 impl Asm {
@@ -170,6 +175,7 @@ impl Asm {
             bind_exhausted: false,
             file_cache: HashMap::new(),
             code_labels: Vec::new(),
+            parse_cache: HashMap::new(),
         }
     }
 
@@ -228,13 +234,13 @@ impl Asm {
         const PART: usize = 1 << 16;
         if text.len() <= PART {
             let parse = gcn_syntax::parse(text);
-            return self.process_parse(ctx, &parse, true);
+            return self.process_parse(ctx, &parse, Rc::from(text), true);
         }
         let mut start = 0;
         for end in crate::text::chunk_ends(text, PART) {
             let part = Ctx { mapper: ctx.mapper.shifted(start as u32), ..ctx.clone() };
             let parse = gcn_syntax::parse(&text[start..end]);
-            match self.process_parse(part, &parse, true) {
+            match self.process_parse(part, &parse, Rc::from(&text[start..end]), true) {
                 Flow::Continue => {}
                 other => return other,
             }
@@ -246,7 +252,8 @@ impl Asm {
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of
     /// a repetition (its syntax errors were reported with the first; the statements that
     /// have them are still skipped).
-    pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, report_syntax: bool) -> Flow {
+    pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, source: Rc<str>, report_syntax: bool) -> Flow {
+        ctx.source = source;
         ctx.errors = Rc::new(RefCell::new(ErrorCursor { errors: parse.errors().to_vec(), next: 0, silent: !report_syntax }));
         let flow = self.statements(&ctx, parse.tree().statements());
         if flow != Flow::Stop {

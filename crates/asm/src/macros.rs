@@ -39,6 +39,10 @@ pub(crate) struct Macro {
     name: String,
     params: Vec<Param>,
     body: Rc<Text>,
+    /// Ends of the body's statements (line breaks and `;` outside quotes).
+    ends: Vec<usize>,
+    /// Whether some statement of the body is a `local` statement.
+    has_locals: bool,
     /// Where the definition is (for bodies that are empty).
     loc: Location,
 }
@@ -237,7 +241,7 @@ fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt:
 pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
     let Some(header) = def.header() else { return };
     let Some(op) = header.name_token() else { return };
-    let args = clean_text(header.syntax(), op.text_range().end().into(), &ctx.mapper);
+    let args = clean_text(header.syntax(), op.text_range().end().into(), &ctx.mapper, &ctx.source);
     let tc = TextCtx { text: &args, fallback: ctx.loc(op.text_range().start()) };
     let bytes = args.text.as_bytes();
     let mut pos = 0;
@@ -330,11 +334,18 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
         return;
     }
     let body = match def.body() {
-        Some(b) => clean_text(b.syntax(), 0, &ctx.mapper),
+        Some(b) => clean_text(b.syntax(), 0, &ctx.mapper, &ctx.source),
         None => Text::default(),
     };
     let loc = ctx.loc(def.syntax().text_range().start());
-    asm.macros.insert(key, Rc::new(Macro { name, params, body: Rc::new(body), loc }));
+    let ends = statement_ends(body.text.as_bytes());
+    let mut start = 0;
+    let has_locals = ends.iter().any(|&end| {
+        let found = local_statement(body.text.as_bytes(), start, end).is_some();
+        start = end + 1;
+        found
+    });
+    asm.macros.insert(key, Rc::new(Macro { name, params, body: Rc::new(body), ends, has_locals, loc }));
 }
 
 // ---- calls -----------------------------------------------------------------------------
@@ -351,7 +362,7 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
         );
         return Flow::Stop;
     }
-    let args = clean_text(node, from, &ctx.mapper);
+    let args = clean_text(node, from, &ctx.mapper, &ctx.source);
     let alt = asm.opts.alt_macro;
     let tc = TextCtx { text: &args, fallback: call_loc };
     let Some(values) = bind_args(asm, ctx, m, &tc, alt) else { return Flow::Continue };
@@ -366,7 +377,21 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
             line.copy_range_to(0, line.text.len(), &mut expansion);
         }
         let inner = ctx.nested(expansion.mapper(fallback), frame, CtxKind::Macro);
-        return match asm.process_text(inner, &expansion.text) {
+        // The same call gives the same text: its parse is kept for a while.
+        let parsed = match asm.parse_cache.get(expansion.text.as_str()) {
+            Some(p) => p.clone(),
+            None => {
+                let p = Rc::new((gcn_syntax::parse(&expansion.text), Rc::<str>::from(expansion.text.as_str())));
+                if expansion.text.len() <= 4096 {
+                    if asm.parse_cache.len() >= 4096 {
+                        asm.parse_cache.clear();
+                    }
+                    asm.parse_cache.insert(expansion.text.clone(), p.clone());
+                }
+                p
+            }
+        };
+        return match asm.process_parse(inner, &parsed.0, parsed.1.clone(), true) {
             Flow::Stop => Flow::Stop,
             _ => Flow::Continue,
         };
@@ -566,27 +591,19 @@ struct Expander<'m> {
     count: u64,
     alt: bool,
     locals: Vec<(String, u64)>,
-    ends: Vec<usize>,
+    ends: &'m [usize],
     next: usize,
     line_start: usize,
 }
 
 impl<'m> Expander<'m> {
     fn new(m: &'m Macro, values: &'m [String], count: u64, alt: bool) -> Self {
-        let ends = statement_ends(m.body.text.as_bytes());
-        Expander { m, values, count, alt, locals: Vec::new(), ends, next: 0, line_start: 0 }
+        Expander { m, values, count, alt, locals: Vec::new(), ends: &m.ends, next: 0, line_start: 0 }
     }
 
     /// Whether the body has `local` statements (alternate syntax only).
     fn has_locals(&self) -> bool {
-        let bytes = self.m.body.text.as_bytes();
-        let mut start = 0;
-        self.alt
-            && self.ends.iter().any(|&end| {
-                let found = local_statement(bytes, start, end).is_some();
-                start = end + 1;
-                found
-            })
+        self.alt && self.m.has_locals
     }
 
     fn lookup(&self, name: &str) -> Option<String> {
@@ -744,7 +761,7 @@ pub(crate) fn repeat(asm: &mut Asm, ctx: &Ctx, rep: &ast::Repeat) -> Flow {
         return Flow::Stop;
     }
     let body = match rep.body() {
-        Some(b) => clean_text(b.syntax(), 0, &ctx.mapper),
+        Some(b) => clean_text(b.syntax(), 0, &ctx.mapper, &ctx.source),
         None => Text::default(),
     };
     let fallback = body.pieces.first().map_or(header_loc, |p| p.loc);
@@ -759,7 +776,7 @@ pub(crate) fn repeat(asm: &mut Asm, ctx: &Ctx, rep: &ast::Repeat) -> Flow {
             if n <= 0 || body.text.trim().is_empty() {
                 return Flow::Continue;
             }
-            let parse = gcn_syntax::parse(&body.text);
+            let parse = (gcn_syntax::parse(&body.text), Rc::from(body.text.as_str()));
             let mapper = body.mapper(fallback);
             for i in 0..n as u64 {
                 let frame = (format!("in repetition {}/{n}", i + 1), header_loc);
@@ -784,9 +801,10 @@ fn run_iteration(
     header: &ast::PseudoOp,
     mapper: Mapper,
     frame: (String, Location),
-    parse: &gcn_syntax::Parse,
+    parse: &(gcn_syntax::Parse, Rc<str>),
     first: bool,
 ) -> Flow {
+    let (parse, source) = (&parse.0, parse.1.clone());
     asm.expanded_statements += 1;
     if asm.expanded_statements > asm.opts.limits.expanded_statements {
         let limit = asm.opts.limits.expanded_statements;
@@ -798,14 +816,14 @@ fn run_iteration(
         return Flow::Stop;
     }
     let inner = ctx.nested(mapper, frame, CtxKind::Repeat);
-    asm.process_parse(inner, parse, first)
+    asm.process_parse(inner, parse, source, first)
 }
 
 fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: Location, per_char: bool) -> Flow {
     let header_range = header.syntax().text_range();
     let header_loc = ctx.loc(header_range.start());
     let Some(op) = header.name_token() else { return Flow::Continue };
-    let args = clean_text(header.syntax(), op.text_range().end().into(), &ctx.mapper);
+    let args = clean_text(header.syntax(), op.text_range().end().into(), &ctx.mapper, &ctx.source);
     let tc = TextCtx { text: &args, fallback: header_loc };
     let bytes = args.text.as_bytes();
     let mut pos = 0;
@@ -856,7 +874,7 @@ fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: 
     let total = values.len();
     for (i, value) in values.iter().enumerate() {
         let expansion = substitute_irp(body, &var, value, fallback);
-        let parse = gcn_syntax::parse(&expansion.text);
+        let parse = (gcn_syntax::parse(&expansion.text), Rc::from(expansion.text.as_str()));
         let frame = (format!("in repetition {}/{total}", i + 1), header_loc);
         match run_iteration(asm, ctx, header, expansion.mapper(fallback), frame, &parse, true) {
             Flow::Continue => {}
@@ -927,7 +945,7 @@ fn loop_repeat(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fa
     if !is_for && test(asm) != Some(true) {
         return Flow::Continue;
     }
-    let parse = gcn_syntax::parse(&body.text);
+    let parse = (gcn_syntax::parse(&body.text), Rc::from(body.text.as_str()));
     let mapper = body.mapper(fallback);
     let mut i = 0u64;
     loop {

@@ -326,7 +326,7 @@ fn warn_range(asm: &mut Asm, ctx: &Ctx, range: TextRange, bits: u32, value: i64)
 fn data(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], size: usize) {
     for arg in args {
         match arg.expr() {
-            Some(e) if !arg.is_empty() => asm.emit_value(ctx, &e, size),
+            Some(e) => asm.emit_value(ctx, &e, size),
             _ => {
                 asm.warn_at(ctx, arg.syntax().text_range(), "no expression: 0 was stored");
                 asm.emit(ctx, arg.syntax().text_range(), &[0; 8][..size]);
@@ -728,7 +728,7 @@ fn size(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
 /// `.enum [>[START],] NAME, …`: each scope has its counter.
 fn enumeration(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) {
     let Some(name_token) = op.name_token() else { return };
-    let text = clean_text(op.syntax(), name_token.text_range().end().into(), &ctx.mapper);
+    let text = clean_text(op.syntax(), name_token.text_range().end().into(), &ctx.mapper, &ctx.source);
     let tc = TextCtx { text: &text, fallback: ctx.loc(name_token.text_range().start()) };
     let bytes = text.text.as_bytes();
     let mut pos = skip_blank(bytes, 0);
@@ -944,7 +944,7 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
     let args: Vec<ast::Arg> = header.args().collect();
     let raw = || -> Text {
         match header.name_token() {
-            Some(t) => clean_text(header.syntax(), t.text_range().end().into(), &ctx.mapper),
+            Some(t) => clean_text(header.syntax(), t.text_range().end().into(), &ctx.mapper, &ctx.source),
             None => Text::default(),
         }
     };

@@ -139,9 +139,22 @@ impl Text {
 
 /// The text of the tokens under `node` from byte offset `from` (relative to the tree)
 /// on, as the reference's line reader sees it: comments become spaces (line breaks
-/// kept), a `\` before a line break joins the lines.
-pub(crate) fn clean_text(node: &SyntaxNode, from: u32, mapper: &Mapper) -> Text {
+/// kept), a `\` before a line break joins the lines. `source` is the parsed text.
+pub(crate) fn clean_text(node: &SyntaxNode, from: u32, mapper: &Mapper, source: &str) -> Text {
     let mut out = Text::default();
+    // The common case: no comments or continued lines, the text as it is.
+    let range = node.text_range();
+    let start = u32::from(range.start()).max(from);
+    let end = u32::from(range.end());
+    if start >= end {
+        return out;
+    }
+    if let Some(sub) = source.get(start as usize..end as usize) {
+        if !sub.contains('#') && !sub.contains("/*") && !sub.contains('\\') {
+            push_mapped(&mut out, sub, start, mapper);
+            return out;
+        }
+    }
     for token in node.descendants_with_tokens().filter_map(|e| e.into_token()) {
         let range = token.text_range();
         let start: u32 = range.start().into();
@@ -231,10 +244,36 @@ mod tests {
 
     #[test]
     fn comments_blank_and_continuations_join() {
-        let parse = gcn_syntax::parse(".byte 1 # c\n.byte $\\\n$c\n");
-        let t = clean_text(&parse.syntax_node(), 0, &Mapper::File(FileId(0)));
+        let text = ".byte 1 # c\n.byte $\\\n$c\n";
+        let parse = gcn_syntax::parse(text);
+        let t = clean_text(&parse.syntax_node(), 0, &Mapper::File(FileId(0)), text);
         assert_eq!(t.text, ".byte 1    \n.byte $$c\n");
         assert_eq!(t.location(19, loc(0)), loc(21));
+    }
+}
+
+/// Appends `s`, the text at `start` of what `mapper` maps, with its origins.
+fn push_mapped(out: &mut Text, s: &str, start: u32, mapper: &Mapper) {
+    match mapper {
+        Mapper::File(_) => out.push(s, mapper.map(start)),
+        Mapper::Shifted { inner, base } => push_mapped(out, s, start + base, inner),
+        Mapper::Built { pieces, fallback } => {
+            let end = start + s.len() as u32;
+            let mut pos = start;
+            let mut i = pieces.partition_point(|p| p.start + p.len <= pos);
+            while pos < end {
+                let (piece_end, loc, fixed) = match pieces.get(i) {
+                    Some(p) if p.start <= pos => {
+                        let loc = if p.fixed { p.loc } else { Location { file: p.loc.file, offset: p.loc.offset + (pos - p.start) } };
+                        ((p.start + p.len).min(end), loc, p.fixed)
+                    }
+                    next => (next.map_or(end, |p| p.start.min(end)), *fallback, true),
+                };
+                out.push_piece(&s[(pos - start) as usize..(piece_end - start) as usize], loc, fixed);
+                pos = piece_end;
+                i += 1;
+            }
+        }
     }
 }
 
