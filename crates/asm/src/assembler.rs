@@ -228,25 +228,55 @@ impl Asm {
 
     // ---- processing ---------------------------------------------------------------
 
-    /// Parses `text` and processes its statements in `ctx`; a long text in parts that
-    /// can be parsed alone.
+    /// Parses `text` and processes its statements in `ctx`; a long text in parts of whole
+    /// statements ([`gcn_syntax::Chunker`]: the same result as a whole parse, with small
+    /// trees).
     pub(crate) fn process_text(&mut self, ctx: Ctx, text: &str) -> Flow {
         const PART: usize = 1 << 16;
         if text.len() <= PART {
             let parse = gcn_syntax::parse(text);
             return self.process_parse(ctx, &parse, Rc::from(text), true);
         }
-        let mut start = 0;
-        for end in crate::text::chunk_ends(text, PART) {
-            let part = Ctx { mapper: ctx.mapper.shifted(start as u32), ..ctx.clone() };
-            let parse = gcn_syntax::parse(&text[start..end]);
-            match self.process_parse(part, &parse, Rc::from(&text[start..end]), true) {
+        let mut chunker = gcn_syntax::Chunker::new();
+        let mut macros = gcn_syntax::KnownMacros::default();
+        let mut part = String::new();
+        let mut part_start = 0;
+        let mut pos = 0;
+        let mut lines = text.split_inclusive('\n');
+        loop {
+            let line = lines.next();
+            match line {
+                Some(line) => {
+                    pos += line.len();
+                    match chunker.push_line(line) {
+                        Some(chunk) => part.push_str(&chunk),
+                        None => continue,
+                    }
+                    if part.len() < PART {
+                        continue;
+                    }
+                }
+                None => {
+                    if let Some(rest) = chunker.finish() {
+                        part.push_str(&rest);
+                    }
+                    if part.is_empty() {
+                        return Flow::Continue;
+                    }
+                }
+            }
+            let parse = gcn_syntax::parse_chunk(&part, &mut macros);
+            let part_ctx = Ctx { mapper: ctx.mapper.shifted(part_start as u32), ..ctx.clone() };
+            match self.process_parse(part_ctx, &parse, Rc::from(part.as_str()), true) {
                 Flow::Continue => {}
                 other => return other,
             }
-            start = end;
+            if line.is_none() {
+                return Flow::Continue;
+            }
+            part.clear();
+            part_start = pos;
         }
-        Flow::Continue
     }
 
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of
@@ -841,7 +871,7 @@ impl Asm {
     /// section), filling with `fill`.
     pub(crate) fn set_output_counter(&mut self, ctx: &Ctx, range: TextRange, value: Value, fill: u8) {
         self.format_fixed = true;
-        if let Some(_) = self.abs_offset {
+        if self.abs_offset.is_some() {
             let target = match value {
                 Value::Abs(v) => v,
                 Value::Rel { .. } => {
@@ -907,6 +937,7 @@ impl Asm {
 
     /// Lowers an expression. `base` (for `.eqv`, `.for`): symbols stay references even
     /// when they have a value, to be bound at each use.
+    #[allow(clippy::only_used_in_recursion)] // the context is kept for the callers' sake
     pub(crate) fn try_lower(&mut self, ctx: &Ctx, expr: &ast::Expr, base: bool) -> Result<Ir, (TextRange, String)> {
         let range = expr.syntax().text_range();
         let missing = || (range, "incomplete expression".to_string());

@@ -599,7 +599,7 @@ fn align_word(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], uni
     }
     let alignment = n as u64;
     let here = current_offset(asm);
-    if here % unit != 0 {
+    if !here.is_multiple_of(unit) {
         asm.error_at(ctx, range, "the offset is not aligned to the fill word");
         return;
     }

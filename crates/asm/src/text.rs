@@ -202,6 +202,31 @@ pub(crate) fn clean_text(node: &SyntaxNode, from: u32, mapper: &Mapper, source: 
     out
 }
 
+/// Appends `s`, the text at `start` of what `mapper` maps, with its origins.
+fn push_mapped(out: &mut Text, s: &str, start: u32, mapper: &Mapper) {
+    match mapper {
+        Mapper::File(_) => out.push(s, mapper.map(start)),
+        Mapper::Shifted { inner, base } => push_mapped(out, s, start + base, inner),
+        Mapper::Built { pieces, fallback } => {
+            let end = start + s.len() as u32;
+            let mut pos = start;
+            let mut i = pieces.partition_point(|p| p.start + p.len <= pos);
+            while pos < end {
+                let (piece_end, loc, fixed) = match pieces.get(i) {
+                    Some(p) if p.start <= pos => {
+                        let loc = if p.fixed { p.loc } else { Location { file: p.loc.file, offset: p.loc.offset + (pos - p.start) } };
+                        ((p.start + p.len).min(end), loc, p.fixed)
+                    }
+                    next => (next.map_or(end, |p| p.start.min(end)), *fallback, true),
+                };
+                out.push_piece(&s[(pos - start) as usize..(piece_end - start) as usize], loc, fixed);
+                pos = piece_end;
+                i += 1;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,18 +256,6 @@ mod tests {
     }
 
     #[test]
-    fn chunks_end_outside_blocks() {
-        let text = "a: .byte 1\n.if 1\n.byte 2\n.endif\n.macro m\n.if 1\n.endm\n.byte 3\n";
-        let ends = chunk_ends(text, 1);
-        let parts: Vec<&str> = ends.iter().scan(0, |start, &end| {
-            let part = &text[*start..end];
-            *start = end;
-            Some(part)
-        }).collect();
-        assert_eq!(parts, ["a: .byte 1\n", ".if 1\n.byte 2\n.endif\n", ".macro m\n.if 1\n.endm\n", ".byte 3\n"]);
-    }
-
-    #[test]
     fn comments_blank_and_continuations_join() {
         let text = ".byte 1 # c\n.byte $\\\n$c\n";
         let parse = gcn_syntax::parse(text);
@@ -250,140 +263,4 @@ mod tests {
         assert_eq!(t.text, ".byte 1    \n.byte $$c\n");
         assert_eq!(t.location(19, loc(0)), loc(21));
     }
-}
-
-/// Appends `s`, the text at `start` of what `mapper` maps, with its origins.
-fn push_mapped(out: &mut Text, s: &str, start: u32, mapper: &Mapper) {
-    match mapper {
-        Mapper::File(_) => out.push(s, mapper.map(start)),
-        Mapper::Shifted { inner, base } => push_mapped(out, s, start + base, inner),
-        Mapper::Built { pieces, fallback } => {
-            let end = start + s.len() as u32;
-            let mut pos = start;
-            let mut i = pieces.partition_point(|p| p.start + p.len <= pos);
-            while pos < end {
-                let (piece_end, loc, fixed) = match pieces.get(i) {
-                    Some(p) if p.start <= pos => {
-                        let loc = if p.fixed { p.loc } else { Location { file: p.loc.file, offset: p.loc.offset + (pos - p.start) } };
-                        ((p.start + p.len).min(end), loc, p.fixed)
-                    }
-                    next => (next.map_or(end, |p| p.start.min(end)), *fallback, true),
-                };
-                out.push_piece(&s[(pos - start) as usize..(piece_end - start) as usize], loc, fixed);
-                pos = piece_end;
-                i += 1;
-            }
-        }
-    }
-}
-
-/// Ends of the parts of `text` that can be parsed alone: each ends at a line break
-/// outside any block (`.if`…`.endif`, `.macro`…`.endm`, repetitions), and is at least
-/// `target` bytes long (but the last). Parsing a long file in parts keeps the syntax
-/// trees (and the parser's caches) small.
-pub(crate) fn chunk_ends(text: &str, target: usize) -> Vec<usize> {
-    use gcn_syntax::SyntaxKind::*;
-    #[derive(PartialEq)]
-    enum Block {
-        Cond,
-        Macro,
-        Repeat,
-    }
-    let (tokens, _) = gcn_syntax::lexer::lex(text);
-    let mut ends = Vec::new();
-    let mut stack: Vec<Block> = Vec::new();
-    let mut start = 0usize;
-    let mut pos = 0usize;
-    let mut at_statement = true;
-    let mut i = 0;
-    let text_of = |pos: usize, t: &gcn_syntax::lexer::Token| &text[pos..pos + t.len as usize];
-    while i < tokens.len() {
-        let t = tokens[i];
-        match t.kind {
-            NEWLINE | SEMICOLON => {
-                pos += t.len as usize;
-                i += 1;
-                at_statement = true;
-                if t.kind == NEWLINE && stack.is_empty() && pos - start >= target {
-                    ends.push(pos);
-                    start = pos;
-                }
-                continue;
-            }
-            WHITESPACE | COMMENT | BLOCK_COMMENT | LINE_CONTINUATION => {
-                pos += t.len as usize;
-                i += 1;
-                continue;
-            }
-            _ => {}
-        }
-        if !at_statement {
-            pos += t.len as usize;
-            i += 1;
-            continue;
-        }
-        at_statement = false;
-        // Skip labels (`a:`, `1:`, `\x\():`) glued to their colon.
-        let (mut j, mut p) = (i, pos);
-        loop {
-            let (mut k, mut q) = (j, p);
-            while k < tokens.len() && matches!(tokens[k].kind, NAME | INT_NUMBER | FLOAT_NUMBER | BACKSLASH | L_PAREN | R_PAREN | AT) {
-                q += tokens[k].len as usize;
-                k += 1;
-            }
-            if k > j && k < tokens.len() && tokens[k].kind == COLON {
-                // A label, unless it is `::` or a spaced colon (then k would be trivia).
-                j = k + 1;
-                p = q + 1;
-                while j < tokens.len() && matches!(tokens[j].kind, WHITESPACE | COMMENT | BLOCK_COMMENT | LINE_CONTINUATION) {
-                    p += tokens[j].len as usize;
-                    j += 1;
-                }
-                continue;
-            }
-            break;
-        }
-        if j < tokens.len() && tokens[j].kind == NAME {
-            let name = text_of(p, &tokens[j]).to_ascii_lowercase();
-            let next = tokens.get(j + 1).map(|t| t.kind);
-            if name.len() > 1 && name.starts_with('.') && next != Some(EQ) {
-                let repeat_open = matches!(name.as_str(), ".rept" | ".irp" | ".irpc" | ".for" | ".while");
-                let repeat_close = matches!(name.as_str(), ".endr" | ".endrept");
-                let macro_close = matches!(name.as_str(), ".endm" | ".endmacro");
-                match stack.last() {
-                    Some(Block::Macro) => {
-                        if name == ".macro" {
-                            stack.push(Block::Macro);
-                        } else if macro_close {
-                            stack.pop();
-                        }
-                    }
-                    Some(Block::Repeat) => {
-                        if repeat_open {
-                            stack.push(Block::Repeat);
-                        } else if repeat_close {
-                            stack.pop();
-                        }
-                    }
-                    top => {
-                        if name == ".macro" {
-                            stack.push(Block::Macro);
-                        } else if repeat_open {
-                            stack.push(Block::Repeat);
-                        } else if name.starts_with(".if") {
-                            stack.push(Block::Cond);
-                        } else if name == ".endif" && top == Some(&Block::Cond) {
-                            stack.pop();
-                        }
-                    }
-                }
-            }
-        }
-        pos += t.len as usize;
-        i += 1;
-    }
-    if ends.last() != Some(&text.len()) {
-        ends.push(text.len());
-    }
-    ends
 }
