@@ -117,29 +117,25 @@ impl Assembly {
         self.sections.iter().find(|s| s.name == ".text" && s.kernel.is_none()).map(|s| s.content.clone()).unwrap_or_default()
     }
 
-    /// The registers each kernel's code uses, in kernel order.
+    /// The registers each kernel's code uses, in kernel order: the stretches of code in
+    /// the kernel's own sections, and in shared code sections those its labels and
+    /// `.kcode` give it (the layout's code regions).
     pub fn kernel_reg_usage(&self) -> Vec<KernelRegUsage> {
         let mut counts = vec![regusage::Counts::default(); self.kernels.len()];
-        // Kernel labels of shared code sections, by section and offset.
-        let mut marks: Vec<(usize, usize, Option<usize>)> = self
-            .code_labels
-            .iter()
-            .filter_map(|(name, section, offset)| {
-                let k = self.kernels.iter().position(|k| k == name)?;
-                Some((*section, *offset, Some(k)))
-            })
-            .collect();
-        marks.sort();
+        let regions = &self.config.snapshot.code_regions;
         for seg in &self.reg_usage.segments {
-            let owner = match self.sections.get(seg.section).and_then(|s| s.kernel) {
-                Some(k) => Some(k),
-                None => {
-                    let i = marks.partition_point(|m| (m.0, m.1) <= (seg.section, seg.start));
-                    i.checked_sub(1).map(|i| marks[i]).filter(|m| m.0 == seg.section).and_then(|m| m.2)
-                }
+            let own = self.sections.get(seg.section).and_then(|s| s.kernel);
+            let shared = || {
+                regions
+                    .iter()
+                    .rev()
+                    .find(|r| r.section == seg.section && r.start <= seg.start && seg.start < r.end)
+                    .map_or(&[][..], |r| r.kernels.as_slice())
             };
-            if let Some(k) = owner {
-                counts[k].merge(&seg.counts);
+            for k in own.into_iter().chain(if own.is_none() { shared().to_vec() } else { Vec::new() }) {
+                if let Some(c) = counts.get_mut(k) {
+                    c.merge(&seg.counts);
+                }
             }
         }
         self.kernels

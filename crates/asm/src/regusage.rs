@@ -13,8 +13,9 @@
 //!
 //! Code is attributed to kernels by where it is: in the formats where each kernel has
 //! its own code section (AMD, AMD OpenCL 2.0 with `.kernel`), by section; in the formats
-//! with one code section (GalliumCompute, ROCm), by the kernel labels: the code from a
-//! label named like a kernel up to the next kernel label belongs to that kernel.
+//! with one code section (GalliumCompute, ROCm, the HSA layout), by the layout's code
+//! regions: the code from a label named like a kernel up to the next kernel label, and
+//! `.kcode` blocks ([`crate::Assembly::kernel_reg_usage`]).
 
 use gcn_isa::encode::{RegFile, RegUse};
 use gcn_isa::{Generation, SpecialReg, SpecialRegUse};
