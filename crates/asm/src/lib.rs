@@ -29,6 +29,7 @@ pub mod symbols;
 mod text;
 
 use gcn_isa::{Generation, SpecialRegUse};
+use std::sync::Arc;
 
 pub use crate::diag::{Diagnostic, Severity};
 pub use crate::options::{BinaryFormat, Limits, Options};
@@ -190,9 +191,14 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
         asm.set_symbol(id, Value::Abs(value));
     }
     // The inputs are one source: a block may open in one file and close in the next.
-    let files: Vec<(FileId, String)> =
-        inputs.into_iter().map(|input| (asm.sources.add(input.name, input.text.as_str()), input.text)).collect();
-    let (mapper, text) = match files.as_slice() {
+    let files: Vec<(FileId, Arc<str>)> = inputs
+        .into_iter()
+        .map(|input| {
+            let text: Arc<str> = input.text.into();
+            (asm.sources.add(input.name, text.clone()), text)
+        })
+        .collect();
+    let (mapper, text): (Mapper, Arc<str>) = match files.as_slice() {
         [(file, text)] => (Mapper::File(*file), text.clone()),
         _ => {
             let mut joined = text::Text::default();
@@ -203,7 +209,7 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
                 }
             }
             let fallback = files.first().map_or(Location { file: FileId(0), offset: 0 }, |(f, _)| Location { file: *f, offset: 0 });
-            (joined.mapper(fallback), joined.text)
+            (joined.mapper(fallback), joined.text.into())
         }
     };
     if !files.is_empty() {
