@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use gcn_isa::Device;
 
 use crate::args::{access, ArgType, KernelArg, PtrSpace};
-use crate::elf::{self, Bytes, Class, ElfBuilder, Header, ProgramHeader, Region};
+use crate::elf::{self, Bytes, Class, ElfBuilder, Header, LocalSymbols, ProgramHeader, Region};
 use crate::gpu::{self, Rsrc2};
 use crate::FormatError;
 
@@ -1025,43 +1025,29 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     let has_kernels = !input.kernels.is_empty();
 
     // Symbol names and symbols are written by hand, as the reference lays them out.
-    let mut strtab = vec![0u8];
-    let mut syms = Bytes::default();
-    syms.zeros(class.sym_size() as usize);
-    let sym = |syms: &mut Bytes, name: usize, shndx: u16, value: u64, size: u64, kind: u8| match class {
-        Class::Elf32 => {
-            syms.u32(name as u32).u32(value as u32).u32(size as u32).u8(elf::st_info(elf::STB_LOCAL, kind)).u8(0).u16(shndx);
-        }
-        Class::Elf64 => {
-            syms.u32(name as u32).u8(elf::st_info(elf::STB_LOCAL, kind)).u8(0).u16(shndx).u64(value).u64(size);
-        }
-    };
+    let mut syms = LocalSymbols::new(class);
     if !input.compile_options.is_empty() {
-        sym(&mut syms, strtab.len(), if has_kernels { 6 } else { 4 }, 0, input.compile_options.len() as u64, elf::STT_OBJECT);
-        strtab.extend_from_slice(b"__OpenCL_compile_options\0");
+        let shndx = if has_kernels { 6 } else { 4 };
+        syms.add(b"__OpenCL_compile_options", shndx, 0, input.compile_options.len() as u64, elf::STT_OBJECT);
     }
     let mut rodata_pos = 0u64;
     if let Some(g) = &input.global_data {
-        sym(&mut syms, strtab.len(), 4, 0, g.len() as u64, elf::STT_OBJECT);
-        strtab.extend_from_slice(if older1348 { b"__OpenCL_2_global\0" } else { b"__OpenCL_0_global\0" });
+        let name: &[u8] = if older1348 { b"__OpenCL_2_global" } else { b"__OpenCL_0_global" };
+        syms.add(name, 4, 0, g.len() as u64, elf::STT_OBJECT);
         rodata_pos += g.len() as u64;
     }
     let mut text_pos = 0u64;
     for (kernel, part) in input.kernels.iter().zip(&parts) {
-        sym(&mut syms, strtab.len(), 4, rodata_pos, part.metadata.len() as u64, elf::STT_OBJECT);
-        strtab.extend_from_slice(format!("__OpenCL_{}_metadata\0", kernel.name).as_bytes());
-        rodata_pos += part.metadata.len() as u64;
-        sym(&mut syms, strtab.len(), 5, text_pos, part.inner.len() as u64, elf::STT_FUNC);
-        strtab.extend_from_slice(format!("__OpenCL_{}_kernel\0", kernel.name).as_bytes());
-        text_pos += part.inner.len() as u64;
-        sym(&mut syms, strtab.len(), 4, rodata_pos, part.header.len() as u64, elf::STT_OBJECT);
-        strtab.extend_from_slice(format!("__OpenCL_{}_header\0", kernel.name).as_bytes());
-        rodata_pos += part.header.len() as u64;
+        let name = &kernel.name;
+        let (metadata, inner, header) = (part.metadata.len() as u64, part.inner.len() as u64, part.header.len() as u64);
+        syms.add(format!("__OpenCL_{name}_metadata").as_bytes(), 4, rodata_pos, metadata, elf::STT_OBJECT);
+        rodata_pos += metadata;
+        syms.add(format!("__OpenCL_{name}_kernel").as_bytes(), 5, text_pos, inner, elf::STT_FUNC);
+        text_pos += inner;
+        syms.add(format!("__OpenCL_{name}_header").as_bytes(), 4, rodata_pos, header, elf::STT_OBJECT);
+        rodata_pos += header;
     }
-
-    b.add(Region::generated(".shstrtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 1));
-    b.add(Region::section(".strtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 1, strtab));
-    b.add(Region::section(".symtab", elf::SHT_SYMTAB, 0, 8, syms.0));
+    syms.add_sections(&mut b);
     if has_kernels {
         let mut rodata = Vec::new();
         if let Some(g) = &input.global_data {

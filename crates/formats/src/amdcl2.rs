@@ -16,7 +16,7 @@
 use gcn_isa::{Device, Generation};
 
 use crate::args::{access, ArgType, KernelArg, PtrSpace};
-use crate::elf::{self, AddrBase, Bytes, Class, ElfBuilder, Header, Note, ProgramHeader, Region, Symbol};
+use crate::elf::{self, AddrBase, Bytes, Class, ElfBuilder, Header, LocalSymbols, Note, ProgramHeader, Region, Symbol};
 use crate::gpu::{self, ArchTable, Rsrc1, Rsrc2};
 use crate::hsa::{HsaConfig, KernelCode};
 use crate::FormatError;
@@ -1270,45 +1270,31 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     let mut b = ElfBuilder::new(class, header);
     let kernels = input.kernels.len();
 
-    let mut strtab = vec![0u8];
-    let mut syms = Bytes::default();
-    syms.zeros(class.sym_size() as usize);
-    let sym = |syms: &mut Bytes, name: usize, shndx: u16, value: u64, size: u64, kind: u8| match class {
-        Class::Elf32 => {
-            syms.u32(name as u32).u32(value as u32).u32(size as u32).u8(elf::st_info(elf::STB_LOCAL, kind)).u8(0).u16(shndx);
-        }
-        Class::Elf64 => {
-            syms.u32(name as u32).u8(elf::st_info(elf::STB_LOCAL, kind)).u8(0).u16(shndx).u64(value).u64(size);
-        }
-    };
+    let mut syms = LocalSymbols::new(class);
     if !input.compile_options.is_empty() {
-        sym(&mut syms, strtab.len(), 4, 0, input.compile_options.len() as u64, elf::STT_OBJECT);
-        strtab.extend_from_slice(b"__OpenCL_compiler_options\0");
+        syms.add(b"__OpenCL_compiler_options", 4, 0, input.compile_options.len() as u64, elf::STT_OBJECT);
     }
     let mut rodata_pos = 0u64;
     for (kernel, temp) in input.kernels.iter().zip(&temps) {
-        sym(&mut syms, strtab.len(), 5, rodata_pos, temp.metadata.len() as u64, elf::STT_OBJECT);
-        strtab.extend_from_slice(format!("__OpenCL_&__OpenCL_{}_kernel_metadata\0", kernel.name).as_bytes());
+        let name = format!("__OpenCL_&__OpenCL_{}_kernel_metadata", kernel.name);
+        syms.add(name.as_bytes(), 5, rodata_pos, temp.metadata.len() as u64, elf::STT_OBJECT);
         rodata_pos += temp.metadata.len() as u64;
     }
     if !new_binaries {
         let mut text_pos = 0u64;
         for (kernel, temp) in input.kernels.iter().zip(&temps) {
             let size = (temp.stub.len() + temp.setup_size + kernel.code.len()) as u64;
-            sym(&mut syms, strtab.len(), 6, text_pos, size, elf::STT_FUNC);
-            strtab.extend_from_slice(format!("__ISA_&__OpenCL_{}_kernel_binary\0", kernel.name).as_bytes());
+            let name = format!("__ISA_&__OpenCL_{}_kernel_binary", kernel.name);
+            syms.add(name.as_bytes(), 6, text_pos, size, elf::STT_FUNC);
             text_pos += size;
-            sym(&mut syms, strtab.len(), 5, rodata_pos, temp.isa_metadata.len() as u64, elf::STT_OBJECT);
-            strtab.extend_from_slice(format!("__ISA_&__OpenCL_{}_kernel_metadata\0", kernel.name).as_bytes());
+            let name = format!("__ISA_&__OpenCL_{}_kernel_metadata", kernel.name);
+            syms.add(name.as_bytes(), 5, rodata_pos, temp.isa_metadata.len() as u64, elf::STT_OBJECT);
             rodata_pos += temp.isa_metadata.len() as u64;
         }
     }
-    sym(&mut syms, strtab.len(), 4, input.compile_options.len() as u64, acl_version.len() as u64, elf::STT_OBJECT);
-    strtab.extend_from_slice(b"acl_version_string\0");
-
-    b.add(Region::generated(".shstrtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 1));
-    b.add(Region::section(".strtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 1, strtab));
-    b.add(Region::section(".symtab", elf::SHT_SYMTAB, 0, 8, syms.0));
+    let acl_offset = input.compile_options.len() as u64;
+    syms.add(b"acl_version_string", 4, acl_offset, acl_version.len() as u64, elf::STT_OBJECT);
+    syms.add_sections(&mut b);
     let mut comment = input.compile_options.clone().into_bytes();
     comment.extend_from_slice(acl_version.as_bytes());
     b.add(Region::section(".comment", elf::SHT_PROGBITS, 0, 1, comment));

@@ -643,6 +643,41 @@ impl W {
     }
 }
 
+/// Local symbols written by hand (`.strtab` and `.symtab`, the null symbol first), as
+/// the AMD writers lay them out.
+pub(crate) struct LocalSymbols {
+    class: Class,
+    strtab: Vec<u8>,
+    syms: Bytes,
+}
+
+impl LocalSymbols {
+    pub(crate) fn new(class: Class) -> LocalSymbols {
+        let mut syms = Bytes::default();
+        syms.zeros(class.sym_size() as usize);
+        LocalSymbols { class, strtab: vec![0], syms }
+    }
+
+    /// Adds a local symbol named `name` (without its NUL).
+    pub(crate) fn add(&mut self, name: &[u8], shndx: u16, value: u64, size: u64, kind: u8) {
+        let name_offset = self.strtab.len() as u32;
+        self.strtab.extend_from_slice(name);
+        self.strtab.push(0);
+        let info = st_info(STB_LOCAL, kind);
+        match self.class {
+            Class::Elf32 => self.syms.u32(name_offset).u32(value as u32).u32(size as u32).u8(info).u8(0).u16(shndx),
+            Class::Elf64 => self.syms.u32(name_offset).u8(info).u8(0).u16(shndx).u64(value).u64(size),
+        };
+    }
+
+    /// Adds `.shstrtab`, `.strtab` and `.symtab` to `b`.
+    pub(crate) fn add_sections(self, b: &mut ElfBuilder) {
+        b.add(Region::generated(".shstrtab", SHT_STRTAB, SHF_STRINGS, 1));
+        b.add(Region::section(".strtab", SHT_STRTAB, SHF_STRINGS, 1, self.strtab));
+        b.add(Region::section(".symtab", SHT_SYMTAB, 0, 8, self.syms.0));
+    }
+}
+
 /// Little-endian byte buffer for format structures.
 #[derive(Debug, Default, Clone)]
 pub struct Bytes(pub Vec<u8>);
