@@ -15,6 +15,7 @@ use gcn_isa::Device;
 
 use crate::args::{access, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, Bytes, Class, ElfBuilder, Header, LocalSymbols, ProgramHeader, Region};
+pub use crate::elf::ExtraSection;
 use crate::gpu::{self, Rsrc2};
 use crate::FormatError;
 
@@ -128,13 +129,6 @@ pub struct CalNote {
 pub enum KernelSetup {
     Config(KernelConfig),
     Raw { metadata: Vec<u8>, header: Vec<u8>, cal_notes: Vec<CalNote> },
-}
-
-/// A section of a binary besides the format's own (`.section NAME`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExtraSection {
-    pub name: String,
-    pub data: Vec<u8>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -942,9 +936,7 @@ fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Vec<u8> 
     symtab.info_mut().info = Some(1);
     b.add(symtab);
     b.add(Region::section(".strtab", elf::SHT_STRTAB, 0, 0, vec![0, 0]));
-    for s in &kernel.extra_sections {
-        b.add(Region::section(&s.name, elf::SHT_PROGBITS, 0, 1, s.data.clone()));
-    }
+    b.add_extra_sections(&kernel.extra_sections);
     let ph = |p_type: u32, start: usize, regions: usize, mem: bool| ProgramHeader {
         p_type,
         flags: 0,
@@ -1065,9 +1057,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     let mut comment = input.compile_options.clone().into_bytes();
     comment.extend_from_slice(driver_info.as_bytes());
     b.add(Region::section(".comment", elf::SHT_PROGBITS, 0, 1, comment));
-    for s in &input.extra_sections {
-        b.add(Region::section(&s.name, elf::SHT_PROGBITS, 0, 1, s.data.clone()));
-    }
+    b.add_extra_sections(&input.extra_sections);
     b.add(Region::section_headers(class));
     Ok(b.build())
 }

@@ -17,6 +17,7 @@ use gcn_isa::{Device, Generation};
 
 use crate::args::{access, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, AddrBase, Bytes, Class, ElfBuilder, Header, LocalSymbols, Note, ProgramHeader, Region, Symbol};
+pub use crate::elf::ExtraSection;
 use crate::gpu::{self, ArchTable, Rsrc1, Rsrc2};
 use crate::hsa::{HsaConfig, KernelCode};
 use crate::FormatError;
@@ -119,12 +120,6 @@ pub struct KernelInput {
     /// HSA layout: where the kernel (its setup) starts in the code.
     pub offset: u64,
     pub relocations: Vec<Reloc>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExtraSection {
-    pub name: String,
-    pub data: Vec<u8>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1081,9 +1076,7 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
     if kernels != 0 {
         inner_symbols(&mut b, input, temps, &section_ids, samplers_num);
     }
-    for s in &input.inner_extra_sections {
-        b.add(Region::section(&s.name, elf::SHT_PROGBITS, 0, 1, s.data.clone()));
-    }
+    b.add_extra_sections(&input.inner_extra_sections);
     b.add(Region::section_headers(class));
     if kernels != 0 {
         let mut reg = if v16_3 { 4 } else { 1 };
@@ -1326,9 +1319,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         };
         b.add(Region::section(".text", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_EXECINSTR, 1, text));
     }
-    for s in &input.extra_sections {
-        b.add(Region::section(&s.name, elf::SHT_PROGBITS, 0, 1, s.data.clone()));
-    }
+    b.add_extra_sections(&input.extra_sections);
     b.add(Region::section_headers(class));
     Ok(b.build())
 }

@@ -643,6 +643,22 @@ impl W {
     }
 }
 
+/// A section of a binary besides the format's own (`.section NAME`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtraSection {
+    pub name: String,
+    pub data: Vec<u8>,
+}
+
+impl ElfBuilder {
+    /// Adds user sections (`.section NAME`) as they are: `PROGBITS`, no flags.
+    pub(crate) fn add_extra_sections(&mut self, sections: &[ExtraSection]) {
+        for s in sections {
+            self.add(Region::section(&s.name, SHT_PROGBITS, 0, 1, s.data.clone()));
+        }
+    }
+}
+
 /// Local symbols written by hand (`.strtab` and `.symtab`, the null symbol first), as
 /// the AMD writers lay them out.
 pub(crate) struct LocalSymbols {

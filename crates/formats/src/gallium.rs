@@ -13,6 +13,7 @@
 use gcn_isa::Device;
 
 use crate::elf::{self, Bytes, Class, ElfBuilder, Header, Region, Symbol};
+pub use crate::elf::ExtraSection;
 use crate::gpu::{self, Rsrc1, Rsrc2};
 use crate::FormatError;
 
@@ -95,13 +96,6 @@ pub struct ScratchReloc {
     pub offset: u64,
     /// High 32 bits of the address (else low).
     pub high: bool,
-}
-
-/// A user section (`.section NAME`) for the inner ELF.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExtraSection {
-    pub name: String,
-    pub data: Vec<u8>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -272,9 +266,7 @@ fn inner_elf(input: &Input, order: &[usize]) -> Vec<u8> {
     b.add(Region::section_headers(class));
     b.add(Region::generated(".symtab", elf::SHT_SYMTAB, 0, class.word()));
     b.add(Region::generated(".strtab", elf::SHT_STRTAB, 0, 1));
-    for s in &input.extra_sections {
-        b.add(Region::section(&s.name, elf::SHT_PROGBITS, 0, 1, s.data.clone()));
-    }
+    b.add_extra_sections(&input.extra_sections);
     b.symbols.push(Symbol {
         name: "EndOfTextLabel".into(),
         shndx: 1,
