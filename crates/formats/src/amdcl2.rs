@@ -19,7 +19,7 @@ use crate::args::{access, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, AddrBase, Bytes, Class, ElfBuilder, Header, LocalSymbols, Note, ProgramHeader, Region, Symbol};
 pub use crate::elf::ExtraSection;
 use crate::gpu::{self, ArchTable, Rsrc1, Rsrc2};
-use crate::hsa::{HsaConfig, KernelCode};
+use crate::hsa::{HsaConfig, KernelCode, KernelCodeDefaults};
 use crate::FormatError;
 
 /// First driver version of the new layout (1912.05).
@@ -1389,44 +1389,17 @@ pub fn finish_hsa(config: &HsaConfig, f: &HsaFinish) -> KernelCode {
             lds_size: 0,
             exceptions: config.exceptions,
         });
-    let (code_major, code_minor) = config.code_version.unwrap_or((1, 0));
-    let (kind, major, minor, stepping) = config.machine.unwrap_or((1, 0, 0, 0));
-    KernelCode {
-        code_version_major: code_major,
-        code_version_minor: code_minor,
-        machine_kind: kind,
-        machine_major: major,
-        machine_minor: minor,
-        machine_stepping: stepping,
-        kernel_code_entry_offset: config.kernel_code_entry_offset.unwrap_or(256),
-        kernel_code_prefetch_offset: config.kernel_code_prefetch_offset.unwrap_or(0),
-        kernel_code_prefetch_size: config.kernel_code_prefetch_size.unwrap_or(0),
-        max_scratch_backing_memory: config.max_scratch_backing_memory.unwrap_or(0),
+    let arg_size = kernel_arg_size(&f.args, f.is64, f.driver_version >= NEW_BINARIES);
+    config.kernel_code(KernelCodeDefaults {
+        machine: (1, 0, 0, 0),
         pgm_rsrc1: rsrc1,
         pgm_rsrc2: rsrc2,
-        sgpr_flags: config.sgpr_flags,
-        feature_flags: config.feature_flags,
-        workitem_private_segment_size: config.workitem_private_segment_size.unwrap_or(0),
-        workgroup_group_segment_size: config.workgroup_group_segment_size.unwrap_or(0),
-        gds_segment_size: config.gds_segment_size.unwrap_or(0),
-        kernarg_segment_size: config
-            .kernarg_segment_size
-            .unwrap_or_else(|| u64::from(kernel_arg_size(&f.args, f.is64, f.driver_version >= NEW_BINARIES))),
-        workgroup_fbarrier_count: config.workgroup_fbarrier_count.unwrap_or(0),
-        wavefront_sgpr_count: config.wavefront_sgpr_count.unwrap_or(sgprs as u16),
-        workitem_vgpr_count: config.workitem_vgpr_count.unwrap_or(vgprs as u16),
-        reserved_vgpr_first: config.reserved_vgprs.map_or(vgprs as u16, |r| r.0),
-        reserved_vgpr_count: config.reserved_vgprs.map_or(0, |r| r.1),
-        reserved_sgpr_first: config.reserved_sgprs.map_or(prog_sgprs as u16, |r| r.0),
-        reserved_sgpr_count: config.reserved_sgprs.map_or(0, |r| r.1),
-        debug_wavefront_private_segment_offset_sgpr: config.debug_wavefront_private_segment_offset_sgpr.unwrap_or(0),
-        debug_private_segment_buffer_sgpr: config.debug_private_segment_buffer_sgpr.unwrap_or(0),
-        kernarg_segment_align: config.kernarg_segment_align.unwrap_or(4),
-        group_segment_align: config.group_segment_align.unwrap_or(4),
-        private_segment_align: config.private_segment_align.unwrap_or(4),
-        wavefront_size: config.wavefront_size.unwrap_or(6),
-        call_convention: config.call_convention,
-        runtime_loader_kernel_symbol: config.runtime_loader_kernel_symbol.unwrap_or(0),
-        control_directive: config.control_directive,
-    }
+        private_segment_size: 0,
+        group_segment_size: 0,
+        kernarg_segment_size: u64::from(arg_size),
+        wavefront_sgpr_count: sgprs as u16,
+        workitem_vgpr_count: vgprs as u16,
+        reserved_vgpr_first: vgprs as u16,
+        reserved_sgpr_first: prog_sgprs as u16,
+    })
 }

@@ -373,43 +373,16 @@ pub fn finish_hsa(hsa: Option<&crate::hsa::HsaConfig>, config: &KernelConfig, f:
     if let Some(s) = f.arch_stepping {
         arch.stepping = s;
     }
-    let (code_major, code_minor) = h.code_version.unwrap_or((1, 0));
-    let (kind, major, minor, stepping) =
-        h.machine.unwrap_or((1, arch.major as u16, arch.minor as u16, arch.stepping as u16));
-    crate::hsa::KernelCode {
-        code_version_major: code_major,
-        code_version_minor: code_minor,
-        machine_kind: kind,
-        machine_major: major,
-        machine_minor: minor,
-        machine_stepping: stepping,
-        kernel_code_entry_offset: h.kernel_code_entry_offset.unwrap_or(256),
-        kernel_code_prefetch_offset: h.kernel_code_prefetch_offset.unwrap_or(0),
-        kernel_code_prefetch_size: h.kernel_code_prefetch_size.unwrap_or(0),
-        max_scratch_backing_memory: h.max_scratch_backing_memory.unwrap_or(0),
+    h.kernel_code(crate::hsa::KernelCodeDefaults {
+        machine: (1, arch.major as u16, arch.minor as u16, arch.stepping as u16),
         pgm_rsrc1: entries[0].1,
         pgm_rsrc2: entries[1].1,
-        sgpr_flags: h.sgpr_flags,
-        feature_flags: h.feature_flags,
-        workitem_private_segment_size: h.workitem_private_segment_size.unwrap_or(config.scratch_buffer_size),
-        workgroup_group_segment_size: h.workgroup_group_segment_size.unwrap_or(config.local_size),
-        gds_segment_size: h.gds_segment_size.unwrap_or(0),
-        kernarg_segment_size: h.kernarg_segment_size.unwrap_or(arg_size),
-        workgroup_fbarrier_count: h.workgroup_fbarrier_count.unwrap_or(0),
-        wavefront_sgpr_count: h.wavefront_sgpr_count.unwrap_or(config.used_sgprs as u16),
-        workitem_vgpr_count: h.workitem_vgpr_count.unwrap_or(config.used_vgprs as u16),
-        reserved_vgpr_first: h.reserved_vgprs.map_or(0, |r| r.0),
-        reserved_vgpr_count: h.reserved_vgprs.map_or(0, |r| r.1),
-        reserved_sgpr_first: h.reserved_sgprs.map_or(0, |r| r.0),
-        reserved_sgpr_count: h.reserved_sgprs.map_or(0, |r| r.1),
-        debug_wavefront_private_segment_offset_sgpr: h.debug_wavefront_private_segment_offset_sgpr.unwrap_or(0),
-        debug_private_segment_buffer_sgpr: h.debug_private_segment_buffer_sgpr.unwrap_or(0),
-        kernarg_segment_align: h.kernarg_segment_align.unwrap_or(4),
-        group_segment_align: h.group_segment_align.unwrap_or(4),
-        private_segment_align: h.private_segment_align.unwrap_or(4),
-        wavefront_size: h.wavefront_size.unwrap_or(6),
-        call_convention: h.call_convention,
-        runtime_loader_kernel_symbol: h.runtime_loader_kernel_symbol.unwrap_or(0),
-        control_directive: h.control_directive,
-    }
+        private_segment_size: config.scratch_buffer_size,
+        group_segment_size: config.local_size,
+        kernarg_segment_size: arg_size,
+        wavefront_sgpr_count: config.used_sgprs as u16,
+        workitem_vgpr_count: config.used_vgprs as u16,
+        reserved_vgpr_first: 0,
+        reserved_sgpr_first: 0,
+    })
 }

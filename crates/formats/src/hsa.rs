@@ -144,6 +144,66 @@ impl HsaConfig {
     }
 }
 
+/// What a format's writer puts in a descriptor: the program resource registers it
+/// builds, and the values of the fields the source leaves unset that depend on it.
+pub(crate) struct KernelCodeDefaults {
+    pub machine: (u16, u16, u16, u16),
+    pub pgm_rsrc1: u32,
+    pub pgm_rsrc2: u32,
+    pub private_segment_size: u32,
+    pub group_segment_size: u32,
+    pub kernarg_segment_size: u64,
+    pub wavefront_sgpr_count: u16,
+    pub workitem_vgpr_count: u16,
+    pub reserved_vgpr_first: u16,
+    pub reserved_sgpr_first: u16,
+}
+
+impl HsaConfig {
+    /// The finished descriptor: the fields given, else the writer's values in `d` or
+    /// the fixed defaults.
+    pub(crate) fn kernel_code(&self, d: KernelCodeDefaults) -> KernelCode {
+        let (code_major, code_minor) = self.code_version.unwrap_or((1, 0));
+        let (kind, major, minor, stepping) = self.machine.unwrap_or(d.machine);
+        KernelCode {
+            code_version_major: code_major,
+            code_version_minor: code_minor,
+            machine_kind: kind,
+            machine_major: major,
+            machine_minor: minor,
+            machine_stepping: stepping,
+            kernel_code_entry_offset: self.kernel_code_entry_offset.unwrap_or(256),
+            kernel_code_prefetch_offset: self.kernel_code_prefetch_offset.unwrap_or(0),
+            kernel_code_prefetch_size: self.kernel_code_prefetch_size.unwrap_or(0),
+            max_scratch_backing_memory: self.max_scratch_backing_memory.unwrap_or(0),
+            pgm_rsrc1: d.pgm_rsrc1,
+            pgm_rsrc2: d.pgm_rsrc2,
+            sgpr_flags: self.sgpr_flags,
+            feature_flags: self.feature_flags,
+            workitem_private_segment_size: self.workitem_private_segment_size.unwrap_or(d.private_segment_size),
+            workgroup_group_segment_size: self.workgroup_group_segment_size.unwrap_or(d.group_segment_size),
+            gds_segment_size: self.gds_segment_size.unwrap_or(0),
+            kernarg_segment_size: self.kernarg_segment_size.unwrap_or(d.kernarg_segment_size),
+            workgroup_fbarrier_count: self.workgroup_fbarrier_count.unwrap_or(0),
+            wavefront_sgpr_count: self.wavefront_sgpr_count.unwrap_or(d.wavefront_sgpr_count),
+            workitem_vgpr_count: self.workitem_vgpr_count.unwrap_or(d.workitem_vgpr_count),
+            reserved_vgpr_first: self.reserved_vgprs.map_or(d.reserved_vgpr_first, |r| r.0),
+            reserved_vgpr_count: self.reserved_vgprs.map_or(0, |r| r.1),
+            reserved_sgpr_first: self.reserved_sgprs.map_or(d.reserved_sgpr_first, |r| r.0),
+            reserved_sgpr_count: self.reserved_sgprs.map_or(0, |r| r.1),
+            debug_wavefront_private_segment_offset_sgpr: self.debug_wavefront_private_segment_offset_sgpr.unwrap_or(0),
+            debug_private_segment_buffer_sgpr: self.debug_private_segment_buffer_sgpr.unwrap_or(0),
+            kernarg_segment_align: self.kernarg_segment_align.unwrap_or(4),
+            group_segment_align: self.group_segment_align.unwrap_or(4),
+            private_segment_align: self.private_segment_align.unwrap_or(4),
+            wavefront_size: self.wavefront_size.unwrap_or(6),
+            call_convention: self.call_convention,
+            runtime_loader_kernel_symbol: self.runtime_loader_kernel_symbol.unwrap_or(0),
+            control_directive: self.control_directive,
+        }
+    }
+}
+
 /// A finished descriptor, every field known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelCode {
