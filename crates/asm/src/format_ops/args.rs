@@ -2,13 +2,23 @@
 
 use gcn_formats::args::{access, ArgType, KernelArg, PtrSpace};
 use gcn_syntax::ast::{self, AstNode};
-use gcn_syntax::{SyntaxKind, SyntaxToken};
+use gcn_syntax::{SyntaxKind, SyntaxToken, TextRange};
 
 use super::{expr_value, Stmt};
 use crate::assembler::{Asm, Ctx};
 
 fn tokens(arg: &ast::Arg) -> Vec<SyntaxToken> {
     arg.raw_tokens().collect()
+}
+
+/// The value of `arg`, an id at most `max` (`what` names it); `None` after an error.
+fn bounded_id(asm: &mut Asm, ctx: &Ctx, arg: &ast::Arg, range: TextRange, what: &str, max: u64) -> Option<u64> {
+    let v = expr_value(asm, ctx, arg)? as u64;
+    if v > max {
+        asm.error_at(ctx, range, format!("{what} out of range (0-{max})"));
+        return None;
+    }
+    Some(v)
 }
 
 /// Parses `.arg NAME[, "TYPENAME"], TYPE[*] …`; reports errors and returns `None` on
@@ -163,18 +173,10 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
                 if i < args.len() {
                     have_last = true;
                     if present(i) {
+                        let max = if ptr_space == PtrSpace::Constant { 159 } else { 1023 };
                         let range = args[i].syntax().text_range();
-                        match value(asm, &args[i]) {
-                            Some(v) => {
-                                let max = if ptr_space == PtrSpace::Constant { 159 } else { 1023 };
-                                if v as u64 > max {
-                                    err(asm, range, &format!("UAV id out of range (0-{max})"));
-                                    good = false;
-                                }
-                                res_id = Some(v as u64);
-                            }
-                            None => good = false,
-                        }
+                        res_id = bounded_id(asm, ctx, &args[i], range, "UAV id", max);
+                        good &= res_id.is_some();
                     }
                     i += 1;
                 }
@@ -207,24 +209,16 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
             if i < args.len() {
                 have_last = true;
                 if present(i) {
+                    let max = if ptr_access == access::READ_ONLY {
+                        127
+                    } else if cl20 {
+                        63
+                    } else {
+                        7
+                    };
                     let range = args[i].syntax().text_range();
-                    match value(asm, &args[i]) {
-                        Some(v) => {
-                            let max = if cl20 {
-                                if ptr_access == access::READ_ONLY { 127 } else { 63 }
-                            } else if ptr_access == access::READ_ONLY {
-                                127
-                            } else {
-                                7
-                            };
-                            if v as u64 > max {
-                                err(asm, range, &format!("resource id out of range (0-{max})"));
-                                good = false;
-                            }
-                            res_id = Some(v as u64);
-                        }
-                        None => good = false,
-                    }
+                    res_id = bounded_id(asm, ctx, &args[i], range, "resource id", max);
+                    good &= res_id.is_some();
                 }
                 i += 1;
             }
@@ -237,18 +231,9 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
                 err(asm, range, "expected an expression");
                 good = false;
             } else {
-                match value(asm, &args[i]) {
-                    Some(v) => {
-                        let max = if cl20 { 15 } else { 7 };
-                        if v as u64 > max {
-                            let what = if cl20 { "sampler id" } else { "resource id" };
-                            err(asm, range, &format!("{what} out of range (0-{max})"));
-                            good = false;
-                        }
-                        res_id = Some(v as u64);
-                    }
-                    None => good = false,
-                }
+                let (what, max) = if cl20 { ("sampler id", 15) } else { ("resource id", 7) };
+                res_id = bounded_id(asm, ctx, &args[i], range, what, max);
+                good &= res_id.is_some();
             }
             i += 1;
         }
