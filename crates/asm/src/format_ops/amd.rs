@@ -164,25 +164,33 @@ fn config(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     asm.layout.config.kernels[k].kind = ConfigKind::Config;
 }
 
-fn raw_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt, kind: SectionKind, what: &str) {
+/// The current kernel, for `what` (raw sections, CAL notes), which cannot stand beside
+/// a configuration; reports otherwise.
+pub(crate) fn kernel_without_config(asm: &mut Asm, ctx: &Ctx, st: &Stmt, what: &str) -> Option<usize> {
     let Some(k) = asm.layout.current_kernel() else {
         asm.error_at(ctx, st.range, format!("{what} can be defined only inside a kernel"));
-        return;
+        return None;
     };
     if asm.layout.config.kernels[k].kind != ConfigKind::None {
         asm.error_at(ctx, st.range, format!("{what} can't be defined if a configuration was defined"));
-        return;
+        return None;
     }
-    if !no_args(asm, ctx, st) {
-        return;
-    }
-    let owner = Owner::Kernel(k);
-    match asm.layout.find_kind(kind, owner) {
-        Some(i) => asm.layout.switch_to(i),
-        None => {
-            let i = asm.layout.create("", owner, kind);
-            asm.layout.switch_to(i);
-        }
+    Some(k)
+}
+
+/// Switches to `owner`'s section of `kind`, creating it (named `name`) if needed.
+pub(crate) fn switch_to_kind(asm: &mut Asm, name: &str, owner: Owner, kind: SectionKind) {
+    let i = match asm.layout.find_kind(kind, owner) {
+        Some(i) => i,
+        None => asm.layout.create(name, owner, kind),
+    };
+    asm.layout.switch_to(i);
+}
+
+fn raw_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt, kind: SectionKind, what: &str) {
+    let Some(k) = kernel_without_config(asm, ctx, st, what) else { return };
+    if no_args(asm, ctx, st) {
+        switch_to_kind(asm, "", Owner::Kernel(k), kind);
     }
 }
 
@@ -196,14 +204,7 @@ fn cal_note(asm: &mut Asm, ctx: &Ctx, st: &Stmt, note: u32) {
 }
 
 fn cal_note_from(asm: &mut Asm, ctx: &Ctx, st: &Stmt, note: u32, first: usize) {
-    let Some(k) = asm.layout.current_kernel() else {
-        asm.error_at(ctx, st.range, "CAL note can be defined only inside a kernel");
-        return;
-    };
-    if asm.layout.config.kernels[k].kind != ConfigKind::None {
-        asm.error_at(ctx, st.range, "CAL note can't be defined if a configuration was defined");
-        return;
-    }
+    let Some(k) = kernel_without_config(asm, ctx, st, "CAL note") else { return };
     let present = st.args.get(first).is_some_and(|a| !a.is_empty());
     let mut value = None;
     if single_value(note) && present {

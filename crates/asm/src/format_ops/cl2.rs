@@ -6,6 +6,7 @@ use gcn_formats::gpu;
 use gcn_formats::hsa::{feature_flags, sgpr_flags, HsaConfig};
 use gcn_syntax::ast::AstNode;
 
+use super::amd::{kernel_without_config, switch_to_kind};
 use super::hsa::{self, Field};
 use super::{
     at_most, config_kernel, cws, dims, driver_version, no_args, set_symbol, string_arg, value_arg, warn_range,
@@ -231,15 +232,8 @@ fn new_binaries(asm: &mut Asm, ctx: &Ctx, st: &Stmt, what: &str) -> bool {
 }
 
 fn data_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt, name: &str, kind: SectionKind, what: &str) -> bool {
-    if !new_binaries(asm, ctx, st, what) || !no_args(asm, ctx, st) {
-        return true;
-    }
-    match asm.layout.find_kind(kind, Owner::Inner) {
-        Some(i) => asm.layout.switch_to(i),
-        None => {
-            let i = asm.layout.create(name, Owner::Inner, kind);
-            asm.layout.switch_to(i);
-        }
+    if new_binaries(asm, ctx, st, what) && no_args(asm, ctx, st) {
+        switch_to_kind(asm, name, Owner::Inner, kind);
     }
     true
 }
@@ -290,29 +284,23 @@ fn raw_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         ".setup" => (SectionKind::Setup, "setup"),
         _ => (SectionKind::Stub, "stub"),
     };
-    let Some(k) = asm.layout.current_kernel() else {
-        asm.error_at(ctx, st.range, format!("{what} can be defined only inside a kernel"));
-        return;
-    };
-    if asm.layout.config.kernels[k].kind != ConfigKind::None {
-        asm.error_at(ctx, st.range, format!("{what} can't be defined if a configuration was defined"));
-        return;
-    }
+    let Some(k) = kernel_without_config(asm, ctx, st, what) else { return };
     if matches!(kind, SectionKind::IsaMetadata | SectionKind::Stub) && driver_version(asm) >= NEW_BINARIES {
         asm.error_at(ctx, st.range, format!("{what} allowed only for the old binary format"));
         return;
     }
-    if !no_args(asm, ctx, st) {
-        return;
+    if no_args(asm, ctx, st) {
+        switch_to_kind(asm, "", Owner::Kernel(k), kind);
     }
+}
+
+/// Whether kernel `k` has raw sections (metadata, ISA metadata, setup or stub), which
+/// exclude a configuration.
+fn has_raw_sections(asm: &Asm, k: usize) -> bool {
     let owner = Owner::Kernel(k);
-    match asm.layout.find_kind(kind, owner) {
-        Some(i) => asm.layout.switch_to(i),
-        None => {
-            let i = asm.layout.create("", owner, kind);
-            asm.layout.switch_to(i);
-        }
-    }
+    [SectionKind::Metadata, SectionKind::IsaMetadata, SectionKind::Setup, SectionKind::Stub]
+        .iter()
+        .any(|&kind| asm.layout.find_kind(kind, owner).is_some())
 }
 
 fn config(asm: &mut Asm, ctx: &Ctx, st: &Stmt, hsa_config: bool) {
@@ -320,11 +308,7 @@ fn config(asm: &mut Asm, ctx: &Ctx, st: &Stmt, hsa_config: bool) {
         asm.error_at(ctx, st.range, "kernel configuration can be defined only inside a kernel");
         return;
     };
-    let owner = Owner::Kernel(k);
-    let raw = [SectionKind::Metadata, SectionKind::IsaMetadata, SectionKind::Setup, SectionKind::Stub]
-        .iter()
-        .any(|&kind| asm.layout.find_kind(kind, owner).is_some());
-    if raw {
+    if has_raw_sections(asm, k) {
         asm.error_at(ctx, st.range, "configuration can't be defined if metadata, setup or stub sections exist");
         return;
     }
@@ -350,11 +334,7 @@ fn control_directive(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         asm.error_at(ctx, st.range, "kernel control directive can be defined only inside a kernel");
         return;
     };
-    let owner = Owner::Kernel(k);
-    let raw = [SectionKind::Metadata, SectionKind::IsaMetadata, SectionKind::Setup, SectionKind::Stub]
-        .iter()
-        .any(|&kind| asm.layout.find_kind(kind, owner).is_some());
-    if raw {
+    if has_raw_sections(asm, k) {
         asm.error_at(ctx, st.range, "control directive can't be defined if metadata, setup or stub sections exist");
         return;
     }
@@ -365,13 +345,7 @@ fn control_directive(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     if !no_args(asm, ctx, st) {
         return;
     }
-    match asm.layout.find_kind(SectionKind::ControlDirective, owner) {
-        Some(i) => asm.layout.switch_to(i),
-        None => {
-            let i = asm.layout.create("", owner, SectionKind::ControlDirective);
-            asm.layout.switch_to(i);
-        }
-    }
+    switch_to_kind(asm, "", Owner::Kernel(k), SectionKind::ControlDirective);
     let c = &mut asm.layout.config.kernels[k];
     if c.hsa.is_none() {
         c.hsa = Some(HsaConfig::default());

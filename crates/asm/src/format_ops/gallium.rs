@@ -249,14 +249,7 @@ fn control_directive(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     if !no_args(asm, ctx, st) {
         return;
     }
-    let owner = Owner::Kernel(k);
-    match asm.layout.find_kind(SectionKind::ControlDirective, owner) {
-        Some(i) => asm.layout.switch_to(i),
-        None => {
-            let i = asm.layout.create("", owner, SectionKind::ControlDirective);
-            asm.layout.switch_to(i);
-        }
-    }
+    super::amd::switch_to_kind(asm, "", Owner::Kernel(k), SectionKind::ControlDirective);
     hsa_of(asm, k);
 }
 
