@@ -3,7 +3,7 @@
 //! COMPATIBILITY NOTES (read before relying on this file; owner: scalar/memory encoders):
 //! - The API below is stable; additions are fine, changes are announced here first.
 //! - Added later (compatible): `RegKind::Const`, `Reg::symbol_range`,
-//!   `Cx::register_value`.
+//!   `Cx::register_value`, `Reg::from_symbol`.
 //! - For the assembler core: evaluate `x = %…` with [`Cx::register_value`] (not
 //!   `Cx::reg` + `Reg::reg_range`): it also takes SCC/EXECZ/VCCZ/LDS_DIRECT/apertures and
 //!   inline constants (`%-12`, `%0.5` -> `Sgpr` codes 128..=255), and reads `s[…]`
@@ -103,6 +103,9 @@ pub struct Reg {
     pub kind: RegKind,
     /// Where it was written.
     pub range: TextRange,
+    /// Named through a register symbol (`x`, `x[a:b]`): a source-only code taken this way
+    /// must have the operand's count, and an indexed constant `[0]` or `[0:count-1]`.
+    pub from_symbol: bool,
 }
 
 impl Reg {
@@ -204,6 +207,10 @@ const SPECIAL_NAMES: &[(&str, SpecialReg, u8, u8)] = &[
     ("pops_exiting_wave_id", SpecialReg::PopsExitingWaveId, 0, 1),
     ("src_pops_exiting_wave_id", SpecialReg::PopsExitingWaveId, 0, 1),
 ];
+
+/// The error for a constant register symbol (`x = %-12`) indexed other than `x[0]` or
+/// `x[0:n-1]` (n: the operand's register count).
+const CONST_SYMBOL_RANGE: &str = "a constant register symbol takes only `[0]` or `[0:n-1]` (n: the operand's register count)";
 
 fn special_by_name(name: &str) -> Option<(SpecialReg, u8, u8)> {
     SPECIAL_NAMES
@@ -843,11 +850,16 @@ impl<'a> Cx<'a> {
     fn indexed_symbol(&mut self, sym: RegRange, rr: Option<ast::RegRange>, range: TextRange) -> Result<Reg> {
         let (first, last) = self.index_range(rr, sym.count as u32, range)?;
         if sym.file == RegFile::Sgpr && sym.first >= 128 {
-            // A constant or source-only code stands for any count: `[0]` or `[0:n]`.
-            if first != 0 {
-                return Err(EncodeError::new(range, "a constant register symbol takes only `[0]` or `[0:n]`"));
+            let mut reg = self.symbol_reg(sym, 0, 1, range);
+            if reg.kind == RegKind::Const {
+                // A constant stands for any count: `[0]`, or `[0:n-1]` for an operand of n
+                // registers (the operand checks n).
+                if first != 0 {
+                    return Err(EncodeError::new(range, CONST_SYMBOL_RANGE));
+                }
+                reg.count = (last + 1).min(u16::MAX as u32) as u16;
+                return Ok(reg);
             }
-            return Ok(self.symbol_reg(sym, 0, 1, range));
         }
         if last >= sym.count as u32 {
             return Err(EncodeError::new(
@@ -885,7 +897,7 @@ impl<'a> Cx<'a> {
     fn symbol_reg(&self, sym: RegRange, offset: u16, count: u16, range: TextRange) -> Reg {
         let gen = self.gen();
         match sym.file {
-            RegFile::Vgpr => Reg { code: 256 + sym.first + offset, count, kind: RegKind::Vgpr, range },
+            RegFile::Vgpr => Reg { code: 256 + sym.first + offset, count, kind: RegKind::Vgpr, range, from_symbol: true },
             RegFile::Sgpr => {
                 let code = sym.first + offset;
                 let ttmp = gen.special_reg_code(SpecialReg::Ttmp).unwrap_or(112);
@@ -897,7 +909,7 @@ impl<'a> Cx<'a> {
                     special_of_code(gen, code)
                 };
                 let count = if code >= 128 { 1 } else { count };
-                Reg { code, count, kind, range }
+                Reg { code, count, kind, range, from_symbol: true }
             }
         }
     }
@@ -981,7 +993,7 @@ impl<'a> Cx<'a> {
                 RegKind::Vgpr => 256 + first as u16,
                 _ => gen.special_reg_code(SpecialReg::Ttmp).unwrap_or(112) + first as u16,
             };
-            return Ok(Reg { code, count, kind, range });
+            return Ok(Reg { code, count, kind, range, from_symbol: false });
         }
         let Some((sreg, offset, count)) = special_by_name(name) else {
             return Err(EncodeError::new(range, format!("unknown register `{name}`")));
@@ -1009,7 +1021,7 @@ impl<'a> Cx<'a> {
             _ if base >= 128 => RegKind::SrcOnly(sreg),
             _ => RegKind::Special(sreg),
         };
-        Ok(Reg { code, count, kind, range })
+        Ok(Reg { code, count, kind, range, from_symbol: false })
     }
 
     /// A scalar register operand (SDST, SBASE, SRSRC, SDATA, ...): SGPRs, TTMPs and the
@@ -1101,6 +1113,9 @@ impl<'a> Cx<'a> {
                 if !spec.inline {
                     return Err(EncodeError::new(range, "a constant is not allowed here"));
                 }
+                if reg.count != 1 && reg.count != spec.regs as u16 {
+                    return Err(EncodeError::new(range, CONST_SYMBOL_RANGE));
+                }
                 return Ok(Src { code: reg.code, kind: SrcKind::Inline, range });
             }
             let ok = match reg.kind {
@@ -1120,6 +1135,14 @@ impl<'a> Cx<'a> {
                 return Err(EncodeError::new(range, what));
             }
             match reg.kind {
+                // A source-only register named directly stands for any count; through a
+                // register symbol it is one register, as clrxasm counts it.
+                RegKind::SrcOnly(_) if reg.from_symbol && reg.count != spec.regs as u16 => {
+                    return Err(EncodeError::new(
+                        range,
+                        format!("required {} scalar register{}", spec.regs, plural(spec.regs as u32)),
+                    ));
+                }
                 RegKind::SrcOnly(_) | RegKind::LdsDirect | RegKind::Const => {}
                 RegKind::Special(SpecialReg::Null) => {}
                 RegKind::Vgpr => {
@@ -1363,6 +1386,78 @@ pub fn parse_int(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encode::{encode_instruction, Encoded, Target};
+    use crate::Device;
+
+    /// Integer literals are known; register symbols from a table.
+    struct Symbols(&'static [(&'static str, RegRange)]);
+
+    impl Resolver for Symbols {
+        fn eval(&mut self, expr: &ast::Expr) -> std::result::Result<Value, String> {
+            match expr {
+                ast::Expr::Literal(l) => l
+                    .token()
+                    .and_then(|t| parse_int(t.text()))
+                    .map(Value::Known)
+                    .ok_or_else(|| "not an integer".to_string()),
+                _ => Ok(Value::Pending),
+            }
+        }
+        fn eval_branch(&mut self, expr: &ast::Expr) -> std::result::Result<Value, String> {
+            self.eval(expr)
+        }
+        fn register_symbol(&mut self, name: &str) -> Option<RegRange> {
+            self.0.iter().find(|(n, _)| *n == name).map(|&(_, r)| r)
+        }
+    }
+
+    fn encode(symbols: &'static [(&'static str, RegRange)], src: &str) -> std::result::Result<Encoded, EncodeError> {
+        let device = Device::from_name("pitcairn").unwrap();
+        let target = Target { device, gen: device.generation(), wave32: false };
+        let parse = gcn_syntax::parse(src);
+        let instr = parse
+            .tree()
+            .statements()
+            .find_map(|s| match s {
+                ast::Statement::Instruction(i) => Some(i),
+                _ => None,
+            })
+            .unwrap();
+        encode_instruction(&target, &instr, &mut Symbols(symbols)).map_err(|mut e| e.remove(0))
+    }
+
+    const SGPR: RegFile = RegFile::Sgpr;
+
+    #[test]
+    fn constant_symbol_ranges() {
+        // dreg = %-12 (inline constant code 204): whole, `[0]` or `[0:n-1]` for n registers.
+        const SYMS: &[(&str, RegRange)] = &[("dreg", RegRange { file: SGPR, first: 204, count: 1 })];
+        for good in ["dreg", "dreg[0]", "dreg[0:1]"] {
+            let e = encode(SYMS, &format!("s_xor_b64 s[22:23], {good}, s[62:63]")).unwrap();
+            assert_eq!(e.words, [0x8996_3ecc], "{good}");
+        }
+        assert_eq!(encode(SYMS, "s_xor_b32 s22, dreg[0], s62").unwrap().words, [0x8916_3ecc]);
+        for bad in ["dreg[1:1]", "dreg[0:2]", "dreg[1:2]"] {
+            let src = format!("s_xor_b64 s[22:23], {bad}, s[62:63]");
+            let err = encode(SYMS, &src).unwrap_err();
+            assert!(err.message.contains("constant register symbol"), "{bad}: {}", err.message);
+            assert_eq!(&src[err.range], bad);
+        }
+        let err = encode(SYMS, "s_xor_b32 s22, dreg[0:1], s62").unwrap_err();
+        assert!(err.message.contains("constant register symbol"), "{}", err.message);
+    }
+
+    #[test]
+    fn source_only_symbol_is_one_register() {
+        // k = %execz: one register through the symbol, while `execz` itself stands for any
+        // count.
+        const SYMS: &[(&str, RegRange)] = &[("k", RegRange { file: SGPR, first: 252, count: 1 })];
+        let err = encode(SYMS, "s_xor_b64 s[30:31], k, s[14:15]").unwrap_err();
+        assert_eq!(err.message, "required 2 scalar registers");
+        assert_eq!(&"s_xor_b64 s[30:31], k, s[14:15]"[err.range], "k");
+        assert_eq!(encode(SYMS, "s_xor_b64 s[30:31], execz, s[14:15]").unwrap().words, [0x899e_0efc]);
+        assert_eq!(encode(SYMS, "s_xor_b32 s30, k, s14").unwrap().words, [0x891e_0efc]);
+    }
 
     #[test]
     fn half_rounding() {
