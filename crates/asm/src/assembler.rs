@@ -973,6 +973,13 @@ impl Asm {
                 let b = self.try_lower(ctx, &t.else_expr().ok_or_else(missing)?, base)?;
                 Ir::Ternary(Box::new(c), Box::new(a), Box::new(b))
             }
+            // A register name alone where an instruction takes a value (the SMRD offset's
+            // `vccz`, see `gcn_isa::encode::operands::is_bare_register_name`) is the symbol
+            // of that name: clrxasm's expressions know no registers.
+            ast::Expr::Register(r) if r.range().is_none() && r.name_token().is_some() => {
+                let token = r.name_token().ok_or_else(missing)?;
+                self.name_ir(token.text(), base).map_err(|m| (range, m))?
+            }
             ast::Expr::Register(_) | ast::Expr::RegIndex(_) | ast::Expr::Percent(_) => {
                 return Err((range, "a register is not allowed in an expression".into()))
             }

@@ -3,7 +3,7 @@
 //! COMPATIBILITY NOTES (read before relying on this file; owner: scalar/memory encoders):
 //! - The API below is stable; additions are fine, changes are announced here first.
 //! - Added later (compatible): `RegKind::Const`, `Reg::symbol_range`,
-//!   `Cx::register_value`, `Reg::from_symbol`.
+//!   `Cx::register_value`, `Reg::from_symbol`, `is_bare_register_name`.
 //! - For the assembler core: evaluate `x = %…` with [`Cx::register_value`] (not
 //!   `Cx::reg` + `Reg::reg_range`): it also takes SCC/EXECZ/VCCZ/LDS_DIRECT/apertures and
 //!   inline constants (`%-12`, `%0.5` -> `Sgpr` codes 128..=255), and reads `s[…]`
@@ -679,6 +679,14 @@ pub fn word_of(expr: &ast::Expr) -> Option<SyntaxToken> {
         ast::Expr::Register(r) if r.range().is_none() => r.name_token(),
         _ => None,
     }
+}
+
+/// Whether `expr` is a register name written alone (`vccz`, `m0`, `s5`; not `s[0:1]`,
+/// not a register symbol). Where an instruction takes a register or a value, a name that
+/// is no register of the right kind is the symbol of that name (the core evaluates such
+/// a name as a symbol), as clrxasm reads it.
+pub fn is_bare_register_name(expr: &ast::Expr) -> bool {
+    matches!(expr, ast::Expr::Register(r) if r.range().is_none() && r.name_token().is_some())
 }
 
 /// Whether `expr` is the bare word `word` (case-insensitive).

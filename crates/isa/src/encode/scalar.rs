@@ -5,7 +5,7 @@
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
 
-use super::operands::{call_named, range_of, word_of, Align, Cx, Items, SrcSpec};
+use super::operands::{call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
 use super::{memory, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
 use crate::arch::Generation;
 use crate::lookup::{instructions, split_suffix, Suffix};
@@ -529,14 +529,20 @@ fn smrd(
             OperandKind::SmemOffset => {
                 let lit = call_named(e, "lit");
                 if lit.is_none() {
-                    if let Some(reg) = cx.reg(e)? {
-                        cx.check_scalar(&reg, 1, Align::None)?;
-                        if !reg.is_scalar() {
-                            return Err(EncodeError::new(range_of(e), "expected a scalar register or an offset"));
+                    match cx.reg(e)? {
+                        // A register name that is no offset register (`vccz`) names the
+                        // symbol of that name, as in clrxasm.
+                        Some(reg) if !reg.is_scalar() && !reg.is_vgpr() && is_bare_register_name(e) => {}
+                        Some(reg) => {
+                            if !reg.is_scalar() {
+                                return Err(EncodeError::new(range_of(e), "expected a scalar register or an offset"));
+                            }
+                            cx.check_scalar(&reg, 1, Align::None)?;
+                            cx.use_reg(&reg, false);
+                            offset = reg.code8() as u32;
+                            continue;
                         }
-                        cx.use_reg(&reg, false);
-                        offset = reg.code8() as u32;
-                        continue;
+                        None => {}
                     }
                 }
                 let gen = cx.gen();
@@ -711,4 +717,72 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         | sdata << 6
         | sbase;
     Ok(vec![w0, soffset << 25 | offset])
+}
+
+#[cfg(test)]
+mod tests {
+    use gcn_syntax::ast;
+
+    use crate::encode::operands::parse_int;
+    use crate::encode::{encode_instruction, EncodeError, Encoded, FixupKind, RegRange, Resolver, Target, Value};
+    use crate::Device;
+
+    /// Integer literals are known; the symbol `vccz` is 33 once `defined`, pending before;
+    /// other names are pending.
+    struct Vccz {
+        defined: bool,
+    }
+
+    impl Resolver for Vccz {
+        fn eval(&mut self, expr: &ast::Expr) -> Result<Value, String> {
+            match expr {
+                ast::Expr::Literal(l) => {
+                    l.token().and_then(|t| parse_int(t.text())).map(Value::Known).ok_or_else(|| "not an integer".into())
+                }
+                // The core evaluates a register name alone as the symbol of that name.
+                ast::Expr::Register(r) if r.name_token().is_some_and(|t| t.text() == "vccz") && self.defined => {
+                    Ok(Value::Known(33))
+                }
+                _ => Ok(Value::Pending),
+            }
+        }
+        fn eval_branch(&mut self, expr: &ast::Expr) -> Result<Value, String> {
+            self.eval(expr)
+        }
+        fn register_symbol(&mut self, _: &str) -> Option<RegRange> {
+            None
+        }
+    }
+
+    fn encode(src: &str, defined: bool) -> Result<Encoded, EncodeError> {
+        let device = Device::from_name("pitcairn").unwrap();
+        let target = Target { device, gen: device.generation(), wave32: false };
+        let parse = gcn_syntax::parse(src);
+        let instr = parse
+            .tree()
+            .statements()
+            .find_map(|s| match s {
+                ast::Statement::Instruction(i) => Some(i),
+                _ => None,
+            })
+            .unwrap();
+        encode_instruction(&target, &instr, &mut Vccz { defined }).map_err(|mut e| e.remove(0))
+    }
+
+    #[test]
+    fn smrd_offset_register_name_falls_back_to_a_symbol() {
+        // `vccz` is no offset register: it is the symbol `vccz` (an immediate offset).
+        let src = "s_load_dword s50, s[58:59], vccz";
+        assert_eq!(encode(src, true).unwrap().words, [0xc019_3b21]);
+        let pending = encode(src, false).unwrap();
+        assert_eq!(pending.words, [0xc019_3b00]);
+        assert_eq!(pending.fixups.len(), 1);
+        let f = &pending.fixups[0];
+        assert_eq!((f.word, f.shift, f.bits, f.kind), (0, 0, 8, FixupKind::Value));
+        assert_eq!(&src[crate::encode::operands::range_of(&f.expr)], "vccz");
+        // Scalar registers stay registers; a VGPR is refused.
+        assert_eq!(encode("s_load_dword s50, s[58:59], m0", true).unwrap().words, [0xc019_3a7c]);
+        assert_eq!(encode("s_load_dword s50, s[58:59], s5", true).unwrap().words, [0xc019_3a05]);
+        assert!(encode("s_load_dword s50, s[58:59], v5", true).is_err());
+    }
 }
