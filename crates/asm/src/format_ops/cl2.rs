@@ -7,6 +7,7 @@ use gcn_formats::hsa::{feature_flags, sgpr_flags, HsaConfig};
 use gcn_syntax::ast::AstNode;
 
 use super::amd::{kernel_without_config, switch_to_kind};
+use super::gallium::{arch_minor_or_stepping, descriptor_value, hsa_of};
 use super::hsa::{self, Field};
 use super::{
     at_most, config_kernel, cws, dims, driver_version, no_args, set_symbol, string_arg, value_arg, warn_range,
@@ -26,25 +27,12 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
                 }
             }
         }
-        ".arch_minor" | ".arch_stepping" => {
-            if let Some(v) = value_arg(asm, ctx, st, 0) {
-                warn_range(asm, ctx, st.arg_range(0), 32, v);
-                if at_most(asm, ctx, st, 1) {
-                    if name == ".arch_minor" {
-                        asm.layout.config.arch_minor = Some(v as u32);
-                    } else {
-                        asm.layout.config.arch_stepping = Some(v as u32);
-                    }
-                }
-            }
-        }
+        ".arch_minor" | ".arch_stepping" => arch_minor_or_stepping(asm, ctx, st),
         ".arg" => arg(asm, ctx, st),
         ".bssdata" => bss(asm, ctx, st),
-        ".codeversion" => {
+        ".machine" | ".codeversion" | ".reserved_sgprs" | ".reserved_vgprs" | ".use_grid_workgroup_count" => {
             if let Some(k) = hsa_kernel(asm, ctx, st) {
-                if let Some(v) = hsa::code_version(asm, ctx, st) {
-                    hsa_of(asm, k).code_version = Some(v);
-                }
+                descriptor_value(asm, ctx, st, k);
             }
         }
         ".compile_options" => {
@@ -131,36 +119,9 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
         ".isametadata" | ".metadata" | ".setup" | ".stub" => raw_section(asm, ctx, st),
         ".kcode" => super::gallium::kcode(asm, ctx, st),
         ".kcodeend" => super::gallium::kcode_end(asm, ctx, st),
-        ".machine" => {
-            if let Some(k) = hsa_kernel(asm, ctx, st) {
-                if let Some(v) = hsa::machine(asm, ctx, st) {
-                    hsa_of(asm, k).machine = Some(v);
-                }
-            }
-        }
-        ".reserved_sgprs" | ".reserved_vgprs" => {
-            if let Some(k) = hsa_kernel(asm, ctx, st) {
-                let vgprs = name == ".reserved_vgprs";
-                if let Some(v) = hsa::reserved(asm, ctx, st, vgprs) {
-                    let h = hsa_of(asm, k);
-                    if vgprs {
-                        h.reserved_vgprs = Some(v);
-                    } else {
-                        h.reserved_sgprs = Some(v);
-                    }
-                }
-            }
-        }
         ".sampler" => sampler(asm, ctx, st),
         ".samplerreloc" => sampler_reloc(asm, ctx, st),
         ".setupargs" => setup_args(asm, ctx, st),
-        ".use_grid_workgroup_count" => {
-            if let Some(k) = hsa_kernel(asm, ctx, st) {
-                if let Some(m) = dims(asm, ctx, st, false) {
-                    hsa::set_grid_workgroup_count(hsa_of(asm, k), m);
-                }
-            }
-        }
         ".vectypehint" => {
             if let Some(k) = in_config(asm, ctx, st) {
                 let text = st.args.first().map(|a| a.text()).unwrap_or_default();
@@ -198,10 +159,6 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
         }
     }
     true
-}
-
-fn hsa_of(asm: &mut Asm, k: usize) -> &mut HsaConfig {
-    asm.layout.config.kernels[k].hsa.get_or_insert_with(HsaConfig::default)
 }
 
 /// The kernel whose configuration (either kind) is open; reports otherwise.

@@ -18,18 +18,7 @@ use crate::layout::{Owner, SectionKind};
 pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
     let name = st.name;
     match name {
-        ".arch_minor" | ".arch_stepping" => {
-            if let Some(v) = value_arg(asm, ctx, st, 0) {
-                warn_range(asm, ctx, st.arg_range(0), 32, v);
-                if at_most(asm, ctx, st, 1) {
-                    if name == ".arch_minor" {
-                        asm.layout.config.arch_minor = Some(v as u32);
-                    } else {
-                        asm.layout.config.arch_stepping = Some(v as u32);
-                    }
-                }
-            }
-        }
+        ".arch_minor" | ".arch_stepping" => arch_minor_or_stepping(asm, ctx, st),
         ".arg" => arg(asm, ctx, st),
         ".args" => {
             if kernel_config_section(asm).is_none() {
@@ -89,38 +78,9 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
         }
         ".kcode" => kcode(asm, ctx, st),
         ".kcodeend" => kcode_end(asm, ctx, st),
-        ".machine" => {
+        ".machine" | ".codeversion" | ".reserved_sgprs" | ".reserved_vgprs" | ".use_grid_workgroup_count" => {
             if let Some(k) = hsa_section_kernel(asm, ctx, st) {
-                if let Some(v) = hsa::machine(asm, ctx, st) {
-                    hsa_of(asm, k).machine = Some(v);
-                }
-            }
-        }
-        ".codeversion" => {
-            if let Some(k) = hsa_section_kernel(asm, ctx, st) {
-                if let Some(v) = hsa::code_version(asm, ctx, st) {
-                    hsa_of(asm, k).code_version = Some(v);
-                }
-            }
-        }
-        ".reserved_sgprs" | ".reserved_vgprs" => {
-            if let Some(k) = hsa_section_kernel(asm, ctx, st) {
-                let vgprs = name == ".reserved_vgprs";
-                if let Some(v) = hsa::reserved(asm, ctx, st, vgprs) {
-                    let h = hsa_of(asm, k);
-                    if vgprs {
-                        h.reserved_vgprs = Some(v);
-                    } else {
-                        h.reserved_sgprs = Some(v);
-                    }
-                }
-            }
-        }
-        ".use_grid_workgroup_count" => {
-            if let Some(k) = hsa_section_kernel(asm, ctx, st) {
-                if let Some(m) = dims(asm, ctx, st, false) {
-                    hsa::set_grid_workgroup_count(hsa_of(asm, k), m);
-                }
+                descriptor_value(asm, ctx, st, k);
             }
         }
         ".proginfo" => {
@@ -180,8 +140,49 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
     true
 }
 
-fn hsa_of(asm: &mut Asm, k: usize) -> &mut HsaConfig {
+/// Kernel `k`'s HSA descriptor settings, created if needed.
+pub(crate) fn hsa_of(asm: &mut Asm, k: usize) -> &mut HsaConfig {
     asm.layout.config.kernels[k].hsa.get_or_insert_with(HsaConfig::default)
+}
+
+/// `.arch_minor` and `.arch_stepping` (AMD OpenCL 2.0 has them too).
+pub(crate) fn arch_minor_or_stepping(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
+    let Some(v) = value_arg(asm, ctx, st, 0) else { return };
+    warn_range(asm, ctx, st.arg_range(0), 32, v);
+    if at_most(asm, ctx, st, 1) {
+        let config = &mut asm.layout.config;
+        let field = if st.name == ".arch_minor" { &mut config.arch_minor } else { &mut config.arch_stepping };
+        *field = Some(v as u32);
+    }
+}
+
+/// `.machine`, `.codeversion`, `.reserved_sgprs`, `.reserved_vgprs` and
+/// `.use_grid_workgroup_count` for kernel `k` (AMD OpenCL 2.0 has them too).
+pub(crate) fn descriptor_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt, k: usize) {
+    match st.name {
+        ".machine" => {
+            if let Some(v) = hsa::machine(asm, ctx, st) {
+                hsa_of(asm, k).machine = Some(v);
+            }
+        }
+        ".codeversion" => {
+            if let Some(v) = hsa::code_version(asm, ctx, st) {
+                hsa_of(asm, k).code_version = Some(v);
+            }
+        }
+        ".use_grid_workgroup_count" => {
+            if let Some(m) = dims(asm, ctx, st, false) {
+                hsa::set_grid_workgroup_count(hsa_of(asm, k), m);
+            }
+        }
+        _ => {
+            let vgprs = st.name == ".reserved_vgprs";
+            if let Some(v) = hsa::reserved(asm, ctx, st, vgprs) {
+                let h = hsa_of(asm, k);
+                *(if vgprs { &mut h.reserved_vgprs } else { &mut h.reserved_sgprs }) = Some(v);
+            }
+        }
+    }
 }
 
 /// The kernel whose configuration section is current (after `.kernel`).
