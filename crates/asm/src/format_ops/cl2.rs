@@ -2,12 +2,11 @@
 
 use gcn_formats::amdcl2::NEW_BINARIES;
 use gcn_formats::args::{ArgType, KernelArg, PtrSpace};
-use gcn_formats::gpu;
 use gcn_formats::hsa::{feature_flags, sgpr_flags, HsaConfig};
 use gcn_syntax::ast::AstNode;
 
 use super::amd::{kernel_without_config, switch_to_kind};
-use super::gallium::{arch_minor_or_stepping, descriptor_value, hsa_of};
+use super::gallium::{arch_minor_or_stepping, checked_config_value, descriptor_value, hsa_of};
 use super::hsa::{self, Field};
 use super::{
     at_most, config_kernel, cws, dims, driver_version, no_args, set_symbol, string_arg, value_arg, warn_range,
@@ -372,7 +371,7 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         // The reference checks these by its own rules even in an HSA configuration.
         let own_check = matches!(name, ".localsize" | ".gdssize" | ".scratchbuffer");
         let v = if own_check {
-            match plain_value(asm, ctx, st) {
+            match checked_config_value(asm, ctx, st) {
                 Some(v) => v,
                 None => return,
             }
@@ -385,7 +384,7 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         hsa::set(hsa_of(asm, k), field, v);
         return;
     }
-    let Some(v) = plain_value(asm, ctx, st) else { return };
+    let Some(v) = checked_config_value(asm, ctx, st) else { return };
     let c = &mut asm.layout.config.kernels[k];
     match name {
         ".sgprsnum" => c.sgprs = Some(v as u32),
@@ -400,49 +399,6 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         ".scratchbuffer" => c.scratch_buffer = v as u32,
         _ => {}
     }
-}
-
-/// A non-HSA configuration value with the checks the reference applies.
-fn plain_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<i64> {
-    let v = value_arg(asm, ctx, st, 0)?;
-    if !at_most(asm, ctx, st, 1) {
-        return None;
-    }
-    let range = st.arg_range(0);
-    let gen = asm.target.gen;
-    match st.name {
-        ".sgprsnum" => {
-            let max = gpu::max_sgprs(gen);
-            if v as u64 > u64::from(max) {
-                asm.error_at(ctx, range, format!("used SGPRs number out of range (0-{max})"));
-                return None;
-            }
-        }
-        ".vgprsnum" => {
-            if v as u64 > u64::from(gpu::MAX_VGPRS) {
-                asm.error_at(ctx, range, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
-                return None;
-            }
-        }
-        ".exceptions" => warn_range(asm, ctx, range, 7, v),
-        ".floatmode" => warn_range(asm, ctx, range, 8, v),
-        ".priority" => warn_range(asm, ctx, range, 2, v),
-        ".localsize" => {
-            if v as u64 > gpu::MAX_LOCAL_SIZE {
-                asm.error_at(ctx, range, format!("local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
-                return None;
-            }
-        }
-        ".gdssize" => {
-            if v as u64 > gpu::MAX_GDS_SIZE {
-                asm.error_at(ctx, range, format!("GDS size out of range (0-{})", gpu::MAX_GDS_SIZE));
-                return None;
-            }
-        }
-        ".pgmrsrc1" | ".pgmrsrc2" => warn_range(asm, ctx, range, 32, v),
-        _ => {}
-    }
-    Some(v)
 }
 
 fn sampler(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {

@@ -288,44 +288,7 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         asm.error_at(ctx, st.range, "spilled VGPRs and SGPRs only for LLVM 3.9.0 or later");
         return;
     }
-    let Some(v) = value_arg(asm, ctx, st, 0) else { return };
-    if !at_most(asm, ctx, st, 1) {
-        return;
-    }
-    let range = st.arg_range(0);
-    let gen = asm.target.gen;
-    match name {
-        ".sgprsnum" => {
-            let max = gpu::max_sgprs(gen);
-            if v as u64 > u64::from(max) {
-                asm.error_at(ctx, range, format!("used SGPRs number out of range (0-{max})"));
-                return;
-            }
-        }
-        ".vgprsnum" => {
-            if v as u64 > u64::from(gpu::MAX_VGPRS) {
-                asm.error_at(ctx, range, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
-                return;
-            }
-        }
-        ".exceptions" => warn_range(asm, ctx, range, 7, v),
-        ".floatmode" => warn_range(asm, ctx, range, 8, v),
-        ".priority" => warn_range(asm, ctx, range, 2, v),
-        ".localsize" => {
-            if v as u64 > gpu::MAX_LOCAL_SIZE {
-                asm.error_at(ctx, range, format!("local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
-                return;
-            }
-        }
-        ".userdatanum" => {
-            if v as u64 > 16 {
-                asm.error_at(ctx, range, "user data number out of range (0-16)");
-                return;
-            }
-        }
-        ".pgmrsrc1" | ".pgmrsrc2" => warn_range(asm, ctx, range, 32, v),
-        _ => {}
-    }
+    let Some(v) = checked_config_value(asm, ctx, st) else { return };
     let c = &mut asm.layout.config.kernels[k];
     let v32 = v as u32;
     match name {
@@ -342,6 +305,49 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         ".userdatanum" => c.user_data_num = Some(v32),
         ".exceptions" => c.exceptions = v32 & 0x7f,
         _ => {}
+    }
+}
+
+/// The value of a `.config` pseudo-op, checked as the reference does (AMD OpenCL 2.0
+/// too): counts and sizes past their limit are errors, fields that truncate it warn.
+pub(crate) fn checked_config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<i64> {
+    let v = value_arg(asm, ctx, st, 0)?;
+    if !at_most(asm, ctx, st, 1) {
+        return None;
+    }
+    let range = st.arg_range(0);
+    if let Some((max, what)) = config_limit(st.name, asm.target.gen) {
+        if v as u64 > max {
+            asm.error_at(ctx, range, format!("{what} out of range (0-{max})"));
+            return None;
+        }
+    }
+    if let Some(bits) = config_field_bits(st.name) {
+        warn_range(asm, ctx, range, bits, v);
+    }
+    Some(v)
+}
+
+/// The largest value of a count or size `.config` pseudo-op, and what it counts.
+fn config_limit(name: &str, gen: gcn_isa::Generation) -> Option<(u64, &'static str)> {
+    match name {
+        ".sgprsnum" => Some((u64::from(gpu::max_sgprs(gen)), "used SGPRs number")),
+        ".vgprsnum" => Some((u64::from(gpu::MAX_VGPRS), "used VGPRs number")),
+        ".localsize" => Some((gpu::MAX_LOCAL_SIZE, "local size")),
+        ".gdssize" => Some((gpu::MAX_GDS_SIZE, "GDS size")),
+        ".userdatanum" => Some((16, "user data number")),
+        _ => None,
+    }
+}
+
+/// The bits of the field a `.config` pseudo-op sets, where it is truncated to them.
+fn config_field_bits(name: &str) -> Option<u32> {
+    match name {
+        ".exceptions" => Some(7),
+        ".floatmode" => Some(8),
+        ".priority" => Some(2),
+        ".pgmrsrc1" | ".pgmrsrc2" => Some(32),
+        _ => None,
     }
 }
 
