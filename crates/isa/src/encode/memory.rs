@@ -53,6 +53,30 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) 
     (end, words)
 }
 
+/// A format or dimension written by name or as `@expr`.
+enum NameOrValue {
+    /// The name's text, lowercase.
+    Name(String),
+    Value(u32),
+}
+
+fn name_or_value(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<NameOrValue> {
+    if let ast::Expr::At(a) = e {
+        let Some(inner) = a.expr() else {
+            return Err(EncodeError::new(range_of(e), "expected an expression after `@`"));
+        };
+        return Ok(NameOrValue::Value(cx.known(&inner)? as u32));
+    }
+    let text = e
+        .syntax()
+        .descendants_with_tokens()
+        .filter_map(|x| x.into_token())
+        .filter(|t| !t.kind().is_trivia())
+        .map(|t| t.text().to_ascii_lowercase())
+        .collect();
+    Ok(NameOrValue::Name(text))
+}
+
 // ---- DS ---------------------------------------------------------------------------------
 
 fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
@@ -177,27 +201,19 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
     }
     let mut seen_dfmt = false;
     for (i, e) in list.iter().enumerate() {
-        if let ast::Expr::At(a) = e {
-            let Some(inner) = a.expr() else {
-                return Err(EncodeError::new(range_of(e), "expected an expression after `@`"));
-            };
-            let v = cx.known(&inner)? as u32;
+        let text = match name_or_value(cx, e)? {
             // `[@d]` and `[@d, @n]`: the first is the data format.
-            if i == 0 {
+            NameOrValue::Value(v) if i == 0 => {
                 fmt.0 = v & 0xf;
                 seen_dfmt = true;
-            } else {
-                fmt.1 = v & 7;
+                continue;
             }
-            continue;
-        }
-        let text: String = e
-            .syntax()
-            .descendants_with_tokens()
-            .filter_map(|x| x.into_token())
-            .filter(|t| !t.kind().is_trivia())
-            .map(|t| t.text().to_ascii_lowercase())
-            .collect();
+            NameOrValue::Value(v) => {
+                fmt.1 = v & 7;
+                continue;
+            }
+            NameOrValue::Name(text) => text,
+        };
         let d = text.strip_prefix("buf_data_format_").unwrap_or(&text);
         let n = text.strip_prefix("buf_num_format_").unwrap_or(&text);
         if let Some(i) = DATA_FORMATS.iter().position(|f| *f == d).filter(|_| !seen_dfmt) {
@@ -397,20 +413,13 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             let Some(v) = m.value()? else {
                 return Err(EncodeError::new(m.range(), "expected `:` and a dimension after `dim`"));
             };
-            if let ast::Expr::At(a) = &v {
-                let Some(inner) = a.expr() else {
-                    return Err(EncodeError::new(range_of(&v), "expected an expression after `@`"));
-                };
-                dim = Some(cx.known(&inner)? as u32 & 7);
-                continue;
-            }
-            let text: String = v
-                .syntax()
-                .descendants_with_tokens()
-                .filter_map(|x| x.into_token())
-                .filter(|t| !t.kind().is_trivia())
-                .map(|t| t.text().to_ascii_lowercase())
-                .collect();
+            let text = match name_or_value(cx, &v)? {
+                NameOrValue::Value(d) => {
+                    dim = Some(d & 7);
+                    continue;
+                }
+                NameOrValue::Name(text) => text,
+            };
             let key = text.strip_prefix("sq_rsrc_img_").unwrap_or(&text);
             match DIMS.iter().position(|d| *d == key) {
                 Some(i) => dim = Some(i as u32),
