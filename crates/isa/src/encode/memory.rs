@@ -229,32 +229,47 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
     Ok(())
 }
 
+/// The on/off modifiers of MUBUF and MTBUF, given as `name` or as bare words.
+#[derive(Default)]
+struct BufferFlags {
+    offen: bool,
+    idxen: bool,
+    glc: bool,
+    slc: bool,
+    tfe: bool,
+    lds: bool,
+    addr64: bool,
+    dlc: bool,
+}
+
+impl BufferFlags {
+    /// The flag called `name` (lowercase), where the instruction (`typed`: MTBUF) takes it.
+    fn named(&mut self, name: &str, typed: bool, gen: Generation) -> Option<&mut bool> {
+        Some(match name {
+            "offen" => &mut self.offen,
+            "idxen" => &mut self.idxen,
+            "glc" => &mut self.glc,
+            "slc" => &mut self.slc,
+            "tfe" => &mut self.tfe,
+            "lds" if !typed => &mut self.lds,
+            "addr64" if gen <= Generation::Gcn1_1 => &mut self.addr64,
+            "dlc" if gen.is_gfx10() => &mut self.dlc,
+            _ => return None,
+        })
+    }
+}
+
 fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let typed = row.encoding == Encoding::Mtbuf;
     let class = if typed { "MTBUF" } else { "MUBUF" };
-    let (mut offen, mut idxen, mut glc, mut slc, mut tfe, mut lds, mut addr64, mut dlc) =
-        (false, false, false, false, false, false, false, false);
+    let mut flags = BufferFlags::default();
     let mut offset: Option<(Value, ast::Expr)> = None;
     let mut fmt: (u32, u32) = if gfx10 { (0, 0) } else { (1, 0) };
     for m in &items.modifiers {
-        if m.is("offen") {
-            offen = cx.mod_flag(m)?;
-        } else if m.is("idxen") {
-            idxen = cx.mod_flag(m)?;
-        } else if m.is("glc") {
-            glc = cx.mod_flag(m)?;
-        } else if m.is("slc") {
-            slc = cx.mod_flag(m)?;
-        } else if m.is("tfe") {
-            tfe = cx.mod_flag(m)?;
-        } else if m.is("lds") && !typed {
-            lds = cx.mod_flag(m)?;
-        } else if m.is("addr64") && gen <= Generation::Gcn1_1 {
-            addr64 = cx.mod_flag(m)?;
-        } else if m.is("dlc") && gfx10 {
-            dlc = cx.mod_flag(m)?;
+        if let Some(flag) = flags.named(&m.name().to_ascii_lowercase(), typed, gen) {
+            *flag = cx.mod_flag(m)?;
         } else if m.is("offset") {
             offset = Some(cx.mod_pending(m)?);
         } else if m.is("format") && typed {
@@ -267,23 +282,16 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     let (n, words) = trailing_words(items, ops.len().saturating_sub(1).min(items.operands.len()));
     let mut n = n;
     for (w, r) in &words {
-        match w.as_str() {
-            "glc" => glc = true,
-            "slc" => slc = true,
-            "offen" => offen = true,
-            "idxen" => idxen = true,
-            "tfe" => tfe = true,
-            "lds" if !typed => lds = true,
-            "addr64" if gen <= Generation::Gcn1_1 => addr64 = true,
-            "dlc" if gfx10 => dlc = true,
+        if let Some(flag) = flags.named(w, typed, gen) {
+            *flag = true;
+        } else if ops.len() > n {
             // A word that could be an operand (`off`): put it back.
-            _ if ops.len() > n => {
-                n += 1;
-                continue;
-            }
-            _ => return Err(EncodeError::new(*r, format!("unknown {class} modifier `{w}`"))),
+            n += 1;
+        } else {
+            return Err(EncodeError::new(*r, format!("unknown {class} modifier `{w}`")));
         }
     }
+    let BufferFlags { offen, idxen, glc, slc, tfe, lds, addr64, dlc } = flags;
     if lds && tfe {
         return Err(EncodeError::new(whole, "`lds` and `tfe` cannot be used together"));
     }
