@@ -1279,12 +1279,18 @@ impl Asm {
         };
         match result {
             Ok(encoded) => {
+                // The fixups' expressions are bound before the words are emitted: `.` in
+                // them is the start of the instruction.
+                let fixups: Vec<(Option<Ir>, encode::Fixup)> =
+                    encoded.fixups.into_iter().map(|f| (self.lower(ctx, &f.expr), f)).collect();
                 let bytes: Vec<u8> = encoded.words.iter().flat_map(|w| w.to_le_bytes()).collect();
                 if !self.emit(ctx, range, &bytes) {
                     return;
                 }
-                for fixup in encoded.fixups {
-                    self.instruction_fixup(ctx, section, start, fixup);
+                for (ir, fixup) in fixups {
+                    if let Some(ir) = ir {
+                        self.instruction_fixup(ctx, section, start, fixup, ir);
+                    }
                 }
                 self.reg_usage.record(self.target.gen, section, start, &encoded.regs);
             }
@@ -1296,8 +1302,7 @@ impl Asm {
         }
     }
 
-    fn instruction_fixup(&mut self, ctx: &Ctx, section: usize, start: usize, fixup: encode::Fixup) {
-        let Some(ir) = self.lower(ctx, &fixup.expr) else { return };
+    fn instruction_fixup(&mut self, ctx: &Ctx, section: usize, start: usize, fixup: encode::Fixup, ir: Ir) {
         let offset = start + fixup.word * 4;
         let target = match fixup.kind {
             encode::FixupKind::Value => {
