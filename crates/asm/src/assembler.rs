@@ -6,6 +6,11 @@
 //! the fixups that reference it. A fixup whose last reference is gone is evaluated and
 //! written (data, an instruction field, or the value of a symbol, which may in turn
 //! complete others). What is still unresolved at the end is reported.
+//!
+//! In ROCm binaries the code and the global data lie at places relative to each other
+//! that are known only at the end ([`Sections::Space`]): an expression that needs them
+//! (`code_label - data_label`) waits like a forward reference, for an internal symbol
+//! ([`Asm::place_sections`] gives it its value once the places are known).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -16,7 +21,7 @@ use gcn_syntax::ast::{self, AstNode, Statement};
 use gcn_syntax::{SyntaxError, SyntaxKind, TextRange};
 
 use crate::diag::{Diagnostic, Severity};
-use crate::expr::{bin_op, un_op, EvalError, Ir, Value};
+use crate::expr::{bin_op, un_op, EvalError, Ir, Sections, Value};
 use crate::layout::{Layout, SectionKind};
 use crate::literals;
 use crate::options::Options;
@@ -143,6 +148,11 @@ pub(crate) struct Asm {
     /// Parses of recent macro expansions, by text (a call repeated with the same
     /// arguments is not parsed again).
     pub parse_cache: HashMap<String, Rc<(gcn_syntax::Parse, Rc<str>)>>,
+    /// The internal symbol expressions that need the places of sections wait for.
+    places_symbol: Option<SymId>,
+    /// The places of the sections of the ROCm section space (section, address), the
+    /// lowest first, once known ([`Asm::place_sections`]).
+    placed_sections: Option<Vec<(u32, i64)>>,
 }
 
 impl Asm {
@@ -176,6 +186,8 @@ impl Asm {
             file_cache: HashMap::new(),
             code_labels: Vec::new(),
             parse_cache: HashMap::new(),
+            places_symbol: None,
+            placed_sections: None,
         }
     }
 
@@ -575,16 +587,23 @@ impl Asm {
             self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
             return;
         }
+        let mut later = false;
         if ir.is_closed() {
             match self.eval_ir(ctx, value.syntax().text_range(), &ir) {
                 Ok(v) => {
                     self.set_symbol(id, v);
                     self.symbols.get_mut(id).once_defined = !reassign;
+                    return;
                 }
-                Err(EvalError::Invalid(message)) => self.error_at(ctx, value.syntax().text_range(), message),
+                Err(EvalError::Invalid(message)) => {
+                    self.error_at(ctx, value.syntax().text_range(), message);
+                    return;
+                }
                 Err(EvalError::Pending) => unreachable!("a closed expression is never pending"),
+                // Known once the sections are placed: a pending definition until then (an
+                // `.eqv` keeps its expression, evaluated at each use).
+                Err(EvalError::Later) => later = true,
             }
-            return;
         }
         let sym = self.symbols.get_mut(id);
         sym.value = None;
@@ -608,6 +627,9 @@ impl Asm {
         }
         let loc = ctx.loc(value.syntax().text_range().start());
         self.add_pending(ir, PendingTarget::Symbol(def), loc, ctx);
+        if later {
+            self.wait_for_places(self.pending.len() - 1);
+        }
     }
 
     /// Gives the fixups waiting for an `.eqv` symbol its expression as it is now.
@@ -692,10 +714,10 @@ impl Asm {
             }
         }
         let mut warnings = Vec::new();
-        let result = {
-            let symbols = &self.symbols;
-            self.pending[index].ir.eval(&|s| symbols.value(s), &mut |w| warnings.push(w))
-        };
+        let result = self.with_sections(|asm, sections| {
+            let symbols = &asm.symbols;
+            asm.pending[index].ir.eval_in(&|s| symbols.value(s), &mut |w| warnings.push(w), sections)
+        });
         for w in warnings {
             self.pending_diag(index, Severity::Warning, w);
         }
@@ -706,7 +728,53 @@ impl Asm {
                 None
             }
             Err(EvalError::Pending) => None,
+            Err(EvalError::Later) => {
+                self.wait_for_places(index);
+                None
+            }
         }
+    }
+
+    /// Makes a pending fixup wait for the places of the sections (see
+    /// [`place_sections`](Self::place_sections)).
+    fn wait_for_places(&mut self, index: usize) {
+        let id = match self.places_symbol {
+            Some(id) => id,
+            None => {
+                let id = self.symbols.anonymous("(places of the sections in the binary)".into());
+                self.places_symbol = Some(id);
+                id
+            }
+        };
+        self.symbols.get_mut(id).occurrences.push(index as u32);
+        let p = &mut self.pending[index];
+        p.remaining = 1;
+        p.done = false;
+    }
+
+    /// The end of a ROCm assembly: the sections of the section space are at these
+    /// addresses (the lowest first); the expressions that waited for them are evaluated,
+    /// in the order they began to wait.
+    pub(crate) fn place_sections(&mut self, placed: Vec<(u32, i64)>) {
+        let mut placed = placed;
+        placed.sort_by_key(|p| p.1);
+        self.placed_sections = Some(placed);
+        if let Some(id) = self.places_symbol {
+            self.set_symbol(id, Value::Abs(0));
+        }
+    }
+
+    /// Runs `f` with the rule for positions in different sections in force now.
+    fn with_sections<R>(&self, f: impl FnOnce(&Self, Sections) -> R) -> R {
+        if let Some(placed) = &self.placed_sections {
+            return f(self, Sections::Placed(placed));
+        }
+        if crate::format_ops::section_diffs(self) {
+            let layout = &self.layout;
+            let in_space = |s: u32| crate::format_ops::in_section_space(layout, s as usize);
+            return f(self, Sections::Space(&in_space));
+        }
+        f(self, Sections::Single)
     }
 
     fn pending_diag(&mut self, index: usize, severity: Severity, message: String) {
@@ -786,7 +854,7 @@ impl Asm {
             return false;
         }
         match ir.eval(&|s| self.symbols.value(s), &mut |_| {}) {
-            Ok(Value::Abs(_)) | Err(EvalError::Pending) => false,
+            Ok(Value::Abs(_)) | Err(EvalError::Pending | EvalError::Later) => false,
             Ok(Value::Rel { section, .. }) => !self.layout.is_absolute_section(section as usize),
             Err(EvalError::Invalid(_)) => true,
         }
@@ -846,7 +914,7 @@ impl Asm {
         }
         let value = base.eval(&|s| self.symbols.value(s), &mut |_| {}).map_err(|e| match e {
             EvalError::Invalid(m) => m,
-            EvalError::Pending => "unresolved symbols in a relocation".into(),
+            EvalError::Pending | EvalError::Later => "unresolved symbols in a relocation".into(),
         })?;
         let (target, addend) = match value {
             Value::Rel { section: t, offset: a } if !self.layout.is_absolute_section(t as usize) => (t as usize, a),
@@ -1093,10 +1161,10 @@ impl Asm {
     /// Evaluates, reporting warnings at `range`.
     pub(crate) fn eval_ir(&mut self, ctx: &Ctx, range: TextRange, ir: &Ir) -> Result<Value, EvalError> {
         let mut warnings = Vec::new();
-        let result = {
-            let symbols = &self.symbols;
-            ir.eval(&|s| symbols.value(s), &mut |w| warnings.push(w))
-        };
+        let result = self.with_sections(|asm, sections| {
+            let symbols = &asm.symbols;
+            ir.eval_in(&|s| symbols.value(s), &mut |w| warnings.push(w), sections)
+        });
         for w in warnings {
             self.warn_at(ctx, range, w);
         }
@@ -1121,6 +1189,10 @@ impl Asm {
             }
             Err(EvalError::Invalid(message)) => {
                 self.error_at(ctx, range, message);
+                None
+            }
+            Err(EvalError::Later) => {
+                self.error_at(ctx, range, PLACES_LATER);
                 None
             }
         }
@@ -1239,7 +1311,17 @@ impl Asm {
             }
             return;
         }
-        let bytes = match self.eval_ir(ctx, range, &ir) {
+        let value = self.eval_ir(ctx, range, &ir);
+        if let Err(EvalError::Later) = value {
+            let (section, offset) = (self.layout.current(), self.layout.offset());
+            if self.emit(ctx, range, &zeros[..size]) {
+                let loc = ctx.loc(range.start());
+                self.add_pending(ir, PendingTarget::Data { section, offset, size }, loc, ctx);
+                self.wait_for_places(self.pending.len() - 1);
+            }
+            return;
+        }
+        let bytes = match value {
             Ok(v) => match self.data_value(v) {
                 Ok(v) => {
                     if size < 8 && !fits_unsigned_or_signed(v, size as u32 * 8) {
@@ -1256,7 +1338,7 @@ impl Asm {
                 self.error_at(ctx, range, message);
                 [0; 8]
             }
-            Err(EvalError::Pending) => [0; 8],
+            Err(EvalError::Pending | EvalError::Later) => [0; 8],
         };
         self.emit(ctx, range, &bytes[..size]);
     }
@@ -1330,6 +1412,10 @@ impl Asm {
     }
 }
 
+/// Why a value that must be known now is not.
+pub(crate) const PLACES_LATER: &str =
+    "the value depends on the places of sections in the binary, known only at the end";
+
 fn fits_signed(v: i64, bits: u32) -> bool {
     bits >= 64 || (-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&v)
 }
@@ -1386,7 +1472,8 @@ impl Resolver<'_> {
         }
         match self.asm.eval_ir(self.ctx, expr.syntax().text_range(), &ir) {
             Ok(v) => Ok(Some(v)),
-            Err(EvalError::Pending) => Ok(None),
+            // Both wait: a fixup completes them.
+            Err(EvalError::Pending | EvalError::Later) => Ok(None),
             Err(EvalError::Invalid(m)) => Err(m),
         }
     }

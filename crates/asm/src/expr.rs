@@ -12,6 +12,14 @@
 //! section with coefficient 1. Addition, subtraction, multiplication by an absolute value,
 //! left shifts, comparisons of values with the same sections, and the special cases of
 //! bitwise and logical operators with 0 or -1 accept relative operands.
+//!
+//! Section differences (ROCm): the code and the global data are placed relative to each
+//! other in the binary, at places known only when the assembly ends. Evaluated with
+//! [`Sections::Space`], an expression that combines sections of that space beyond what
+//! is known now (`code_label - data_label`, a product of two labels, comparing labels of
+//! two sections) is not an error but [`EvalError::Later`]; evaluated again with
+//! [`Sections::Placed`], each section of the space is at its address and the result, if
+//! still a position, is one in the section holding it (as the reference does).
 
 use crate::symbols::SymId;
 
@@ -94,6 +102,69 @@ pub enum EvalError {
     Pending,
     /// It can never have one.
     Invalid(String),
+    /// It combines sections whose places in the binary are known only at the end
+    /// ([`Sections::Space`]).
+    Later,
+}
+
+/// How positions in different sections combine.
+#[derive(Clone, Copy)]
+pub enum Sections<'a> {
+    /// Only positions of one section combine (the sections' places are unknown).
+    Single,
+    /// The sections for which the function is true are placed relative to each other in
+    /// the binary, at places known only at the end: an expression that needs them waits
+    /// ([`EvalError::Later`]).
+    Space(&'a dyn Fn(u32) -> bool),
+    /// The end: the sections of the space and their addresses, the lowest first. A
+    /// position in one of them is the first one's position plus the difference of their
+    /// addresses; a resulting position is given in the section that holds it.
+    Placed(&'a [(u32, i64)]),
+}
+
+impl Sections<'_> {
+    /// A value as evaluation sees it: in [`Sections::Placed`], a position in a placed
+    /// section is one in the first of them.
+    fn value(&self, v: Value) -> Rv {
+        if let (Sections::Placed(placed), Value::Rel { section, offset }) = (self, v) {
+            if let (Some(&(base, base_addr)), Some(&(_, addr))) = (placed.first(), placed.iter().find(|p| p.0 == section)) {
+                return Rv { v: (offset.wrapping_add(addr).wrapping_sub(base_addr)) as u64, rels: vec![(base, 1)] };
+            }
+        }
+        value_rv(v)
+    }
+
+    /// The reference's check of a relative operand where only an absolute one works:
+    /// true if `r` is absolute, or (with [`Sections::Space`]) if all its sections are in
+    /// the space, which makes the expression wait (`later`).
+    fn absolute_or_later(&self, r: &Rv, later: &mut bool) -> bool {
+        if r.rels.is_empty() {
+            return true;
+        }
+        match self {
+            Sections::Space(in_space) if r.rels.iter().all(|&(s, _)| in_space(s)) => {
+                *later = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A position in the first placed section as one in the placed section holding it.
+    fn place(&self, section: u32, offset: i64) -> Value {
+        let Sections::Placed(placed) = self else { return Value::Rel { section, offset } };
+        let Some(&(base, base_addr)) = placed.first() else { return Value::Rel { section, offset } };
+        if section != base {
+            return Value::Rel { section, offset };
+        }
+        let addr = base_addr.wrapping_add(offset);
+        // The first section at the address, else the last one below it (the first one
+        // when all are above), as the reference finds it.
+        let i = placed.iter().position(|p| p.1 >= addr).unwrap_or(placed.len());
+        let i = if i < placed.len() && placed[i].1 == addr { i } else { i.saturating_sub(1) };
+        let holder = placed[i];
+        Value::Rel { section: holder.0, offset: addr.wrapping_sub(holder.1) }
+    }
 }
 
 impl From<String> for EvalError {
@@ -131,12 +202,32 @@ impl Ir {
     /// Evaluates with `lookup` giving the current value of a symbol (None if undefined);
     /// `warn` receives warnings (shift counts out of range).
     pub fn eval(&self, lookup: &dyn Fn(SymId) -> Option<Value>, warn: &mut dyn FnMut(String)) -> Result<Value, EvalError> {
-        let rv = self.eval_rv(lookup, warn)?;
+        self.eval_in(lookup, warn, Sections::Single)
+    }
+
+    /// [`eval`](Self::eval) with positions in different sections combining as `sections`
+    /// says.
+    pub fn eval_in(
+        &self,
+        lookup: &dyn Fn(SymId) -> Option<Value>,
+        warn: &mut dyn FnMut(String),
+        sections: Sections,
+    ) -> Result<Value, EvalError> {
+        let mut later = false;
+        let rv = self.eval_rv(lookup, warn, &sections, &mut later)?;
+        if later {
+            return Err(EvalError::Later);
+        }
         if rv.rels.is_empty() {
             return Ok(Value::Abs(rv.v as i64));
         }
         if rv.rels.len() == 1 && rv.rels[0].1 == 1 {
-            return Ok(Value::Rel { section: rv.rels[0].0, offset: rv.v as i64 });
+            return Ok(sections.place(rv.rels[0].0, rv.v as i64));
+        }
+        if let Sections::Space(in_space) = sections {
+            if rv.rels.iter().all(|&(s, _)| in_space(s)) {
+                return Err(EvalError::Later);
+            }
         }
         invalid("only one section with coefficient 1 can be the result of an expression")
     }
@@ -162,27 +253,37 @@ impl Ir {
         }
     }
 
-    fn eval_rv(&self, lookup: &dyn Fn(SymId) -> Option<Value>, warn: &mut dyn FnMut(String)) -> Result<Rv, EvalError> {
+    fn eval_rv(
+        &self,
+        lookup: &dyn Fn(SymId) -> Option<Value>,
+        warn: &mut dyn FnMut(String),
+        sections: &Sections,
+        later: &mut bool,
+    ) -> Result<Rv, EvalError> {
         match self {
-            Ir::Value(v) => Ok(value_rv(*v)),
-            Ir::Sym(id) => lookup(*id).map(value_rv).ok_or(EvalError::Pending),
-            Ir::Unary(op, e) => unary(*op, e.eval_rv(lookup, warn)?),
+            Ir::Value(v) => Ok(sections.value(*v)),
+            Ir::Sym(id) => lookup(*id).map(|v| sections.value(v)).ok_or(EvalError::Pending),
+            Ir::Unary(op, e) => unary(*op, e.eval_rv(lookup, warn, sections, later)?),
             Ir::Binary(op, a, b) => {
                 // Both sides first: "pending" wins over an error, as the reference only
                 // evaluates an expression once every symbol in it is known.
-                let (a, b) = (a.eval_rv(lookup, warn), b.eval_rv(lookup, warn));
+                let (a, b) = (a.eval_rv(lookup, warn, sections, later), b.eval_rv(lookup, warn, sections, later));
                 match (a, b) {
                     (Err(EvalError::Pending), _) | (_, Err(EvalError::Pending)) => Err(EvalError::Pending),
-                    (a, b) => binary(*op, a?, b?, warn),
+                    (a, b) => binary(*op, a?, b?, warn, sections, later),
                 }
             }
             Ir::Ternary(c, t, e) => {
-                let (c, t, e) = (c.eval_rv(lookup, warn), t.eval_rv(lookup, warn), e.eval_rv(lookup, warn));
+                let (c, t, e) = (
+                    c.eval_rv(lookup, warn, sections, later),
+                    t.eval_rv(lookup, warn, sections, later),
+                    e.eval_rv(lookup, warn, sections, later),
+                );
                 if [&c, &t, &e].iter().any(|r| matches!(r, Err(EvalError::Pending))) {
                     return Err(EvalError::Pending);
                 }
                 let (c, t, e) = (c?, t?, e?);
-                if !c.is_abs() {
+                if !sections.absolute_or_later(&c, later) {
                     return invalid("the condition of `?:` must not be section-relative");
                 }
                 Ok(if c.v != 0 { t } else { e })
@@ -288,11 +389,32 @@ fn shift_warning(warn: &mut dyn FnMut(String)) {
     warn("shift count out of range (0 to 63): the result is 0".to_string());
 }
 
-/// `a op b` where `a` is the left operand.
-fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String)) -> Result<Rv, EvalError> {
+/// `a op b` where `a` is the left operand. Where an operator needs an absolute operand,
+/// a relative one in the section space of `sections` passes for now and makes the
+/// expression wait (`later`), as in the reference.
+fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sections, later: &mut bool) -> Result<Rv, EvalError> {
     use BinOp::*;
     let (x, y) = (a.v, b.v);
-    let (a_abs, b_abs) = (a.is_abs(), b.is_abs());
+    // Whether an operand passes where an absolute one is needed; the reference checks
+    // the right operand first, and the left one only when that decides anything.
+    let mut check = |r: &Rv| sections.absolute_or_later(r, later);
+    let (a_abs, b_abs) = match op {
+        Add | Sub | Eq | Ne | Lt | Le | Gt | Ge | ULt | ULe | UGt | UGe => (a.is_abs(), b.is_abs()),
+        // One absolute operand is enough.
+        Mul => {
+            let b_abs = check(&b);
+            (!b_abs && check(&a), b_abs)
+        }
+        Div | UDiv | Rem | URem | Shr | AShr => {
+            let b_abs = check(&b);
+            (b_abs && check(&a), b_abs)
+        }
+        Shl => (a.is_abs(), check(&b)),
+        And | Or | Xor | OrNot | LogicalAnd | LogicalOr => {
+            let b_abs = check(&b);
+            (check(&a), b_abs)
+        }
+    };
     let both_abs = a_abs && b_abs;
     let division = |what: &str| -> Result<(), EvalError> {
         if !both_abs {
@@ -322,7 +444,7 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String)) -> Result<Rv, E
             if !a_abs && !b_abs {
                 return invalid("multiplication of two section-relative values");
             }
-            let (rel, factor) = if a_abs { (b.rels, x) } else { (a.rels, y) };
+            let (rel, factor) = if a.is_abs() { (b.rels, x) } else { (a.rels, y) };
             let rels = if factor == 0 { Vec::new() } else { rel.into_iter().map(|(s, m)| (s, m.wrapping_mul(factor))).collect() };
             Rv { v: x.wrapping_mul(y), rels }
         }
@@ -441,6 +563,15 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String)) -> Result<Rv, E
         Eq | Ne | Lt | Le | Gt | Ge | ULt | ULe | UGt | UGe => {
             let mut ra = a.rels;
             let mut rb = b.rels;
+            // Sections of the space compare later; the others must match now.
+            if let Sections::Space(in_space) = sections {
+                let before = ra.len() + rb.len();
+                ra.retain(|&(s, _)| !in_space(s));
+                rb.retain(|&(s, _)| !in_space(s));
+                if ra.len() + rb.len() != before {
+                    *later = true;
+                }
+            }
             ra.sort_unstable();
             rb.sort_unstable();
             if ra != rb {
@@ -588,6 +719,32 @@ mod tests {
         let neg = Ir::Unary(UnOp::Neg, val(a));
         assert_eq!(eval(&Ir::Binary(BinOp::OrNot, val(Value::Abs(0)), Box::new(neg))), Ok(rel(3, 2)));
         assert!(eval(&Ir::Binary(BinOp::And, val(a), val(Value::Abs(3)))).is_err());
+    }
+
+    #[test]
+    fn section_differences_wait_for_the_places() {
+        let in_space = |s: u32| s == 1 || s == 2;
+        let space = Sections::Space(&in_space);
+        let eval_space = |ir: &Ir| ir.eval_in(&|_| None, &mut |_| {}, space);
+        // Code minus data: later; a position plus a number: now.
+        let diff = Ir::Binary(BinOp::Sub, val(rel(1, 5)), val(rel(2, 3)));
+        assert_eq!(eval_space(&diff), Err(EvalError::Later));
+        assert_eq!(eval_space(&Ir::Binary(BinOp::Add, val(rel(1, 5)), val(Value::Abs(4)))), Ok(rel(1, 9)));
+        // A product of two positions, a comparison of two sections: later.
+        assert_eq!(eval_space(&Ir::Binary(BinOp::Mul, val(rel(1, 5)), val(rel(2, 3)))), Err(EvalError::Later));
+        assert_eq!(eval_space(&Ir::Binary(BinOp::Lt, val(rel(1, 5)), val(rel(2, 3)))), Err(EvalError::Later));
+        // A section outside the space is an error as ever.
+        assert!(matches!(eval_space(&Ir::Binary(BinOp::Sub, val(rel(1, 5)), val(rel(3, 3)))), Err(EvalError::Invalid(_))));
+        assert!(matches!(eval(&diff), Err(EvalError::Invalid(_))));
+
+        // Placed: section 2 at 100, section 1 at 4096.
+        let placed = [(2, 100), (1, 4096)];
+        let eval_placed = |ir: &Ir| ir.eval_in(&|_| None, &mut |_| {}, Sections::Placed(&placed));
+        assert_eq!(eval_placed(&diff), Ok(Value::Abs(4096 + 5 - 100 - 3)));
+        // A position lands in the section holding it: 2 * code - data in code.
+        let twice = Ir::Binary(BinOp::Add, val(rel(1, 0)), Box::new(Ir::Binary(BinOp::Sub, val(rel(1, 0)), val(rel(2, 20)))));
+        assert_eq!(eval_placed(&twice), Ok(rel(1, 4096 - 100 - 20)));
+        assert_eq!(eval_placed(&Ir::Value(rel(2, 7))), Ok(rel(2, 7)));
     }
 
     #[test]

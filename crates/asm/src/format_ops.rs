@@ -8,6 +8,7 @@
 //!   samplers, `.hsalayout`);
 //! - [`gallium`]: GalliumCompute (`.args`, `.config`, `.proginfo`, the `.hsa_*` forms);
 //! - [`hsa`]: the AMD HSA descriptor fields both of the last two take;
+//! - [`rocm`]: ROCm (descriptors, metadata, the places of code and global data);
 //! - [`build`]: from an assembly to the bytes of a binary.
 
 mod amd;
@@ -18,7 +19,10 @@ pub(crate) use build::finish_config;
 mod cl2;
 mod gallium;
 mod hsa;
+mod rocm;
 mod symorder;
+
+pub(crate) use rocm::{in_section_space, section_diffs};
 
 use std::collections::HashSet;
 
@@ -29,7 +33,7 @@ use gcn_syntax::{SyntaxKind, TextRange};
 
 use crate::assembler::{Asm, Ctx};
 use crate::expr::Value;
-use crate::layout::{Owner, SectionKind};
+use crate::layout::SectionKind;
 use crate::literals;
 use crate::options::BinaryFormat;
 use crate::source::Location;
@@ -216,6 +220,8 @@ pub struct FormatConfig {
     /// for errors about the binary as a whole.
     pub device_location: Option<Location>,
     pub format_location: Option<Location>,
+    /// ROCm: the binary's settings and the kernels' metadata.
+    pub rocm: rocm::RocmConfig,
 }
 
 impl FormatConfig {
@@ -297,23 +303,15 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, name: &str
         BinaryFormat::Amd => amd::pseudo_op(asm, ctx, &st),
         BinaryFormat::AmdCl2 => cl2::pseudo_op(asm, ctx, &st),
         BinaryFormat::Gallium => gallium::pseudo_op(asm, ctx, &st),
-        BinaryFormat::Rocm => rocm_pseudo_op(asm, ctx, &st),
+        BinaryFormat::Rocm => rocm::pseudo_op(asm, ctx, &st),
         BinaryFormat::Rawcode => false,
     }
 }
 
-/// The few ROCm pseudo-ops that only move between sections (the ROCm writer is another
-/// issue's).
-fn rocm_pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
-    match st.name {
-        ".globaldata" => {
-            if no_args(asm, ctx, st) {
-                asm.layout.go_to(".rodata", Owner::Global, SectionKind::Data);
-            }
-            true
-        }
-        _ => false,
-    }
+/// The end of the source, before unresolved symbols are reported: what the format does
+/// with the whole assembly (ROCm: descriptors into the code, the places of sections).
+pub(crate) fn end_of_source(asm: &mut Asm) {
+    rocm::finish(asm);
 }
 
 /// A statement being handled.
@@ -408,6 +406,10 @@ pub(crate) fn expr_value(asm: &mut Asm, ctx: &Ctx, arg: &ast::Arg) -> Option<i64
         }
         Err(crate::expr::EvalError::Invalid(m)) => {
             asm.error_at(ctx, range, m);
+            None
+        }
+        Err(crate::expr::EvalError::Later) => {
+            asm.error_at(ctx, range, crate::assembler::PLACES_LATER);
             None
         }
     }

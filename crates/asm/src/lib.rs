@@ -216,6 +216,7 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
         let ctx = Ctx::new(mapper, Default::default(), 0, CtxKind::File);
         asm.process_text(ctx, &text);
     }
+    format_ops::end_of_source(&mut asm);
     asm.finish_pending();
     finish(asm)
 }

@@ -82,6 +82,8 @@ pub struct Options {
     pub policy: Option<u32>,
     pub driver_version: Option<u32>,
     pub llvm_version: Option<u32>,
+    /// `--newROCmBinFormat`: ROCm's new binary format without `.newbinfmt`.
+    pub new_rocm_bin_format: bool,
     pub limits: Limits,
 }
 
@@ -102,6 +104,7 @@ impl Default for Options {
             policy: None,
             driver_version: None,
             llvm_version: None,
+            new_rocm_bin_format: false,
             limits: Limits::default(),
         }
     }

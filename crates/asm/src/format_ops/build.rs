@@ -45,10 +45,20 @@ pub struct CodeRegs {
 /// and `.kcode` give it.
 fn code_regs(a: &Assembly, k: usize) -> CodeRegs {
     let gen = a.config.snapshot.device.map_or(Generation::Gcn1_0, |d| d.generation());
-    let regions = &a.config.snapshot.code_regions;
+    code_regs_in(gen, &a.sections, &a.reg_usage, &a.config.snapshot.code_regions, k)
+}
+
+/// [`code_regs`] from the parts of an assembly (also while it is being made).
+pub(crate) fn code_regs_in(
+    gen: Generation,
+    sections: &[Section],
+    reg_usage: &crate::regusage::RegUsage,
+    regions: &[CodeRegion],
+    k: usize,
+) -> CodeRegs {
     let mut counts = crate::regusage::Counts::default();
-    for seg in &a.reg_usage.segments {
-        let owned = match a.sections.get(seg.section).and_then(|s| s.kernel) {
+    for seg in &reg_usage.segments {
+        let owned = match sections.get(seg.section).and_then(|s| s.kernel) {
             Some(owner) => owner == k,
             None => regions
                 .iter()
