@@ -560,27 +560,7 @@ fn align(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], power: b
         warn_range(asm, ctx, arg_range(args, 1, range), 8, v);
     }
     let Ok(limit) = optional_abs(asm, ctx, args, 2) else { return };
-    let here = current_offset(asm);
-    let pad = (alignment - here % alignment) % alignment;
-    if limit.is_some_and(|l| l != 0 && pad > l as u64) || pad == 0 {
-        return;
-    }
-    if asm.abs_offset.is_some() {
-        if value.is_some_and(|v| v != 0) {
-            asm.warn_at(ctx, arg_range(args, 1, range), "the fill value is ignored in the absolute section");
-        }
-        asm.reserve(ctx, range, pad, 0);
-        return;
-    }
-    match value {
-        None if asm.layout.is_code_section() => {
-            let bytes = code_fill(pad);
-            asm.emit(ctx, range, &bytes);
-        }
-        v => {
-            asm.reserve(ctx, range, pad, v.unwrap_or(0) as u8);
-        }
-    }
+    pad_to_alignment(asm, ctx, range, args, Padding { alignment, value, limit, unit: 1 });
 }
 
 fn align_word(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], unit: u64) {
@@ -597,32 +577,53 @@ fn align_word(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], uni
     if n == 0 {
         return;
     }
-    let alignment = n as u64;
     let here = current_offset(asm);
     if !here.is_multiple_of(unit) {
         asm.error_at(ctx, range, "the offset is not aligned to the fill word");
         return;
     }
-    let pad = (alignment - here % alignment) % alignment;
-    if limit.is_some_and(|l| l != 0 && pad > l as u64) || pad == 0 {
+    pad_to_alignment(asm, ctx, range, args, Padding { alignment: n as u64, value, limit, unit });
+}
+
+/// How an alignment pseudo-op pads: to `alignment`, skipping more than `limit` bytes
+/// never, with `value` repeated in units of `unit` bytes (`s_nop` in code by default).
+struct Padding {
+    alignment: u64,
+    value: Option<i64>,
+    limit: Option<i64>,
+    unit: u64,
+}
+
+fn pad_to_alignment(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], p: Padding) {
+    let here = current_offset(asm);
+    let pad = (p.alignment - here % p.alignment) % p.alignment;
+    if p.limit.is_some_and(|l| l != 0 && pad > l as u64) || pad == 0 {
         return;
     }
     if asm.abs_offset.is_some() {
-        if value.is_some_and(|v| v != 0) {
+        if p.value.is_some_and(|v| v != 0) {
             asm.warn_at(ctx, arg_range(args, 1, range), "the fill value is ignored in the absolute section");
         }
         asm.reserve(ctx, range, pad, 0);
         return;
     }
-    let bytes = match value {
-        Some(v) => {
-            let word = &(v as u64).to_le_bytes()[..unit as usize];
-            word.iter().copied().cycle().take(pad as usize).collect()
+    match p.value {
+        None if asm.layout.is_code_section() => {
+            let bytes = code_fill(pad);
+            asm.emit(ctx, range, &bytes);
         }
-        None if asm.layout.is_code_section() => code_fill(pad),
-        None => vec![0; pad as usize],
-    };
-    asm.emit(ctx, range, &bytes);
+        Some(v) if p.unit > 1 => {
+            let word = &(v as u64).to_le_bytes()[..p.unit as usize];
+            let bytes: Vec<u8> = word.iter().copied().cycle().take(pad as usize).collect();
+            asm.emit(ctx, range, &bytes);
+        }
+        None if p.unit > 1 => {
+            asm.emit(ctx, range, &vec![0; pad as usize]);
+        }
+        v => {
+            asm.reserve(ctx, range, pad, v.unwrap_or(0) as u8);
+        }
+    }
 }
 
 fn org(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
