@@ -50,7 +50,6 @@ ast_node!(ArgList, ARG_LIST);
 ast_node!(Arg, ARG);
 ast_node!(KeyValue, KEY_VALUE);
 ast_node!(OperandList, OPERAND_LIST);
-ast_node!(Operand, OPERAND);
 ast_node!(Modifier, MODIFIER);
 ast_node!(Literal, LITERAL);
 ast_node!(NameRef, NAME_REF);
@@ -246,17 +245,42 @@ pub enum OperandItem {
 impl OperandList {
     pub fn items(&self) -> impl Iterator<Item = OperandItem> {
         self.syntax.children().filter_map(|n| match n.kind() {
-            OPERAND => Some(OperandItem::Operand(Operand { syntax: n })),
             MODIFIER => Some(OperandItem::Modifier(Modifier { syntax: n })),
-            _ => None,
+            _ => Operand::cast(n).map(OperandItem::Operand),
         })
+    }
+}
+
+/// An instruction operand: an expression node directly under the operand list.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Operand {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl AstNode for Operand {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        is_expr_kind(kind)
+    }
+    fn cast(node: SyntaxNode) -> Option<Self> {
+        Self::can_cast(node.kind()).then(|| Self { syntax: node })
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
     }
 }
 
 impl Operand {
     pub fn expr(&self) -> Option<Expr> {
-        self.syntax.children().find_map(Expr::cast)
+        Expr::cast(self.syntax.clone())
     }
+}
+
+fn is_expr_kind(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        LITERAL | NAME_REF | PAREN_EXPR | PREFIX_EXPR | BIN_EXPR | TERNARY_EXPR | CALL_EXPR | ABS_EXPR
+            | LIST_EXPR | AT_EXPR | PERCENT_EXPR | REGISTER | REG_INDEX
+    )
 }
 
 impl Modifier {

@@ -110,9 +110,8 @@ pub enum SyntaxKind {
     ARG_LIST,
     /// One comma-separated argument; may be empty (`.cws 8,,`).
     ARG,
-    /// Operands and modifiers of an instruction.
+    /// Operands (expression nodes) and modifiers of an instruction.
     OPERAND_LIST,
-    OPERAND,
     /// `glc`, `offset:16`, `op_sel:[0,1]`, `bound_ctrl:0:expr`.
     MODIFIER,
     /// `align=8` or `x=1` inside pseudo-op arguments.

@@ -256,9 +256,9 @@ fn operand_item(p: &mut Parser, juxtaposed: bool) {
         p.bump(NAME);
         m.complete(p, MODIFIER);
     } else {
-        let m = p.start();
+        // The operand is its expression: no wrapper node (it would be one node in
+        // three of a typical instruction's tree).
         operand_expr(p);
-        m.complete(p, OPERAND);
     }
 }
 
