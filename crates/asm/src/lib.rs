@@ -177,6 +177,15 @@ pub fn assemble(inputs: Vec<Input>, options: Options) -> Assembly {
 /// [`assemble`] on the calling thread (whose stack must be large enough).
 pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
     let mut asm = Asm::new(options);
+    if asm.opts.buggy_fp_lit {
+        // Refused rather than ignored: it would change how float literals encode.
+        asm.diags.push(Diagnostic {
+            severity: Severity::Error,
+            location: None,
+            message: "--buggyFPLit (the float-literal rules of CLRX 0.1.2 and older) is not supported yet".into(),
+            origin: Vec::new(),
+        });
+    }
     for (name, value) in asm.opts.defsyms.clone() {
         if name == "." {
             asm.diags.push(Diagnostic {

@@ -206,7 +206,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ".noaltmacro" => asm.opts.alt_macro = false,
         ".macrocase" => asm.opts.macro_case_insensitive = true,
         ".nomacrocase" => asm.opts.macro_case_insensitive = false,
-        ".buggyfplit" => asm.opts.buggy_fp_lit = true,
+        ".buggyfplit" => asm.error_at(ctx, range, "`.buggyfplit` (the float-literal rules of CLRX 0.1.2 and older) is not supported yet"),
         ".nobuggyfplit" => asm.opts.buggy_fp_lit = false,
         ".oldmodparam" => asm.opts.old_mod_param = true,
         ".nooldmodparam" => asm.opts.old_mod_param = false,
