@@ -241,54 +241,28 @@ impl Asm {
     // ---- processing ---------------------------------------------------------------
 
     /// Parses `text` and processes its statements in `ctx`; a long text in parts of whole
-    /// statements ([`gcn_syntax::Chunker`]: the same result as a whole parse, with small
-    /// trees).
+    /// statements parsed on a second thread ([`crate::parts`]: the same result as a
+    /// whole parse, with small trees).
     pub(crate) fn process_text(&mut self, ctx: Ctx, text: &str) -> Flow {
-        const PART: usize = 1 << 16;
-        if text.len() <= PART {
+        if text.len() <= crate::parts::PART_SIZE {
             let parse = gcn_syntax::parse(text);
             return self.process_parse(ctx, &parse, Rc::from(text), true);
         }
-        let mut chunker = gcn_syntax::Chunker::new();
-        let mut macros = gcn_syntax::KnownMacros::default();
-        let mut part = String::new();
-        let mut part_start = 0;
-        let mut pos = 0;
-        let mut lines = text.split_inclusive('\n');
-        loop {
-            let line = lines.next();
-            match line {
-                Some(line) => {
-                    pos += line.len();
-                    match chunker.push_line(line) {
-                        Some(chunk) => part.push_str(&chunk),
-                        None => continue,
-                    }
-                    if part.len() < PART {
-                        continue;
-                    }
-                }
-                None => {
-                    if let Some(rest) = chunker.finish() {
-                        part.push_str(&rest);
-                    }
-                    if part.is_empty() {
-                        return Flow::Continue;
-                    }
-                }
+        self.process_lines(ctx, crate::parts::Lines::Text(text.into())).0
+    }
+
+    /// Processes the statements of `lines` part by part, as they are read and parsed.
+    pub(crate) fn process_lines(&mut self, ctx: Ctx, lines: crate::parts::Lines) -> (Flow, crate::parts::End) {
+        let mut reader = crate::parts::PartReader::start(lines);
+        let mut flow = Flow::Continue;
+        while let Some(part) = reader.next() {
+            let part_ctx = Ctx { mapper: ctx.mapper.shifted(part.start), ..ctx.clone() };
+            flow = self.process_parse(part_ctx, &part.parse, Rc::from(part.text), true);
+            if flow != Flow::Continue {
+                break;
             }
-            let parse = gcn_syntax::parse_chunk(&part, &mut macros);
-            let part_ctx = Ctx { mapper: ctx.mapper.shifted(part_start as u32), ..ctx.clone() };
-            match self.process_parse(part_ctx, &parse, Rc::from(part.as_str()), true) {
-                Flow::Continue => {}
-                other => return other,
-            }
-            if line.is_none() {
-                return Flow::Continue;
-            }
-            part.clear();
-            part_start = pos;
         }
+        (flow, reader.finish())
     }
 
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of

@@ -26,6 +26,7 @@ mod pseudo;
 pub mod regusage;
 pub mod source;
 pub mod symbols;
+mod parts;
 mod text;
 
 use gcn_isa::{Generation, SpecialRegUse};
@@ -44,6 +45,19 @@ use crate::text::Mapper;
 pub struct Input {
     pub name: String,
     pub text: String,
+}
+
+/// An input read while it is assembled and never held whole (a long file): its name
+/// (for messages) and a reader of its UTF-8 text.
+pub struct StreamInput {
+    pub name: String,
+    pub reader: Box<dyn std::io::Read + Send>,
+}
+
+/// What is assembled: texts in memory, or one stream.
+enum Sources {
+    Texts(Vec<Input>),
+    Stream(StreamInput),
 }
 
 /// A symbol of the result.
@@ -160,6 +174,17 @@ impl Assembly {
 
 /// Assembles the inputs as one source, in order.
 pub fn assemble(inputs: Vec<Input>, options: Options) -> Assembly {
+    on_assembler_thread(Sources::Texts(inputs), options)
+}
+
+/// Assembles one input read as a stream: the same result as [`assemble`] with its text,
+/// in memory that does not grow with the input's length (beyond a table of where its
+/// lines start).
+pub fn assemble_stream(input: StreamInput, options: Options) -> Assembly {
+    on_assembler_thread(Sources::Stream(input), options)
+}
+
+fn on_assembler_thread(sources: Sources, options: Options) -> Assembly {
     let limits = options.limits;
     // Each nested macro, repetition or include costs a few stack frames.
     let levels = u64::from(limits.expansion_depth) + u64::from(limits.include_depth);
@@ -168,7 +193,7 @@ pub fn assemble(inputs: Vec<Input>, options: Options) -> Assembly {
     std::thread::Builder::new()
         .name("gcn-asm".into())
         .stack_size(stack)
-        .spawn(move || assemble_here(inputs, options))
+        .spawn(move || assemble_sources(sources, options))
         .expect("start the assembler thread")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
@@ -176,6 +201,10 @@ pub fn assemble(inputs: Vec<Input>, options: Options) -> Assembly {
 
 /// [`assemble`] on the calling thread (whose stack must be large enough).
 pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
+    assemble_sources(Sources::Texts(inputs), options)
+}
+
+fn assemble_sources(sources: Sources, options: Options) -> Assembly {
     let mut asm = Asm::new(options);
     if asm.opts.buggy_fp_lit {
         // Refused rather than ignored: it would change how float literals encode.
@@ -186,6 +215,17 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
             origin: Vec::new(),
         });
     }
+    define_command_line_symbols(&mut asm);
+    match sources {
+        Sources::Texts(inputs) => process_texts(&mut asm, inputs),
+        Sources::Stream(input) => process_stream(&mut asm, input),
+    }
+    format_ops::end_of_source(&mut asm);
+    asm.finish_pending();
+    finish(asm)
+}
+
+fn define_command_line_symbols(asm: &mut Asm) {
     for (name, value) in asm.opts.defsyms.clone() {
         if name == "." {
             asm.diags.push(Diagnostic {
@@ -199,6 +239,9 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
         let id = asm.symbols.define_target(&name);
         asm.set_symbol(id, Value::Abs(value));
     }
+}
+
+fn process_texts(asm: &mut Asm, inputs: Vec<Input>) {
     // The inputs are one source: a block may open in one file and close in the next.
     let files: Vec<(FileId, Arc<str>)> = inputs
         .into_iter()
@@ -225,9 +268,17 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
         let ctx = Ctx::new(mapper, Default::default(), 0, CtxKind::File);
         asm.process_text(ctx, &text);
     }
-    format_ops::end_of_source(&mut asm);
-    asm.finish_pending();
-    finish(asm)
+}
+
+fn process_stream(asm: &mut Asm, input: StreamInput) {
+    let file = asm.sources.add_streamed(input.name);
+    let ctx = Ctx::new(Mapper::File(file), Default::default(), 0, CtxKind::File);
+    let (_, end) = asm.process_lines(ctx, parts::Lines::Stream(input.reader));
+    asm.sources.set_lines(file, end.lines);
+    if let Some((offset, message)) = end.error {
+        let location = Some(Location { file, offset });
+        asm.diags.push(Diagnostic { severity: Severity::Error, location, message, origin: Vec::new() });
+    }
 }
 
 fn finish(asm: Asm) -> Assembly {

@@ -2,7 +2,20 @@
 //! parse: macros defined in an earlier part are called in later ones, blocks are never
 //! split, and positions stay right.
 
-use gcn_asm::{assemble, BinaryFormat, Input, Options};
+use gcn_asm::{assemble, assemble_stream, Assembly, BinaryFormat, Input, Options, StreamInput};
+
+fn rawcode() -> Options {
+    Options { format: BinaryFormat::Rawcode, ..Options::default() }
+}
+
+fn streamed(name: &str, bytes: Vec<u8>) -> Assembly {
+    let input = StreamInput { name: name.into(), reader: Box::new(std::io::Cursor::new(bytes)) };
+    assemble_stream(input, rawcode())
+}
+
+fn messages(result: &Assembly) -> Vec<String> {
+    result.diagnostics.iter().map(|d| d.render(&result.sources)).collect()
+}
 
 #[test]
 fn long_sources_are_assembled_in_parts_like_whole_ones() {
@@ -16,8 +29,7 @@ fn long_sources_are_assembled_in_parts_like_whole_ones() {
         }
     }
     text.push_str("pair 7, 8\n.byte (\n");
-    let opts = Options { format: BinaryFormat::Rawcode, ..Options::default() };
-    let result = assemble(vec![Input { name: "long.s".into(), text: text.clone() }], opts);
+    let result = assemble(vec![Input { name: "long.s".into(), text: text.clone() }], rawcode());
     let mut expected = Vec::new();
     for i in 0..20_000u32 {
         expected.push((i % 200) as u8);
@@ -27,7 +39,51 @@ fn long_sources_are_assembled_in_parts_like_whole_ones() {
     }
     expected.extend_from_slice(&[7, 8]);
     assert_eq!(result.raw_code(), expected);
-    let messages: Vec<String> = result.diagnostics.iter().map(|d| d.render(&result.sources)).collect();
     let last_line = text.lines().count();
-    assert_eq!(messages, vec![format!("long.s:{last_line}:8: Error: expected an expression")]);
+    assert_eq!(messages(&result), vec![format!("long.s:{last_line}:8: Error: expected an expression")]);
+
+    let from_stream = streamed("long.s", text.into_bytes());
+    assert_eq!(from_stream.raw_code(), expected);
+    assert_eq!(messages(&from_stream), messages(&result));
+}
+
+#[test]
+fn a_stream_gives_the_positions_of_a_text() {
+    // Errors after non-ASCII text on their line count characters, as for a text.
+    let mut text = String::new();
+    for i in 0..30_000u32 {
+        text.push_str(&format!(".byte {} # entr\u{e9}e\n", i % 7));
+        if i % 9_000 == 0 {
+            text.push_str("/* caf\u{e9} */ .byte 300\n.byte 1 // \u{20ac}\n  .bogus\n");
+        }
+    }
+    let whole = assemble(vec![Input { name: "w.s".into(), text: text.clone() }], rawcode());
+    let from_stream = streamed("w.s", text.into_bytes());
+    assert_eq!(from_stream.raw_code(), whole.raw_code());
+    assert_eq!(messages(&from_stream), messages(&whole));
+    assert_eq!(messages(&whole)[0], "w.s:2:18: Warning: value 0x12c truncated to 0x2c");
+    assert_eq!(messages(&whole).len(), 16, "{:?}", messages(&whole));
+}
+
+#[test]
+fn a_stream_stops_at_invalid_utf8_and_says_where() {
+    let mut bytes = Vec::new();
+    for _ in 0..10_000 {
+        bytes.extend_from_slice(b".byte 1\n");
+    }
+    bytes.extend_from_slice(b".byte 2 # \xc3\x28\n.byte 3\n");
+    let result = streamed("bad.s", bytes);
+    assert_eq!(messages(&result), vec!["bad.s:10001:11: Error: invalid UTF-8 at byte offset 80010"]);
+    assert_eq!(result.raw_code().len(), 10_000, "the statements before the invalid line are assembled");
+}
+
+#[test]
+fn a_stream_ends_at_end() {
+    let mut text = String::from(".byte 1\n.end\n");
+    for _ in 0..50_000 {
+        text.push_str(".bogus\n");
+    }
+    let result = streamed("end.s", text.into_bytes());
+    assert_eq!(result.raw_code(), vec![1]);
+    assert!(messages(&result).is_empty());
 }

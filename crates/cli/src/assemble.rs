@@ -3,10 +3,11 @@
 
 use std::path::Path;
 
-use gcn_asm::{assemble, Assembly, BinaryFormat, Input, Options, Severity};
+use gcn_asm::{assemble, assemble_stream, Assembly, BinaryFormat, Input, Options, Severity, StreamInput};
 
 use crate::cli::{self, Cli, EmitKind};
-use crate::diagnostics::{tool_error, SourceFile};
+use crate::diagnostics::tool_error;
+use crate::input::Inputs;
 use crate::output;
 
 /// The core's options for this command line.
@@ -59,9 +60,14 @@ pub fn options(cli: &Cli) -> Options {
 }
 
 /// Assembles the inputs, reports diagnostics, writes the output; true on success.
-pub fn run(cli: &Cli, files: Vec<SourceFile>, output: Option<&Path>) -> bool {
-    let inputs = files.into_iter().map(|f| Input { name: f.name, text: f.text }).collect();
-    let result = assemble(inputs, options(cli));
+pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {
+    let result = match inputs {
+        Inputs::Files(files) => {
+            let inputs = files.into_iter().map(|f| Input { name: f.name, text: f.text }).collect();
+            assemble(inputs, options(cli))
+        }
+        Inputs::Stream { name, file } => assemble_stream(StreamInput { name, reader: Box::new(file) }, options(cli)),
+    };
     report(cli, &result);
     print!("{}", result.printed);
     if result.has_errors() {

@@ -28,23 +28,28 @@ pub fn run(cli: &Cli) -> ExitCode {
         println!("{}", Cli::usage());
         return ExitCode::SUCCESS;
     }
-    let checked = check_request(cli).and_then(|output| Ok((output, input::read_all(&cli.inputs)?)));
-    match checked {
-        Ok((output, files)) if cli.emit == Some(EmitKind::SyntaxTree) => {
-            parse_and_emit(output.as_deref(), SourceMap::new(files))
-        }
-        Ok((output, files)) => {
-            if crate::assemble::run(cli, files, output.as_deref()) {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-        Err(errors) => {
-            errors.iter().for_each(|e| eprintln!("{e}"));
-            ExitCode::FAILURE
-        }
+    let output = match check_request(cli) {
+        Ok(output) => output,
+        Err(errors) => return fail(&errors),
+    };
+    if cli.emit == Some(EmitKind::SyntaxTree) {
+        return match input::read_all(&cli.inputs) {
+            Ok(files) => parse_and_emit(output.as_deref(), SourceMap::new(files)),
+            Err(errors) => fail(&errors),
+        };
     }
+    match input::open_all(&cli.inputs) {
+        Ok(inputs) => match crate::assemble::run(cli, inputs, output.as_deref()) {
+            true => ExitCode::SUCCESS,
+            false => ExitCode::FAILURE,
+        },
+        Err(errors) => fail(&errors),
+    }
+}
+
+fn fail(errors: &[String]) -> ExitCode {
+    errors.iter().for_each(|e| eprintln!("{e}"));
+    ExitCode::FAILURE
 }
 
 /// What can be refused before reading any input; else the file the run would write.

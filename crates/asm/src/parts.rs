@@ -1,0 +1,194 @@
+//! A long text read in parts of whole statements, split and parsed on a second thread.
+//!
+//! The assembler thread processes one part while the reader thread reads, splits
+//! ([`gcn_syntax::Chunker`]) and parses ([`gcn_syntax::parse_chunk`]) the next ones:
+//! the same statements and errors as one whole parse, in memory bounded by a few parts,
+//! and on a machine with two cores the parsing overlaps the assembling. A text read
+//! from a stream is never held whole: its reader records only where its lines start
+//! ([`LineTable`]). When the assembler stops early (`.end`, a fatal error), the reader
+//! stops at its next part.
+
+use std::io::{BufRead, BufReader, Read};
+use std::sync::{mpsc, Arc};
+use std::thread;
+
+use gcn_syntax::{Chunker, KnownMacros, Parse};
+
+use crate::source::LineTable;
+
+/// A part ends at the first chunk boundary after this many bytes.
+pub(crate) const PART_SIZE: usize = 1 << 16;
+
+/// Parts parsed ahead of the assembler, at most.
+const QUEUE: usize = 4;
+
+/// Stack of the reader thread: parsing nests at most 256 levels deep.
+const READER_STACK: usize = 16 << 20;
+
+/// Where the lines come from.
+pub(crate) enum Lines {
+    Text(Arc<str>),
+    /// UTF-8 text read as it is needed, never held whole.
+    Stream(Box<dyn Read + Send>),
+}
+
+/// Whole statements of the text and their parse.
+pub(crate) struct Part {
+    /// Byte offset of the part in the whole text.
+    pub start: u32,
+    pub text: String,
+    pub parse: Parse,
+}
+
+/// How the reading ended.
+#[derive(Default)]
+pub(crate) struct End {
+    /// The lines of a stream (nothing for a text).
+    pub lines: LineTable,
+    /// Why the reading stopped before the end: the byte offset and the message.
+    pub error: Option<(u32, String)>,
+}
+
+/// The receiving end: parts in order, then how the reading ended.
+pub(crate) struct PartReader {
+    parts: mpsc::Receiver<Part>,
+    reader: thread::JoinHandle<End>,
+}
+
+impl PartReader {
+    pub(crate) fn start(lines: Lines) -> PartReader {
+        let (sender, parts) = mpsc::sync_channel(QUEUE);
+        let reader = thread::Builder::new()
+            .name("gcn-asm-reader".into())
+            .stack_size(READER_STACK)
+            .spawn(move || read_parts(lines, sender))
+            .expect("start the reader thread");
+        PartReader { parts, reader }
+    }
+
+    /// The next part; `None` at the end of the text.
+    pub(crate) fn next(&mut self) -> Option<Part> {
+        self.parts.recv().ok()
+    }
+
+    /// Stops reading (if it has not ended) and tells how it ended.
+    pub(crate) fn finish(self) -> End {
+        drop(self.parts);
+        self.reader.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+    }
+}
+
+fn read_parts(lines: Lines, sender: mpsc::SyncSender<Part>) -> End {
+    let mut splitter = Splitter::new(sender);
+    match lines {
+        Lines::Text(text) => {
+            for line in text.split_inclusive('\n') {
+                if !splitter.line(line) {
+                    break;
+                }
+            }
+            splitter.finish();
+            End::default()
+        }
+        Lines::Stream(stream) => {
+            let end = read_stream(stream, &mut splitter);
+            splitter.finish();
+            end
+        }
+    }
+}
+
+/// Reads a stream line by line into the splitter, recording the lines.
+fn read_stream(stream: Box<dyn Read + Send>, splitter: &mut Splitter) -> End {
+    let mut end = End::default();
+    let mut input = BufReader::with_capacity(PART_SIZE, stream);
+    let mut bytes = Vec::new();
+    let mut pos: u64 = 0;
+    loop {
+        bytes.clear();
+        if let Err(e) = input.read_until(b'\n', &mut bytes) {
+            end.error = Some((offset(pos), format!("cannot read the input: {e}")));
+            return end;
+        }
+        if bytes.is_empty() {
+            return end;
+        }
+        if pos + bytes.len() as u64 > u64::from(u32::MAX) {
+            end.error = Some((offset(pos), "an input larger than 4 GiB is not supported".into()));
+            return end;
+        }
+        let line = match std::str::from_utf8(&bytes) {
+            Ok(line) => line,
+            Err(e) => {
+                let valid = e.valid_up_to();
+                let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+                end.lines.push(offset(pos), prefix);
+                let at = pos + valid as u64;
+                end.error = Some((offset(at), format!("invalid UTF-8 at byte offset {at}")));
+                return end;
+            }
+        };
+        end.lines.push(offset(pos), line);
+        pos += bytes.len() as u64;
+        if !splitter.line(line) {
+            return end;
+        }
+    }
+}
+
+fn offset(pos: u64) -> u32 {
+    u32::try_from(pos).unwrap_or(u32::MAX)
+}
+
+/// Gathers lines into parts of whole statements and sends them parsed.
+struct Splitter {
+    chunker: Chunker,
+    macros: KnownMacros,
+    part: String,
+    part_start: usize,
+    pos: usize,
+    sender: mpsc::SyncSender<Part>,
+}
+
+impl Splitter {
+    fn new(sender: mpsc::SyncSender<Part>) -> Splitter {
+        Splitter {
+            chunker: Chunker::new(),
+            macros: KnownMacros::default(),
+            part: String::new(),
+            part_start: 0,
+            pos: 0,
+            sender,
+        }
+    }
+
+    /// Takes the next line; false when nobody wants more parts.
+    fn line(&mut self, line: &str) -> bool {
+        self.pos += line.len();
+        if let Some(chunk) = self.chunker.push_line(line) {
+            self.part.push_str(&chunk);
+            if self.part.len() >= PART_SIZE {
+                return self.send();
+            }
+        }
+        true
+    }
+
+    /// Sends what is left (an unfinished block or statement included).
+    fn finish(mut self) {
+        if let Some(rest) = self.chunker.finish() {
+            self.part.push_str(&rest);
+        }
+        if !self.part.is_empty() {
+            self.send();
+        }
+    }
+
+    fn send(&mut self) -> bool {
+        let text = std::mem::replace(&mut self.part, String::with_capacity(PART_SIZE + PART_SIZE / 4));
+        let parse = gcn_syntax::parse_chunk(&text, &mut self.macros);
+        let part = Part { start: self.part_start as u32, text, parse };
+        self.part_start = self.pos;
+        self.sender.send(part).is_ok()
+    }
+}
