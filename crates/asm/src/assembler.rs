@@ -134,6 +134,9 @@ pub(crate) struct Asm {
     /// The format can no longer change (something was emitted or defined in a section).
     pub format_fixed: bool,
     pub dot: SymId,
+    /// A register symbol has been defined (until then, no name is one: the encoder's
+    /// question about each register name is answered without a lookup).
+    any_register_symbol: bool,
     /// `.eqv` symbols being expanded (cycle guard).
     eqv_active: HashSet<SymId>,
     /// Expression nodes `.eqv` expansions may still produce for one reference (each
@@ -180,6 +183,7 @@ impl Asm {
             abs_offset: None,
             format_fixed: false,
             dot,
+            any_register_symbol: false,
             eqv_active: HashSet::new(),
             bind_budget: 0,
             bind_exhausted: false,
@@ -258,6 +262,7 @@ impl Asm {
         while let Some(part) = reader.next() {
             let part_ctx = Ctx { mapper: ctx.mapper.shifted(part.start), ..ctx.clone() };
             flow = self.process_parse(part_ctx, &part.parse, Rc::from(part.text), true);
+            reader.done(part.parse);
             if flow != Flow::Continue {
                 break;
             }
@@ -331,10 +336,10 @@ impl Asm {
                 return crate::pseudo::pseudo_op(self, ctx, &op);
             }
             Statement::Instruction(instr) => {
-                let name = instr.mnemonic_token().map(|t| t.text().to_string()).unwrap_or_default();
-                if let Some(m) = self.find_macro(&name) {
+                let called = instr.mnemonic_token().and_then(|t| Some((self.find_macro(t.text())?, t)));
+                if let Some((m, mnemonic)) = called {
                     Self::skip_errors(ctx, end);
-                    let from = instr.mnemonic_token().map_or(0, |t| u32::from(t.text_range().end()));
+                    let from = u32::from(mnemonic.text_range().end());
                     return crate::macros::call(self, ctx, &m, instr.syntax(), from);
                 }
                 if !self.flush_errors(ctx, end) {
@@ -384,6 +389,11 @@ impl Asm {
     pub(crate) fn find_macro(&self, name: &str) -> Option<Rc<crate::macros::Macro>> {
         if self.macros.is_empty() {
             return None;
+        }
+        let lowercase = !name.bytes().any(|b| b.is_ascii_uppercase());
+        if lowercase || !self.opts.macro_case_insensitive {
+            // The key is the name itself: no copy.
+            return self.macros.get(name).cloned();
         }
         self.macros.get(&self.macro_key(name)).cloned()
     }
@@ -529,6 +539,7 @@ impl Asm {
                 self.error_at(ctx, range, format!("register symbol `{name}` was used in expressions before"));
                 return;
             }
+            self.any_register_symbol = true;
             let sym = self.symbols.get_mut(id);
             sym.register = Some(reg);
             sym.value = None;
@@ -1339,8 +1350,15 @@ impl Asm {
                 // them is the start of the instruction.
                 let fixups: Vec<(Option<Ir>, encode::Fixup)> =
                     encoded.fixups.into_iter().map(|f| (self.lower(ctx, &f.expr), f)).collect();
-                let bytes: Vec<u8> = encoded.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-                if !self.emit(ctx, range, &bytes) {
+                let mut buffer = [0u8; 64];
+                let emitted = match little_endian(&encoded.words, &mut buffer) {
+                    Some(bytes) => self.emit(ctx, range, bytes),
+                    None => {
+                        let bytes: Vec<u8> = encoded.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                        self.emit(ctx, range, &bytes)
+                    }
+                };
+                if !emitted {
                     return;
                 }
                 for (ir, fixup) in fixups {
@@ -1384,6 +1402,15 @@ impl Asm {
         let mut cx = encode::operands::Cx::new(&target, &mut resolver);
         cx.register_value(expr).map_err(|e| (e.range, e.message))
     }
+}
+
+/// The bytes of `words` in `buffer`, if they fit (they always do for today's encodings).
+fn little_endian<'a>(words: &[u32], buffer: &'a mut [u8; 64]) -> Option<&'a [u8]> {
+    let bytes = buffer.get_mut(..words.len() * 4)?;
+    for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    Some(bytes)
 }
 
 /// Why a value that must be known now is not.
@@ -1472,6 +1499,10 @@ impl encode::Resolver for Resolver<'_> {
     }
 
     fn register_symbol(&mut self, name: &str) -> Option<RegRange> {
+        // A name with a scope path is still looked up: finding it creates its scopes.
+        if !self.asm.any_register_symbol && !name.contains(':') {
+            return None;
+        }
         let id = self.asm.symbols.find_existing(name)?;
         self.asm.symbols.get(id).register
     }

@@ -52,18 +52,21 @@ pub(crate) struct End {
 /// The receiving end: parts in order, then how the reading ended.
 pub(crate) struct PartReader {
     parts: mpsc::Receiver<Part>,
+    /// Trees given back to be freed by the reader, off the assembler's path.
+    used: mpsc::Sender<Parse>,
     reader: thread::JoinHandle<End>,
 }
 
 impl PartReader {
     pub(crate) fn start(lines: Lines) -> PartReader {
         let (sender, parts) = mpsc::sync_channel(QUEUE);
+        let (used, to_free) = mpsc::channel();
         let reader = thread::Builder::new()
             .name("gcn-asm-reader".into())
             .stack_size(READER_STACK)
-            .spawn(move || read_parts(lines, sender))
+            .spawn(move || read_parts(lines, Outbox { sender, to_free }))
             .expect("start the reader thread");
-        PartReader { parts, reader }
+        PartReader { parts, used, reader }
     }
 
     /// The next part; `None` at the end of the text.
@@ -71,15 +74,38 @@ impl PartReader {
         self.parts.recv().ok()
     }
 
+    /// Gives back the tree of a part that has been processed.
+    pub(crate) fn done(&self, parse: Parse) {
+        // If the reader has ended, the tree is freed here.
+        let _ = self.used.send(parse);
+    }
+
     /// Stops reading (if it has not ended) and tells how it ended.
     pub(crate) fn finish(self) -> End {
         drop(self.parts);
+        drop(self.used);
         self.reader.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
     }
 }
 
-fn read_parts(lines: Lines, sender: mpsc::SyncSender<Part>) -> End {
-    let mut splitter = Splitter::new(sender);
+/// The reader's ends of the two channels.
+struct Outbox {
+    sender: mpsc::SyncSender<Part>,
+    to_free: mpsc::Receiver<Parse>,
+}
+
+impl Outbox {
+    /// Sends a part, first freeing the trees given back; false if nobody wants it.
+    fn send(&self, part: Part) -> bool {
+        while let Ok(parse) = self.to_free.try_recv() {
+            drop(parse);
+        }
+        self.sender.send(part).is_ok()
+    }
+}
+
+fn read_parts(lines: Lines, outbox: Outbox) -> End {
+    let mut splitter = Splitter::new(outbox);
     match lines {
         Lines::Text(text) => {
             for line in text.split_inclusive('\n') {
@@ -147,18 +173,18 @@ struct Splitter {
     part: String,
     part_start: usize,
     pos: usize,
-    sender: mpsc::SyncSender<Part>,
+    outbox: Outbox,
 }
 
 impl Splitter {
-    fn new(sender: mpsc::SyncSender<Part>) -> Splitter {
+    fn new(outbox: Outbox) -> Splitter {
         Splitter {
             chunker: Chunker::new(),
             macros: KnownMacros::default(),
             part: String::new(),
             part_start: 0,
             pos: 0,
-            sender,
+            outbox,
         }
     }
 
@@ -189,6 +215,6 @@ impl Splitter {
         let parse = gcn_syntax::parse_chunk(&text, &mut self.macros);
         let part = Part { start: self.part_start as u32, text, parse };
         self.part_start = self.pos;
-        self.sender.send(part).is_ok()
+        self.outbox.send(part)
     }
 }
