@@ -5,7 +5,7 @@
 
 use gcn_syntax::{ast, ast::AstNode, TextRange};
 
-use super::operands::{is_word, range_of, word_of, Align, Cx, Items, ModifierRef, Reg, SrcSpec};
+use super::operands::{expect_operand_count, is_word, range_of, word_of, Align, Cx, Items, ModifierRef, Reg, SrcSpec};
 use super::{EncodeError, FixupKind, Value};
 use crate::arch::Generation;
 use crate::table::{Encoding, Flags, Instruction, OperandKind, ValueType};
@@ -305,8 +305,7 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
         // VADDR may be left out (or `off`) when no address mode needs it.
         let with_vaddr = ops.iter().any(|o| o.kind == OperandKind::VAddr);
         if operands.len() != full && !(with_vaddr && operands.len() == full - 1) {
-            let items2 = Items { operands: operands.to_vec(), modifiers: Vec::new() };
-            items2.expect_count(full, full, whole)?;
+            expect_operand_count(operands, full, full, whole)?;
         }
         let mut it = operands.iter();
         let needs_vaddr = idxen || offen || addr64;

@@ -12,6 +12,7 @@
 pub mod operands;
 mod memory;
 mod scalar;
+mod tree;
 mod vector;
 
 use gcn_syntax::{ast, TextRange};

@@ -51,9 +51,14 @@
 //! A register symbol ([`Resolver::register_symbol`]) uses the same convention: an
 //! `Sgpr` range's `first` is the scalar operand code, so `x = %vcc` is `{Sgpr, 106, 2}`.
 
-use gcn_syntax::ast::{self, AstNode};
-use gcn_syntax::{SyntaxKind, SyntaxToken, TextRange};
+use std::borrow::Cow;
 
+use gcn_syntax::ast::{self, AstNode};
+use gcn_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+
+use smallvec::SmallVec;
+
+use super::tree;
 use super::{EncodeError, Encoded, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
 use crate::arch::{Generation, SpecialReg};
 use crate::table::ValueType;
@@ -577,10 +582,13 @@ impl SrcMods {
 // ---------------------------------------------------------------------------------------
 
 /// An instruction's operands (expressions, with their ranges) and modifiers.
+///
+/// Stored inline: an instruction has a handful of each, and this is built for every
+/// instruction assembled.
 #[derive(Debug, Clone, Default)]
 pub struct Items {
-    pub operands: Vec<ast::Expr>,
-    pub modifiers: Vec<ModifierRef>,
+    pub operands: SmallVec<[ast::Expr; 6]>,
+    pub modifiers: SmallVec<[ModifierRef; 4]>,
 }
 
 impl Items {
@@ -594,10 +602,13 @@ impl Items {
                     Some(e) => items.operands.push(e),
                     None => return Err(EncodeError::new(op.syntax().text_range(), "expected an operand")),
                 },
-                ast::OperandItem::Modifier(m) => match ModifierRef::new(m.clone()) {
-                    Some(m) => items.modifiers.push(m),
-                    None => return Err(EncodeError::new(m.syntax().text_range(), "expected a modifier")),
-                },
+                ast::OperandItem::Modifier(m) => {
+                    let range = m.syntax().text_range();
+                    match ModifierRef::new(m) {
+                        Some(m) => items.modifiers.push(m),
+                        None => return Err(EncodeError::new(range, "expected a modifier")),
+                    }
+                }
             }
         }
         Ok(items)
@@ -606,43 +617,60 @@ impl Items {
     /// Checks the number of operands is within `min..=max`; the error points at the
     /// first extra operand or at `whole` (the instruction) when operands are missing.
     pub fn expect_count(&self, min: usize, max: usize, whole: TextRange) -> Result<()> {
-        let n = self.operands.len();
-        if n > max {
-            return Err(EncodeError::new(
-                range_of(&self.operands[max]),
-                format!("too many operands: expected {max}"),
-            ));
-        }
-        if n < min {
-            let at = self.operands.last().map(range_of).map_or(whole, |r| TextRange::new(r.end(), whole.end()));
-            return Err(EncodeError::new(
-                if at.is_empty() { whole } else { at },
-                format!("expected {min} operand{}, found {n}", plural(min as u32)),
-            ));
-        }
-        Ok(())
+        expect_operand_count(&self.operands, min, max, whole)
     }
 }
 
-/// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`) with its name token.
+/// [`Items::expect_count`] for some of an instruction's operands.
+pub fn expect_operand_count(operands: &[ast::Expr], min: usize, max: usize, whole: TextRange) -> Result<()> {
+    let n = operands.len();
+    if n > max {
+        return Err(EncodeError::new(range_of(&operands[max]), format!("too many operands: expected {max}")));
+    }
+    if n < min {
+        let at = operands.last().map(range_of).map_or(whole, |r| TextRange::new(r.end(), whole.end()));
+        return Err(EncodeError::new(
+            if at.is_empty() { whole } else { at },
+            format!("expected {min} operand{}, found {n}", plural(min as u32)),
+        ));
+    }
+    Ok(())
+}
+
+/// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`).
 #[derive(Debug, Clone)]
 pub struct ModifierRef {
     pub node: ast::Modifier,
-    pub name: SyntaxToken,
+    /// The name token, kept only for a mutable tree (whose green nodes cannot be
+    /// borrowed); an ordinary tree's name is read from its green node, without
+    /// allocating a token.
+    name_token: Option<SyntaxToken>,
 }
 
 impl ModifierRef {
     pub fn new(node: ast::Modifier) -> Option<ModifierRef> {
-        let name = node.name_token()?;
-        Some(ModifierRef { node, name })
+        let name_token = match node.syntax().green() {
+            Cow::Borrowed(green) => {
+                tree::first_token(green, SyntaxKind::NAME)?;
+                None
+            }
+            Cow::Owned(_) => Some(node.name_token()?),
+        };
+        Some(ModifierRef { node, name_token })
     }
     /// The name as written.
     pub fn name(&self) -> &str {
-        self.name.text()
+        if let Some(token) = &self.name_token {
+            return token.text();
+        }
+        match self.node.syntax().green() {
+            Cow::Borrowed(green) => tree::first_token(green, SyntaxKind::NAME).map_or("", |(t, _)| t.text()),
+            Cow::Owned(_) => unreachable!("a mutable tree's modifier keeps its name token"),
+        }
     }
     /// Case-insensitive name comparison (`name` lowercase).
     pub fn is(&self, name: &str) -> bool {
-        self.name.text().eq_ignore_ascii_case(name)
+        self.name().eq_ignore_ascii_case(name)
     }
     pub fn range(&self) -> TextRange {
         self.node.syntax().text_range()
@@ -792,12 +820,8 @@ impl<'a> Cx<'a> {
     pub fn eval(&mut self, expr: &ast::Expr) -> Result<Value> {
         // Fast path: plain integer literals need no resolver.
         if let ast::Expr::Literal(l) = expr {
-            if let Some(t) = l.token() {
-                if t.kind() == SyntaxKind::INT_NUMBER {
-                    if let Some(v) = parse_int(t.text()) {
-                        return Ok(Value::Known(v));
-                    }
-                }
+            if let Some(v) = tree::int_literal_of(l.syntax()) {
+                return Ok(Value::Known(v));
             }
         }
         self.resolver.eval(expr).map_err(|m| EncodeError::new(range_of(expr), m))
@@ -832,12 +856,14 @@ impl<'a> Cx<'a> {
         match expr {
             ast::Expr::Register(r) => self.named_reg(r).map(Some),
             ast::Expr::RegIndex(r) => {
-                let range = r.syntax().text_range();
-                let Some(name) = r.name_token() else { return Ok(None) };
+                let node = r.syntax();
+                let range = node.text_range();
+                let green = node.green();
+                let Some((name, _)) = tree::first_token(&green, SyntaxKind::NAME) else { return Ok(None) };
                 let Some(sym) = self.resolver.register_symbol(name.text()) else {
                     return Err(EncodeError::new(range, format!("`{}` is not a register", name.text())));
                 };
-                self.indexed_symbol(sym, r.range(), range).map(Some)
+                self.indexed_symbol(sym, node, range).map(Some)
             }
             ast::Expr::NameRef(n) => {
                 let Some(name) = n.name_token() else { return Ok(None) };
@@ -854,9 +880,9 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// `x[a:b]` of a register symbol `x`.
-    fn indexed_symbol(&mut self, sym: RegRange, rr: Option<ast::RegRange>, range: TextRange) -> Result<Reg> {
-        let (first, last) = self.index_range(rr, sym.count as u32, range)?;
+    /// `x[a:b]` of a register symbol `x` (`owner`: the `x[a:b]` node).
+    fn indexed_symbol(&mut self, sym: RegRange, owner: &SyntaxNode, range: TextRange) -> Result<Reg> {
+        let (first, last) = self.index_range_of(owner, sym.count as u32, range)?;
         if sym.file == RegFile::Sgpr && sym.first >= 128 {
             let mut reg = self.symbol_reg(sym, 0, 1, range);
             if reg.kind == RegKind::Const {
@@ -922,6 +948,23 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// The `[first:last]` / `[index]` under `owner` (a register or an indexed symbol),
+    /// or the whole `count` without one. Integer-literal indexes are read from the green
+    /// tree; anything else (and every error) goes through [`Cx::index_range`].
+    fn index_range_of(&mut self, owner: &SyntaxNode, count: u32, whole: TextRange) -> Result<(u32, u32)> {
+        let green = owner.green();
+        let Some(range) = tree::child_node(&green, SyntaxKind::REG_RANGE) else {
+            return Ok((0, count.saturating_sub(1)));
+        };
+        match tree::literal_index(range) {
+            Some((a, b)) if (0..=0xffff).contains(&a) && (a..=0xffff).contains(&b) => Ok((a as u32, b as u32)),
+            _ => {
+                let range = owner.children().find_map(ast::RegRange::cast);
+                self.index_range(range, count, whole)
+            }
+        }
+    }
+
     /// `[first:last]` / `[index]` relative indexes; `None` range means the whole `count`.
     fn index_range(&mut self, r: Option<ast::RegRange>, count: u32, whole: TextRange) -> Result<(u32, u32)> {
         let Some(r) = r else { return Ok((0, count.saturating_sub(1))) };
@@ -948,11 +991,15 @@ impl<'a> Cx<'a> {
     }
 
     fn named_reg(&mut self, r: &ast::Register) -> Result<Reg> {
-        let range = r.syntax().text_range();
-        let Some(tok) = r.name_token() else {
+        let node = r.syntax();
+        let range = node.text_range();
+        // Read from the green node: the name token and whether `[…]` follows.
+        let green = node.green();
+        let Some((tok, _)) = tree::first_token(&green, SyntaxKind::NAME) else {
             return Err(EncodeError::new(range, "expected a register"));
         };
         let name = tok.text();
+        let indexed = tree::child_node(&green, SyntaxKind::REG_RANGE).is_some();
         let gen = self.gen();
         let bytes = name.as_bytes();
         // sN / vN / ttmpN and their bracket forms.
@@ -966,19 +1013,19 @@ impl<'a> Cx<'a> {
                 continue;
             }
             let (first, last) = if rest.is_empty() {
-                let Some(rr) = r.range() else {
+                if !indexed {
                     return Err(EncodeError::new(range, "expected a register range"));
-                };
+                }
                 // In an operand, a register symbol named `s`, `v` or `ttmp` wins over the
                 // register file.
                 if !self.names_first {
                     if let Some(sym) = self.resolver.register_symbol(name) {
-                        return self.indexed_symbol(sym, Some(rr), range);
+                        return self.indexed_symbol(sym, node, range);
                     }
                 }
-                self.index_range(Some(rr), 1, range)?
+                self.index_range_of(node, 1, range)?
             } else {
-                if r.range().is_some() {
+                if indexed {
                     return Err(EncodeError::new(range, "unexpected `[` after a register"));
                 }
                 let v: u32 = rest.parse().unwrap_or(u32::MAX);
@@ -1009,18 +1056,17 @@ impl<'a> Cx<'a> {
         let Some(base) = gen.special_reg_code(sreg) else {
             return Err(EncodeError::new(range, format!("register `{name}` is not available on {gen}")));
         };
-        let (first, last) = match r.range() {
-            None => (0, count as u32 - 1),
-            Some(rr) => {
-                let (a, b) = self.index_range(Some(rr), count as u32, range)?;
-                if b >= count as u32 {
-                    return Err(EncodeError::new(
-                        range,
-                        format!("register index out of range (0-{}) for `{name}`", count - 1),
-                    ));
-                }
-                (a, b)
+        let (first, last) = if indexed {
+            let (a, b) = self.index_range_of(node, count as u32, range)?;
+            if b >= count as u32 {
+                return Err(EncodeError::new(
+                    range,
+                    format!("register index out of range (0-{}) for `{name}`", count - 1),
+                ));
             }
+            (a, b)
+        } else {
+            (0, count as u32 - 1)
         };
         let code = base + offset as u16 + first as u16;
         let count = (last - first + 1) as u16;

@@ -5,7 +5,7 @@
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
 
-use super::operands::{call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
+use super::operands::{expect_operand_count, call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
 use super::{memory, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
 use crate::arch::Generation;
 use crate::lookup::{instructions, split_suffix, Suffix};
@@ -603,8 +603,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         operands = &operands[..operands.len() - 1];
     }
     if operands.len() != ops.len() {
-        let items = Items { operands: operands.to_vec(), modifiers: Vec::new() };
-        items.expect_count(ops.len(), ops.len(), whole)?;
+        expect_operand_count(operands, ops.len(), ops.len(), whole)?;
     }
     let mut offset_mod: Option<(Value, ast::Expr)> = None;
     for m in &items.modifiers {

@@ -1,0 +1,77 @@
+//! Allocation-free reads of the syntax tree, through its green (immutable) nodes.
+//!
+//! The typed AST (`gcn_syntax::ast`) walks rowan cursors, and every node or token a
+//! cursor visits is a heap allocation: reading `s[4:5]` through the AST allocates about
+//! ten times. The hot shapes — the mnemonic, register names, `[a:b]` with integer
+//! literals, integer literals — are read here from the green node under a cursor
+//! instead: the same children, kinds and texts, without allocating. Callers fall back
+//! to the AST for anything else, so the AST stays the reference for every shape.
+
+use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, TextSize};
+use rowan::{GreenNodeData, GreenTokenData, Language, NodeOrToken};
+
+use super::operands::parse_int;
+
+type Element<'g> = NodeOrToken<&'g GreenNodeData, &'g GreenTokenData>;
+
+fn kind_of(element: Element<'_>) -> SyntaxKind {
+    ClrxLanguage::kind_from_raw(element.kind())
+}
+
+/// The first token of `kind` directly under `node` (as `ast`'s `first_token`), with its
+/// offset from the start of `node`.
+pub(crate) fn first_token(node: &GreenNodeData, kind: SyntaxKind) -> Option<(&GreenTokenData, TextSize)> {
+    let mut offset = TextSize::from(0);
+    for child in node.children() {
+        if let NodeOrToken::Token(t) = child {
+            if kind_of(child) == kind {
+                return Some((t, offset));
+            }
+        }
+        offset += child.text_len();
+    }
+    None
+}
+
+/// The first child node of `kind` directly under `node`.
+pub(crate) fn child_node(node: &GreenNodeData, kind: SyntaxKind) -> Option<&GreenNodeData> {
+    node.children().filter_map(NodeOrToken::into_node).find(|n| kind_of(NodeOrToken::Node(n)) == kind)
+}
+
+/// The value of a `LITERAL` node whose token is an integer (`12`, `0x1f`), as
+/// [`Cx::eval`](super::operands::Cx::eval) reads it without the resolver.
+pub(crate) fn int_literal(node: &GreenNodeData) -> Option<i64> {
+    if kind_of(NodeOrToken::Node(node)) != SyntaxKind::LITERAL {
+        return None;
+    }
+    // `Literal::token`: the first non-trivia token.
+    let token = node
+        .children()
+        .filter(|c| c.as_token().is_some() && !kind_of(*c).is_trivia())
+        .find_map(NodeOrToken::into_token)?;
+    if kind_of(NodeOrToken::Token(token)) != SyntaxKind::INT_NUMBER {
+        return None;
+    }
+    parse_int(token.text())
+}
+
+/// An integer literal operand's value, read from its node.
+pub(crate) fn int_literal_of(node: &SyntaxNode) -> Option<i64> {
+    int_literal(&node.green())
+}
+
+/// `[a:b]` or `[a]` (a `REG_RANGE` node) whose indexes are integer literals: `(a, b)`,
+/// `b` being `a` for `[a]`. `None` for any other shape (expressions, symbols, parts
+/// missing): the caller reads those through the AST.
+pub(crate) fn literal_index(range: &GreenNodeData) -> Option<(i64, i64)> {
+    // As `ast::RegRange`: the expressions are the child nodes, `last` needs a colon.
+    let mut exprs = range.children().filter_map(NodeOrToken::into_node);
+    let first = int_literal(exprs.next()?)?;
+    if first_token(range, SyntaxKind::COLON).is_none() {
+        return Some((first, first));
+    }
+    match exprs.next() {
+        Some(last) => Some((first, int_literal(last)?)),
+        None => Some((first, first)),
+    }
+}
