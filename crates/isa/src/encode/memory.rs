@@ -45,7 +45,7 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) 
     let mut end = items.operands.len();
     let mut words = Vec::new();
     while end > n {
-        let ast::Expr::NameRef(name) = &items.operands[end - 1] else { break };
+        let ast::Expr::NameRef(name) = &*items.operands[end - 1] else { break };
         let Some(w) = name.name_token() else { break };
         words.push((w.text().to_ascii_lowercase(), w.text_range()));
         end -= 1;
@@ -175,11 +175,17 @@ const NUMBER_FORMATS: &[&str] =
 /// register; later generations pack two.
 fn d16_format_regs(row: &Instruction, gen: Generation, base: u32) -> u32 {
     let name = row.mnemonic;
-    if gen == Generation::Gcn1_2 && name.contains("format_d16_") && !name.contains("_hi") {
+    if gen == Generation::Gcn1_2 && has_part(name, "format_d16_") && !has_part(name, "_hi") {
         let comps = name.rsplit('_').next().map_or(1, |c| c.len() as u32);
         return comps;
     }
     base
+}
+
+/// Whether `part` occurs in `name`: `str::contains` builds a substring searcher on each
+/// call, which costs more than this scan over a short mnemonic.
+fn has_part(name: &str, part: &str) -> bool {
+    name.as_bytes().windows(part.len()).any(|w| w == part.as_bytes())
 }
 
 /// `format:[dfmt, nfmt]` (either may be omitted, names or `@expr`) or, on GCN 1.5,
@@ -457,7 +463,7 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 vdata = cx.vreg(e, count, write)?.vgpr() as u32;
             }
             OperandKind::VAddr => {
-                if let ast::Expr::List(list) = e {
+                if let ast::Expr::List(list) = &**e {
                     if !gfx10 {
                         return Err(EncodeError::new(range_of(e), "address lists need GCN 1.5"));
                     }

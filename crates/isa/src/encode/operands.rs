@@ -52,9 +52,11 @@
 //! `Sgpr` range's `first` is the scalar operand code, so `x = %vcc` is `{Sgpr, 106, 2}`.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use gcn_syntax::ast::{self, AstNode};
-use gcn_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use rowan::{GreenNode, GreenNodeData, Language};
 
 use smallvec::SmallVec;
 
@@ -67,8 +69,8 @@ use crate::table::ValueType;
 pub type Result<T> = std::result::Result<T, EncodeError>;
 
 /// The range of an expression in the source.
-pub fn range_of(expr: &ast::Expr) -> TextRange {
-    expr.syntax().text_range()
+pub fn range_of<E: OperandSyntax + ?Sized>(expr: &E) -> TextRange {
+    expr.range()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -587,28 +589,39 @@ impl SrcMods {
 /// instruction assembled.
 #[derive(Debug, Clone, Default)]
 pub struct Items {
-    pub operands: SmallVec<[ast::Expr; 6]>,
+    pub operands: SmallVec<[InstrOperand; 6]>,
     pub modifiers: SmallVec<[ModifierRef; 4]>,
 }
 
 impl Items {
-    /// Splits the items of `instr`. An operand without an expression (a parse error)
-    /// is an error.
+    /// Splits the items of `instr`: the operand list is read from its green node, and
+    /// only modifiers get a syntax node now (operands get theirs when needed).
     pub fn of(instr: &ast::Instruction) -> Result<Items> {
         let mut items = Items::default();
-        for item in instr.items() {
-            match item {
-                ast::OperandItem::Operand(op) => match op.expr() {
-                    Some(e) => items.operands.push(e),
-                    None => return Err(EncodeError::new(op.syntax().text_range(), "expected an operand")),
-                },
-                ast::OperandItem::Modifier(m) => {
-                    let range = m.syntax().text_range();
-                    match ModifierRef::new(m) {
-                        Some(m) => items.modifiers.push(m),
-                        None => return Err(EncodeError::new(range, "expected a modifier")),
-                    }
+        let Some(list) = instr.operand_list() else { return Ok(items) };
+        let list_node = list.syntax();
+        let green = list_node.green();
+        let mut offset = list_node.text_range().start();
+        for child in green.children() {
+            let len = child.text_len();
+            let range = TextRange::at(offset, len);
+            offset += len;
+            let Some(node) = child.into_node() else { continue };
+            let kind = ClrxLanguage::kind_from_raw(node.kind());
+            if ast::Modifier::can_cast(kind) {
+                let modifier = child_at(list_node, range, kind).and_then(ast::Modifier::cast);
+                match modifier.and_then(ModifierRef::new) {
+                    Some(m) => items.modifiers.push(m),
+                    None => return Err(EncodeError::new(range, "expected a modifier")),
                 }
+            } else if ast::Operand::can_cast(kind) {
+                items.operands.push(InstrOperand {
+                    green: node.to_owned(),
+                    kind,
+                    range,
+                    list: list_node.clone(),
+                    expr: OnceCell::new(),
+                });
             }
         }
         Ok(items)
@@ -622,7 +635,7 @@ impl Items {
 }
 
 /// [`Items::expect_count`] for some of an instruction's operands.
-pub fn expect_operand_count(operands: &[ast::Expr], min: usize, max: usize, whole: TextRange) -> Result<()> {
+pub fn expect_operand_count(operands: &[InstrOperand], min: usize, max: usize, whole: TextRange) -> Result<()> {
     let n = operands.len();
     if n > max {
         return Err(EncodeError::new(range_of(&operands[max]), format!("too many operands: expected {max}")));
@@ -635,6 +648,88 @@ pub fn expect_operand_count(operands: &[ast::Expr], min: usize, max: usize, whol
         ));
     }
     Ok(())
+}
+
+/// The child node of `parent` written at `range`, of `kind`.
+fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<SyntaxNode> {
+    let is_it = |n: &SyntaxNode| n.text_range() == range && n.kind() == kind;
+    // A binary search over the children (one node made), then a scan for safety.
+    match parent.child_or_token_at_range(range).and_then(|e| e.into_node()).filter(is_it) {
+        Some(node) => Some(node),
+        None => parent.children().find(is_it),
+    }
+}
+
+/// An instruction operand: its green node, where it is written, and its syntax node
+/// (an [`ast::Expr`]), made on first use.
+///
+/// Making a syntax node allocates; registers and integer literals, most operands, are
+/// read from the green node alone (see [`OperandSyntax`]). Everything else derefs to
+/// the expression.
+#[derive(Debug, Clone)]
+pub struct InstrOperand {
+    green: GreenNode,
+    kind: SyntaxKind,
+    range: TextRange,
+    /// The operand list, to make the node from.
+    list: SyntaxNode,
+    expr: OnceCell<ast::Expr>,
+}
+
+impl InstrOperand {
+    fn make_expr(&self) -> ast::Expr {
+        child_at(&self.list, self.range, self.kind)
+            .and_then(ast::Expr::cast)
+            .expect("an operand is an expression node of its operand list")
+    }
+}
+
+impl std::ops::Deref for InstrOperand {
+    type Target = ast::Expr;
+    fn deref(&self) -> &ast::Expr {
+        self.expr.get_or_init(|| self.make_expr())
+    }
+}
+
+/// An expression as the register and source parsers read it: an [`ast::Expr`], or an
+/// [`InstrOperand`] whose syntax node is made only when a shape needs it.
+pub trait OperandSyntax {
+    /// The expression's syntax node.
+    fn expr(&self) -> &ast::Expr;
+    fn kind(&self) -> SyntaxKind;
+    fn range(&self) -> TextRange;
+    /// The green node: kinds, tokens and texts, read without allocating.
+    fn green(&self) -> Cow<'_, GreenNodeData>;
+}
+
+impl OperandSyntax for ast::Expr {
+    fn expr(&self) -> &ast::Expr {
+        self
+    }
+    fn kind(&self) -> SyntaxKind {
+        self.syntax().kind()
+    }
+    fn range(&self) -> TextRange {
+        self.syntax().text_range()
+    }
+    fn green(&self) -> Cow<'_, GreenNodeData> {
+        self.syntax().green()
+    }
+}
+
+impl OperandSyntax for InstrOperand {
+    fn expr(&self) -> &ast::Expr {
+        self
+    }
+    fn kind(&self) -> SyntaxKind {
+        self.kind
+    }
+    fn range(&self) -> TextRange {
+        self.range
+    }
+    fn green(&self) -> Cow<'_, GreenNodeData> {
+        Cow::Borrowed(&self.green)
+    }
 }
 
 /// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`).
@@ -718,8 +813,23 @@ pub fn is_bare_register_name(expr: &ast::Expr) -> bool {
 }
 
 /// Whether `expr` is the bare word `word` (case-insensitive).
-pub fn is_word(expr: &ast::Expr, word: &str) -> bool {
-    word_of(expr).is_some_and(|t| t.text().eq_ignore_ascii_case(word))
+pub fn is_word<E: OperandSyntax + ?Sized>(expr: &E, word: &str) -> bool {
+    // `word_of`, read from the green node: a name, or a register name without `[…]`.
+    let green = expr.green();
+    let is_name = match expr.kind() {
+        SyntaxKind::NAME_REF => true,
+        SyntaxKind::REGISTER => tree::child_node(&green, SyntaxKind::REG_RANGE).is_none(),
+        _ => false,
+    };
+    is_name && tree::first_token(&green, SyntaxKind::NAME).is_some_and(|(t, _)| t.text().eq_ignore_ascii_case(word))
+}
+
+/// The value of an integer literal (`12`, `0x1f`), read from its green node.
+fn int_literal<E: OperandSyntax + ?Sized>(expr: &E) -> Option<i64> {
+    if expr.kind() != SyntaxKind::LITERAL {
+        return None;
+    }
+    tree::int_literal(&expr.green())
 }
 
 /// `name(args…)` calls: the lowercase-compared name and the call.
@@ -788,7 +898,7 @@ impl<'a> Cx<'a> {
 
     /// Takes the instruction's one literal for `value` (`None`: pending `expr`). Two
     /// operands may share a literal only with the same known value.
-    pub fn set_literal(&mut self, value: Option<u32>, expr: &ast::Expr) -> Result<()> {
+    pub fn set_literal<E: OperandSyntax + ?Sized>(&mut self, value: Option<u32>, expr: &E) -> Result<()> {
         if let Some(old) = &self.literal {
             if old.pending.is_none() && value == Some(old.value) {
                 return Ok(());
@@ -797,7 +907,7 @@ impl<'a> Cx<'a> {
         }
         self.literal = Some(LiteralSlot {
             value: value.unwrap_or(0),
-            pending: if value.is_none() { Some(expr.clone()) } else { None },
+            pending: if value.is_none() { Some(expr.expr().clone()) } else { None },
         });
         Ok(())
     }
@@ -817,18 +927,16 @@ impl<'a> Cx<'a> {
     // ---- values ------------------------------------------------------------------
 
     /// Evaluates an expression through the resolver.
-    pub fn eval(&mut self, expr: &ast::Expr) -> Result<Value> {
+    pub fn eval<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<Value> {
         // Fast path: plain integer literals need no resolver.
-        if let ast::Expr::Literal(l) = expr {
-            if let Some(v) = tree::int_literal_of(l.syntax()) {
-                return Ok(Value::Known(v));
-            }
+        if let Some(v) = int_literal(expr) {
+            return Ok(Value::Known(v));
         }
-        self.resolver.eval(expr).map_err(|m| EncodeError::new(range_of(expr), m))
+        self.resolver.eval(expr.expr()).map_err(|m| EncodeError::new(range_of(expr), m))
     }
 
     /// Evaluates an expression that must be known now.
-    pub fn known(&mut self, expr: &ast::Expr) -> Result<i64> {
+    pub fn known<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<i64> {
         match self.eval(expr)? {
             Value::Known(v) => Ok(v),
             Value::Pending => Err(EncodeError::new(range_of(expr), "expression must be known here")),
@@ -837,8 +945,11 @@ impl<'a> Cx<'a> {
 
     /// An immediate: a float literal (`1.5`, `-2.0h`, `(0.5)`), or an expression's
     /// value (possibly pending). `lit(…)` is not handled here (see [`Cx::src`]).
-    pub fn imm(&mut self, expr: &ast::Expr) -> Result<Imm> {
-        if let Some(f) = float_literal(expr) {
+    pub fn imm<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<Imm> {
+        if let Some(v) = int_literal(expr) {
+            return Ok(Imm::Int(v));
+        }
+        if let Some(f) = float_literal(expr.expr()) {
             return f.map(Imm::Float).ok_or_else(|| EncodeError::new(range_of(expr), "invalid floating-point number"));
         }
         Ok(match self.eval(expr)? {
@@ -852,18 +963,25 @@ impl<'a> Cx<'a> {
     /// Parses a register operand. `Ok(None)`: not register syntax (a value, a word);
     /// `Err`: register syntax that is wrong (bad range, out of range, missing on this
     /// generation).
-    pub fn reg(&mut self, expr: &ast::Expr) -> Result<Option<Reg>> {
+    pub fn reg<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<Option<Reg>> {
+        match expr.kind() {
+            SyntaxKind::REGISTER => self.named_reg(expr).map(Some),
+            SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => self.symbolic_reg(expr.expr()),
+            _ => Ok(None),
+        }
+    }
+
+    /// A register symbol (`x`, `x[a:b]`) or a `%` register.
+    fn symbolic_reg(&mut self, expr: &ast::Expr) -> Result<Option<Reg>> {
         match expr {
-            ast::Expr::Register(r) => self.named_reg(r).map(Some),
             ast::Expr::RegIndex(r) => {
-                let node = r.syntax();
-                let range = node.text_range();
-                let green = node.green();
+                let range = r.syntax().text_range();
+                let green = expr.green();
                 let Some((name, _)) = tree::first_token(&green, SyntaxKind::NAME) else { return Ok(None) };
                 let Some(sym) = self.resolver.register_symbol(name.text()) else {
                     return Err(EncodeError::new(range, format!("`{}` is not a register", name.text())));
                 };
-                self.indexed_symbol(sym, node, range).map(Some)
+                self.indexed_symbol(sym, expr, range).map(Some)
             }
             ast::Expr::NameRef(n) => {
                 let Some(name) = n.name_token() else { return Ok(None) };
@@ -881,7 +999,7 @@ impl<'a> Cx<'a> {
     }
 
     /// `x[a:b]` of a register symbol `x` (`owner`: the `x[a:b]` node).
-    fn indexed_symbol(&mut self, sym: RegRange, owner: &SyntaxNode, range: TextRange) -> Result<Reg> {
+    fn indexed_symbol<E: OperandSyntax + ?Sized>(&mut self, sym: RegRange, owner: &E, range: TextRange) -> Result<Reg> {
         let (first, last) = self.index_range_of(owner, sym.count as u32, range)?;
         if sym.file == RegFile::Sgpr && sym.first >= 128 {
             let mut reg = self.symbol_reg(sym, 0, 1, range);
@@ -951,7 +1069,7 @@ impl<'a> Cx<'a> {
     /// The `[first:last]` / `[index]` under `owner` (a register or an indexed symbol),
     /// or the whole `count` without one. Integer-literal indexes are read from the green
     /// tree; anything else (and every error) goes through [`Cx::index_range`].
-    fn index_range_of(&mut self, owner: &SyntaxNode, count: u32, whole: TextRange) -> Result<(u32, u32)> {
+    fn index_range_of<E: OperandSyntax + ?Sized>(&mut self, owner: &E, count: u32, whole: TextRange) -> Result<(u32, u32)> {
         let green = owner.green();
         let Some(range) = tree::child_node(&green, SyntaxKind::REG_RANGE) else {
             return Ok((0, count.saturating_sub(1)));
@@ -959,7 +1077,7 @@ impl<'a> Cx<'a> {
         match tree::literal_index(range) {
             Some((a, b)) if (0..=0xffff).contains(&a) && (a..=0xffff).contains(&b) => Ok((a as u32, b as u32)),
             _ => {
-                let range = owner.children().find_map(ast::RegRange::cast);
+                let range = owner.expr().syntax().children().find_map(ast::RegRange::cast);
                 self.index_range(range, count, whole)
             }
         }
@@ -990,9 +1108,8 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn named_reg(&mut self, r: &ast::Register) -> Result<Reg> {
-        let node = r.syntax();
-        let range = node.text_range();
+    fn named_reg<E: OperandSyntax + ?Sized>(&mut self, node: &E) -> Result<Reg> {
+        let range = node.range();
         // Read from the green node: the name token and whether `[…]` follows.
         let green = node.green();
         let Some((tok, _)) = tree::first_token(&green, SyntaxKind::NAME) else {
@@ -1081,7 +1198,7 @@ impl<'a> Cx<'a> {
     /// A scalar register operand (SDST, SBASE, SRSRC, SDATA, ...): SGPRs, TTMPs and the
     /// named scalar registers, exactly `count` of them, aligned by `align`. Recorded as
     /// read or written.
-    pub fn sreg(&mut self, expr: &ast::Expr, count: u32, align: Align, write: bool) -> Result<Reg> {
+    pub fn sreg<E: OperandSyntax + ?Sized>(&mut self, expr: &E, count: u32, align: Align, write: bool) -> Result<Reg> {
         let range = range_of(expr);
         let Some(reg) = self.reg(expr)? else {
             return Err(EncodeError::new(range, format!("expected {count} scalar register{}", plural(count))));
@@ -1110,7 +1227,7 @@ impl<'a> Cx<'a> {
     }
 
     /// VGPRs only: exactly `count` of them. Recorded as read or written.
-    pub fn vreg(&mut self, expr: &ast::Expr, count: u32, write: bool) -> Result<Reg> {
+    pub fn vreg<E: OperandSyntax + ?Sized>(&mut self, expr: &E, count: u32, write: bool) -> Result<Reg> {
         let range = range_of(expr);
         match self.reg(expr)? {
             Some(reg) if reg.is_vgpr() => {
@@ -1128,7 +1245,7 @@ impl<'a> Cx<'a> {
     }
 
     /// VGPRs, any count within `min..=max`. Recorded.
-    pub fn vreg_range(&mut self, expr: &ast::Expr, min: u32, max: u32, write: bool) -> Result<Reg> {
+    pub fn vreg_range<E: OperandSyntax + ?Sized>(&mut self, expr: &E, min: u32, max: u32, write: bool) -> Result<Reg> {
         let range = range_of(expr);
         match self.reg(expr)? {
             Some(reg) if reg.is_vgpr() => {
@@ -1152,9 +1269,10 @@ impl<'a> Cx<'a> {
     /// A source operand: a register, an inline constant or a literal as `spec` allows.
     /// `lit(x)` forces a literal; a pending value is always a literal with a fixup.
     /// Operand modifiers must have been stripped ([`Cx::strip_src_mods`]).
-    pub fn src(&mut self, expr: &ast::Expr, spec: &SrcSpec) -> Result<Src> {
+    pub fn src<E: OperandSyntax + ?Sized>(&mut self, expr: &E, spec: &SrcSpec) -> Result<Src> {
         let range = range_of(expr);
-        if let Some(call) = call_named(expr, "lit") {
+        let lit = if expr.kind() == SyntaxKind::CALL_EXPR { call_named(expr.expr(), "lit") } else { None };
+        if let Some(call) = lit {
             let mut args = call.args();
             let (Some(inner), None) = (args.next(), args.next()) else {
                 return Err(EncodeError::new(range, "`lit` takes one value"));
@@ -1220,7 +1338,7 @@ impl<'a> Cx<'a> {
             self.use_reg(&reg, false);
             return Ok(Src { code: reg.code, kind: SrcKind::Reg(reg), range });
         }
-        if matches!(expr, ast::Expr::RegIndex(_)) {
+        if expr.kind() == SyntaxKind::REG_INDEX {
             return Err(EncodeError::new(range, "expected a register"));
         }
         if !spec.inline && !spec.literal {
@@ -1239,7 +1357,13 @@ impl<'a> Cx<'a> {
         self.literal_src(imm, expr, range, spec)
     }
 
-    fn literal_src(&mut self, imm: Imm, value_expr: &ast::Expr, range: TextRange, spec: &SrcSpec) -> Result<Src> {
+    fn literal_src<E: OperandSyntax + ?Sized>(
+        &mut self,
+        imm: Imm,
+        value_expr: &E,
+        range: TextRange,
+        spec: &SrcSpec,
+    ) -> Result<Src> {
         if !spec.literal {
             return Err(EncodeError::new(range, spec.literal_error));
         }

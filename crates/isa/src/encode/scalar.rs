@@ -5,10 +5,10 @@
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
 
-use super::operands::{expect_operand_count, call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
-use super::{memory, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
+use super::operands::{expect_operand_count, InstrOperand, OperandSyntax, call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
+use super::{memory, tree, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
 use crate::arch::Generation;
-use crate::lookup::{instructions, split_suffix, Suffix};
+use crate::lookup::{split_suffix, Suffix};
 use crate::table::{Encoding, Flags, Instruction, Operand, OperandKind};
 
 type Result<T> = std::result::Result<T, EncodeError>;
@@ -20,17 +20,19 @@ pub(super) fn dispatch(
     instr: &ast::Instruction,
     resolver: &mut dyn Resolver,
 ) -> std::result::Result<Encoded, Vec<EncodeError>> {
-    let Some(tok) = instr.mnemonic_token() else {
+    // The mnemonic, read from the green node (no token allocation).
+    let green = instr.syntax().green();
+    let Some((tok, offset)) = tree::first_token(&green, SyntaxKind::NAME) else {
         return Err(vec![EncodeError::new(instr.syntax().text_range(), "expected an instruction")]);
     };
     let text = tok.text();
-    let mrange = tok.text_range();
+    let mrange = TextRange::at(instr.syntax().text_range().start() + offset, tok.text_len());
     let (mut base, mut suffix) = split_suffix(text);
-    let mut all = rows_of(base);
+    let mut all = crate::lookup::lookup(base);
     if all.is_empty() && suffix.is_some() {
         base = text;
         suffix = None;
-        all = rows_of(base);
+        all = crate::lookup::lookup(base);
     }
     if all.is_empty() {
         return Err(vec![EncodeError::new(mrange, format!("unknown instruction `{text}`"))]);
@@ -65,7 +67,7 @@ pub(super) fn dispatch(
             rows.clone().find(|r| r.encoding != Encoding::Vop3)
         };
         let row = row.unwrap_or(first);
-        return vector::encode(target, instr, row, suffix, resolver);
+        return vector::encode(target, instr, mrange, row, suffix, resolver);
     }
     let scalar = is_scalar(first.encoding);
     let force_literal = match suffix {
@@ -90,25 +92,6 @@ pub(super) fn dispatch(
         Ok(words) => Ok(cx.finish(words)),
         Err(e) => Err(vec![e]),
     }
-}
-
-/// The table rows of a mnemonic, case-insensitively, without allocating (the table is
-/// sorted by lowercase mnemonic).
-fn rows_of(name: &str) -> &'static [Instruction] {
-    use std::cmp::Ordering;
-    fn cmp(row: &str, key: &str) -> Ordering {
-        row.bytes().cmp(key.bytes().map(|b| b.to_ascii_lowercase()))
-    }
-    let rows = instructions();
-    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
-        // The usual lowercase mnemonic: plain string comparisons.
-        let start = rows.partition_point(|r| r.mnemonic < name);
-        let len = rows[start..].partition_point(|r| r.mnemonic == name);
-        return &rows[start..start + len];
-    }
-    let start = rows.partition_point(|r| cmp(r.mnemonic, name) == Ordering::Less);
-    let len = rows[start..].partition_point(|r| cmp(r.mnemonic, name) == Ordering::Equal);
-    &rows[start..start + len]
 }
 
 fn is_scalar(e: Encoding) -> bool {
@@ -224,12 +207,12 @@ fn encode_scalar(
 }
 
 /// SDST: scalar registers only, aligned for scalar instructions.
-fn sdst_code(cx: &mut Cx<'_>, o: &Operand, e: &ast::Expr, write: bool) -> Result<u32> {
+fn sdst_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E, write: bool) -> Result<u32> {
     Ok(cx.sreg(e, o.min_regs as u32, Align::Scalar, write)?.code8() as u32)
 }
 
 /// A 16-bit immediate: known (truncated) or pending (fixup on bits 0..16 of word 0).
-fn imm16(cx: &mut Cx<'_>, e: &ast::Expr, signed: bool) -> Result<u32> {
+fn imm16<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, e: &E, signed: bool) -> Result<u32> {
     if let Some(f) = float_like(e) {
         return Err(EncodeError::new(f, "expected an integer"));
     }
@@ -238,17 +221,16 @@ fn imm16(cx: &mut Cx<'_>, e: &ast::Expr, signed: bool) -> Result<u32> {
         Value::Pending => {
             // All 16 bits are kept, whatever the sign (as for known values).
             let _ = signed;
-            cx.fixup(0, 0, 16, false, FixupKind::Value, e);
+            cx.fixup(0, 0, 16, false, FixupKind::Value, e.expr());
             Ok(0)
         }
     }
 }
 
-fn float_like(e: &ast::Expr) -> Option<TextRange> {
-    match e {
-        ast::Expr::Literal(l) if l.token().is_some_and(|t| t.kind() == SyntaxKind::FLOAT_NUMBER) => Some(range_of(e)),
-        _ => None,
-    }
+fn float_like<E: OperandSyntax + ?Sized>(e: &E) -> Option<TextRange> {
+    let float = e.kind() == SyntaxKind::LITERAL
+        && tree::literal_token(&e.green()).is_some_and(|(_, kind)| kind == SyntaxKind::FLOAT_NUMBER);
+    float.then(|| range_of(e))
 }
 
 /// A branch target: SIMM16 = (target - next instruction) / 4.
@@ -449,7 +431,7 @@ fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, shift: u8, bits: u8) -> Result<u
 }
 
 /// `vmcnt(n) & expcnt(n) & lgkmcnt(n)` (any order, `&` optional) or a 16-bit value.
-fn waitcnt_value(cx: &mut Cx<'_>, operands: &[ast::Expr]) -> Result<u32> {
+fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     fn leaves(e: &ast::Expr, out: &mut Vec<ast::Expr>) {
         if let ast::Expr::Bin(b) = e {
             if b.op().is_some_and(|t| t.kind() == SyntaxKind::AMP) {
@@ -575,7 +557,7 @@ fn smrd(
     Ok(vec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
 }
 
-fn sbase_code(cx: &mut Cx<'_>, o: &Operand, e: &ast::Expr) -> Result<u32> {
+fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) -> Result<u32> {
     let reg = cx.sreg(e, o.min_regs as u32, Align::None, false)?;
     if reg.code % 2 != 0 {
         return Err(EncodeError::new(reg.range, "unaligned scalar register range"));

@@ -7,7 +7,7 @@
 //! instead: the same children, kinds and texts, without allocating. Callers fall back
 //! to the AST for anything else, so the AST stays the reference for every shape.
 
-use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, TextSize};
+use gcn_syntax::{ClrxLanguage, SyntaxKind, TextSize};
 use rowan::{GreenNodeData, GreenTokenData, Language, NodeOrToken};
 
 use super::operands::parse_int;
@@ -38,26 +38,25 @@ pub(crate) fn child_node(node: &GreenNodeData, kind: SyntaxKind) -> Option<&Gree
     node.children().filter_map(NodeOrToken::into_node).find(|n| kind_of(NodeOrToken::Node(n)) == kind)
 }
 
-/// The value of a `LITERAL` node whose token is an integer (`12`, `0x1f`), as
-/// [`Cx::eval`](super::operands::Cx::eval) reads it without the resolver.
-pub(crate) fn int_literal(node: &GreenNodeData) -> Option<i64> {
+/// The token of a `LITERAL` node and its kind (`INT_NUMBER`, `FLOAT_NUMBER`, …), as
+/// `ast::Literal::token` finds it: the first non-trivia token.
+pub(crate) fn literal_token(node: &GreenNodeData) -> Option<(&GreenTokenData, SyntaxKind)> {
     if kind_of(NodeOrToken::Node(node)) != SyntaxKind::LITERAL {
         return None;
     }
-    // `Literal::token`: the first non-trivia token.
-    let token = node
-        .children()
-        .filter(|c| c.as_token().is_some() && !kind_of(*c).is_trivia())
-        .find_map(NodeOrToken::into_token)?;
-    if kind_of(NodeOrToken::Token(token)) != SyntaxKind::INT_NUMBER {
-        return None;
-    }
-    parse_int(token.text())
+    node.children()
+        .filter_map(NodeOrToken::into_token)
+        .map(|t| (t, kind_of(NodeOrToken::Token(t))))
+        .find(|(_, kind)| !kind.is_trivia())
 }
 
-/// An integer literal operand's value, read from its node.
-pub(crate) fn int_literal_of(node: &SyntaxNode) -> Option<i64> {
-    int_literal(&node.green())
+/// The value of a `LITERAL` node whose token is an integer (`12`, `0x1f`), as
+/// [`Cx::eval`](super::operands::Cx::eval) reads it without the resolver.
+pub(crate) fn int_literal(node: &GreenNodeData) -> Option<i64> {
+    match literal_token(node)? {
+        (token, SyntaxKind::INT_NUMBER) => parse_int(token.text()),
+        _ => None,
+    }
 }
 
 /// `[a:b]` or `[a]` (a `REG_RANGE` node) whose indexes are integer literals: `(a, b)`,
