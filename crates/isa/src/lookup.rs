@@ -61,13 +61,18 @@ pub fn instructions() -> &'static [Instruction] {
 pub fn lookup(mnemonic: &str) -> &'static [Instruction] {
     let index = MNEMONIC_INDEX.get_or_init(index_mnemonics);
     let mut buf = [0u8; MAX_MNEMONIC_LEN];
-    let Some(key) = buf.get_mut(..mnemonic.len()) else {
-        return &[];
+    let key = if mnemonic.bytes().any(|b| b.is_ascii_uppercase()) {
+        // Lowercased on the stack: this runs for every instruction assembled.
+        let Some(key) = buf.get_mut(..mnemonic.len()) else {
+            return &[];
+        };
+        key.copy_from_slice(mnemonic.as_bytes());
+        key.make_ascii_lowercase();
+        key
+    } else {
+        mnemonic.as_bytes()
     };
-    // Lowercased on the stack: this runs for every instruction assembled.
-    key.copy_from_slice(mnemonic.as_bytes());
-    key.make_ascii_lowercase();
-    match index.get(&*key) {
+    match index.get(key) {
         Some(&(start, len)) => &INSTRUCTIONS[start as usize..(start + len) as usize],
         None => &[],
     }

@@ -3,9 +3,9 @@
 //! Out-of-range offsets and masks are truncated to their field, as clrxasm does (it
 //! warns); pending offsets get a [`Fixup`](super::Fixup).
 
-use gcn_syntax::{ast, ast::AstNode, TextRange};
+use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
 
-use super::operands::{expect_operand_count, is_word, range_of, word_of, Align, Cx, Items, ModifierRef, Reg, SrcSpec};
+use super::operands::{expect_operand_count, ModValue, OperandSyntax, is_word, range_of, word_of, Align, Cx, Items, ModifierRef, Reg, SrcSpec};
 use super::{EncodeError, FixupKind, Value};
 use crate::arch::Generation;
 use crate::table::{Encoding, Flags, Instruction, OperandKind, ValueType};
@@ -29,7 +29,7 @@ pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::In
 
 /// A known or pending unsigned field value: known values are masked to `bits`;
 /// pending ones get a fixup at `word`/`shift`.
-fn field(cx: &mut Cx<'_>, v: Value, e: &ast::Expr, word: usize, shift: u8, bits: u8, signed: bool) -> u32 {
+fn field<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, v: Value, e: &E, word: usize, shift: u8, bits: u8, signed: bool) -> u32 {
     match v {
         Value::Known(v) => (v as u32) & ((1u64 << bits) - 1) as u32,
         Value::Pending => {
@@ -45,7 +45,12 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) 
     let mut end = items.operands.len();
     let mut words = Vec::new();
     while end > n {
-        let ast::Expr::NameRef(name) = &*items.operands[end - 1] else { break };
+        let last = &items.operands[end - 1];
+        // Checked on the green node first: only a name needs its syntax node.
+        if last.kind() != SyntaxKind::NAME_REF {
+            break;
+        }
+        let ast::Expr::NameRef(name) = &**last else { break };
         let Some(w) = name.name_token() else { break };
         words.push((w.text().to_ascii_lowercase(), w.text_range()));
         end -= 1;
@@ -86,7 +91,7 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
     // the ADDR field and requires `gds`.
     let gds_only = row.flags.contains(Flags::GDS)
         && row.operands.iter().all(|o| o.kind == OperandKind::VData);
-    let (mut offset, mut offset0, mut offset1) = (None::<(Value, ast::Expr)>, None, None);
+    let (mut offset, mut offset0, mut offset1) = (None::<(Value, ModValue)>, None, None);
     let mut gds = false;
     for m in &items.modifiers {
         if m.is("gds") {
@@ -271,7 +276,7 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     let typed = row.encoding == Encoding::Mtbuf;
     let class = if typed { "MTBUF" } else { "MUBUF" };
     let mut flags = BufferFlags::default();
-    let mut offset: Option<(Value, ast::Expr)> = None;
+    let mut offset: Option<(Value, ModValue)> = None;
     let mut fmt: (u32, u32) = if gfx10 { (0, 0) } else { (1, 0) };
     for m in &items.modifiers {
         if let Some(flag) = flags.named(&m.name().to_ascii_lowercase(), typed, gen) {
@@ -620,7 +625,7 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         _ => "SCRATCH",
     };
     let (mut glc, mut slc, mut tfe, mut nv, mut lds, mut dlc) = (false, false, false, false, false, false);
-    let mut offset: Option<(Value, ast::Expr)> = None;
+    let mut offset: Option<(Value, ModValue)> = None;
     for m in &items.modifiers {
         if m.is("glc") {
             glc = cx.mod_flag(m)?;

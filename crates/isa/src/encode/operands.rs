@@ -594,34 +594,38 @@ pub struct Items {
 }
 
 impl Items {
-    /// Splits the items of `instr`: the operand list is read from its green node, and
-    /// only modifiers get a syntax node now (operands get theirs when needed).
+    /// Splits the items of `instr`, read from the green node of its operand list:
+    /// syntax nodes are made only when needed.
     pub fn of(instr: &ast::Instruction) -> Result<Items> {
         let mut items = Items::default();
-        let Some(list) = instr.operand_list() else { return Ok(items) };
-        let list_node = list.syntax();
-        let green = list_node.green();
-        let mut offset = list_node.text_range().start();
-        for child in green.children() {
+        let instr_node = instr.syntax();
+        let instr_green = instr_node.green();
+        let mut offset = instr_node.text_range().start();
+        let mut list = None;
+        for child in instr_green.children() {
+            let len = child.text_len();
+            if let Some(node) = child.into_node().filter(|n| kind_of(n) == SyntaxKind::OPERAND_LIST) {
+                list = Some((node, TextRange::at(offset, len)));
+                break;
+            }
+            offset += len;
+        }
+        let Some((list_green, list_range)) = list else { return Ok(items) };
+        let mut offset = list_range.start();
+        for child in list_green.children() {
             let len = child.text_len();
             let range = TextRange::at(offset, len);
             offset += len;
             let Some(node) = child.into_node() else { continue };
-            let kind = ClrxLanguage::kind_from_raw(node.kind());
+            let kind = kind_of(node);
+            let item = || ListItem { green: node.to_owned(), kind, range, instr: instr_node.clone(), list_range };
             if ast::Modifier::can_cast(kind) {
-                let modifier = child_at(list_node, range, kind).and_then(ast::Modifier::cast);
-                match modifier.and_then(ModifierRef::new) {
-                    Some(m) => items.modifiers.push(m),
-                    None => return Err(EncodeError::new(range, "expected a modifier")),
+                if tree::first_token(node, SyntaxKind::NAME).is_none() {
+                    return Err(EncodeError::new(range, "expected a modifier"));
                 }
+                items.modifiers.push(ModifierRef { item: item(), node: OnceCell::new() });
             } else if ast::Operand::can_cast(kind) {
-                items.operands.push(InstrOperand {
-                    green: node.to_owned(),
-                    kind,
-                    range,
-                    list: list_node.clone(),
-                    expr: OnceCell::new(),
-                });
+                items.operands.push(InstrOperand { item: item(), expr: OnceCell::new() });
             }
         }
         Ok(items)
@@ -650,6 +654,10 @@ pub fn expect_operand_count(operands: &[InstrOperand], min: usize, max: usize, w
     Ok(())
 }
 
+fn kind_of(node: &GreenNodeData) -> SyntaxKind {
+    ClrxLanguage::kind_from_raw(node.kind())
+}
+
 /// The child node of `parent` written at `range`, of `kind`.
 fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<SyntaxNode> {
     let is_it = |n: &SyntaxNode| n.text_range() == range && n.kind() == kind;
@@ -660,27 +668,41 @@ fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<S
     }
 }
 
-/// An instruction operand: its green node, where it is written, and its syntax node
-/// (an [`ast::Expr`]), made on first use.
+/// An item of an instruction's operand list (an operand or a modifier): its green node
+/// and where it is written, enough to make its syntax node when one is needed.
 ///
-/// Making a syntax node allocates; registers and integer literals, most operands, are
-/// read from the green node alone (see [`OperandSyntax`]). Everything else derefs to
-/// the expression.
+/// Making a syntax node allocates (one for the list, one for the item); registers,
+/// integer literals and modifier names, most of what an instruction holds, are read
+/// from the green node alone.
 #[derive(Debug, Clone)]
-pub struct InstrOperand {
+struct ListItem {
     green: GreenNode,
     kind: SyntaxKind,
     range: TextRange,
-    /// The operand list, to make the node from.
-    list: SyntaxNode,
+    /// The instruction, and where its operand list is.
+    instr: SyntaxNode,
+    list_range: TextRange,
+}
+
+impl ListItem {
+    fn make_node(&self) -> SyntaxNode {
+        child_at(&self.instr, self.list_range, SyntaxKind::OPERAND_LIST)
+            .and_then(|list| child_at(&list, self.range, self.kind))
+            .expect("an operand list item is a child node of its operand list")
+    }
+}
+
+/// An instruction operand, whose expression node ([`ast::Expr`], by deref) is made on
+/// first use: [`OperandSyntax`] reads registers and integer literals without it.
+#[derive(Debug, Clone)]
+pub struct InstrOperand {
+    item: ListItem,
     expr: OnceCell<ast::Expr>,
 }
 
 impl InstrOperand {
     fn make_expr(&self) -> ast::Expr {
-        child_at(&self.list, self.range, self.kind)
-            .and_then(ast::Expr::cast)
-            .expect("an operand is an expression node of its operand list")
+        ast::Expr::cast(self.item.make_node()).expect("an operand is an expression node")
     }
 }
 
@@ -722,67 +744,73 @@ impl OperandSyntax for InstrOperand {
         self
     }
     fn kind(&self) -> SyntaxKind {
-        self.kind
+        self.item.kind
     }
     fn range(&self) -> TextRange {
-        self.range
+        self.item.range
     }
     fn green(&self) -> Cow<'_, GreenNodeData> {
-        Cow::Borrowed(&self.green)
+        Cow::Borrowed(&self.item.green)
     }
 }
 
-/// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`).
+/// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`): its name is read from the green
+/// node, its syntax node is made on first use.
 #[derive(Debug, Clone)]
 pub struct ModifierRef {
-    pub node: ast::Modifier,
-    /// The name token, kept only for a mutable tree (whose green nodes cannot be
-    /// borrowed); an ordinary tree's name is read from its green node, without
-    /// allocating a token.
-    name_token: Option<SyntaxToken>,
+    item: ListItem,
+    node: OnceCell<ast::Modifier>,
 }
 
 impl ModifierRef {
-    pub fn new(node: ast::Modifier) -> Option<ModifierRef> {
-        let name_token = match node.syntax().green() {
-            Cow::Borrowed(green) => {
-                tree::first_token(green, SyntaxKind::NAME)?;
-                None
-            }
-            Cow::Owned(_) => Some(node.name_token()?),
-        };
-        Some(ModifierRef { node, name_token })
+    /// The modifier's syntax node.
+    pub fn node(&self) -> &ast::Modifier {
+        self.node.get_or_init(|| ast::Modifier::cast(self.item.make_node()).expect("a modifier node"))
     }
     /// The name as written.
     pub fn name(&self) -> &str {
-        if let Some(token) = &self.name_token {
-            return token.text();
-        }
-        match self.node.syntax().green() {
-            Cow::Borrowed(green) => tree::first_token(green, SyntaxKind::NAME).map_or("", |(t, _)| t.text()),
-            Cow::Owned(_) => unreachable!("a mutable tree's modifier keeps its name token"),
-        }
+        tree::first_token(&self.item.green, SyntaxKind::NAME).map_or("", |(t, _)| t.text())
     }
     /// Case-insensitive name comparison (`name` lowercase).
     pub fn is(&self, name: &str) -> bool {
         self.name().eq_ignore_ascii_case(name)
     }
     pub fn range(&self) -> TextRange {
-        self.node.syntax().text_range()
+        self.item.range
     }
     /// The values after each `:` (none for a flag).
     pub fn values(&self) -> impl Iterator<Item = ast::Expr> {
-        self.node.values()
+        self.node().values()
     }
     /// The single value (`name:value`), or `None` for a flag; an error for
     /// `name:a:b`.
     pub fn value(&self) -> Result<Option<ast::Expr>> {
-        let mut it = self.node.values();
+        // A flag (no value node) needs no syntax node.
+        if self.item.green.children().all(|c| c.as_node().is_none()) {
+            return Ok(None);
+        }
+        let mut it = self.node().values();
         let first = it.next();
         if it.next().is_some() {
             return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
         }
         Ok(first)
+    }
+    /// [`ModifierRef::value`] read from the green node: the value's syntax node is made
+    /// only if needed (a pending value's fixup, a value that is no integer literal).
+    pub fn value_syntax(&self) -> Result<Option<ModValue<'_>>> {
+        let mut offset = self.item.range.start();
+        let mut value = None;
+        for child in self.item.green.children() {
+            let range = TextRange::at(offset, child.text_len());
+            offset += child.text_len();
+            let Some(node) = child.into_node().filter(|n| ast::Operand::can_cast(kind_of(n))) else { continue };
+            if value.is_some() {
+                return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
+            }
+            value = Some(ModValue { modifier: self, green: node, range, expr: OnceCell::new() });
+        }
+        Ok(value)
     }
     /// "unknown modifier `x`" error, with the encoding's name (`"MUBUF"`).
     pub fn unknown(&self, class: &str) -> EncodeError {
@@ -791,6 +819,33 @@ impl ModifierRef {
     /// "modifier `x` is not allowed here" error.
     pub fn illegal(&self, why: &str) -> EncodeError {
         EncodeError::new(self.range(), format!("modifier `{}` {why}", self.name()))
+    }
+}
+
+/// The value of a `name:value` modifier (see [`ModifierRef::value_syntax`]).
+#[derive(Debug, Clone)]
+pub struct ModValue<'m> {
+    modifier: &'m ModifierRef,
+    green: &'m GreenNodeData,
+    range: TextRange,
+    expr: OnceCell<ast::Expr>,
+}
+
+impl OperandSyntax for ModValue<'_> {
+    fn expr(&self) -> &ast::Expr {
+        self.expr.get_or_init(|| {
+            let value = self.modifier.value().ok().flatten();
+            value.expect("a modifier's value_syntax is its value")
+        })
+    }
+    fn kind(&self) -> SyntaxKind {
+        kind_of(self.green)
+    }
+    fn range(&self) -> TextRange {
+        self.range
+    }
+    fn green(&self) -> Cow<'_, GreenNodeData> {
+        Cow::Borrowed(self.green)
     }
 }
 
@@ -861,11 +916,38 @@ pub struct Cx<'a> {
     /// In `%` values, `s[…]`/`v[…]`/`ttmp[…]` are registers even when a register symbol
     /// of that name exists (in operands the symbol wins), as clrxasm does.
     names_first: bool,
+    /// What the resolver said about register symbols named like a register file.
+    file_symbols: FileSymbols,
 }
+
+/// [`Resolver::register_symbol`] answers for the names of the register files (`s`,
+/// `v`, `ttmp`, as written), asked for every `s[…]`/`v[…]` operand: kept for the rest of
+/// the instruction, during which no symbol changes.
+#[derive(Default)]
+struct FileSymbols {
+    known: [Option<(&'static str, Option<RegRange>)>; 4],
+}
+
+impl FileSymbols {
+    fn get(&self, name: &str) -> Option<Option<RegRange>> {
+        self.known.iter().flatten().find(|(n, _)| *n == name).map(|&(_, sym)| sym)
+    }
+    /// Remembers the answer for `name` if it is a register file's name and there is room.
+    fn remember(&mut self, name: &str, sym: Option<RegRange>) {
+        let Some(name) = FILE_NAMES.iter().find(|n| **n == name) else { return };
+        if let Some(slot) = self.known.iter_mut().find(|k| k.is_none()) {
+            *slot = Some((name, sym));
+        }
+    }
+}
+
+/// The register-file names as they may be written (case-insensitive, as register names
+/// are; symbols are case-sensitive, so each spelling is its own symbol).
+const FILE_NAMES: &[&str] = &["s", "S", "v", "V", "ttmp", "TTMP"];
 
 impl<'a> Cx<'a> {
     pub fn new(target: &'a Target, resolver: &'a mut dyn Resolver) -> Cx<'a> {
-        Cx { target, resolver, regs: Vec::new(), fixups: Vec::new(), literal: None, names_first: false }
+        Cx { target, resolver, regs: Vec::new(), fixups: Vec::new(), literal: None, names_first: false, file_symbols: FileSymbols::default() }
     }
 
     pub fn gen(&self) -> Generation {
@@ -913,8 +995,16 @@ impl<'a> Cx<'a> {
     }
 
     /// Adds a fixup for a field of the instruction's own words.
-    pub fn fixup(&mut self, word: usize, shift: u8, bits: u8, signed: bool, kind: FixupKind, expr: &ast::Expr) {
-        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.clone() });
+    pub fn fixup<E: OperandSyntax + ?Sized>(
+        &mut self,
+        word: usize,
+        shift: u8,
+        bits: u8,
+        signed: bool,
+        kind: FixupKind,
+        expr: &E,
+    ) {
+        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.expr().clone() });
     }
 
     /// Records a register use.
@@ -1046,6 +1136,16 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// [`Resolver::register_symbol`] for a register file's name (`s` of `s[0:1]`).
+    fn file_symbol(&mut self, name: &str) -> Option<RegRange> {
+        if let Some(known) = self.file_symbols.get(name) {
+            return known;
+        }
+        let sym = self.resolver.register_symbol(name);
+        self.file_symbols.remember(name, sym);
+        sym
+    }
+
     fn symbol_reg(&self, sym: RegRange, offset: u16, count: u16, range: TextRange) -> Reg {
         let gen = self.gen();
         match sym.file {
@@ -1136,7 +1236,7 @@ impl<'a> Cx<'a> {
                 // In an operand, a register symbol named `s`, `v` or `ttmp` wins over the
                 // register file.
                 if !self.names_first {
-                    if let Some(sym) = self.resolver.register_symbol(name) {
+                    if let Some(sym) = self.file_symbol(name) {
                         return self.indexed_symbol(sym, node, range);
                     }
                 }
@@ -1456,8 +1556,8 @@ impl<'a> Cx<'a> {
 
     /// `name:value` whose value may be pending: returns the value expression too, for a
     /// fixup.
-    pub fn mod_pending(&mut self, m: &ModifierRef) -> Result<(Value, ast::Expr)> {
-        match m.value()? {
+    pub fn mod_pending<'m>(&mut self, m: &'m ModifierRef) -> Result<(Value, ModValue<'m>)> {
+        match m.value_syntax()? {
             None => Err(EncodeError::new(m.range(), format!("expected `:` and a value after `{}`", m.name()))),
             Some(e) => Ok((self.eval(&e)?, e)),
         }

@@ -5,7 +5,7 @@
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
 
-use super::operands::{expect_operand_count, InstrOperand, OperandSyntax, call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
+use super::operands::{expect_operand_count, ModValue, InstrOperand, OperandSyntax, call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
 use super::{memory, tree, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
 use crate::arch::Generation;
 use crate::lookup::{split_suffix, Suffix};
@@ -587,7 +587,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     if operands.len() != ops.len() {
         expect_operand_count(operands, ops.len(), ops.len(), whole)?;
     }
-    let mut offset_mod: Option<(Value, ast::Expr)> = None;
+    let mut offset_mod: Option<(Value, ModValue)> = None;
     for m in &items.modifiers {
         if m.is("glc") {
             glc = cx.mod_flag(m)?;

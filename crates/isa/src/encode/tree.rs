@@ -64,13 +64,15 @@ pub(crate) fn int_literal(node: &GreenNodeData) -> Option<i64> {
 /// missing): the caller reads those through the AST.
 pub(crate) fn literal_index(range: &GreenNodeData) -> Option<(i64, i64)> {
     // As `ast::RegRange`: the expressions are the child nodes, `last` needs a colon.
-    let mut exprs = range.children().filter_map(NodeOrToken::into_node);
-    let first = int_literal(exprs.next()?)?;
-    if first_token(range, SyntaxKind::COLON).is_none() {
-        return Some((first, first));
+    let (mut first, mut last, mut colon) = (None, None, false);
+    for child in range.children() {
+        match child {
+            NodeOrToken::Token(_) => colon |= kind_of(child) == SyntaxKind::COLON,
+            NodeOrToken::Node(node) if first.is_none() => first = Some(int_literal(node)?),
+            NodeOrToken::Node(node) if last.is_none() => last = Some(int_literal(node)?),
+            NodeOrToken::Node(_) => {}
+        }
     }
-    match exprs.next() {
-        Some(last) => Some((first, int_literal(last)?)),
-        None => Some((first, first)),
-    }
+    let first = first?;
+    Some((first, if colon { last.unwrap_or(first) } else { first }))
 }
