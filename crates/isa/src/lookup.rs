@@ -45,7 +45,10 @@ pub fn split_suffix(mnemonic: &str) -> (&str, Option<Suffix>) {
         return (mnemonic, None);
     };
     let tail = &mnemonic[at..];
-    match SUFFIXES.iter().find(|(text, _)| text.eq_ignore_ascii_case(tail)) {
+    match SUFFIXES
+        .iter()
+        .find(|(text, _)| text.eq_ignore_ascii_case(tail))
+    {
         Some(&(_, suffix)) => (&mnemonic[..at], Some(suffix)),
         None => (mnemonic, None),
     }
@@ -91,7 +94,10 @@ fn index_mnemonics() -> MnemonicIndex {
     for (i, row) in INSTRUCTIONS.iter().enumerate() {
         debug_assert!(row.mnemonic.len() < MAX_MNEMONIC_LEN);
         // The table is sorted by mnemonic: a mnemonic's rows are adjacent.
-        index.entry(row.mnemonic.as_bytes()).or_insert((i as u32, 0)).1 += 1;
+        index
+            .entry(row.mnemonic.as_bytes())
+            .or_insert((i as u32, 0))
+            .1 += 1;
     }
     index
 }

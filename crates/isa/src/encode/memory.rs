@@ -4,16 +4,19 @@
 //! warns); pending offsets get a [`Fixup`](super::Fixup).
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
+use smallvec::smallvec;
 
-use super::operands::{expect_operand_count, ModValue, OperandSyntax, is_word, range_of, word_of, Align, Cx, Items, ModifierRef, Reg, SrcSpec};
-use super::{EncodeError, FixupKind, Value};
+use super::operands::{
+    expect_operand_count, is_word, range_of, word_of, Align, Cx, Items, ModValue, ModifierRef, OperandSyntax, Reg, SrcSpec,
+};
+use super::{EncodeError, FixupKind, Value, Words};
 use crate::arch::Generation;
 use crate::table::{Encoding, Flags, Instruction, OperandKind, ValueType};
 
 type Result<T> = std::result::Result<T, EncodeError>;
 
 /// Encodes a memory instruction (`row` exists on `cx.gen()`): its words.
-pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::Instruction) -> Result<Vec<u32>> {
+pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::Instruction) -> Result<Words> {
     let items = Items::of(instr)?;
     let whole = instr.syntax().text_range();
     let op = row.opcode(cx.gen()).unwrap_or(0) as u32;
@@ -84,7 +87,7 @@ fn name_or_value(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<NameOrValue> {
 
 // ---- DS ---------------------------------------------------------------------------------
 
-fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let two = row.flags.contains(Flags::OFFSET2);
     // GWS instructions (`vdata` or no operand in the table): clrxasm takes one VGPR in
@@ -164,7 +167,7 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
     } else {
         0xd800_0000 | (op & 0xff) << 17 | (gds as u32) << 16 | off
     };
-    Ok(vec![w0, vdst << 24 | data[1] << 16 | data[0] << 8 | addr])
+    Ok(smallvec![w0, vdst << 24 | data[1] << 16 | data[0] << 8 | addr])
 }
 
 // ---- MUBUF / MTBUF ----------------------------------------------------------------------
@@ -270,7 +273,7 @@ impl BufferFlags {
     }
 }
 
-fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let typed = row.encoding == Encoding::Mtbuf;
@@ -387,14 +390,14 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     } else {
         0xe000_0000 | (op & 0x7f) << 18 | (slc as u32) << 17 | (lds as u32) << 16 | flags
     };
-    Ok(vec![w0, w1])
+    Ok(smallvec![w0, w1])
 }
 
 // ---- MIMG -------------------------------------------------------------------------------
 
 const DIMS: &[&str] = &["1d", "2d", "3d", "cube", "1d_array", "2d_array", "2d_msaa", "2d_msaa_array"];
 
-fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let mut dmask: u32 = 1;
@@ -512,7 +515,7 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     } else {
         w0 |= ((r128 || a16) as u32) << 15 | (da as u32) << 14;
     }
-    let mut words = vec![w0, w1];
+    let mut words = smallvec![w0, w1];
     for chunk in extra.chunks(4) {
         let mut w = 0u32;
         for (i, &b) in chunk.iter().enumerate() {
@@ -554,7 +557,7 @@ fn exp_target(text: &str) -> std::result::Result<u32, &'static str> {
     Err("unknown export target")
 }
 
-fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
     let (mut done, mut vm, mut compr) = (false, false, false);
     for m in &items.modifiers {
         if m.is("done") {
@@ -610,12 +613,12 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
         0xf800_0000
     };
     let w0 = base | (vm as u32) << 12 | (done as u32) << 11 | (compr as u32) << 10 | target << 4 | en;
-    Ok(vec![w0, w1])
+    Ok(smallvec![w0, w1])
 }
 
 // ---- FLAT / GLOBAL / SCRATCH ---------------------------------------------------------------
 
-fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let vega = gen >= Generation::Gcn1_4;
@@ -730,5 +733,5 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         }
     }
     let w1 = vdst << 24 | ((tfe || nv) as u32) << 23 | saddr << 16 | data << 8 | vaddr;
-    Ok(vec![w0, w1])
+    Ok(smallvec![w0, w1])
 }

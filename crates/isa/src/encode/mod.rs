@@ -16,6 +16,7 @@ mod tree;
 mod vector;
 
 use gcn_syntax::{ast, TextRange};
+use smallvec::SmallVec;
 
 use crate::arch::{Device, Generation};
 
@@ -98,12 +99,21 @@ pub struct RegUse {
 }
 
 /// An encoded instruction.
+///
+/// Words and register uses are stored inline (no allocation for the usual sizes: this
+/// is built for every instruction assembled); both deref to slices.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Encoded {
-    pub words: Vec<u32>,
+    pub words: Words,
     pub fixups: Vec<Fixup>,
-    pub regs: Vec<RegUse>,
+    pub regs: RegUses,
 }
+
+/// An instruction's words: 1 or 2, and a literal.
+pub type Words = SmallVec<[u32; 4]>;
+
+/// The registers an instruction reads and writes.
+pub type RegUses = SmallVec<[RegUse; 8]>;
 
 /// An error about part of the instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -61,7 +61,7 @@ use rowan::{GreenNode, GreenNodeData, Language};
 use smallvec::SmallVec;
 
 use super::tree;
-use super::{EncodeError, Encoded, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
+use super::{EncodeError, Encoded, RegUses, Words, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
 use crate::arch::{Generation, SpecialReg};
 use crate::table::ValueType;
 
@@ -910,7 +910,7 @@ struct LiteralSlot {
 pub struct Cx<'a> {
     pub target: &'a Target,
     pub resolver: &'a mut dyn Resolver,
-    pub regs: Vec<RegUse>,
+    pub regs: RegUses,
     pub fixups: Vec<Fixup>,
     literal: Option<LiteralSlot>,
     /// In `%` values, `s[…]`/`v[…]`/`ttmp[…]` are registers even when a register symbol
@@ -947,7 +947,7 @@ const FILE_NAMES: &[&str] = &["s", "S", "v", "V", "ttmp", "TTMP"];
 
 impl<'a> Cx<'a> {
     pub fn new(target: &'a Target, resolver: &'a mut dyn Resolver) -> Cx<'a> {
-        Cx { target, resolver, regs: Vec::new(), fixups: Vec::new(), literal: None, names_first: false, file_symbols: FileSymbols::default() }
+        Cx { target, resolver, regs: RegUses::new(), fixups: Vec::new(), literal: None, names_first: false, file_symbols: FileSymbols::default() }
     }
 
     pub fn gen(&self) -> Generation {
@@ -956,7 +956,7 @@ impl<'a> Cx<'a> {
 
     /// The encoded instruction: `words`, then the literal if an operand needs one (its
     /// fixup, if pending, points at that word).
-    pub fn finish(mut self, mut words: Vec<u32>) -> Encoded {
+    pub fn finish(mut self, mut words: Words) -> Encoded {
         if let Some(lit) = self.literal.take() {
             if let Some(expr) = lit.pending {
                 self.fixups.push(Fixup {
@@ -1712,9 +1712,9 @@ mod tests {
         const SYMS: &[(&str, RegRange)] = &[("dreg", RegRange { file: SGPR, first: 204, count: 1 })];
         for good in ["dreg", "dreg[0]", "dreg[0:1]"] {
             let e = encode(SYMS, &format!("s_xor_b64 s[22:23], {good}, s[62:63]")).unwrap();
-            assert_eq!(e.words, [0x8996_3ecc], "{good}");
+            assert_eq!(e.words[..], [0x8996_3ecc], "{good}");
         }
-        assert_eq!(encode(SYMS, "s_xor_b32 s22, dreg[0], s62").unwrap().words, [0x8916_3ecc]);
+        assert_eq!(encode(SYMS, "s_xor_b32 s22, dreg[0], s62").unwrap().words[..], [0x8916_3ecc]);
         for bad in ["dreg[1:1]", "dreg[0:2]", "dreg[1:2]"] {
             let src = format!("s_xor_b64 s[22:23], {bad}, s[62:63]");
             let err = encode(SYMS, &src).unwrap_err();
@@ -1733,8 +1733,8 @@ mod tests {
         let err = encode(SYMS, "s_xor_b64 s[30:31], k, s[14:15]").unwrap_err();
         assert_eq!(err.message, "required 2 scalar registers");
         assert_eq!(&"s_xor_b64 s[30:31], k, s[14:15]"[err.range], "k");
-        assert_eq!(encode(SYMS, "s_xor_b64 s[30:31], execz, s[14:15]").unwrap().words, [0x899e_0efc]);
-        assert_eq!(encode(SYMS, "s_xor_b32 s30, k, s14").unwrap().words, [0x891e_0efc]);
+        assert_eq!(encode(SYMS, "s_xor_b64 s[30:31], execz, s[14:15]").unwrap().words[..], [0x899e_0efc]);
+        assert_eq!(encode(SYMS, "s_xor_b32 s30, k, s14").unwrap().words[..], [0x891e_0efc]);
     }
 
     #[test]

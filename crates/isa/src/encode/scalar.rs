@@ -4,9 +4,13 @@
 //! pending values get a [`Fixup`](super::Fixup) whose `bits`/`signed` let the core warn.
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
+use smallvec::smallvec;
 
-use super::operands::{expect_operand_count, ModValue, InstrOperand, OperandSyntax, call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
-use super::{memory, tree, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
+use super::operands::{
+    call_named, expect_operand_count, is_bare_register_name, range_of, word_of, Align, Cx, InstrOperand, Items, ModValue,
+    OperandSyntax, SrcSpec,
+};
+use super::{memory, tree, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value, Words};
 use crate::arch::Generation;
 use crate::lookup::{split_suffix, Suffix};
 use crate::table::{Encoding, Flags, Instruction, Operand, OperandKind};
@@ -113,7 +117,7 @@ fn encode_scalar(
     row: &'static Instruction,
     instr: &ast::Instruction,
     force_literal: bool,
-) -> Result<Vec<u32>> {
+) -> Result<Words> {
     let items = Items::of(instr)?;
     let whole = instr.syntax().text_range();
     let gen = cx.gen();
@@ -156,7 +160,7 @@ fn encode_scalar(
                     _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
                 }
             }
-            Ok(vec![match row.encoding {
+            Ok(smallvec![match row.encoding {
                 Encoding::Sop2 => 0x8000_0000 | (op & 0x7f) << 23 | sdst << 16 | srcs[1] << 8 | srcs[0],
                 Encoding::Sop1 => 0xbe80_0000 | sdst << 16 | (op & 0xff) << 8 | srcs[0],
                 _ => 0xbf00_0000 | (op & 0x7f) << 16 | srcs[1] << 8 | srcs[0],
@@ -183,7 +187,7 @@ fn encode_scalar(
                     _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
                 }
             }
-            Ok(vec![0xb000_0000 | (op & 0x1f) << 23 | sdst << 16 | (imm & 0xffff)])
+            Ok(smallvec![0xb000_0000 | (op & 0x1f) << 23 | sdst << 16 | (imm & 0xffff)])
         }
         Encoding::Sopp => {
             let mut imm = 0u32;
@@ -200,7 +204,7 @@ fn encode_scalar(
                     };
                 }
             }
-            Ok(vec![0xbf80_0000 | (op & 0x7f) << 16 | (imm & 0xffff)])
+            Ok(smallvec![0xbf80_0000 | (op & 0x7f) << 16 | (imm & 0xffff)])
         }
         _ => Err(EncodeError::new(whole, "not a scalar instruction")),
     }
@@ -497,7 +501,7 @@ fn smrd(
     items: &Items,
     whole: TextRange,
     force_literal: bool,
-) -> Result<Vec<u32>> {
+) -> Result<Words> {
     if let Some(m) = items.modifiers.first() {
         return Err(m.unknown("SMRD"));
     }
@@ -554,7 +558,7 @@ fn smrd(
             _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
         }
     }
-    Ok(vec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
+    Ok(smallvec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
 }
 
 fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) -> Result<u32> {
@@ -566,7 +570,7 @@ fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) ->
 }
 
 /// SMEM (GCN 1.2/1.4, and GCN 1.5's layout).
-fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let ops = row.operands;
@@ -687,7 +691,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             | (dlc as u32) << 14
             | sdata << 6
             | sbase;
-        return Ok(vec![w0, soffset << 25 | offset]);
+        return Ok(smallvec![w0, soffset << 25 | offset]);
     }
     let w0 = 0xc000_0000
         | (op & 0xff) << 18
@@ -697,7 +701,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         | soe << 14
         | sdata << 6
         | sbase;
-    Ok(vec![w0, soffset << 25 | offset])
+    Ok(smallvec![w0, soffset << 25 | offset])
 }
 
 #[cfg(test)]
@@ -754,16 +758,16 @@ mod tests {
     fn smrd_offset_register_name_falls_back_to_a_symbol() {
         // `vccz` is no offset register: it is the symbol `vccz` (an immediate offset).
         let src = "s_load_dword s50, s[58:59], vccz";
-        assert_eq!(encode(src, true).unwrap().words, [0xc019_3b21]);
+        assert_eq!(encode(src, true).unwrap().words[..], [0xc019_3b21]);
         let pending = encode(src, false).unwrap();
-        assert_eq!(pending.words, [0xc019_3b00]);
+        assert_eq!(pending.words[..], [0xc019_3b00]);
         assert_eq!(pending.fixups.len(), 1);
         let f = &pending.fixups[0];
         assert_eq!((f.word, f.shift, f.bits, f.kind), (0, 0, 8, FixupKind::Value));
         assert_eq!(&src[crate::encode::operands::range_of(&f.expr)], "vccz");
         // Scalar registers stay registers; a VGPR is refused.
-        assert_eq!(encode("s_load_dword s50, s[58:59], m0", true).unwrap().words, [0xc019_3a7c]);
-        assert_eq!(encode("s_load_dword s50, s[58:59], s5", true).unwrap().words, [0xc019_3a05]);
+        assert_eq!(encode("s_load_dword s50, s[58:59], m0", true).unwrap().words[..], [0xc019_3a7c]);
+        assert_eq!(encode("s_load_dword s50, s[58:59], s5", true).unwrap().words[..], [0xc019_3a05]);
         assert!(encode("s_load_dword s50, s[58:59], v5", true).is_err());
     }
 }

@@ -20,7 +20,10 @@ fn kind_of(element: Element<'_>) -> SyntaxKind {
 
 /// The first token of `kind` directly under `node` (as `ast`'s `first_token`), with its
 /// offset from the start of `node`.
-pub(crate) fn first_token(node: &GreenNodeData, kind: SyntaxKind) -> Option<(&GreenTokenData, TextSize)> {
+pub(crate) fn first_token(
+    node: &GreenNodeData,
+    kind: SyntaxKind,
+) -> Option<(&GreenTokenData, TextSize)> {
     let mut offset = TextSize::from(0);
     for child in node.children() {
         if let NodeOrToken::Token(t) = child {
@@ -35,7 +38,9 @@ pub(crate) fn first_token(node: &GreenNodeData, kind: SyntaxKind) -> Option<(&Gr
 
 /// The first child node of `kind` directly under `node`.
 pub(crate) fn child_node(node: &GreenNodeData, kind: SyntaxKind) -> Option<&GreenNodeData> {
-    node.children().filter_map(NodeOrToken::into_node).find(|n| kind_of(NodeOrToken::Node(n)) == kind)
+    node.children()
+        .filter_map(NodeOrToken::into_node)
+        .find(|n| kind_of(NodeOrToken::Node(n)) == kind)
 }
 
 /// The token of a `LITERAL` node and its kind (`INT_NUMBER`, `FLOAT_NUMBER`, …), as

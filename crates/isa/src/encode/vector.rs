@@ -144,14 +144,25 @@ fn parse_src<E: OperandSyntax + ?Sized>(
         let (inner, mods) = cx.strip_src_mods(expr.expr())?;
         checked_src(cx, &inner, mods, range_of(expr), spec, max_regs, allow)
     } else {
-        checked_src(cx, expr, SrcMods::default(), range_of(expr), spec, max_regs, allow)
+        checked_src(
+            cx,
+            expr,
+            SrcMods::default(),
+            range_of(expr),
+            spec,
+            max_regs,
+            allow,
+        )
     }
 }
 
 /// Whether an operand of this kind may carry operand modifiers for
 /// [`Cx::strip_src_mods`] to peel (`abs(x)`, `|x|`, `-x`); others are the source itself.
 fn may_have_src_mods(kind: SyntaxKind) -> bool {
-    matches!(kind, SyntaxKind::CALL_EXPR | SyntaxKind::ABS_EXPR | SyntaxKind::PREFIX_EXPR)
+    matches!(
+        kind,
+        SyntaxKind::CALL_EXPR | SyntaxKind::ABS_EXPR | SyntaxKind::PREFIX_EXPR
+    )
 }
 
 /// A source operand (`inner`, its modifiers peeled into `mods`) checked against `spec`
