@@ -36,12 +36,28 @@ const SUFFIXES: &[(&str, Suffix)] = &[
     ("_dpp", Suffix::Dpp),
 ];
 
+/// The length of the longest of [`SUFFIXES`].
+const LONGEST_SUFFIX: usize = {
+    let (mut i, mut longest) = (0, 0);
+    while i < SUFFIXES.len() {
+        if SUFFIXES[i].0.len() > longest {
+            longest = SUFFIXES[i].0.len();
+        }
+        i += 1;
+    }
+    longest
+};
+
 /// Splits an encoding suffix off a mnemonic: `v_add_f32_e64` -> (`v_add_f32`, E64).
 /// Case-insensitive; the returned base keeps the input's case.
 pub fn split_suffix(mnemonic: &str) -> (&str, Option<Suffix>) {
     // Every suffix is `_` and a word without `_`: only the text after the last `_` can
-    // be one (and something must come before it).
-    let Some(at) = mnemonic.rfind('_').filter(|&at| at > 0) else {
+    // be one (and something must come before it), and only if that `_` is among the
+    // last LONGEST_SUFFIX bytes.
+    let bytes = mnemonic.as_bytes();
+    let window = bytes.len().saturating_sub(LONGEST_SUFFIX);
+    let last_underscore = bytes[window..].iter().rposition(|&b| b == b'_');
+    let Some(at) = last_underscore.map(|i| window + i).filter(|&at| at > 0) else {
         return (mnemonic, None);
     };
     let tail = &mnemonic[at..];

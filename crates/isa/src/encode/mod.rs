@@ -62,6 +62,13 @@ pub trait Resolver {
     fn eval_branch(&mut self, expr: &ast::Expr) -> Result<Value, String>;
     /// The register range a symbol stands for (`x = %v[4:7]`, `.regvar`), if any.
     fn register_symbol(&mut self, name: &str) -> Option<RegRange>;
+    /// Whether any symbol may stand for registers now. The encoder asks
+    /// [`Resolver::register_symbol`] for every `s[…]`, `v[…]` and name operand (a
+    /// symbol `s` wins over the register file); a resolver that knows cheaply that no
+    /// register symbol exists answers `false` to spare those lookups.
+    fn has_register_symbols(&self) -> bool {
+        true
+    }
     /// `.oldmodparam` / `--oldModParam`: a flag modifier's value (`glc:5`) is its lowest
     /// bit, as up to CLRX 0.1.5; otherwise any non-zero value sets the flag.
     fn old_mod_param(&self) -> bool {

@@ -219,6 +219,27 @@ const SPECIAL_NAMES: &[(&str, SpecialReg, u8, u8)] = &[
 /// `x[0:n-1]` (n: the operand's register count).
 const CONST_SYMBOL_RANGE: &str = "a constant register symbol takes only `[0]` or `[0:n-1]` (n: the operand's register count)";
 
+/// `s`, `v`, `ttmp` (any case) alone or with a number (`s5`): the register file and the
+/// number. Numbers too big for `u32` become `u32::MAX` (out of range for any file).
+fn register_file_name(name: &str) -> Option<(RegKind, Option<u32>)> {
+    let bytes = name.as_bytes();
+    let (kind, prefix) = match bytes.first()? {
+        b's' | b'S' => (RegKind::Sgpr, 1),
+        b'v' | b'V' => (RegKind::Vgpr, 1),
+        _ if bytes.len() >= 4 && bytes[..4].eq_ignore_ascii_case(b"ttmp") => (RegKind::Ttmp, 4),
+        _ => return None,
+    };
+    let digits = &bytes[prefix..];
+    if digits.is_empty() {
+        return Some((kind, None));
+    }
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let number = digits.iter().try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add((d - b'0') as u32));
+    Some((kind, Some(number.unwrap_or(u32::MAX))))
+}
+
 fn special_by_name(name: &str) -> Option<(SpecialReg, u8, u8)> {
     SPECIAL_NAMES
         .iter()
@@ -1068,7 +1089,7 @@ impl<'a> Cx<'a> {
                 let range = r.syntax().text_range();
                 let green = expr.green();
                 let Some((name, _)) = tree::first_token(&green, SyntaxKind::NAME) else { return Ok(None) };
-                let Some(sym) = self.resolver.register_symbol(name.text()) else {
+                let Some(sym) = self.register_symbol(name.text()) else {
                     return Err(EncodeError::new(range, format!("`{}` is not a register", name.text())));
                 };
                 self.indexed_symbol(sym, expr, range).map(Some)
@@ -1076,7 +1097,6 @@ impl<'a> Cx<'a> {
             ast::Expr::NameRef(n) => {
                 let Some(name) = n.name_token() else { return Ok(None) };
                 Ok(self
-                    .resolver
                     .register_symbol(name.text())
                     .map(|sym| self.symbol_reg(sym, 0, sym.count, n.syntax().text_range())))
             }
@@ -1141,9 +1161,17 @@ impl<'a> Cx<'a> {
         if let Some(known) = self.file_symbols.get(name) {
             return known;
         }
-        let sym = self.resolver.register_symbol(name);
+        let sym = self.register_symbol(name);
         self.file_symbols.remember(name, sym);
         sym
+    }
+
+    /// [`Resolver::register_symbol`], unless the resolver knows there is none.
+    fn register_symbol(&mut self, name: &str) -> Option<RegRange> {
+        if !self.resolver.has_register_symbols() {
+            return None;
+        }
+        self.resolver.register_symbol(name)
     }
 
     fn symbol_reg(&self, sym: RegRange, offset: u16, count: u16, range: TextRange) -> Reg {
@@ -1167,14 +1195,26 @@ impl<'a> Cx<'a> {
     }
 
     /// The `[first:last]` / `[index]` under `owner` (a register or an indexed symbol),
-    /// or the whole `count` without one. Integer-literal indexes are read from the green
-    /// tree; anything else (and every error) goes through [`Cx::index_range`].
+    /// or the whole `count` without one.
     fn index_range_of<E: OperandSyntax + ?Sized>(&mut self, owner: &E, count: u32, whole: TextRange) -> Result<(u32, u32)> {
         let green = owner.green();
-        let Some(range) = tree::child_node(&green, SyntaxKind::REG_RANGE) else {
+        self.index_range_in(tree::child_node(&green, SyntaxKind::REG_RANGE), owner, count, whole)
+    }
+
+    /// [`Cx::index_range_of`] with the `REG_RANGE` green node (`index`) found already.
+    /// Integer-literal indexes are read from it; anything else (and every error) goes
+    /// through [`Cx::index_range`].
+    fn index_range_in<E: OperandSyntax + ?Sized>(
+        &mut self,
+        index: Option<&GreenNodeData>,
+        owner: &E,
+        count: u32,
+        whole: TextRange,
+    ) -> Result<(u32, u32)> {
+        let Some(index) = index else {
             return Ok((0, count.saturating_sub(1)));
         };
-        match tree::literal_index(range) {
+        match tree::literal_index(index) {
             Some((a, b)) if (0..=0xffff).contains(&a) && (a..=0xffff).contains(&b) => Ok((a as u32, b as u32)),
             _ => {
                 let range = owner.expr().syntax().children().find_map(ast::RegRange::cast);
@@ -1210,43 +1250,29 @@ impl<'a> Cx<'a> {
 
     fn named_reg<E: OperandSyntax + ?Sized>(&mut self, node: &E) -> Result<Reg> {
         let range = node.range();
-        // Read from the green node: the name token and whether `[…]` follows.
+        // Read from the green node: the name token and the `[…]` after it, if any.
         let green = node.green();
-        let Some((tok, _)) = tree::first_token(&green, SyntaxKind::NAME) else {
+        let (Some(tok), index) = tree::register_parts(&green) else {
             return Err(EncodeError::new(range, "expected a register"));
         };
         let name = tok.text();
-        let indexed = tree::child_node(&green, SyntaxKind::REG_RANGE).is_some();
         let gen = self.gen();
-        let bytes = name.as_bytes();
         // sN / vN / ttmpN and their bracket forms.
-        for (prefix, kind) in [("ttmp", RegKind::Ttmp), ("s", RegKind::Sgpr), ("v", RegKind::Vgpr)] {
-            let n = prefix.len();
-            if bytes.len() < n || !bytes[..n].eq_ignore_ascii_case(prefix.as_bytes()) {
-                continue;
-            }
-            let rest = &name[n..];
-            if !rest.is_empty() && !rest.bytes().all(|b| b.is_ascii_digit()) {
-                continue;
-            }
-            let (first, last) = if rest.is_empty() {
-                if !indexed {
-                    return Err(EncodeError::new(range, "expected a register range"));
-                }
-                // In an operand, a register symbol named `s`, `v` or `ttmp` wins over the
-                // register file.
-                if !self.names_first {
-                    if let Some(sym) = self.file_symbol(name) {
-                        return self.indexed_symbol(sym, node, range);
+        if let Some((kind, number)) = register_file_name(name) {
+            let (first, last) = match (number, index) {
+                (None, None) => return Err(EncodeError::new(range, "expected a register range")),
+                (None, Some(index)) => {
+                    // In an operand, a register symbol named `s`, `v` or `ttmp` wins over
+                    // the register file.
+                    if !self.names_first {
+                        if let Some(sym) = self.file_symbol(name) {
+                            return self.indexed_symbol(sym, node, range);
+                        }
                     }
+                    self.index_range_in(Some(index), node, 1, range)?
                 }
-                self.index_range_of(node, 1, range)?
-            } else {
-                if indexed {
-                    return Err(EncodeError::new(range, "unexpected `[` after a register"));
-                }
-                let v: u32 = rest.parse().unwrap_or(u32::MAX);
-                (v, v)
+                (Some(_), Some(_)) => return Err(EncodeError::new(range, "unexpected `[` after a register")),
+                (Some(n), None) => (n, n),
             };
             let (limit, what) = match kind {
                 RegKind::Sgpr => (gen.registers().addressable_sgprs, "scalar register"),
@@ -1273,17 +1299,18 @@ impl<'a> Cx<'a> {
         let Some(base) = gen.special_reg_code(sreg) else {
             return Err(EncodeError::new(range, format!("register `{name}` is not available on {gen}")));
         };
-        let (first, last) = if indexed {
-            let (a, b) = self.index_range_of(node, count as u32, range)?;
-            if b >= count as u32 {
-                return Err(EncodeError::new(
-                    range,
-                    format!("register index out of range (0-{}) for `{name}`", count - 1),
-                ));
+        let (first, last) = match index {
+            Some(index) => {
+                let (a, b) = self.index_range_in(Some(index), node, count as u32, range)?;
+                if b >= count as u32 {
+                    return Err(EncodeError::new(
+                        range,
+                        format!("register index out of range (0-{}) for `{name}`", count - 1),
+                    ));
+                }
+                (a, b)
             }
-            (a, b)
-        } else {
-            (0, count as u32 - 1)
+            None => (0, count as u32 - 1),
         };
         let code = base + offset as u16 + first as u16;
         let count = (last - first + 1) as u16;
@@ -1517,7 +1544,7 @@ impl<'a> Cx<'a> {
                             .is_some_and(|t| ["abs", "neg", "sext"].iter().any(|n| t.text().eq_ignore_ascii_case(n))),
                         ast::Expr::NameRef(n) => n
                             .name_token()
-                            .is_some_and(|t| self.resolver.register_symbol(t.text()).is_some()),
+                            .is_some_and(|t| self.register_symbol(t.text()).is_some()),
                         _ => false,
                     };
                     if !strip {

@@ -18,6 +18,12 @@ fn kind_of(element: Element<'_>) -> SyntaxKind {
     ClrxLanguage::kind_from_raw(element.kind())
 }
 
+/// `kind` as green nodes store it (`ClrxLanguage::kind_to_raw`, for a `repr(u16)`
+/// kind): comparing raw kinds spares a checked conversion of every child visited.
+pub(crate) const fn raw(kind: SyntaxKind) -> rowan::SyntaxKind {
+    rowan::SyntaxKind(kind as u16)
+}
+
 /// The first token of `kind` directly under `node` (as `ast`'s `first_token`), with its
 /// offset from the start of `node`.
 pub(crate) fn first_token(
@@ -27,7 +33,7 @@ pub(crate) fn first_token(
     let mut offset = TextSize::from(0);
     for child in node.children() {
         if let NodeOrToken::Token(t) = child {
-            if kind_of(child) == kind {
+            if t.kind() == raw(kind) {
                 return Some((t, offset));
             }
         }
@@ -40,13 +46,33 @@ pub(crate) fn first_token(
 pub(crate) fn child_node(node: &GreenNodeData, kind: SyntaxKind) -> Option<&GreenNodeData> {
     node.children()
         .filter_map(NodeOrToken::into_node)
-        .find(|n| kind_of(NodeOrToken::Node(n)) == kind)
+        .find(|n| n.kind() == raw(kind))
+}
+
+/// A `REGISTER` node's parts: its name token (the first `NAME`) and its `[…]` (the first
+/// `REG_RANGE` node), read in one pass.
+pub(crate) fn register_parts(
+    node: &GreenNodeData,
+) -> (Option<&GreenTokenData>, Option<&GreenNodeData>) {
+    let (mut name, mut index) = (None, None);
+    for child in node.children() {
+        match child {
+            NodeOrToken::Token(t) if name.is_none() && t.kind() == raw(SyntaxKind::NAME) => {
+                name = Some(t)
+            }
+            NodeOrToken::Node(n) if index.is_none() && n.kind() == raw(SyntaxKind::REG_RANGE) => {
+                index = Some(n)
+            }
+            _ => {}
+        }
+    }
+    (name, index)
 }
 
 /// The token of a `LITERAL` node and its kind (`INT_NUMBER`, `FLOAT_NUMBER`, …), as
 /// `ast::Literal::token` finds it: the first non-trivia token.
 pub(crate) fn literal_token(node: &GreenNodeData) -> Option<(&GreenTokenData, SyntaxKind)> {
-    if kind_of(NodeOrToken::Node(node)) != SyntaxKind::LITERAL {
+    if node.kind() != raw(SyntaxKind::LITERAL) {
         return None;
     }
     node.children()
@@ -72,7 +98,7 @@ pub(crate) fn literal_index(range: &GreenNodeData) -> Option<(i64, i64)> {
     let (mut first, mut last, mut colon) = (None, None, false);
     for child in range.children() {
         match child {
-            NodeOrToken::Token(_) => colon |= kind_of(child) == SyntaxKind::COLON,
+            NodeOrToken::Token(t) => colon |= t.kind() == raw(SyntaxKind::COLON),
             NodeOrToken::Node(node) if first.is_none() => first = Some(int_literal(node)?),
             NodeOrToken::Node(node) if last.is_none() => last = Some(int_literal(node)?),
             NodeOrToken::Node(_) => {}
@@ -80,4 +106,18 @@ pub(crate) fn literal_index(range: &GreenNodeData) -> Option<(i64, i64)> {
     }
     let first = first?;
     Some((first, if colon { last.unwrap_or(first) } else { first }))
+}
+
+#[cfg(test)]
+mod tests {
+    use gcn_syntax::{ClrxLanguage, SyntaxKind};
+    use rowan::Language;
+
+    #[test]
+    fn raw_kinds_are_the_languages() {
+        for n in 0..SyntaxKind::__LAST as u16 {
+            let kind = ClrxLanguage::kind_from_raw(rowan::SyntaxKind(n));
+            assert_eq!(super::raw(kind), ClrxLanguage::kind_to_raw(kind));
+        }
+    }
 }
