@@ -56,7 +56,7 @@ use std::cell::OnceCell;
 
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
-use rowan::{GreenNode, GreenNodeData, Language};
+use rowan::{GreenNodeData, Language};
 
 use smallvec::SmallVec;
 
@@ -609,19 +609,32 @@ impl SrcMods {
 /// Stored inline: an instruction has a handful of each, and this is built for every
 /// instruction assembled.
 #[derive(Debug, Clone, Default)]
-pub struct Items {
-    pub operands: SmallVec<[InstrOperand; 6]>,
-    pub modifiers: SmallVec<[ModifierRef; 4]>,
+pub struct Items<'a> {
+    pub operands: SmallVec<[InstrOperand<'a>; 6]>,
+    pub modifiers: SmallVec<[ModifierRef<'a>; 4]>,
 }
 
-impl Items {
+impl<'a> Items<'a> {
     /// Splits the items of `instr`, read from the green node of its operand list:
     /// syntax nodes are made only when needed.
-    pub fn of(instr: &ast::Instruction) -> Result<Items> {
+    pub fn of(instr: &'a ast::Instruction) -> Result<Items<'a>> {
+        let node = instr.syntax();
+        match node.green() {
+            Cow::Borrowed(green) => Items::read(node, green, Cow::Borrowed),
+            // A mutable tree's green nodes are copies: each item keeps its own.
+            Cow::Owned(green) => Items::read(node, &green, |g| Cow::Owned(g.to_owned())),
+        }
+    }
+
+    /// [`Items::of`] from the instruction's green node; `keep` makes an item's green
+    /// node last as long as the items.
+    fn read<'g>(
+        instr: &'a SyntaxNode,
+        instr_green: &'g GreenNodeData,
+        keep: impl Fn(&'g GreenNodeData) -> Cow<'a, GreenNodeData>,
+    ) -> Result<Items<'a>> {
         let mut items = Items::default();
-        let instr_node = instr.syntax();
-        let instr_green = instr_node.green();
-        let mut offset = instr_node.text_range().start();
+        let mut offset = instr.text_range().start();
         let mut list = None;
         for child in instr_green.children() {
             let len = child.text_len();
@@ -639,7 +652,7 @@ impl Items {
             offset += len;
             let Some(node) = child.into_node() else { continue };
             let kind = kind_of(node);
-            let item = || ListItem { green: node.to_owned(), kind, range, instr: instr_node.clone(), list_range };
+            let item = || ListItem { green: keep(node), kind, range, instr, list_range };
             if ast::Modifier::can_cast(kind) {
                 if tree::first_token(node, SyntaxKind::NAME).is_none() {
                     return Err(EncodeError::new(range, "expected a modifier"));
@@ -696,18 +709,18 @@ fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<S
 /// integer literals and modifier names, most of what an instruction holds, are read
 /// from the green node alone.
 #[derive(Debug, Clone)]
-struct ListItem {
-    green: GreenNode,
+struct ListItem<'a> {
+    green: Cow<'a, GreenNodeData>,
     kind: SyntaxKind,
     range: TextRange,
     /// The instruction, and where its operand list is.
-    instr: SyntaxNode,
+    instr: &'a SyntaxNode,
     list_range: TextRange,
 }
 
-impl ListItem {
+impl ListItem<'_> {
     fn make_node(&self) -> SyntaxNode {
-        child_at(&self.instr, self.list_range, SyntaxKind::OPERAND_LIST)
+        child_at(self.instr, self.list_range, SyntaxKind::OPERAND_LIST)
             .and_then(|list| child_at(&list, self.range, self.kind))
             .expect("an operand list item is a child node of its operand list")
     }
@@ -716,18 +729,18 @@ impl ListItem {
 /// An instruction operand, whose expression node ([`ast::Expr`], by deref) is made on
 /// first use: [`OperandSyntax`] reads registers and integer literals without it.
 #[derive(Debug, Clone)]
-pub struct InstrOperand {
-    item: ListItem,
+pub struct InstrOperand<'a> {
+    item: ListItem<'a>,
     expr: OnceCell<ast::Expr>,
 }
 
-impl InstrOperand {
+impl InstrOperand<'_> {
     fn make_expr(&self) -> ast::Expr {
         ast::Expr::cast(self.item.make_node()).expect("an operand is an expression node")
     }
 }
 
-impl std::ops::Deref for InstrOperand {
+impl std::ops::Deref for InstrOperand<'_> {
     type Target = ast::Expr;
     fn deref(&self) -> &ast::Expr {
         self.expr.get_or_init(|| self.make_expr())
@@ -760,7 +773,7 @@ impl OperandSyntax for ast::Expr {
     }
 }
 
-impl OperandSyntax for InstrOperand {
+impl OperandSyntax for InstrOperand<'_> {
     fn expr(&self) -> &ast::Expr {
         self
     }
@@ -778,12 +791,12 @@ impl OperandSyntax for InstrOperand {
 /// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`): its name is read from the green
 /// node, its syntax node is made on first use.
 #[derive(Debug, Clone)]
-pub struct ModifierRef {
-    item: ListItem,
+pub struct ModifierRef<'a> {
+    item: ListItem<'a>,
     node: OnceCell<ast::Modifier>,
 }
 
-impl ModifierRef {
+impl<'a> ModifierRef<'a> {
     /// The modifier's syntax node.
     pub fn node(&self) -> &ast::Modifier {
         self.node.get_or_init(|| ast::Modifier::cast(self.item.make_node()).expect("a modifier node"))
@@ -819,7 +832,7 @@ impl ModifierRef {
     }
     /// [`ModifierRef::value`] read from the green node: the value's syntax node is made
     /// only if needed (a pending value's fixup, a value that is no integer literal).
-    pub fn value_syntax(&self) -> Result<Option<ModValue<'_>>> {
+    pub fn value_syntax(&self) -> Result<Option<ModValue<'_, 'a>>> {
         let mut offset = self.item.range.start();
         let mut value = None;
         for child in self.item.green.children() {
@@ -845,14 +858,14 @@ impl ModifierRef {
 
 /// The value of a `name:value` modifier (see [`ModifierRef::value_syntax`]).
 #[derive(Debug, Clone)]
-pub struct ModValue<'m> {
-    modifier: &'m ModifierRef,
+pub struct ModValue<'m, 'a> {
+    modifier: &'m ModifierRef<'a>,
     green: &'m GreenNodeData,
     range: TextRange,
     expr: OnceCell<ast::Expr>,
 }
 
-impl OperandSyntax for ModValue<'_> {
+impl OperandSyntax for ModValue<'_, '_> {
     fn expr(&self) -> &ast::Expr {
         self.expr.get_or_init(|| {
             let value = self.modifier.value().ok().flatten();
@@ -1583,7 +1596,7 @@ impl<'a> Cx<'a> {
 
     /// `name:value` whose value may be pending: returns the value expression too, for a
     /// fixup.
-    pub fn mod_pending<'m>(&mut self, m: &'m ModifierRef) -> Result<(Value, ModValue<'m>)> {
+    pub fn mod_pending<'m, 'i>(&mut self, m: &'m ModifierRef<'i>) -> Result<(Value, ModValue<'m, 'i>)> {
         match m.value_syntax()? {
             None => Err(EncodeError::new(m.range(), format!("expected `:` and a value after `{}`", m.name()))),
             Some(e) => Ok((self.eval(&e)?, e)),

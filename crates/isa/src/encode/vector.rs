@@ -74,17 +74,17 @@ pub(super) fn encode(
 }
 
 /// What every encoder of this module gets besides the `Cx`.
-struct Ctx<'a> {
+struct Ctx<'a, 'i> {
     row: &'static Instruction,
     suffix: Option<Suffix>,
     /// The mnemonic: where errors about the instruction as a whole go.
     whole: TextRange,
     /// The whole instruction, operands included.
     instr_range: TextRange,
-    items: &'a Items,
+    items: &'a Items<'i>,
 }
 
-impl Ctx<'_> {
+impl Ctx<'_, '_> {
     /// Checks the operand count against the row's operand list.
     fn expect_operands(&self, n: usize) -> Result<(), EncodeError> {
         self.items.expect_count(n, n, self.instr_range)

@@ -16,7 +16,7 @@ use crate::table::{Encoding, OperandKind};
 
 pub(super) fn encode(
     cx: &mut Cx<'_>,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     errors: &mut Vec<EncodeError>,
 ) -> Option<Words> {
     let row = ctx.row;

@@ -30,7 +30,7 @@ struct Parsed {
 
 pub(super) fn encode(
     cx: &mut Cx<'_>,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     errors: &mut Vec<EncodeError>,
 ) -> Option<Words> {
     let row = ctx.row;
@@ -505,7 +505,7 @@ fn parse_kimm(cx: &mut Cx<'_>, expr: &ast::Expr, ty: ValueType) -> Result<(), En
 }
 
 /// Why the instruction has no SDWA (`sdwa`) or DPP form, if it has none.
-fn extra_illegal(ctx: &Ctx<'_>, gen: Generation, sdwa: bool) -> Option<&'static str> {
+fn extra_illegal(ctx: &Ctx<'_, '_>, gen: Generation, sdwa: bool) -> Option<&'static str> {
     let row = ctx.row;
     if has_wide_operand(row, gen, sdwa) {
         return Some(if sdwa {
@@ -527,7 +527,7 @@ fn extra_illegal(ctx: &Ctx<'_>, gen: Generation, sdwa: bool) -> Option<&'static 
     None
 }
 
-fn too_many_sgprs(ctx: &Ctx<'_>, limit: usize, srcs: [Option<VSrc>; 2]) -> EncodeError {
+fn too_many_sgprs(ctx: &Ctx<'_, '_>, limit: usize, srcs: [Option<VSrc>; 2]) -> EncodeError {
     let at = srcs
         .into_iter()
         .flatten()

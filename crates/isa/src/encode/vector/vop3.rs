@@ -17,7 +17,7 @@ fn reads_vcc(mnemonic: &str) -> bool {
 
 pub(super) fn encode(
     cx: &mut Cx<'_>,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     errors: &mut Vec<EncodeError>,
 ) -> Option<Words> {
     let row = ctx.row;
