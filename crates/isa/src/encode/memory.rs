@@ -17,7 +17,8 @@ type Result<T> = std::result::Result<T, EncodeError>;
 
 /// Encodes a memory instruction (`row` exists on `cx.gen()`): its words.
 pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::Instruction) -> Result<Words> {
-    let items = Items::of(instr)?;
+    let mut items = Items::default();
+    items.read(instr)?;
     let whole = instr.syntax().text_range();
     let op = row.opcode(cx.gen()).unwrap_or(0) as u32;
     match row.encoding {

@@ -618,22 +618,32 @@ impl<'a> Items<'a> {
     /// Splits the items of `instr`, read from the green node of its operand list:
     /// syntax nodes are made only when needed.
     pub fn of(instr: &'a ast::Instruction) -> Result<Items<'a>> {
+        let mut items = Items::default();
+        items.read(instr)?;
+        Ok(items)
+    }
+
+    /// [`Items::of`] into `self` (emptied first): the encoders fill their own `Items`
+    /// rather than have a few hundred bytes of inline storage copied out of a result.
+    pub fn read(&mut self, instr: &'a ast::Instruction) -> Result<()> {
+        self.operands.clear();
+        self.modifiers.clear();
         let node = instr.syntax();
         match node.green() {
-            Cow::Borrowed(green) => Items::read(node, green, Cow::Borrowed),
+            Cow::Borrowed(green) => self.read_green(node, green, Cow::Borrowed),
             // A mutable tree's green nodes are copies: each item keeps its own.
-            Cow::Owned(green) => Items::read(node, &green, |g| Cow::Owned(g.to_owned())),
+            Cow::Owned(green) => self.read_green(node, &green, |g| Cow::Owned(g.to_owned())),
         }
     }
 
-    /// [`Items::of`] from the instruction's green node; `keep` makes an item's green
+    /// [`Items::read`] from the instruction's green node; `keep` makes an item's green
     /// node last as long as the items.
-    fn read<'g>(
+    fn read_green<'g>(
+        &mut self,
         instr: &'a SyntaxNode,
         instr_green: &'g GreenNodeData,
         keep: impl Fn(&'g GreenNodeData) -> Cow<'a, GreenNodeData>,
-    ) -> Result<Items<'a>> {
-        let mut items = Items::default();
+    ) -> Result<()> {
         let mut offset = instr.text_range().start();
         let mut list = None;
         for child in instr_green.children() {
@@ -644,7 +654,7 @@ impl<'a> Items<'a> {
             }
             offset += len;
         }
-        let Some((list_green, list_range)) = list else { return Ok(items) };
+        let Some((list_green, list_range)) = list else { return Ok(()) };
         let mut offset = list_range.start();
         for child in list_green.children() {
             let len = child.text_len();
@@ -657,12 +667,12 @@ impl<'a> Items<'a> {
                 if tree::first_token(node, SyntaxKind::NAME).is_none() {
                     return Err(EncodeError::new(range, "expected a modifier"));
                 }
-                items.modifiers.push(ModifierRef { item: item(), node: OnceCell::new() });
+                self.modifiers.push(ModifierRef { item: item(), node: OnceCell::new() });
             } else if ast::Operand::can_cast(kind) {
-                items.operands.push(InstrOperand { item: item(), expr: OnceCell::new() });
+                self.operands.push(InstrOperand { item: item(), expr: OnceCell::new() });
             }
         }
-        Ok(items)
+        Ok(())
     }
 
     /// Checks the number of operands is within `min..=max`; the error points at the

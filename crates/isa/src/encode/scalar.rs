@@ -118,7 +118,8 @@ fn encode_scalar(
     instr: &ast::Instruction,
     force_literal: bool,
 ) -> Result<Words> {
-    let items = Items::of(instr)?;
+    let mut items = Items::default();
+    items.read(instr)?;
     let whole = instr.syntax().text_range();
     let gen = cx.gen();
     let op = row.opcode(gen).unwrap_or(0) as u32;

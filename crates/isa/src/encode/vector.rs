@@ -39,7 +39,8 @@ pub(super) fn encode(
     suffix: Option<Suffix>,
     resolver: &mut dyn Resolver,
 ) -> Result<Encoded, Vec<EncodeError>> {
-    let items = Items::of(instr).map_err(|e| vec![e])?;
+    let mut items = Items::default();
+    items.read(instr).map_err(|e| vec![e])?;
     let whole = mnemonic;
     let mut cx = Cx::new(target, resolver);
     let mut errors = Vec::new();
