@@ -8,6 +8,11 @@
 //!   `Cx::reg` + `Reg::reg_range`): it also takes SCC/EXECZ/VCCZ/LDS_DIRECT/apertures and
 //!   inline constants (`%-12`, `%0.5` -> `Sgpr` codes 128..=255), and reads `s[…]`
 //!   as registers even when a symbol `s` exists, as clrxasm does.
+//! - Changed for speed (callers in this crate only): [`Items`] holds [`InstrOperand`]s
+//!   (they deref to `ast::Expr`, made on first use) and [`ModifierRef`]s (`node()` is a
+//!   method); the register/source/value methods of [`Cx`] take any [`OperandSyntax`]
+//!   (an `ast::Expr` or an `InstrOperand`); [`Cx::mod_pending`] returns a [`ModValue`].
+//!   Read registers and literals through these, not through the AST: see `tree.rs`.
 //! - Fixups: clrxasm truncates out-of-range field values with a warning (SOPK simm16,
 //!   SMRD/SMEM/MUBUF/FLAT offsets, ...); `Fixup::bits`/`signed` describe the field, the
 //!   conformance corpus expects a warning and the truncated value, not an error.
@@ -16,7 +21,7 @@
 //!
 //! An encoder builds a [`Cx`] (target + resolver + what the instruction accumulates:
 //! register uses, fixups, the one literal), walks the instruction's items
-//! ([`Items::of`]), turns each operand expression into a code with the `Cx` methods, and
+//! ([`Items::read`]), turns each operand expression into a code with the `Cx` methods, and
 //! finishes with [`Cx::finish`], which appends the literal word (if any) after the
 //! instruction's words and returns the [`Encoded`].
 //!
