@@ -203,7 +203,7 @@ fn run_case(case: &Case) -> Outcome {
             if !parse_errors.is_empty() {
                 return Outcome::Fail(format!("parse errors: {parse_errors:?}"));
             }
-            if enc.words == case.words && enc.fixups.is_empty() {
+            if enc.words[..] == case.words[..] && enc.fixups.is_empty() {
                 Outcome::Pass
             } else {
                 Outcome::Fail(format!(

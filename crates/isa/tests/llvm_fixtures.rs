@@ -231,7 +231,7 @@ fn check(target: &Target, fx: &Fixture) -> Option<String> {
         return Some("no instruction parsed".into());
     };
     match encode_instruction(target, &instr, &mut TinyResolver) {
-        Ok(enc) if enc.words == fx.words && enc.fixups.is_empty() => None,
+        Ok(enc) if enc.words[..] == fx.words[..] && enc.fixups.is_empty() => None,
         Ok(enc) => Some(format!(
             "got {}{}",
             hex(&enc.words),

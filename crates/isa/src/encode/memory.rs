@@ -3,18 +3,22 @@
 //! Out-of-range offsets and masks are truncated to their field, as clrxasm does (it
 //! warns); pending offsets get a [`Fixup`](super::Fixup).
 
-use gcn_syntax::{ast, ast::AstNode, TextRange};
+use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
+use smallvec::smallvec;
 
-use super::operands::{is_word, range_of, word_of, Align, Cx, Items, ModifierRef, Reg, SrcSpec};
-use super::{EncodeError, FixupKind, Value};
+use super::operands::{
+    expect_operand_count, is_word, range_of, word_of, Align, Cx, Items, ModValue, ModifierRef, OperandSyntax, Reg, SrcSpec,
+};
+use super::{EncodeError, FixupKind, Value, Words};
 use crate::arch::Generation;
 use crate::table::{Encoding, Flags, Instruction, OperandKind, ValueType};
 
 type Result<T> = std::result::Result<T, EncodeError>;
 
 /// Encodes a memory instruction (`row` exists on `cx.gen()`): its words.
-pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::Instruction) -> Result<Vec<u32>> {
-    let items = Items::of(instr)?;
+pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::Instruction) -> Result<Words> {
+    let mut items = Items::default();
+    items.read(instr)?;
     let whole = instr.syntax().text_range();
     let op = row.opcode(cx.gen()).unwrap_or(0) as u32;
     match row.encoding {
@@ -29,7 +33,7 @@ pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::In
 
 /// A known or pending unsigned field value: known values are masked to `bits`;
 /// pending ones get a fixup at `word`/`shift`.
-fn field(cx: &mut Cx<'_>, v: Value, e: &ast::Expr, word: usize, shift: u8, bits: u8, signed: bool) -> u32 {
+fn field<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, v: Value, e: &E, word: usize, shift: u8, bits: u8, signed: bool) -> u32 {
     match v {
         Value::Known(v) => (v as u32) & ((1u64 << bits) - 1) as u32,
         Value::Pending => {
@@ -45,7 +49,12 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) 
     let mut end = items.operands.len();
     let mut words = Vec::new();
     while end > n {
-        let ast::Expr::NameRef(name) = &items.operands[end - 1] else { break };
+        let last = &items.operands[end - 1];
+        // Checked on the green node first: only a name needs its syntax node.
+        if last.kind() != SyntaxKind::NAME_REF {
+            break;
+        }
+        let ast::Expr::NameRef(name) = &**last else { break };
         let Some(w) = name.name_token() else { break };
         words.push((w.text().to_ascii_lowercase(), w.text_range()));
         end -= 1;
@@ -79,14 +88,14 @@ fn name_or_value(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<NameOrValue> {
 
 // ---- DS ---------------------------------------------------------------------------------
 
-fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let two = row.flags.contains(Flags::OFFSET2);
     // GWS instructions (`vdata` or no operand in the table): clrxasm takes one VGPR in
     // the ADDR field and requires `gds`.
     let gds_only = row.flags.contains(Flags::GDS)
         && row.operands.iter().all(|o| o.kind == OperandKind::VData);
-    let (mut offset, mut offset0, mut offset1) = (None::<(Value, ast::Expr)>, None, None);
+    let (mut offset, mut offset0, mut offset1) = (None::<(Value, ModValue)>, None, None);
     let mut gds = false;
     for m in &items.modifiers {
         if m.is("gds") {
@@ -159,7 +168,7 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
     } else {
         0xd800_0000 | (op & 0xff) << 17 | (gds as u32) << 16 | off
     };
-    Ok(vec![w0, vdst << 24 | data[1] << 16 | data[0] << 8 | addr])
+    Ok(smallvec![w0, vdst << 24 | data[1] << 16 | data[0] << 8 | addr])
 }
 
 // ---- MUBUF / MTBUF ----------------------------------------------------------------------
@@ -175,11 +184,17 @@ const NUMBER_FORMATS: &[&str] =
 /// register; later generations pack two.
 fn d16_format_regs(row: &Instruction, gen: Generation, base: u32) -> u32 {
     let name = row.mnemonic;
-    if gen == Generation::Gcn1_2 && name.contains("format_d16_") && !name.contains("_hi") {
+    if gen == Generation::Gcn1_2 && has_part(name, "format_d16_") && !has_part(name, "_hi") {
         let comps = name.rsplit('_').next().map_or(1, |c| c.len() as u32);
         return comps;
     }
     base
+}
+
+/// Whether `part` occurs in `name`: `str::contains` builds a substring searcher on each
+/// call, which costs more than this scan over a short mnemonic.
+fn has_part(name: &str, part: &str) -> bool {
+    name.as_bytes().windows(part.len()).any(|w| w == part.as_bytes())
 }
 
 /// `format:[dfmt, nfmt]` (either may be omitted, names or `@expr`) or, on GCN 1.5,
@@ -259,13 +274,13 @@ impl BufferFlags {
     }
 }
 
-fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let typed = row.encoding == Encoding::Mtbuf;
     let class = if typed { "MTBUF" } else { "MUBUF" };
     let mut flags = BufferFlags::default();
-    let mut offset: Option<(Value, ast::Expr)> = None;
+    let mut offset: Option<(Value, ModValue)> = None;
     let mut fmt: (u32, u32) = if gfx10 { (0, 0) } else { (1, 0) };
     for m in &items.modifiers {
         if let Some(flag) = flags.named(&m.name().to_ascii_lowercase(), typed, gen) {
@@ -305,8 +320,7 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
         // VADDR may be left out (or `off`) when no address mode needs it.
         let with_vaddr = ops.iter().any(|o| o.kind == OperandKind::VAddr);
         if operands.len() != full && !(with_vaddr && operands.len() == full - 1) {
-            let items2 = Items { operands: operands.to_vec(), modifiers: Vec::new() };
-            items2.expect_count(full, full, whole)?;
+            expect_operand_count(operands, full, full, whole)?;
         }
         let mut it = operands.iter();
         let needs_vaddr = idxen || offen || addr64;
@@ -377,14 +391,14 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     } else {
         0xe000_0000 | (op & 0x7f) << 18 | (slc as u32) << 17 | (lds as u32) << 16 | flags
     };
-    Ok(vec![w0, w1])
+    Ok(smallvec![w0, w1])
 }
 
 // ---- MIMG -------------------------------------------------------------------------------
 
 const DIMS: &[&str] = &["1d", "2d", "3d", "cube", "1d_array", "2d_array", "2d_msaa", "2d_msaa_array"];
 
-fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let mut dmask: u32 = 1;
@@ -458,7 +472,7 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 vdata = cx.vreg(e, count, write)?.vgpr() as u32;
             }
             OperandKind::VAddr => {
-                if let ast::Expr::List(list) = e {
+                if let ast::Expr::List(list) = &**e {
                     if !gfx10 {
                         return Err(EncodeError::new(range_of(e), "address lists need GCN 1.5"));
                     }
@@ -502,7 +516,7 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     } else {
         w0 |= ((r128 || a16) as u32) << 15 | (da as u32) << 14;
     }
-    let mut words = vec![w0, w1];
+    let mut words = smallvec![w0, w1];
     for chunk in extra.chunks(4) {
         let mut w = 0u32;
         for (i, &b) in chunk.iter().enumerate() {
@@ -544,7 +558,7 @@ fn exp_target(text: &str) -> std::result::Result<u32, &'static str> {
     Err("unknown export target")
 }
 
-fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
     let (mut done, mut vm, mut compr) = (false, false, false);
     for m in &items.modifiers {
         if m.is("done") {
@@ -600,12 +614,12 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
         0xf800_0000
     };
     let w0 = base | (vm as u32) << 12 | (done as u32) << 11 | (compr as u32) << 10 | target << 4 | en;
-    Ok(vec![w0, w1])
+    Ok(smallvec![w0, w1])
 }
 
 // ---- FLAT / GLOBAL / SCRATCH ---------------------------------------------------------------
 
-fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let vega = gen >= Generation::Gcn1_4;
@@ -615,7 +629,7 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         _ => "SCRATCH",
     };
     let (mut glc, mut slc, mut tfe, mut nv, mut lds, mut dlc) = (false, false, false, false, false, false);
-    let mut offset: Option<(Value, ast::Expr)> = None;
+    let mut offset: Option<(Value, ModValue)> = None;
     for m in &items.modifiers {
         if m.is("glc") {
             glc = cx.mod_flag(m)?;
@@ -720,5 +734,5 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         }
     }
     let w1 = vdst << 24 | ((tfe || nv) as u32) << 23 | saddr << 16 | data << 8 | vaddr;
-    Ok(vec![w0, w1])
+    Ok(smallvec![w0, w1])
 }

@@ -12,9 +12,11 @@
 pub mod operands;
 mod memory;
 mod scalar;
+mod tree;
 mod vector;
 
 use gcn_syntax::{ast, TextRange};
+use smallvec::SmallVec;
 
 use crate::arch::{Device, Generation};
 
@@ -60,6 +62,13 @@ pub trait Resolver {
     fn eval_branch(&mut self, expr: &ast::Expr) -> Result<Value, String>;
     /// The register range a symbol stands for (`x = %v[4:7]`, `.regvar`), if any.
     fn register_symbol(&mut self, name: &str) -> Option<RegRange>;
+    /// Whether any symbol may stand for registers now. The encoder asks
+    /// [`Resolver::register_symbol`] for every `s[…]`, `v[…]` and name operand (a
+    /// symbol `s` wins over the register file); a resolver that knows cheaply that no
+    /// register symbol exists answers `false` to spare those lookups.
+    fn has_register_symbols(&self) -> bool {
+        true
+    }
     /// `.oldmodparam` / `--oldModParam`: a flag modifier's value (`glc:5`) is its lowest
     /// bit, as up to CLRX 0.1.5; otherwise any non-zero value sets the flag.
     fn old_mod_param(&self) -> bool {
@@ -97,12 +106,21 @@ pub struct RegUse {
 }
 
 /// An encoded instruction.
+///
+/// Words and register uses are stored inline (no allocation for the usual sizes: this
+/// is built for every instruction assembled); both deref to slices.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Encoded {
-    pub words: Vec<u32>,
+    pub words: Words,
     pub fixups: Vec<Fixup>,
-    pub regs: Vec<RegUse>,
+    pub regs: RegUses,
 }
+
+/// An instruction's words: 1 or 2, and a literal.
+pub type Words = SmallVec<[u32; 4]>;
+
+/// The registers an instruction reads and writes.
+pub type RegUses = SmallVec<[RegUse; 8]>;
 
 /// An error about part of the instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,6 +8,11 @@
 //!   `Cx::reg` + `Reg::reg_range`): it also takes SCC/EXECZ/VCCZ/LDS_DIRECT/apertures and
 //!   inline constants (`%-12`, `%0.5` -> `Sgpr` codes 128..=255), and reads `s[…]`
 //!   as registers even when a symbol `s` exists, as clrxasm does.
+//! - Changed for speed (callers in this crate only): [`Items`] holds [`InstrOperand`]s
+//!   (they deref to `ast::Expr`, made on first use) and [`ModifierRef`]s (`node()` is a
+//!   method); the register/source/value methods of [`Cx`] take any [`OperandSyntax`]
+//!   (an `ast::Expr` or an `InstrOperand`); [`Cx::mod_pending`] returns a [`ModValue`].
+//!   Read registers and literals through these, not through the AST: see `tree.rs`.
 //! - Fixups: clrxasm truncates out-of-range field values with a warning (SOPK simm16,
 //!   SMRD/SMEM/MUBUF/FLAT offsets, ...); `Fixup::bits`/`signed` describe the field, the
 //!   conformance corpus expects a warning and the truncated value, not an error.
@@ -16,7 +21,7 @@
 //!
 //! An encoder builds a [`Cx`] (target + resolver + what the instruction accumulates:
 //! register uses, fixups, the one literal), walks the instruction's items
-//! ([`Items::of`]), turns each operand expression into a code with the `Cx` methods, and
+//! ([`Items::read`]), turns each operand expression into a code with the `Cx` methods, and
 //! finishes with [`Cx::finish`], which appends the literal word (if any) after the
 //! instruction's words and returns the [`Encoded`].
 //!
@@ -51,10 +56,17 @@
 //! A register symbol ([`Resolver::register_symbol`]) uses the same convention: an
 //! `Sgpr` range's `first` is the scalar operand code, so `x = %vcc` is `{Sgpr, 106, 2}`.
 
-use gcn_syntax::ast::{self, AstNode};
-use gcn_syntax::{SyntaxKind, SyntaxToken, TextRange};
+use std::borrow::Cow;
+use std::cell::OnceCell;
 
-use super::{EncodeError, Encoded, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
+use gcn_syntax::ast::{self, AstNode};
+use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use rowan::{GreenNodeData, Language};
+
+use smallvec::SmallVec;
+
+use super::tree;
+use super::{EncodeError, Encoded, RegUses, Words, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
 use crate::arch::{Generation, SpecialReg};
 use crate::table::ValueType;
 
@@ -62,8 +74,8 @@ use crate::table::ValueType;
 pub type Result<T> = std::result::Result<T, EncodeError>;
 
 /// The range of an expression in the source.
-pub fn range_of(expr: &ast::Expr) -> TextRange {
-    expr.syntax().text_range()
+pub fn range_of<E: OperandSyntax + ?Sized>(expr: &E) -> TextRange {
+    expr.range()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -211,6 +223,27 @@ const SPECIAL_NAMES: &[(&str, SpecialReg, u8, u8)] = &[
 /// The error for a constant register symbol (`x = %-12`) indexed other than `x[0]` or
 /// `x[0:n-1]` (n: the operand's register count).
 const CONST_SYMBOL_RANGE: &str = "a constant register symbol takes only `[0]` or `[0:n-1]` (n: the operand's register count)";
+
+/// `s`, `v`, `ttmp` (any case) alone or with a number (`s5`): the register file and the
+/// number. Numbers too big for `u32` become `u32::MAX` (out of range for any file).
+fn register_file_name(name: &str) -> Option<(RegKind, Option<u32>)> {
+    let bytes = name.as_bytes();
+    let (kind, prefix) = match bytes.first()? {
+        b's' | b'S' => (RegKind::Sgpr, 1),
+        b'v' | b'V' => (RegKind::Vgpr, 1),
+        _ if bytes.len() >= 4 && bytes[..4].eq_ignore_ascii_case(b"ttmp") => (RegKind::Ttmp, 4),
+        _ => return None,
+    };
+    let digits = &bytes[prefix..];
+    if digits.is_empty() {
+        return Some((kind, None));
+    }
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let number = digits.iter().try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add((d - b'0') as u32));
+    Some((kind, Some(number.unwrap_or(u32::MAX))))
+}
 
 fn special_by_name(name: &str) -> Option<(SpecialReg, u8, u8)> {
     SPECIAL_NAMES
@@ -577,89 +610,256 @@ impl SrcMods {
 // ---------------------------------------------------------------------------------------
 
 /// An instruction's operands (expressions, with their ranges) and modifiers.
+///
+/// Stored inline: an instruction has a handful of each, and this is built for every
+/// instruction assembled.
 #[derive(Debug, Clone, Default)]
-pub struct Items {
-    pub operands: Vec<ast::Expr>,
-    pub modifiers: Vec<ModifierRef>,
+pub struct Items<'a> {
+    pub operands: SmallVec<[InstrOperand<'a>; 6]>,
+    pub modifiers: SmallVec<[ModifierRef<'a>; 4]>,
 }
 
-impl Items {
-    /// Splits the items of `instr`. An operand without an expression (a parse error)
-    /// is an error.
-    pub fn of(instr: &ast::Instruction) -> Result<Items> {
+impl<'a> Items<'a> {
+    /// Splits the items of `instr`, read from the green node of its operand list:
+    /// syntax nodes are made only when needed.
+    pub fn of(instr: &'a ast::Instruction) -> Result<Items<'a>> {
         let mut items = Items::default();
-        for item in instr.items() {
-            match item {
-                ast::OperandItem::Operand(op) => match op.expr() {
-                    Some(e) => items.operands.push(e),
-                    None => return Err(EncodeError::new(op.syntax().text_range(), "expected an operand")),
-                },
-                ast::OperandItem::Modifier(m) => match ModifierRef::new(m.clone()) {
-                    Some(m) => items.modifiers.push(m),
-                    None => return Err(EncodeError::new(m.syntax().text_range(), "expected a modifier")),
-                },
+        items.read(instr)?;
+        Ok(items)
+    }
+
+    /// [`Items::of`] into `self` (emptied first): the encoders fill their own `Items`
+    /// rather than have a few hundred bytes of inline storage copied out of a result.
+    pub fn read(&mut self, instr: &'a ast::Instruction) -> Result<()> {
+        self.operands.clear();
+        self.modifiers.clear();
+        let node = instr.syntax();
+        match node.green() {
+            Cow::Borrowed(green) => self.read_green(node, green, Cow::Borrowed),
+            // A mutable tree's green nodes are copies: each item keeps its own.
+            Cow::Owned(green) => self.read_green(node, &green, |g| Cow::Owned(g.to_owned())),
+        }
+    }
+
+    /// [`Items::read`] from the instruction's green node; `keep` makes an item's green
+    /// node last as long as the items.
+    fn read_green<'g>(
+        &mut self,
+        instr: &'a SyntaxNode,
+        instr_green: &'g GreenNodeData,
+        keep: impl Fn(&'g GreenNodeData) -> Cow<'a, GreenNodeData>,
+    ) -> Result<()> {
+        let mut offset = instr.text_range().start();
+        let mut list = None;
+        for child in instr_green.children() {
+            let len = child.text_len();
+            if let Some(node) = child.into_node().filter(|n| kind_of(n) == SyntaxKind::OPERAND_LIST) {
+                list = Some((node, TextRange::at(offset, len)));
+                break;
+            }
+            offset += len;
+        }
+        let Some((list_green, list_range)) = list else { return Ok(()) };
+        let mut offset = list_range.start();
+        for child in list_green.children() {
+            let len = child.text_len();
+            let range = TextRange::at(offset, len);
+            offset += len;
+            let Some(node) = child.into_node() else { continue };
+            let kind = kind_of(node);
+            let item = || ListItem { green: keep(node), kind, range, instr, list_range };
+            if ast::Modifier::can_cast(kind) {
+                if tree::first_token(node, SyntaxKind::NAME).is_none() {
+                    return Err(EncodeError::new(range, "expected a modifier"));
+                }
+                self.modifiers.push(ModifierRef { item: item(), node: OnceCell::new() });
+            } else if ast::Operand::can_cast(kind) {
+                self.operands.push(InstrOperand { item: item(), expr: OnceCell::new() });
             }
         }
-        Ok(items)
+        Ok(())
     }
 
     /// Checks the number of operands is within `min..=max`; the error points at the
     /// first extra operand or at `whole` (the instruction) when operands are missing.
     pub fn expect_count(&self, min: usize, max: usize, whole: TextRange) -> Result<()> {
-        let n = self.operands.len();
-        if n > max {
-            return Err(EncodeError::new(
-                range_of(&self.operands[max]),
-                format!("too many operands: expected {max}"),
-            ));
-        }
-        if n < min {
-            let at = self.operands.last().map(range_of).map_or(whole, |r| TextRange::new(r.end(), whole.end()));
-            return Err(EncodeError::new(
-                if at.is_empty() { whole } else { at },
-                format!("expected {min} operand{}, found {n}", plural(min as u32)),
-            ));
-        }
-        Ok(())
+        expect_operand_count(&self.operands, min, max, whole)
     }
 }
 
-/// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`) with its name token.
-#[derive(Debug, Clone)]
-pub struct ModifierRef {
-    pub node: ast::Modifier,
-    pub name: SyntaxToken,
+/// [`Items::expect_count`] for some of an instruction's operands.
+pub fn expect_operand_count(operands: &[InstrOperand], min: usize, max: usize, whole: TextRange) -> Result<()> {
+    let n = operands.len();
+    if n > max {
+        return Err(EncodeError::new(range_of(&operands[max]), format!("too many operands: expected {max}")));
+    }
+    if n < min {
+        let at = operands.last().map(range_of).map_or(whole, |r| TextRange::new(r.end(), whole.end()));
+        return Err(EncodeError::new(
+            if at.is_empty() { whole } else { at },
+            format!("expected {min} operand{}, found {n}", plural(min as u32)),
+        ));
+    }
+    Ok(())
 }
 
-impl ModifierRef {
-    pub fn new(node: ast::Modifier) -> Option<ModifierRef> {
-        let name = node.name_token()?;
-        Some(ModifierRef { node, name })
+fn kind_of(node: &GreenNodeData) -> SyntaxKind {
+    ClrxLanguage::kind_from_raw(node.kind())
+}
+
+/// The child node of `parent` written at `range`, of `kind`.
+fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<SyntaxNode> {
+    let is_it = |n: &SyntaxNode| n.text_range() == range && n.kind() == kind;
+    // A binary search over the children (one node made), then a scan for safety.
+    match parent.child_or_token_at_range(range).and_then(|e| e.into_node()).filter(is_it) {
+        Some(node) => Some(node),
+        None => parent.children().find(is_it),
+    }
+}
+
+/// An item of an instruction's operand list (an operand or a modifier): its green node
+/// and where it is written, enough to make its syntax node when one is needed.
+///
+/// Making a syntax node allocates (one for the list, one for the item); registers,
+/// integer literals and modifier names, most of what an instruction holds, are read
+/// from the green node alone.
+#[derive(Debug, Clone)]
+struct ListItem<'a> {
+    green: Cow<'a, GreenNodeData>,
+    kind: SyntaxKind,
+    range: TextRange,
+    /// The instruction, and where its operand list is.
+    instr: &'a SyntaxNode,
+    list_range: TextRange,
+}
+
+impl ListItem<'_> {
+    fn make_node(&self) -> SyntaxNode {
+        child_at(self.instr, self.list_range, SyntaxKind::OPERAND_LIST)
+            .and_then(|list| child_at(&list, self.range, self.kind))
+            .expect("an operand list item is a child node of its operand list")
+    }
+}
+
+/// An instruction operand, whose expression node ([`ast::Expr`], by deref) is made on
+/// first use: [`OperandSyntax`] reads registers and integer literals without it.
+#[derive(Debug, Clone)]
+pub struct InstrOperand<'a> {
+    item: ListItem<'a>,
+    expr: OnceCell<ast::Expr>,
+}
+
+impl InstrOperand<'_> {
+    fn make_expr(&self) -> ast::Expr {
+        ast::Expr::cast(self.item.make_node()).expect("an operand is an expression node")
+    }
+}
+
+impl std::ops::Deref for InstrOperand<'_> {
+    type Target = ast::Expr;
+    fn deref(&self) -> &ast::Expr {
+        self.expr.get_or_init(|| self.make_expr())
+    }
+}
+
+/// An expression as the register and source parsers read it: an [`ast::Expr`], or an
+/// [`InstrOperand`] whose syntax node is made only when a shape needs it.
+pub trait OperandSyntax {
+    /// The expression's syntax node.
+    fn expr(&self) -> &ast::Expr;
+    fn kind(&self) -> SyntaxKind;
+    fn range(&self) -> TextRange;
+    /// The green node: kinds, tokens and texts, read without allocating.
+    fn green(&self) -> Cow<'_, GreenNodeData>;
+}
+
+impl OperandSyntax for ast::Expr {
+    fn expr(&self) -> &ast::Expr {
+        self
+    }
+    fn kind(&self) -> SyntaxKind {
+        self.syntax().kind()
+    }
+    fn range(&self) -> TextRange {
+        self.syntax().text_range()
+    }
+    fn green(&self) -> Cow<'_, GreenNodeData> {
+        self.syntax().green()
+    }
+}
+
+impl OperandSyntax for InstrOperand<'_> {
+    fn expr(&self) -> &ast::Expr {
+        self
+    }
+    fn kind(&self) -> SyntaxKind {
+        self.item.kind
+    }
+    fn range(&self) -> TextRange {
+        self.item.range
+    }
+    fn green(&self) -> Cow<'_, GreenNodeData> {
+        Cow::Borrowed(&self.item.green)
+    }
+}
+
+/// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`): its name is read from the green
+/// node, its syntax node is made on first use.
+#[derive(Debug, Clone)]
+pub struct ModifierRef<'a> {
+    item: ListItem<'a>,
+    node: OnceCell<ast::Modifier>,
+}
+
+impl<'a> ModifierRef<'a> {
+    /// The modifier's syntax node.
+    pub fn node(&self) -> &ast::Modifier {
+        self.node.get_or_init(|| ast::Modifier::cast(self.item.make_node()).expect("a modifier node"))
     }
     /// The name as written.
     pub fn name(&self) -> &str {
-        self.name.text()
+        tree::first_token(&self.item.green, SyntaxKind::NAME).map_or("", |(t, _)| t.text())
     }
     /// Case-insensitive name comparison (`name` lowercase).
     pub fn is(&self, name: &str) -> bool {
-        self.name.text().eq_ignore_ascii_case(name)
+        self.name().eq_ignore_ascii_case(name)
     }
     pub fn range(&self) -> TextRange {
-        self.node.syntax().text_range()
+        self.item.range
     }
     /// The values after each `:` (none for a flag).
     pub fn values(&self) -> impl Iterator<Item = ast::Expr> {
-        self.node.values()
+        self.node().values()
     }
     /// The single value (`name:value`), or `None` for a flag; an error for
     /// `name:a:b`.
     pub fn value(&self) -> Result<Option<ast::Expr>> {
-        let mut it = self.node.values();
+        // A flag (no value node) needs no syntax node.
+        if self.item.green.children().all(|c| c.as_node().is_none()) {
+            return Ok(None);
+        }
+        let mut it = self.node().values();
         let first = it.next();
         if it.next().is_some() {
             return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
         }
         Ok(first)
+    }
+    /// [`ModifierRef::value`] read from the green node: the value's syntax node is made
+    /// only if needed (a pending value's fixup, a value that is no integer literal).
+    pub fn value_syntax(&self) -> Result<Option<ModValue<'_, 'a>>> {
+        let mut offset = self.item.range.start();
+        let mut value = None;
+        for child in self.item.green.children() {
+            let range = TextRange::at(offset, child.text_len());
+            offset += child.text_len();
+            let Some(node) = child.into_node().filter(|n| ast::Operand::can_cast(kind_of(n))) else { continue };
+            if value.is_some() {
+                return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
+            }
+            value = Some(ModValue { modifier: self, green: node, range, expr: OnceCell::new() });
+        }
+        Ok(value)
     }
     /// "unknown modifier `x`" error, with the encoding's name (`"MUBUF"`).
     pub fn unknown(&self, class: &str) -> EncodeError {
@@ -668,6 +868,33 @@ impl ModifierRef {
     /// "modifier `x` is not allowed here" error.
     pub fn illegal(&self, why: &str) -> EncodeError {
         EncodeError::new(self.range(), format!("modifier `{}` {why}", self.name()))
+    }
+}
+
+/// The value of a `name:value` modifier (see [`ModifierRef::value_syntax`]).
+#[derive(Debug, Clone)]
+pub struct ModValue<'m, 'a> {
+    modifier: &'m ModifierRef<'a>,
+    green: &'m GreenNodeData,
+    range: TextRange,
+    expr: OnceCell<ast::Expr>,
+}
+
+impl OperandSyntax for ModValue<'_, '_> {
+    fn expr(&self) -> &ast::Expr {
+        self.expr.get_or_init(|| {
+            let value = self.modifier.value().ok().flatten();
+            value.expect("a modifier's value_syntax is its value")
+        })
+    }
+    fn kind(&self) -> SyntaxKind {
+        kind_of(self.green)
+    }
+    fn range(&self) -> TextRange {
+        self.range
+    }
+    fn green(&self) -> Cow<'_, GreenNodeData> {
+        Cow::Borrowed(self.green)
     }
 }
 
@@ -690,8 +917,23 @@ pub fn is_bare_register_name(expr: &ast::Expr) -> bool {
 }
 
 /// Whether `expr` is the bare word `word` (case-insensitive).
-pub fn is_word(expr: &ast::Expr, word: &str) -> bool {
-    word_of(expr).is_some_and(|t| t.text().eq_ignore_ascii_case(word))
+pub fn is_word<E: OperandSyntax + ?Sized>(expr: &E, word: &str) -> bool {
+    // `word_of`, read from the green node: a name, or a register name without `[…]`.
+    let green = expr.green();
+    let is_name = match expr.kind() {
+        SyntaxKind::NAME_REF => true,
+        SyntaxKind::REGISTER => tree::child_node(&green, SyntaxKind::REG_RANGE).is_none(),
+        _ => false,
+    };
+    is_name && tree::first_token(&green, SyntaxKind::NAME).is_some_and(|(t, _)| t.text().eq_ignore_ascii_case(word))
+}
+
+/// The value of an integer literal (`12`, `0x1f`), read from its green node.
+fn int_literal<E: OperandSyntax + ?Sized>(expr: &E) -> Option<i64> {
+    if expr.kind() != SyntaxKind::LITERAL {
+        return None;
+    }
+    tree::int_literal(&expr.green())
 }
 
 /// `name(args…)` calls: the lowercase-compared name and the call.
@@ -717,17 +959,44 @@ struct LiteralSlot {
 pub struct Cx<'a> {
     pub target: &'a Target,
     pub resolver: &'a mut dyn Resolver,
-    pub regs: Vec<RegUse>,
+    pub regs: RegUses,
     pub fixups: Vec<Fixup>,
     literal: Option<LiteralSlot>,
     /// In `%` values, `s[…]`/`v[…]`/`ttmp[…]` are registers even when a register symbol
     /// of that name exists (in operands the symbol wins), as clrxasm does.
     names_first: bool,
+    /// What the resolver said about register symbols named like a register file.
+    file_symbols: FileSymbols,
 }
+
+/// [`Resolver::register_symbol`] answers for the names of the register files (`s`,
+/// `v`, `ttmp`, as written), asked for every `s[…]`/`v[…]` operand: kept for the rest of
+/// the instruction, during which no symbol changes.
+#[derive(Default)]
+struct FileSymbols {
+    known: [Option<(&'static str, Option<RegRange>)>; 4],
+}
+
+impl FileSymbols {
+    fn get(&self, name: &str) -> Option<Option<RegRange>> {
+        self.known.iter().flatten().find(|(n, _)| *n == name).map(|&(_, sym)| sym)
+    }
+    /// Remembers the answer for `name` if it is a register file's name and there is room.
+    fn remember(&mut self, name: &str, sym: Option<RegRange>) {
+        let Some(name) = FILE_NAMES.iter().find(|n| **n == name) else { return };
+        if let Some(slot) = self.known.iter_mut().find(|k| k.is_none()) {
+            *slot = Some((name, sym));
+        }
+    }
+}
+
+/// The register-file names as they may be written (case-insensitive, as register names
+/// are; symbols are case-sensitive, so each spelling is its own symbol).
+const FILE_NAMES: &[&str] = &["s", "S", "v", "V", "ttmp", "TTMP"];
 
 impl<'a> Cx<'a> {
     pub fn new(target: &'a Target, resolver: &'a mut dyn Resolver) -> Cx<'a> {
-        Cx { target, resolver, regs: Vec::new(), fixups: Vec::new(), literal: None, names_first: false }
+        Cx { target, resolver, regs: RegUses::new(), fixups: Vec::new(), literal: None, names_first: false, file_symbols: FileSymbols::default() }
     }
 
     pub fn gen(&self) -> Generation {
@@ -736,7 +1005,7 @@ impl<'a> Cx<'a> {
 
     /// The encoded instruction: `words`, then the literal if an operand needs one (its
     /// fixup, if pending, points at that word).
-    pub fn finish(mut self, mut words: Vec<u32>) -> Encoded {
+    pub fn finish(mut self, mut words: Words) -> Encoded {
         if let Some(lit) = self.literal.take() {
             if let Some(expr) = lit.pending {
                 self.fixups.push(Fixup {
@@ -760,7 +1029,7 @@ impl<'a> Cx<'a> {
 
     /// Takes the instruction's one literal for `value` (`None`: pending `expr`). Two
     /// operands may share a literal only with the same known value.
-    pub fn set_literal(&mut self, value: Option<u32>, expr: &ast::Expr) -> Result<()> {
+    pub fn set_literal<E: OperandSyntax + ?Sized>(&mut self, value: Option<u32>, expr: &E) -> Result<()> {
         if let Some(old) = &self.literal {
             if old.pending.is_none() && value == Some(old.value) {
                 return Ok(());
@@ -769,14 +1038,22 @@ impl<'a> Cx<'a> {
         }
         self.literal = Some(LiteralSlot {
             value: value.unwrap_or(0),
-            pending: if value.is_none() { Some(expr.clone()) } else { None },
+            pending: if value.is_none() { Some(expr.expr().clone()) } else { None },
         });
         Ok(())
     }
 
     /// Adds a fixup for a field of the instruction's own words.
-    pub fn fixup(&mut self, word: usize, shift: u8, bits: u8, signed: bool, kind: FixupKind, expr: &ast::Expr) {
-        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.clone() });
+    pub fn fixup<E: OperandSyntax + ?Sized>(
+        &mut self,
+        word: usize,
+        shift: u8,
+        bits: u8,
+        signed: bool,
+        kind: FixupKind,
+        expr: &E,
+    ) {
+        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.expr().clone() });
     }
 
     /// Records a register use.
@@ -789,22 +1066,16 @@ impl<'a> Cx<'a> {
     // ---- values ------------------------------------------------------------------
 
     /// Evaluates an expression through the resolver.
-    pub fn eval(&mut self, expr: &ast::Expr) -> Result<Value> {
+    pub fn eval<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<Value> {
         // Fast path: plain integer literals need no resolver.
-        if let ast::Expr::Literal(l) = expr {
-            if let Some(t) = l.token() {
-                if t.kind() == SyntaxKind::INT_NUMBER {
-                    if let Some(v) = parse_int(t.text()) {
-                        return Ok(Value::Known(v));
-                    }
-                }
-            }
+        if let Some(v) = int_literal(expr) {
+            return Ok(Value::Known(v));
         }
-        self.resolver.eval(expr).map_err(|m| EncodeError::new(range_of(expr), m))
+        self.resolver.eval(expr.expr()).map_err(|m| EncodeError::new(range_of(expr), m))
     }
 
     /// Evaluates an expression that must be known now.
-    pub fn known(&mut self, expr: &ast::Expr) -> Result<i64> {
+    pub fn known<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<i64> {
         match self.eval(expr)? {
             Value::Known(v) => Ok(v),
             Value::Pending => Err(EncodeError::new(range_of(expr), "expression must be known here")),
@@ -813,8 +1084,11 @@ impl<'a> Cx<'a> {
 
     /// An immediate: a float literal (`1.5`, `-2.0h`, `(0.5)`), or an expression's
     /// value (possibly pending). `lit(…)` is not handled here (see [`Cx::src`]).
-    pub fn imm(&mut self, expr: &ast::Expr) -> Result<Imm> {
-        if let Some(f) = float_literal(expr) {
+    pub fn imm<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<Imm> {
+        if let Some(v) = int_literal(expr) {
+            return Ok(Imm::Int(v));
+        }
+        if let Some(f) = float_literal(expr.expr()) {
             return f.map(Imm::Float).ok_or_else(|| EncodeError::new(range_of(expr), "invalid floating-point number"));
         }
         Ok(match self.eval(expr)? {
@@ -828,21 +1102,29 @@ impl<'a> Cx<'a> {
     /// Parses a register operand. `Ok(None)`: not register syntax (a value, a word);
     /// `Err`: register syntax that is wrong (bad range, out of range, missing on this
     /// generation).
-    pub fn reg(&mut self, expr: &ast::Expr) -> Result<Option<Reg>> {
+    pub fn reg<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<Option<Reg>> {
+        match expr.kind() {
+            SyntaxKind::REGISTER => self.named_reg(expr).map(Some),
+            SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => self.symbolic_reg(expr.expr()),
+            _ => Ok(None),
+        }
+    }
+
+    /// A register symbol (`x`, `x[a:b]`) or a `%` register.
+    fn symbolic_reg(&mut self, expr: &ast::Expr) -> Result<Option<Reg>> {
         match expr {
-            ast::Expr::Register(r) => self.named_reg(r).map(Some),
             ast::Expr::RegIndex(r) => {
                 let range = r.syntax().text_range();
-                let Some(name) = r.name_token() else { return Ok(None) };
-                let Some(sym) = self.resolver.register_symbol(name.text()) else {
+                let green = expr.green();
+                let Some((name, _)) = tree::first_token(&green, SyntaxKind::NAME) else { return Ok(None) };
+                let Some(sym) = self.register_symbol(name.text()) else {
                     return Err(EncodeError::new(range, format!("`{}` is not a register", name.text())));
                 };
-                self.indexed_symbol(sym, r.range(), range).map(Some)
+                self.indexed_symbol(sym, expr, range).map(Some)
             }
             ast::Expr::NameRef(n) => {
                 let Some(name) = n.name_token() else { return Ok(None) };
                 Ok(self
-                    .resolver
                     .register_symbol(name.text())
                     .map(|sym| self.symbol_reg(sym, 0, sym.count, n.syntax().text_range())))
             }
@@ -854,9 +1136,9 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// `x[a:b]` of a register symbol `x`.
-    fn indexed_symbol(&mut self, sym: RegRange, rr: Option<ast::RegRange>, range: TextRange) -> Result<Reg> {
-        let (first, last) = self.index_range(rr, sym.count as u32, range)?;
+    /// `x[a:b]` of a register symbol `x` (`owner`: the `x[a:b]` node).
+    fn indexed_symbol<E: OperandSyntax + ?Sized>(&mut self, sym: RegRange, owner: &E, range: TextRange) -> Result<Reg> {
+        let (first, last) = self.index_range_of(owner, sym.count as u32, range)?;
         if sym.file == RegFile::Sgpr && sym.first >= 128 {
             let mut reg = self.symbol_reg(sym, 0, 1, range);
             if reg.kind == RegKind::Const {
@@ -902,6 +1184,24 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// [`Resolver::register_symbol`] for a register file's name (`s` of `s[0:1]`).
+    fn file_symbol(&mut self, name: &str) -> Option<RegRange> {
+        if let Some(known) = self.file_symbols.get(name) {
+            return known;
+        }
+        let sym = self.register_symbol(name);
+        self.file_symbols.remember(name, sym);
+        sym
+    }
+
+    /// [`Resolver::register_symbol`], unless the resolver knows there is none.
+    fn register_symbol(&mut self, name: &str) -> Option<RegRange> {
+        if !self.resolver.has_register_symbols() {
+            return None;
+        }
+        self.resolver.register_symbol(name)
+    }
+
     fn symbol_reg(&self, sym: RegRange, offset: u16, count: u16, range: TextRange) -> Reg {
         let gen = self.gen();
         match sym.file {
@@ -918,6 +1218,35 @@ impl<'a> Cx<'a> {
                 };
                 let count = if code >= 128 { 1 } else { count };
                 Reg { code, count, kind, range, from_symbol: true }
+            }
+        }
+    }
+
+    /// The `[first:last]` / `[index]` under `owner` (a register or an indexed symbol),
+    /// or the whole `count` without one.
+    fn index_range_of<E: OperandSyntax + ?Sized>(&mut self, owner: &E, count: u32, whole: TextRange) -> Result<(u32, u32)> {
+        let green = owner.green();
+        self.index_range_in(tree::child_node(&green, SyntaxKind::REG_RANGE), owner, count, whole)
+    }
+
+    /// [`Cx::index_range_of`] with the `REG_RANGE` green node (`index`) found already.
+    /// Integer-literal indexes are read from it; anything else (and every error) goes
+    /// through [`Cx::index_range`].
+    fn index_range_in<E: OperandSyntax + ?Sized>(
+        &mut self,
+        index: Option<&GreenNodeData>,
+        owner: &E,
+        count: u32,
+        whole: TextRange,
+    ) -> Result<(u32, u32)> {
+        let Some(index) = index else {
+            return Ok((0, count.saturating_sub(1)));
+        };
+        match tree::literal_index(index) {
+            Some((a, b)) if (0..=0xffff).contains(&a) && (a..=0xffff).contains(&b) => Ok((a as u32, b as u32)),
+            _ => {
+                let range = owner.expr().syntax().children().find_map(ast::RegRange::cast);
+                self.index_range(range, count, whole)
             }
         }
     }
@@ -947,42 +1276,31 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn named_reg(&mut self, r: &ast::Register) -> Result<Reg> {
-        let range = r.syntax().text_range();
-        let Some(tok) = r.name_token() else {
+    fn named_reg<E: OperandSyntax + ?Sized>(&mut self, node: &E) -> Result<Reg> {
+        let range = node.range();
+        // Read from the green node: the name token and the `[…]` after it, if any.
+        let green = node.green();
+        let (Some(tok), index) = tree::register_parts(&green) else {
             return Err(EncodeError::new(range, "expected a register"));
         };
         let name = tok.text();
         let gen = self.gen();
-        let bytes = name.as_bytes();
         // sN / vN / ttmpN and their bracket forms.
-        for (prefix, kind) in [("ttmp", RegKind::Ttmp), ("s", RegKind::Sgpr), ("v", RegKind::Vgpr)] {
-            let n = prefix.len();
-            if bytes.len() < n || !bytes[..n].eq_ignore_ascii_case(prefix.as_bytes()) {
-                continue;
-            }
-            let rest = &name[n..];
-            if !rest.is_empty() && !rest.bytes().all(|b| b.is_ascii_digit()) {
-                continue;
-            }
-            let (first, last) = if rest.is_empty() {
-                let Some(rr) = r.range() else {
-                    return Err(EncodeError::new(range, "expected a register range"));
-                };
-                // In an operand, a register symbol named `s`, `v` or `ttmp` wins over the
-                // register file.
-                if !self.names_first {
-                    if let Some(sym) = self.resolver.register_symbol(name) {
-                        return self.indexed_symbol(sym, Some(rr), range);
+        if let Some((kind, number)) = register_file_name(name) {
+            let (first, last) = match (number, index) {
+                (None, None) => return Err(EncodeError::new(range, "expected a register range")),
+                (None, Some(index)) => {
+                    // In an operand, a register symbol named `s`, `v` or `ttmp` wins over
+                    // the register file.
+                    if !self.names_first {
+                        if let Some(sym) = self.file_symbol(name) {
+                            return self.indexed_symbol(sym, node, range);
+                        }
                     }
+                    self.index_range_in(Some(index), node, 1, range)?
                 }
-                self.index_range(Some(rr), 1, range)?
-            } else {
-                if r.range().is_some() {
-                    return Err(EncodeError::new(range, "unexpected `[` after a register"));
-                }
-                let v: u32 = rest.parse().unwrap_or(u32::MAX);
-                (v, v)
+                (Some(_), Some(_)) => return Err(EncodeError::new(range, "unexpected `[` after a register")),
+                (Some(n), None) => (n, n),
             };
             let (limit, what) = match kind {
                 RegKind::Sgpr => (gen.registers().addressable_sgprs, "scalar register"),
@@ -1009,10 +1327,9 @@ impl<'a> Cx<'a> {
         let Some(base) = gen.special_reg_code(sreg) else {
             return Err(EncodeError::new(range, format!("register `{name}` is not available on {gen}")));
         };
-        let (first, last) = match r.range() {
-            None => (0, count as u32 - 1),
-            Some(rr) => {
-                let (a, b) = self.index_range(Some(rr), count as u32, range)?;
+        let (first, last) = match index {
+            Some(index) => {
+                let (a, b) = self.index_range_in(Some(index), node, count as u32, range)?;
                 if b >= count as u32 {
                     return Err(EncodeError::new(
                         range,
@@ -1021,6 +1338,7 @@ impl<'a> Cx<'a> {
                 }
                 (a, b)
             }
+            None => (0, count as u32 - 1),
         };
         let code = base + offset as u16 + first as u16;
         let count = (last - first + 1) as u16;
@@ -1035,7 +1353,7 @@ impl<'a> Cx<'a> {
     /// A scalar register operand (SDST, SBASE, SRSRC, SDATA, ...): SGPRs, TTMPs and the
     /// named scalar registers, exactly `count` of them, aligned by `align`. Recorded as
     /// read or written.
-    pub fn sreg(&mut self, expr: &ast::Expr, count: u32, align: Align, write: bool) -> Result<Reg> {
+    pub fn sreg<E: OperandSyntax + ?Sized>(&mut self, expr: &E, count: u32, align: Align, write: bool) -> Result<Reg> {
         let range = range_of(expr);
         let Some(reg) = self.reg(expr)? else {
             return Err(EncodeError::new(range, format!("expected {count} scalar register{}", plural(count))));
@@ -1064,7 +1382,7 @@ impl<'a> Cx<'a> {
     }
 
     /// VGPRs only: exactly `count` of them. Recorded as read or written.
-    pub fn vreg(&mut self, expr: &ast::Expr, count: u32, write: bool) -> Result<Reg> {
+    pub fn vreg<E: OperandSyntax + ?Sized>(&mut self, expr: &E, count: u32, write: bool) -> Result<Reg> {
         let range = range_of(expr);
         match self.reg(expr)? {
             Some(reg) if reg.is_vgpr() => {
@@ -1082,7 +1400,7 @@ impl<'a> Cx<'a> {
     }
 
     /// VGPRs, any count within `min..=max`. Recorded.
-    pub fn vreg_range(&mut self, expr: &ast::Expr, min: u32, max: u32, write: bool) -> Result<Reg> {
+    pub fn vreg_range<E: OperandSyntax + ?Sized>(&mut self, expr: &E, min: u32, max: u32, write: bool) -> Result<Reg> {
         let range = range_of(expr);
         match self.reg(expr)? {
             Some(reg) if reg.is_vgpr() => {
@@ -1106,9 +1424,10 @@ impl<'a> Cx<'a> {
     /// A source operand: a register, an inline constant or a literal as `spec` allows.
     /// `lit(x)` forces a literal; a pending value is always a literal with a fixup.
     /// Operand modifiers must have been stripped ([`Cx::strip_src_mods`]).
-    pub fn src(&mut self, expr: &ast::Expr, spec: &SrcSpec) -> Result<Src> {
+    pub fn src<E: OperandSyntax + ?Sized>(&mut self, expr: &E, spec: &SrcSpec) -> Result<Src> {
         let range = range_of(expr);
-        if let Some(call) = call_named(expr, "lit") {
+        let lit = if expr.kind() == SyntaxKind::CALL_EXPR { call_named(expr.expr(), "lit") } else { None };
+        if let Some(call) = lit {
             let mut args = call.args();
             let (Some(inner), None) = (args.next(), args.next()) else {
                 return Err(EncodeError::new(range, "`lit` takes one value"));
@@ -1174,7 +1493,7 @@ impl<'a> Cx<'a> {
             self.use_reg(&reg, false);
             return Ok(Src { code: reg.code, kind: SrcKind::Reg(reg), range });
         }
-        if matches!(expr, ast::Expr::RegIndex(_)) {
+        if expr.kind() == SyntaxKind::REG_INDEX {
             return Err(EncodeError::new(range, "expected a register"));
         }
         if !spec.inline && !spec.literal {
@@ -1193,7 +1512,13 @@ impl<'a> Cx<'a> {
         self.literal_src(imm, expr, range, spec)
     }
 
-    fn literal_src(&mut self, imm: Imm, value_expr: &ast::Expr, range: TextRange, spec: &SrcSpec) -> Result<Src> {
+    fn literal_src<E: OperandSyntax + ?Sized>(
+        &mut self,
+        imm: Imm,
+        value_expr: &E,
+        range: TextRange,
+        spec: &SrcSpec,
+    ) -> Result<Src> {
         if !spec.literal {
             return Err(EncodeError::new(range, spec.literal_error));
         }
@@ -1247,7 +1572,7 @@ impl<'a> Cx<'a> {
                             .is_some_and(|t| ["abs", "neg", "sext"].iter().any(|n| t.text().eq_ignore_ascii_case(n))),
                         ast::Expr::NameRef(n) => n
                             .name_token()
-                            .is_some_and(|t| self.resolver.register_symbol(t.text()).is_some()),
+                            .is_some_and(|t| self.register_symbol(t.text()).is_some()),
                         _ => false,
                     };
                     if !strip {
@@ -1286,8 +1611,8 @@ impl<'a> Cx<'a> {
 
     /// `name:value` whose value may be pending: returns the value expression too, for a
     /// fixup.
-    pub fn mod_pending(&mut self, m: &ModifierRef) -> Result<(Value, ast::Expr)> {
-        match m.value()? {
+    pub fn mod_pending<'m, 'i>(&mut self, m: &'m ModifierRef<'i>) -> Result<(Value, ModValue<'m, 'i>)> {
+        match m.value_syntax()? {
             None => Err(EncodeError::new(m.range(), format!("expected `:` and a value after `{}`", m.name()))),
             Some(e) => Ok((self.eval(&e)?, e)),
         }
@@ -1442,9 +1767,9 @@ mod tests {
         const SYMS: &[(&str, RegRange)] = &[("dreg", RegRange { file: SGPR, first: 204, count: 1 })];
         for good in ["dreg", "dreg[0]", "dreg[0:1]"] {
             let e = encode(SYMS, &format!("s_xor_b64 s[22:23], {good}, s[62:63]")).unwrap();
-            assert_eq!(e.words, [0x8996_3ecc], "{good}");
+            assert_eq!(e.words[..], [0x8996_3ecc], "{good}");
         }
-        assert_eq!(encode(SYMS, "s_xor_b32 s22, dreg[0], s62").unwrap().words, [0x8916_3ecc]);
+        assert_eq!(encode(SYMS, "s_xor_b32 s22, dreg[0], s62").unwrap().words[..], [0x8916_3ecc]);
         for bad in ["dreg[1:1]", "dreg[0:2]", "dreg[1:2]"] {
             let src = format!("s_xor_b64 s[22:23], {bad}, s[62:63]");
             let err = encode(SYMS, &src).unwrap_err();
@@ -1463,8 +1788,8 @@ mod tests {
         let err = encode(SYMS, "s_xor_b64 s[30:31], k, s[14:15]").unwrap_err();
         assert_eq!(err.message, "required 2 scalar registers");
         assert_eq!(&"s_xor_b64 s[30:31], k, s[14:15]"[err.range], "k");
-        assert_eq!(encode(SYMS, "s_xor_b64 s[30:31], execz, s[14:15]").unwrap().words, [0x899e_0efc]);
-        assert_eq!(encode(SYMS, "s_xor_b32 s30, k, s14").unwrap().words, [0x891e_0efc]);
+        assert_eq!(encode(SYMS, "s_xor_b64 s[30:31], execz, s[14:15]").unwrap().words[..], [0x899e_0efc]);
+        assert_eq!(encode(SYMS, "s_xor_b32 s30, k, s14").unwrap().words[..], [0x891e_0efc]);
     }
 
     #[test]

@@ -4,11 +4,15 @@
 //! pending values get a [`Fixup`](super::Fixup) whose `bits`/`signed` let the core warn.
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
+use smallvec::smallvec;
 
-use super::operands::{call_named, is_bare_register_name, range_of, word_of, Align, Cx, Items, SrcSpec};
-use super::{memory, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value};
+use super::operands::{
+    call_named, expect_operand_count, is_bare_register_name, range_of, word_of, Align, Cx, InstrOperand, Items, ModValue,
+    OperandSyntax, SrcSpec,
+};
+use super::{memory, tree, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value, Words};
 use crate::arch::Generation;
-use crate::lookup::{instructions, split_suffix, Suffix};
+use crate::lookup::{split_suffix, Suffix};
 use crate::table::{Encoding, Flags, Instruction, Operand, OperandKind};
 
 type Result<T> = std::result::Result<T, EncodeError>;
@@ -20,17 +24,19 @@ pub(super) fn dispatch(
     instr: &ast::Instruction,
     resolver: &mut dyn Resolver,
 ) -> std::result::Result<Encoded, Vec<EncodeError>> {
-    let Some(tok) = instr.mnemonic_token() else {
+    // The mnemonic, read from the green node (no token allocation).
+    let green = instr.syntax().green();
+    let Some((tok, offset)) = tree::first_token(&green, SyntaxKind::NAME) else {
         return Err(vec![EncodeError::new(instr.syntax().text_range(), "expected an instruction")]);
     };
     let text = tok.text();
-    let mrange = tok.text_range();
+    let mrange = TextRange::at(instr.syntax().text_range().start() + offset, tok.text_len());
     let (mut base, mut suffix) = split_suffix(text);
-    let mut all = rows_of(base);
+    let mut all = crate::lookup::lookup(base);
     if all.is_empty() && suffix.is_some() {
         base = text;
         suffix = None;
-        all = rows_of(base);
+        all = crate::lookup::lookup(base);
     }
     if all.is_empty() {
         return Err(vec![EncodeError::new(mrange, format!("unknown instruction `{text}`"))]);
@@ -65,7 +71,7 @@ pub(super) fn dispatch(
             rows.clone().find(|r| r.encoding != Encoding::Vop3)
         };
         let row = row.unwrap_or(first);
-        return vector::encode(target, instr, row, suffix, resolver);
+        return vector::encode(target, instr, mrange, row, suffix, resolver);
     }
     let scalar = is_scalar(first.encoding);
     let force_literal = match suffix {
@@ -92,25 +98,6 @@ pub(super) fn dispatch(
     }
 }
 
-/// The table rows of a mnemonic, case-insensitively, without allocating (the table is
-/// sorted by lowercase mnemonic).
-fn rows_of(name: &str) -> &'static [Instruction] {
-    use std::cmp::Ordering;
-    fn cmp(row: &str, key: &str) -> Ordering {
-        row.bytes().cmp(key.bytes().map(|b| b.to_ascii_lowercase()))
-    }
-    let rows = instructions();
-    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
-        // The usual lowercase mnemonic: plain string comparisons.
-        let start = rows.partition_point(|r| r.mnemonic < name);
-        let len = rows[start..].partition_point(|r| r.mnemonic == name);
-        return &rows[start..start + len];
-    }
-    let start = rows.partition_point(|r| cmp(r.mnemonic, name) == Ordering::Less);
-    let len = rows[start..].partition_point(|r| cmp(r.mnemonic, name) == Ordering::Equal);
-    &rows[start..start + len]
-}
-
 fn is_scalar(e: Encoding) -> bool {
     matches!(
         e,
@@ -130,8 +117,9 @@ fn encode_scalar(
     row: &'static Instruction,
     instr: &ast::Instruction,
     force_literal: bool,
-) -> Result<Vec<u32>> {
-    let items = Items::of(instr)?;
+) -> Result<Words> {
+    let mut items = Items::default();
+    items.read(instr)?;
     let whole = instr.syntax().text_range();
     let gen = cx.gen();
     let op = row.opcode(gen).unwrap_or(0) as u32;
@@ -173,7 +161,7 @@ fn encode_scalar(
                     _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
                 }
             }
-            Ok(vec![match row.encoding {
+            Ok(smallvec![match row.encoding {
                 Encoding::Sop2 => 0x8000_0000 | (op & 0x7f) << 23 | sdst << 16 | srcs[1] << 8 | srcs[0],
                 Encoding::Sop1 => 0xbe80_0000 | sdst << 16 | (op & 0xff) << 8 | srcs[0],
                 _ => 0xbf00_0000 | (op & 0x7f) << 16 | srcs[1] << 8 | srcs[0],
@@ -200,7 +188,7 @@ fn encode_scalar(
                     _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
                 }
             }
-            Ok(vec![0xb000_0000 | (op & 0x1f) << 23 | sdst << 16 | (imm & 0xffff)])
+            Ok(smallvec![0xb000_0000 | (op & 0x1f) << 23 | sdst << 16 | (imm & 0xffff)])
         }
         Encoding::Sopp => {
             let mut imm = 0u32;
@@ -217,19 +205,19 @@ fn encode_scalar(
                     };
                 }
             }
-            Ok(vec![0xbf80_0000 | (op & 0x7f) << 16 | (imm & 0xffff)])
+            Ok(smallvec![0xbf80_0000 | (op & 0x7f) << 16 | (imm & 0xffff)])
         }
         _ => Err(EncodeError::new(whole, "not a scalar instruction")),
     }
 }
 
 /// SDST: scalar registers only, aligned for scalar instructions.
-fn sdst_code(cx: &mut Cx<'_>, o: &Operand, e: &ast::Expr, write: bool) -> Result<u32> {
+fn sdst_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E, write: bool) -> Result<u32> {
     Ok(cx.sreg(e, o.min_regs as u32, Align::Scalar, write)?.code8() as u32)
 }
 
 /// A 16-bit immediate: known (truncated) or pending (fixup on bits 0..16 of word 0).
-fn imm16(cx: &mut Cx<'_>, e: &ast::Expr, signed: bool) -> Result<u32> {
+fn imm16<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, e: &E, signed: bool) -> Result<u32> {
     if let Some(f) = float_like(e) {
         return Err(EncodeError::new(f, "expected an integer"));
     }
@@ -238,17 +226,16 @@ fn imm16(cx: &mut Cx<'_>, e: &ast::Expr, signed: bool) -> Result<u32> {
         Value::Pending => {
             // All 16 bits are kept, whatever the sign (as for known values).
             let _ = signed;
-            cx.fixup(0, 0, 16, false, FixupKind::Value, e);
+            cx.fixup(0, 0, 16, false, FixupKind::Value, e.expr());
             Ok(0)
         }
     }
 }
 
-fn float_like(e: &ast::Expr) -> Option<TextRange> {
-    match e {
-        ast::Expr::Literal(l) if l.token().is_some_and(|t| t.kind() == SyntaxKind::FLOAT_NUMBER) => Some(range_of(e)),
-        _ => None,
-    }
+fn float_like<E: OperandSyntax + ?Sized>(e: &E) -> Option<TextRange> {
+    let float = e.kind() == SyntaxKind::LITERAL
+        && tree::literal_token(&e.green()).is_some_and(|(_, kind)| kind == SyntaxKind::FLOAT_NUMBER);
+    float.then(|| range_of(e))
 }
 
 /// A branch target: SIMM16 = (target - next instruction) / 4.
@@ -449,7 +436,7 @@ fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, shift: u8, bits: u8) -> Result<u
 }
 
 /// `vmcnt(n) & expcnt(n) & lgkmcnt(n)` (any order, `&` optional) or a 16-bit value.
-fn waitcnt_value(cx: &mut Cx<'_>, operands: &[ast::Expr]) -> Result<u32> {
+fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     fn leaves(e: &ast::Expr, out: &mut Vec<ast::Expr>) {
         if let ast::Expr::Bin(b) = e {
             if b.op().is_some_and(|t| t.kind() == SyntaxKind::AMP) {
@@ -515,7 +502,7 @@ fn smrd(
     items: &Items,
     whole: TextRange,
     force_literal: bool,
-) -> Result<Vec<u32>> {
+) -> Result<Words> {
     if let Some(m) = items.modifiers.first() {
         return Err(m.unknown("SMRD"));
     }
@@ -572,10 +559,10 @@ fn smrd(
             _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
         }
     }
-    Ok(vec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
+    Ok(smallvec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
 }
 
-fn sbase_code(cx: &mut Cx<'_>, o: &Operand, e: &ast::Expr) -> Result<u32> {
+fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) -> Result<u32> {
     let reg = cx.sreg(e, o.min_regs as u32, Align::None, false)?;
     if reg.code % 2 != 0 {
         return Err(EncodeError::new(reg.range, "unaligned scalar register range"));
@@ -584,7 +571,7 @@ fn sbase_code(cx: &mut Cx<'_>, o: &Operand, e: &ast::Expr) -> Result<u32> {
 }
 
 /// SMEM (GCN 1.2/1.4, and GCN 1.5's layout).
-fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Vec<u32>> {
+fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let ops = row.operands;
@@ -603,10 +590,9 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         operands = &operands[..operands.len() - 1];
     }
     if operands.len() != ops.len() {
-        let items = Items { operands: operands.to_vec(), modifiers: Vec::new() };
-        items.expect_count(ops.len(), ops.len(), whole)?;
+        expect_operand_count(operands, ops.len(), ops.len(), whole)?;
     }
-    let mut offset_mod: Option<(Value, ast::Expr)> = None;
+    let mut offset_mod: Option<(Value, ModValue)> = None;
     for m in &items.modifiers {
         if m.is("glc") {
             glc = cx.mod_flag(m)?;
@@ -706,7 +692,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             | (dlc as u32) << 14
             | sdata << 6
             | sbase;
-        return Ok(vec![w0, soffset << 25 | offset]);
+        return Ok(smallvec![w0, soffset << 25 | offset]);
     }
     let w0 = 0xc000_0000
         | (op & 0xff) << 18
@@ -716,7 +702,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         | soe << 14
         | sdata << 6
         | sbase;
-    Ok(vec![w0, soffset << 25 | offset])
+    Ok(smallvec![w0, soffset << 25 | offset])
 }
 
 #[cfg(test)]
@@ -773,16 +759,16 @@ mod tests {
     fn smrd_offset_register_name_falls_back_to_a_symbol() {
         // `vccz` is no offset register: it is the symbol `vccz` (an immediate offset).
         let src = "s_load_dword s50, s[58:59], vccz";
-        assert_eq!(encode(src, true).unwrap().words, [0xc019_3b21]);
+        assert_eq!(encode(src, true).unwrap().words[..], [0xc019_3b21]);
         let pending = encode(src, false).unwrap();
-        assert_eq!(pending.words, [0xc019_3b00]);
+        assert_eq!(pending.words[..], [0xc019_3b00]);
         assert_eq!(pending.fixups.len(), 1);
         let f = &pending.fixups[0];
         assert_eq!((f.word, f.shift, f.bits, f.kind), (0, 0, 8, FixupKind::Value));
         assert_eq!(&src[crate::encode::operands::range_of(&f.expr)], "vccz");
         // Scalar registers stay registers; a VGPR is refused.
-        assert_eq!(encode("s_load_dword s50, s[58:59], m0", true).unwrap().words, [0xc019_3a7c]);
-        assert_eq!(encode("s_load_dword s50, s[58:59], s5", true).unwrap().words, [0xc019_3a05]);
+        assert_eq!(encode("s_load_dword s50, s[58:59], m0", true).unwrap().words[..], [0xc019_3a7c]);
+        assert_eq!(encode("s_load_dword s50, s[58:59], s5", true).unwrap().words[..], [0xc019_3a05]);
         assert!(encode("s_load_dword s50, s[58:59], v5", true).is_err());
     }
 }

@@ -22,27 +22,26 @@ mod vop;
 mod vop3;
 
 use gcn_syntax::ast::{self, AstNode};
-use gcn_syntax::TextRange;
+use gcn_syntax::{SyntaxKind, TextRange};
 
-use super::operands::{Align, Cx, Items, Src, SrcMods, SrcSpec};
+use super::operands::{range_of, Align, Cx, Items, OperandSyntax, Src, SrcMods, SrcSpec};
 use super::{EncodeError, Encoded, RegFile, RegRange, RegUse, Resolver, Target};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, Instruction};
 
 /// Encodes a vector-ALU instruction (`row.encoding` is VOP1, VOP2, VOPC, VOP3, VOP3P
-/// or VINTRP) for `target`.
+/// or VINTRP) for `target`; `mnemonic` is where the mnemonic is written.
 pub(super) fn encode(
     target: &Target,
     instr: &ast::Instruction,
+    mnemonic: TextRange,
     row: &'static Instruction,
     suffix: Option<Suffix>,
     resolver: &mut dyn Resolver,
 ) -> Result<Encoded, Vec<EncodeError>> {
-    let items = Items::of(instr).map_err(|e| vec![e])?;
-    let whole = instr
-        .mnemonic_token()
-        .map(|t| t.text_range())
-        .unwrap_or_else(|| instr.syntax().text_range());
+    let mut items = Items::default();
+    items.read(instr).map_err(|e| vec![e])?;
+    let whole = mnemonic;
     let mut cx = Cx::new(target, resolver);
     let mut errors = Vec::new();
     let ctx = Ctx {
@@ -76,17 +75,17 @@ pub(super) fn encode(
 }
 
 /// What every encoder of this module gets besides the `Cx`.
-struct Ctx<'a> {
+struct Ctx<'a, 'i> {
     row: &'static Instruction,
     suffix: Option<Suffix>,
     /// The mnemonic: where errors about the instruction as a whole go.
     whole: TextRange,
     /// The whole instruction, operands included.
     instr_range: TextRange,
-    items: &'a Items,
+    items: &'a Items<'i>,
 }
 
-impl Ctx<'_> {
+impl Ctx<'_, '_> {
     /// Checks the operand count against the row's operand list.
     fn expect_operands(&self, n: usize) -> Result<(), EncodeError> {
         self.items.expect_count(n, n, self.instr_range)
@@ -135,27 +134,61 @@ struct ModAllow {
 
 /// Parses a source operand with its modifiers. `max_regs` above `spec.regs` accepts a
 /// register range of any size in between (V_CMP_CLASS_F64's mask).
-fn parse_src(
+fn parse_src<E: OperandSyntax + ?Sized>(
     cx: &mut Cx<'_>,
-    expr: &ast::Expr,
+    expr: &E,
     spec: &SrcSpec,
     max_regs: u8,
     allow: ModAllow,
 ) -> Result<VSrc, EncodeError> {
-    let (inner, mods) = cx.strip_src_mods(expr)?;
+    if may_have_src_mods(expr.kind()) {
+        let (inner, mods) = cx.strip_src_mods(expr.expr())?;
+        checked_src(cx, &inner, mods, range_of(expr), spec, max_regs, allow)
+    } else {
+        checked_src(
+            cx,
+            expr,
+            SrcMods::default(),
+            range_of(expr),
+            spec,
+            max_regs,
+            allow,
+        )
+    }
+}
+
+/// Whether an operand of this kind may carry operand modifiers for
+/// [`Cx::strip_src_mods`] to peel (`abs(x)`, `|x|`, `-x`); others are the source itself.
+fn may_have_src_mods(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        SyntaxKind::CALL_EXPR | SyntaxKind::ABS_EXPR | SyntaxKind::PREFIX_EXPR
+    )
+}
+
+/// A source operand (`inner`, its modifiers peeled into `mods`) checked against `spec`
+/// and `allow`; `range` covers the operand with its modifiers.
+fn checked_src<E: OperandSyntax + ?Sized>(
+    cx: &mut Cx<'_>,
+    inner: &E,
+    mods: SrcMods,
+    range: TextRange,
+    spec: &SrcSpec,
+    max_regs: u8,
+    allow: ModAllow,
+) -> Result<VSrc, EncodeError> {
     let mut spec = *spec;
     if spec.align == Align::Vector {
         spec.align = valign(cx);
     }
     if max_regs > spec.regs {
-        if let Ok(Some(reg)) = cx.reg(&inner) {
+        if let Ok(Some(reg)) = cx.reg(inner) {
             if reg.count > spec.regs as u16 && reg.count <= max_regs as u16 {
                 spec.regs = reg.count as u8;
             }
         }
     }
     let spec = &spec;
-    let range = expr.syntax().text_range();
     if mods.abs && !allow.abs {
         return Err(EncodeError::new(
             range,
@@ -174,7 +207,7 @@ fn parse_src(
             format!("`sext` is illegal in {} (SDWA only, GCN 1.2+)", allow.what),
         ));
     }
-    let mut src = cx.src(&inner, spec)?;
+    let mut src = cx.src(inner, spec)?;
     if src.code == 254 {
         // LDS_DIRECT reads M0 (offset and format).
         implicit(cx, 124, 1, false);

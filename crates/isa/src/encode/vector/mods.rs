@@ -285,12 +285,16 @@ pub(super) fn parse(
     let mut have_dpp8 = false;
     let mut have_fi = false;
     let srcs = spec.operands.saturating_sub(1) as u32;
+    if list.is_empty() {
+        // The usual case; what the checks below make of no modifier at all.
+        return mods;
+    }
 
     for (index, mref) in list.iter().enumerate() {
         if skip.contains(&index) {
             continue;
         }
-        let m = &mref.node;
+        let m = mref.node();
         let range = mref.range();
         mods.first.get_or_insert(range);
         let lower;

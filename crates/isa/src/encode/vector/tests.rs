@@ -53,7 +53,7 @@ fn run(device: &str, wave32: bool, src: &str) -> Result<Encoded, Vec<EncodeError
 
 fn words(device: &str, src: &str) -> Vec<u32> {
     match run(device, false, src) {
-        Ok(e) => e.words,
+        Ok(e) => e.words.to_vec(),
         Err(e) => panic!("{src}: {e:?}"),
     }
 }
@@ -91,7 +91,7 @@ fn v(first: u16, count: u16, write: bool) -> RegUse {
 #[test]
 fn register_uses() {
     let e = run("GFX900", false, "v_add_f32 v1, s2, v[3]").unwrap();
-    assert_eq!(e.regs, [v(1, 1, true), s(2, 1, false), v(3, 1, false)]);
+    assert_eq!(e.regs[..], [v(1, 1, true), s(2, 1, false), v(3, 1, false)]);
     // MAC: the destination is also read (SRC2 of the VOP3 form).
     let e = run("Tonga", false, "v_mac_f32 v1, v2, v3").unwrap();
     assert!(e.regs.contains(&v(1, 1, true)) && e.regs.contains(&v(1, 1, false)));
@@ -107,7 +107,10 @@ fn register_uses() {
     assert!(e.regs.contains(&s(4, 2, true)));
     // Interpolation and LDS_DIRECT read M0.
     let e = run("Bonaire", false, "v_interp_p1_f32 v1, v2, attr0.x").unwrap();
-    assert_eq!(e.regs, [v(1, 1, true), v(2, 1, false), s(124, 1, false)]);
+    assert_eq!(
+        e.regs[..],
+        [v(1, 1, true), v(2, 1, false), s(124, 1, false)]
+    );
     let e = run("Bonaire", false, "v_mov_b32 v1, lds_direct").unwrap();
     assert!(e.regs.contains(&s(124, 1, false)));
 }
@@ -115,7 +118,7 @@ fn register_uses() {
 #[test]
 fn pending_values_are_literals_with_fixups() {
     let e = run("Tonga", false, "v_add_f32 v1, later, v2").unwrap();
-    assert_eq!(e.words, [0x020204ff, 0]);
+    assert_eq!(e.words[..], [0x020204ff, 0]);
     assert_eq!(
         (e.fixups.len(), e.fixups[0].word, e.fixups[0].bits),
         (1, 1, 32)

@@ -4,20 +4,21 @@
 
 use gcn_syntax::ast;
 use gcn_syntax::TextRange;
+use smallvec::smallvec;
 
 use super::mods::{self, ModSpec};
 use super::{fail, implicit, parse_src, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
 use crate::encode::operands::{Cx, Items, SrcSpec};
-use crate::encode::EncodeError;
+use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, OperandKind};
 
 pub(super) fn encode(
     cx: &mut Cx<'_>,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     errors: &mut Vec<EncodeError>,
-) -> Option<Vec<u32>> {
+) -> Option<Words> {
     let row = ctx.row;
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
@@ -161,7 +162,7 @@ pub(super) fn encode(
         } else {
             0xc800_0000
         };
-        return Some(vec![
+        return Some(smallvec![
             prefix
                 | (src1_code & 0xff)
                 | (chan << 8)
@@ -208,7 +209,7 @@ pub(super) fn encode(
         | (neg(0, &None) << 29)
         | (neg(1, &vsrc) << 30)
         | (neg(2, &src2) << 31);
-    Some(vec![w0, w1])
+    Some(smallvec![w0, w1])
 }
 
 /// `p10`, `p20`, `p0` of V_INTERP_MOV_F32.

@@ -1,12 +1,13 @@
 //! VOP1, VOP2 and VOPC rows: the 32-bit form, SDWA, DPP, DPP8, or the VOP3 form.
 
 use gcn_syntax::ast;
+use smallvec::smallvec;
 
 use super::mods::{self, Extra, ModSpec};
 use super::{fail, has_wide_operand, implicit, mask_regs, parse_src, valign, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
 use crate::encode::operands::{is_word, Cx, Reg, SrcSpec};
-use crate::encode::EncodeError;
+use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, Flags, OperandKind, ValueType};
 
@@ -29,9 +30,9 @@ struct Parsed {
 
 pub(super) fn encode(
     cx: &mut Cx<'_>,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     errors: &mut Vec<EncodeError>,
-) -> Option<Vec<u32>> {
+) -> Option<Words> {
     let row = ctx.row;
     let gen = cx.gen();
     let gcn12 = gen >= Generation::Gcn1_2;
@@ -428,7 +429,7 @@ pub(super) fn encode(
             | ((m.omod as u32 & 3) << 27)
             | bit(&src0, |s| s.mods.neg) << 29
             | bit(&src1, |s| s.mods.neg) << 30;
-        return Some(vec![w0, w1]);
+        return Some(smallvec![w0, w1]);
     }
 
     let op = opcode as u32;
@@ -450,7 +451,7 @@ pub(super) fn encode(
     } else {
         s0
     };
-    let mut words = vec![base | src0_field];
+    let mut words = smallvec![base | src0_field];
     let b = |s: &Option<VSrc>, f: fn(&VSrc) -> bool| s.as_ref().is_some_and(f) as u32;
     if need_sdwa {
         let dst_part = if enc == Encoding::Vopc && gcn14 {
@@ -504,7 +505,7 @@ fn parse_kimm(cx: &mut Cx<'_>, expr: &ast::Expr, ty: ValueType) -> Result<(), En
 }
 
 /// Why the instruction has no SDWA (`sdwa`) or DPP form, if it has none.
-fn extra_illegal(ctx: &Ctx<'_>, gen: Generation, sdwa: bool) -> Option<&'static str> {
+fn extra_illegal(ctx: &Ctx<'_, '_>, gen: Generation, sdwa: bool) -> Option<&'static str> {
     let row = ctx.row;
     if has_wide_operand(row, gen, sdwa) {
         return Some(if sdwa {
@@ -526,7 +527,7 @@ fn extra_illegal(ctx: &Ctx<'_>, gen: Generation, sdwa: bool) -> Option<&'static 
     None
 }
 
-fn too_many_sgprs(ctx: &Ctx<'_>, limit: usize, srcs: [Option<VSrc>; 2]) -> EncodeError {
+fn too_many_sgprs(ctx: &Ctx<'_, '_>, limit: usize, srcs: [Option<VSrc>; 2]) -> EncodeError {
     let at = srcs
         .into_iter()
         .flatten()

@@ -1,10 +1,12 @@
 //! VOP3-only rows (VOP3A, VOP3B) and VOP3P.
 
+use smallvec::smallvec;
+
 use super::mods::{self, ModSpec};
 use super::{fail, implicit, mask_regs, parse_src, valign, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
 use crate::encode::operands::{Cx, Reg, SrcSpec};
-use crate::encode::EncodeError;
+use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, Flags, OperandKind};
 
@@ -15,9 +17,9 @@ fn reads_vcc(mnemonic: &str) -> bool {
 
 pub(super) fn encode(
     cx: &mut Cx<'_>,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     errors: &mut Vec<EncodeError>,
-) -> Option<Vec<u32>> {
+) -> Option<Words> {
     let row = ctx.row;
     let gen = cx.gen();
     let gcn12 = gen >= Generation::Gcn1_2;
@@ -217,5 +219,5 @@ pub(super) fn encode(
         | bit(0, |s| s.mods.neg) << 29
         | bit(1, |s| s.mods.neg) << 30
         | bit(2, |s| s.mods.neg) << 31;
-    Some(vec![w0, w1])
+    Some(smallvec![w0, w1])
 }

@@ -1,0 +1,123 @@
+//! Allocation-free reads of the syntax tree, through its green (immutable) nodes.
+//!
+//! The typed AST (`gcn_syntax::ast`) walks rowan cursors, and every node or token a
+//! cursor visits is a heap allocation: reading `s[4:5]` through the AST allocates about
+//! ten times. The hot shapes — the mnemonic, register names, `[a:b]` with integer
+//! literals, integer literals — are read here from the green node under a cursor
+//! instead: the same children, kinds and texts, without allocating. Callers fall back
+//! to the AST for anything else, so the AST stays the reference for every shape.
+
+use gcn_syntax::{ClrxLanguage, SyntaxKind, TextSize};
+use rowan::{GreenNodeData, GreenTokenData, Language, NodeOrToken};
+
+use super::operands::parse_int;
+
+type Element<'g> = NodeOrToken<&'g GreenNodeData, &'g GreenTokenData>;
+
+fn kind_of(element: Element<'_>) -> SyntaxKind {
+    ClrxLanguage::kind_from_raw(element.kind())
+}
+
+/// `kind` as green nodes store it (`ClrxLanguage::kind_to_raw`, for a `repr(u16)`
+/// kind): comparing raw kinds spares a checked conversion of every child visited.
+pub(crate) const fn raw(kind: SyntaxKind) -> rowan::SyntaxKind {
+    rowan::SyntaxKind(kind as u16)
+}
+
+/// The first token of `kind` directly under `node` (as `ast`'s `first_token`), with its
+/// offset from the start of `node`.
+pub(crate) fn first_token(
+    node: &GreenNodeData,
+    kind: SyntaxKind,
+) -> Option<(&GreenTokenData, TextSize)> {
+    let mut offset = TextSize::from(0);
+    for child in node.children() {
+        if let NodeOrToken::Token(t) = child {
+            if t.kind() == raw(kind) {
+                return Some((t, offset));
+            }
+        }
+        offset += child.text_len();
+    }
+    None
+}
+
+/// The first child node of `kind` directly under `node`.
+pub(crate) fn child_node(node: &GreenNodeData, kind: SyntaxKind) -> Option<&GreenNodeData> {
+    node.children()
+        .filter_map(NodeOrToken::into_node)
+        .find(|n| n.kind() == raw(kind))
+}
+
+/// A `REGISTER` node's parts: its name token (the first `NAME`) and its `[…]` (the first
+/// `REG_RANGE` node), read in one pass.
+pub(crate) fn register_parts(
+    node: &GreenNodeData,
+) -> (Option<&GreenTokenData>, Option<&GreenNodeData>) {
+    let (mut name, mut index) = (None, None);
+    for child in node.children() {
+        match child {
+            NodeOrToken::Token(t) if name.is_none() && t.kind() == raw(SyntaxKind::NAME) => {
+                name = Some(t)
+            }
+            NodeOrToken::Node(n) if index.is_none() && n.kind() == raw(SyntaxKind::REG_RANGE) => {
+                index = Some(n)
+            }
+            _ => {}
+        }
+    }
+    (name, index)
+}
+
+/// The token of a `LITERAL` node and its kind (`INT_NUMBER`, `FLOAT_NUMBER`, …), as
+/// `ast::Literal::token` finds it: the first non-trivia token.
+pub(crate) fn literal_token(node: &GreenNodeData) -> Option<(&GreenTokenData, SyntaxKind)> {
+    if node.kind() != raw(SyntaxKind::LITERAL) {
+        return None;
+    }
+    node.children()
+        .filter_map(NodeOrToken::into_token)
+        .map(|t| (t, kind_of(NodeOrToken::Token(t))))
+        .find(|(_, kind)| !kind.is_trivia())
+}
+
+/// The value of a `LITERAL` node whose token is an integer (`12`, `0x1f`), as
+/// [`Cx::eval`](super::operands::Cx::eval) reads it without the resolver.
+pub(crate) fn int_literal(node: &GreenNodeData) -> Option<i64> {
+    match literal_token(node)? {
+        (token, SyntaxKind::INT_NUMBER) => parse_int(token.text()),
+        _ => None,
+    }
+}
+
+/// `[a:b]` or `[a]` (a `REG_RANGE` node) whose indexes are integer literals: `(a, b)`,
+/// `b` being `a` for `[a]`. `None` for any other shape (expressions, symbols, parts
+/// missing): the caller reads those through the AST.
+pub(crate) fn literal_index(range: &GreenNodeData) -> Option<(i64, i64)> {
+    // As `ast::RegRange`: the expressions are the child nodes, `last` needs a colon.
+    let (mut first, mut last, mut colon) = (None, None, false);
+    for child in range.children() {
+        match child {
+            NodeOrToken::Token(t) => colon |= t.kind() == raw(SyntaxKind::COLON),
+            NodeOrToken::Node(node) if first.is_none() => first = Some(int_literal(node)?),
+            NodeOrToken::Node(node) if last.is_none() => last = Some(int_literal(node)?),
+            NodeOrToken::Node(_) => {}
+        }
+    }
+    let first = first?;
+    Some((first, if colon { last.unwrap_or(first) } else { first }))
+}
+
+#[cfg(test)]
+mod tests {
+    use gcn_syntax::{ClrxLanguage, SyntaxKind};
+    use rowan::Language;
+
+    #[test]
+    fn raw_kinds_are_the_languages() {
+        for n in 0..SyntaxKind::__LAST as u16 {
+            let kind = ClrxLanguage::kind_from_raw(rowan::SyntaxKind(n));
+            assert_eq!(super::raw(kind), ClrxLanguage::kind_to_raw(kind));
+        }
+    }
+}
