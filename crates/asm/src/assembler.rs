@@ -1507,6 +1507,10 @@ impl encode::Resolver for Resolver<'_> {
         self.asm.symbols.get(id).register
     }
 
+    fn has_register_symbols(&self) -> bool {
+        self.asm.any_register_symbol
+    }
+
     fn old_mod_param(&self) -> bool {
         self.asm.opts.old_mod_param
     }
