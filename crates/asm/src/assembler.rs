@@ -249,46 +249,18 @@ impl Asm {
             let parse = gcn_syntax::parse(text);
             return self.process_parse(ctx, &parse, Rc::from(text), true);
         }
-        let mut chunker = gcn_syntax::Chunker::new();
         let mut macros = gcn_syntax::KnownMacros::default();
-        let mut part = String::new();
         let mut part_start = 0;
-        let mut pos = 0;
-        let mut lines = text.split_inclusive('\n');
-        loop {
-            let line = lines.next();
-            match line {
-                Some(line) => {
-                    pos += line.len();
-                    match chunker.push_line(line) {
-                        Some(chunk) => part.push_str(&chunk),
-                        None => continue,
-                    }
-                    if part.len() < PART {
-                        continue;
-                    }
-                }
-                None => {
-                    if let Some(rest) = chunker.finish() {
-                        part.push_str(&rest);
-                    }
-                    if part.is_empty() {
-                        return Flow::Continue;
-                    }
-                }
-            }
-            let parse = gcn_syntax::parse_chunk(&part, &mut macros);
+        for part in gcn_syntax::parts(text, PART) {
+            let parse = gcn_syntax::parse_chunk(part, &mut macros);
             let part_ctx = Ctx { mapper: ctx.mapper.shifted(part_start as u32), ..ctx.clone() };
-            match self.process_parse(part_ctx, &parse, Rc::from(part.as_str()), true) {
+            match self.process_parse(part_ctx, &parse, Rc::from(part), true) {
                 Flow::Continue => {}
                 other => return other,
             }
-            if line.is_none() {
-                return Flow::Continue;
-            }
-            part.clear();
-            part_start = pos;
+            part_start += part.len();
         }
+        Flow::Continue
     }
 
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of
