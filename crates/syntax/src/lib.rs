@@ -15,6 +15,7 @@
 
 pub mod ast;
 pub mod chunks;
+mod green_cache;
 pub mod lexer;
 mod parser;
 mod reparsing;
