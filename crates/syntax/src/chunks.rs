@@ -70,6 +70,11 @@ impl Chunker {
         if !(self.follows_plain_statements() && is_plain_statement(line.as_bytes())) {
             self.scan(line);
         }
+        self.at_chunk_end(line)
+    }
+
+    /// Whether a chunk ends with `line`, the line just followed.
+    fn at_chunk_end(&self, line: &str) -> bool {
         line.ends_with('\n') && self.at_start && !self.in_comment && self.blocks.is_empty()
     }
 
@@ -159,42 +164,62 @@ impl Chunker {
     }
 }
 
-/// Whether `line` is one whole statement, or none, that is no block directive, told
-/// from its bytes: it ends with its line break; it holds nothing that could hide or add
-/// a separator or continue it (strings, characters, `/* */`, `;`, `\`, a `\r` not
-/// before the line break); its first word, if any, is a name not starting with `.` and
-/// not followed by `:` (neither a directive nor a label, after which a directive could
-/// come), or a `#` comment. False is always safe: such a line is lexed.
+/// Whether `line` is one whole statement, or none, that is no block directive (see
+/// [`plain_statement_len`]).
 fn is_plain_statement(line: &[u8]) -> bool {
-    let Some(body) = line.strip_suffix(b"\n") else { return false };
-    let body = body.strip_suffix(b"\r").unwrap_or(body);
-    if body.iter().any(|&b| HIDES_STATEMENTS[b as usize]) {
-        return false;
-    }
-    let head = match body.iter().position(|&b| !matches!(b, b' ' | b'\t')) {
-        Some(start) => &body[start..],
-        None => return true,
-    };
-    match head[0] {
-        b'#' => true,
-        b'.' => false,
-        b if lexer::is_name_start(b) => {
-            let word_len = head.iter().take_while(|&&b| lexer::is_name_continue(b)).count();
-            head.get(word_len) != Some(&b':')
+    plain_statement_len(line) == Some(line.len())
+}
+
+/// The length of the first line of `text`, with its line break, if that line is one
+/// whole statement, or none, that is no block directive, told from its bytes: it ends
+/// with its line break; it holds nothing that could hide or add a separator or
+/// continue it (strings, characters, `/* */`, `;`, `\`, a `\r` not before the line
+/// break); its first word, if any, is a name not starting with `.` and not followed by
+/// `:` (neither a directive nor a label, after which a directive could come), or a `#`
+/// comment. `None` is always safe: such a line is lexed.
+fn plain_statement_len(text: &[u8]) -> Option<usize> {
+    let mut i = text.iter().position(|&b| b != b' ' && b != b'\t')?;
+    match LINE_BYTES[text[i] as usize] {
+        LineByte::Other if text[i] != b'.' && lexer::is_name_start(text[i]) => {
+            i += text[i..].iter().position(|&b| !lexer::is_name_continue(b))?;
+            if text[i] == b':' {
+                return None;
+            }
         }
-        _ => false,
+        LineByte::Other if text[i] == b'#' => {}
+        LineByte::Other => return None,
+        _ => {}
+    }
+    loop {
+        match LINE_BYTES[*text.get(i)? as usize] {
+            LineByte::Other => i += 1,
+            LineByte::Newline => return Some(i + 1),
+            LineByte::Cr => return (text.get(i + 1) == Some(&b'\n')).then_some(i + 2),
+            LineByte::Special => return None,
+        }
     }
 }
 
-/// Bytes after which a line may hold more or less than one statement (see
-/// [`is_plain_statement`]).
-static HIDES_STATEMENTS: [bool; 256] = {
-    let mut table = [false; 256];
-    // A lone `\r` ends a `#` comment, which might hide the head of its statement.
-    let bytes = b"\n\r;\\/\"'";
+/// What a byte means to [`plain_statement_len`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineByte {
+    Other,
+    Newline,
+    /// Only allowed right before the line break: a lone `\r` ends a `#` comment, which
+    /// might hide the head of its statement.
+    Cr,
+    /// Starts or ends a string, character, block comment, statement or line.
+    Special,
+}
+
+static LINE_BYTES: [LineByte; 256] = {
+    let mut table = [LineByte::Other; 256];
+    table[b'\n' as usize] = LineByte::Newline;
+    table[b'\r' as usize] = LineByte::Cr;
+    let special = b";\\/\"'";
     let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
+    while i < special.len() {
+        table[special[i] as usize] = LineByte::Special;
         i += 1;
     }
     table
@@ -222,18 +247,28 @@ impl<'a> Iterator for Parts<'a> {
 
     fn next(&mut self) -> Option<&'a str> {
         let start = self.pos;
-        let rest = &self.text[start..];
-        if rest.is_empty() {
+        if start == self.text.len() {
             return None;
         }
-        for line in rest.split_inclusive('\n') {
+        while self.pos < self.text.len() {
+            let rest = &self.text[self.pos..];
+            // A plain statement is found and measured in one pass over its bytes.
+            let plain = self.chunker.follows_plain_statements().then(|| plain_statement_len(rest.as_bytes()));
+            let line = match plain.flatten() {
+                Some(len) => &rest[..len],
+                None => {
+                    let line = rest.split_inclusive('\n').next().unwrap_or(rest);
+                    self.chunker.scan(line);
+                    line
+                }
+            };
             self.pos += line.len();
-            if self.chunker.ends_chunk(line) && self.pos - start >= self.min_len {
+            if self.chunker.at_chunk_end(line) && self.pos - start >= self.min_len {
                 return Some(&self.text[start..self.pos]);
             }
         }
         // The last part, with what is left unfinished at the end of the text.
-        Some(rest)
+        Some(&self.text[start..])
     }
 }
 
@@ -350,6 +385,27 @@ mod tests {
             .collect()
     }
 
+    /// Where `parts(text, 0)` ends each part.
+    fn part_ends(text: &str) -> Vec<usize> {
+        parts(text, 0).map(|part| part.as_ptr() as usize - text.as_ptr() as usize + part.len()).collect()
+    }
+
+    fn part_ends_lexing_all(text: &str) -> Vec<usize> {
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let mut ends = Vec::new();
+        let mut pos = 0;
+        for (line, ends_chunk) in lines.iter().zip(chunk_ends_lexing_all(&lines)) {
+            pos += line.len();
+            if ends_chunk {
+                ends.push(pos);
+            }
+        }
+        if ends.last() != Some(&text.len()) && !text.is_empty() {
+            ends.push(text.len());
+        }
+        ends
+    }
+
     fn chunk_ends(lines: &[&str]) -> Vec<bool> {
         let mut chunker = Chunker::new();
         lines.iter().map(|line| chunker.ends_chunk(line)).collect()
@@ -382,6 +438,7 @@ mod tests {
             let text: String = parts.iter().map(|&i| PIECES[i % PIECES.len()]).collect();
             let lines: Vec<&str> = text.split_inclusive('\n').collect();
             prop_assert_eq!(chunk_ends(&lines), chunk_ends_lexing_all(&lines));
+            prop_assert_eq!(part_ends(&text), part_ends_lexing_all(&text));
         }
     }
 }
