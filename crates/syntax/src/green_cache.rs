@@ -68,6 +68,7 @@ impl GreenBuilder {
         self.parents.push((kind, self.children.len()));
     }
 
+    #[inline]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str) {
         let child = self.cache.token(kind, text);
         self.children.push(child);
@@ -149,6 +150,7 @@ impl GreenCache {
         GreenCache { tokens, nodes, shift: 64 - bits }
     }
 
+    #[inline]
     fn token(&mut self, kind: SyntaxKind, text: &str) -> Child {
         let new = || GreenToken::new(kind.into(), text);
         let Some(key) = TokenKey::new(kind, text.as_bytes()) else {

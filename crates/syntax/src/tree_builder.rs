@@ -75,6 +75,7 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
+    #[inline]
     fn emit(&mut self) {
         let t = self.tokens[self.next];
         let end = self.offset + t.len as usize;
