@@ -21,10 +21,11 @@ const MAX_SHARED_TOKEN_LEN: usize = 16;
 /// register range, and so for the register node above it.
 const MAX_SHARED_NODE_CHILDREN: usize = 5;
 
-/// Table sizes, in bits, by the number of tokens to build from: a small reparse needs a
-/// small table, a long chunk repeats itself within a few thousand elements.
+/// Table sizes, in bits, by the number of tokens to build from (a slot for every four):
+/// a small reparse needs a small table; a whole long file needs a large one, or its
+/// distinct elements evict each other before they repeat (65,536 slots take 5.5 MiB).
 const MIN_TABLE_BITS: u32 = 6;
-const MAX_TABLE_BITS: u32 = 12;
+const MAX_TABLE_BITS: u32 = 16;
 
 /// A green element under construction, with its identity if it is shared (found in or
 /// put in the cache): only a node whose children are all shared can itself be shared,
