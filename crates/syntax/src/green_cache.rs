@@ -114,11 +114,21 @@ struct NodeSlot {
 
 /// A node's kind and its children's identities. The slot's node keeps the children
 /// alive, so an identity in a key cannot be reused by another element meanwhile.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Default)]
 struct NodeKey {
     kind: u16,
     len: u16,
     children: [usize; MAX_SHARED_NODE_CHILDREN],
+}
+
+impl PartialEq for NodeKey {
+    fn eq(&self, other: &NodeKey) -> bool {
+        // Word by word, up to the length: the derived comparison calls `bcmp` on the
+        // whole key, which costs more than the few words that differ in practice.
+        self.kind == other.kind
+            && self.len == other.len
+            && (0..self.len as usize).all(|i| self.children[i] == other.children[i])
+    }
 }
 
 impl NodeKey {
