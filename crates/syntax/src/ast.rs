@@ -576,3 +576,31 @@ impl RegRange {
         nth_sub_expr(&self.syntax, 1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_expr(text: &str) -> Expr {
+        let parse = crate::parse(text);
+        parse.syntax_node().descendants().find_map(Expr::cast).unwrap()
+    }
+
+    /// The lookups that count matching children down (`nth_sub_expr`) pick the right one.
+    #[test]
+    fn nth_sub_expressions() {
+        let Expr::Ternary(t) = first_expr(".int 1 ? 2 : 3\n") else { panic!() };
+        let texts: Vec<_> = [t.condition(), t.then_expr(), t.else_expr()].map(|e| e.unwrap().syntax().to_string()).into();
+        assert_eq!(texts, ["1", "2", "3"]);
+        let Expr::Bin(b) = first_expr(".int 4 - 5\n") else { panic!() };
+        assert_eq!(b.rhs().unwrap().syntax().to_string(), "5");
+        let Expr::Register(r) = first_expr("s_mov_b64 s[6:7], 0\n") else { panic!() };
+        let range = r.range().unwrap();
+        assert_eq!(range.first().unwrap().syntax().to_string(), "6");
+        assert_eq!(range.last().unwrap().syntax().to_string(), "7");
+        let Expr::Register(r) = first_expr("s_mov_b32 s[6], 0\n") else { panic!() };
+        assert!(r.range().unwrap().last().is_none());
+        let Expr::Register(r) = first_expr("s_mov_b64 s[:7], 0\n") else { panic!() };
+        assert!(r.range().unwrap().last().is_none(), "the second expression, as before: there is none");
+    }
+}
