@@ -108,12 +108,11 @@ fn read_parts(lines: Lines, outbox: Outbox) -> End {
     let mut splitter = Splitter::new(outbox);
     match lines {
         Lines::Text(text) => {
-            for line in text.split_inclusive('\n') {
-                if !splitter.line(line) {
+            for part in gcn_syntax::parts(&text, PART_SIZE) {
+                if !splitter.send(part.to_string()) {
                     break;
                 }
             }
-            splitter.finish();
             End::default()
         }
         Lines::Stream(stream) => {
@@ -171,8 +170,8 @@ struct Splitter {
     chunker: Chunker,
     macros: KnownMacros,
     part: String,
-    part_start: usize,
-    pos: usize,
+    /// Bytes sent in parts so far: where the next part starts.
+    sent: usize,
     outbox: Outbox,
 }
 
@@ -182,39 +181,34 @@ impl Splitter {
             chunker: Chunker::new(),
             macros: KnownMacros::default(),
             part: String::new(),
-            part_start: 0,
-            pos: 0,
+            sent: 0,
             outbox,
         }
     }
 
     /// Takes the next line; false when nobody wants more parts.
     fn line(&mut self, line: &str) -> bool {
-        self.pos += line.len();
-        if let Some(chunk) = self.chunker.push_line(line) {
-            self.part.push_str(&chunk);
-            if self.part.len() >= PART_SIZE {
-                return self.send();
-            }
+        self.part.push_str(line);
+        if self.chunker.ends_chunk(line) && self.part.len() >= PART_SIZE {
+            let part = std::mem::replace(&mut self.part, String::with_capacity(PART_SIZE + PART_SIZE / 4));
+            return self.send(part);
         }
         true
     }
 
     /// Sends what is left (an unfinished block or statement included).
     fn finish(mut self) {
-        if let Some(rest) = self.chunker.finish() {
-            self.part.push_str(&rest);
-        }
         if !self.part.is_empty() {
-            self.send();
+            let part = std::mem::take(&mut self.part);
+            self.send(part);
         }
     }
 
-    fn send(&mut self) -> bool {
-        let text = std::mem::replace(&mut self.part, String::with_capacity(PART_SIZE + PART_SIZE / 4));
+    /// Parses and sends the part that follows the last one sent.
+    fn send(&mut self, text: String) -> bool {
         let parse = gcn_syntax::parse_chunk(&text, &mut self.macros);
-        let part = Part { start: self.part_start as u32, text, parse };
-        self.part_start = self.pos;
-        self.outbox.send(part)
+        let start = self.sent as u32;
+        self.sent += text.len();
+        self.outbox.send(Part { start, text, parse })
     }
 }

@@ -5,6 +5,10 @@
 //! - `dense_synthetic`: the snapshot inputs and a generated kernel body with short tokens,
 //!   a worst case (about one token per three bytes).
 //!
+//! - `chunked_instructions`: `/work/bench100k.s` (100,000 lines of GCN 1.2 instructions),
+//!   if present, parsed in 64 KiB parts (`parts` + `parse_chunk`) as the assembler reads
+//!   a long source.
+//!
 //! Run: `cargo bench -p gcn-syntax --bench parse`. Dropping the trees is not timed.
 
 use std::path::Path;
@@ -63,7 +67,17 @@ fn bench_parse(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(*name, |b| b.iter_with_large_drop(|| gcn_syntax::parse(text)));
     }
+    if let Ok(text) = std::fs::read_to_string("/work/bench100k.s") {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function("chunked_instructions", |b| b.iter_with_large_drop(|| parse_in_parts(&text)));
+    }
     group.finish();
+}
+
+/// The parts of `text` parsed one after the other, as the assembler does.
+fn parse_in_parts(text: &str) -> Vec<gcn_syntax::Parse> {
+    let mut macros = gcn_syntax::KnownMacros::default();
+    gcn_syntax::parts(text, 1 << 16).map(|part| gcn_syntax::parse_chunk(part, &mut macros)).collect()
 }
 
 criterion_group!(benches, bench_parse);

@@ -66,23 +66,54 @@ ast_node!(Register, REGISTER);
 ast_node!(RegIndex, REG_INDEX);
 ast_node!(RegRange, REG_RANGE);
 
+// The helpers below look children up by kind in the green tree, so only the child
+// returned gets a cursor node (each cursor node is an allocation): a lookup does not
+// pay for the siblings it passes over.
+
+/// Child nodes that cast to `N`, in order.
 fn children<N: AstNode>(node: &SyntaxNode) -> impl Iterator<Item = N> {
-    node.children().filter_map(N::cast)
+    nodes_of_kind(node, N::can_cast).filter_map(N::cast)
+}
+
+/// Child nodes whose kind passes `matches`, in order.
+fn nodes_of_kind(node: &SyntaxNode, matches: fn(SyntaxKind) -> bool) -> impl Iterator<Item = SyntaxNode> {
+    let first = node.first_child_by_kind(&matches);
+    std::iter::successors(first, move |n| n.next_sibling_by_kind(&matches))
+}
+
+/// The `n`th (from 0) child node whose kind passes `matches`.
+fn nth_node_of_kind(node: &SyntaxNode, matches: fn(SyntaxKind) -> bool, n: usize) -> Option<SyntaxNode> {
+    // The matcher sees the children in order, once each: it counts the matching ones
+    // down, so the ones before the `n`th get no cursor node.
+    let before = std::cell::Cell::new(n);
+    node.first_child_by_kind(&|k| {
+        if !matches(k) {
+            return false;
+        }
+        let left = before.get();
+        before.set(left.wrapping_sub(1));
+        left == 0
+    })
+}
+
+/// Whether `node` has a token of `kind` directly under it.
+fn has_token(node: &SyntaxNode, kind: SyntaxKind) -> bool {
+    let kind = rowan::SyntaxKind::from(kind);
+    node.green().children().any(|c| c.kind() == kind)
 }
 
 fn child<N: AstNode>(node: &SyntaxNode) -> Option<N> {
-    children(node).next()
+    node.first_child_by_kind(&N::can_cast).and_then(N::cast)
 }
 
 fn first_token(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
-    node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == kind)
+    // Node and token kinds differ, so the match is a token.
+    node.first_child_or_token_by_kind(&|k| k == kind)?.into_token()
 }
 
-/// Non-trivia tokens directly under `node`.
-fn tokens(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> {
-    node.children_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| !t.kind().is_trivia())
+/// The first non-trivia token directly under `node`.
+fn first_significant_token(node: &SyntaxNode) -> Option<SyntaxToken> {
+    node.first_child_or_token_by_kind(&|k| k.is_token() && !k.is_trivia())?.into_token()
 }
 
 /// Any statement-level node.
@@ -140,7 +171,7 @@ impl SourceFile {
 
 impl Label {
     pub fn name_token(&self) -> Option<SyntaxToken> {
-        tokens(&self.syntax).next()
+        first_significant_token(&self.syntax)
     }
     pub fn name(&self) -> String {
         self.name_token().map(|t| t.text().to_string()).unwrap_or_default()
@@ -156,7 +187,7 @@ impl Assignment {
         first_token(&self.syntax, NAME)
     }
     pub fn value(&self) -> Option<Expr> {
-        self.syntax.children().find_map(Expr::cast)
+        sub_exprs(&self.syntax).next()
     }
 }
 
@@ -182,7 +213,7 @@ impl ArgList {
 impl Arg {
     /// The argument's expression, when it has one (not for raw arguments).
     pub fn expr(&self) -> Option<Expr> {
-        self.syntax.children().find_map(Expr::cast)
+        sub_exprs(&self.syntax).next()
     }
     pub fn key_values(&self) -> impl Iterator<Item = KeyValue> {
         children(&self.syntax)
@@ -208,7 +239,7 @@ impl KeyValue {
         first_token(&self.syntax, NAME)
     }
     pub fn value(&self) -> Option<Expr> {
-        self.syntax.children().find_map(Expr::cast)
+        sub_exprs(&self.syntax).next()
     }
 }
 
@@ -293,7 +324,7 @@ impl Modifier {
     }
     /// Values after each `:`; empty for a flag such as `glc`.
     pub fn values(&self) -> impl Iterator<Item = Expr> {
-        self.syntax.children().filter_map(Expr::cast)
+        sub_exprs(&self.syntax)
     }
 }
 
@@ -419,17 +450,21 @@ impl Expr {
 }
 
 fn sub_exprs(node: &SyntaxNode) -> impl Iterator<Item = Expr> {
-    node.children().filter_map(Expr::cast)
+    nodes_of_kind(node, is_expr_kind).filter_map(Expr::cast)
+}
+
+fn nth_sub_expr(node: &SyntaxNode, n: usize) -> Option<Expr> {
+    nth_node_of_kind(node, is_expr_kind, n).and_then(Expr::cast)
 }
 
 /// The operator token of a prefix, binary or ternary expression.
 fn operator(node: &SyntaxNode) -> Option<SyntaxToken> {
-    tokens(node).next()
+    first_significant_token(node)
 }
 
 impl Literal {
     pub fn token(&self) -> Option<SyntaxToken> {
-        tokens(&self.syntax).next()
+        first_significant_token(&self.syntax)
     }
 }
 
@@ -462,7 +497,7 @@ impl BinExpr {
         operator(&self.syntax)
     }
     pub fn rhs(&self) -> Option<Expr> {
-        sub_exprs(&self.syntax).nth(1)
+        nth_sub_expr(&self.syntax, 1)
     }
 }
 
@@ -471,10 +506,10 @@ impl TernaryExpr {
         sub_exprs(&self.syntax).next()
     }
     pub fn then_expr(&self) -> Option<Expr> {
-        sub_exprs(&self.syntax).nth(1)
+        nth_sub_expr(&self.syntax, 1)
     }
     pub fn else_expr(&self) -> Option<Expr> {
-        sub_exprs(&self.syntax).nth(2)
+        nth_sub_expr(&self.syntax, 2)
     }
 }
 
@@ -535,7 +570,37 @@ impl RegRange {
     }
     /// The last register of `[first:last]`; `None` for `[index]`.
     pub fn last(&self) -> Option<Expr> {
-        first_token(&self.syntax, COLON)?;
-        sub_exprs(&self.syntax).nth(1)
+        if !has_token(&self.syntax, COLON) {
+            return None;
+        }
+        nth_sub_expr(&self.syntax, 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_expr(text: &str) -> Expr {
+        let parse = crate::parse(text);
+        parse.syntax_node().descendants().find_map(Expr::cast).unwrap()
+    }
+
+    /// The lookups that count matching children down (`nth_sub_expr`) pick the right one.
+    #[test]
+    fn nth_sub_expressions() {
+        let Expr::Ternary(t) = first_expr(".int 1 ? 2 : 3\n") else { panic!() };
+        let texts: Vec<_> = [t.condition(), t.then_expr(), t.else_expr()].map(|e| e.unwrap().syntax().to_string()).into();
+        assert_eq!(texts, ["1", "2", "3"]);
+        let Expr::Bin(b) = first_expr(".int 4 - 5\n") else { panic!() };
+        assert_eq!(b.rhs().unwrap().syntax().to_string(), "5");
+        let Expr::Register(r) = first_expr("s_mov_b64 s[6:7], 0\n") else { panic!() };
+        let range = r.range().unwrap();
+        assert_eq!(range.first().unwrap().syntax().to_string(), "6");
+        assert_eq!(range.last().unwrap().syntax().to_string(), "7");
+        let Expr::Register(r) = first_expr("s_mov_b32 s[6], 0\n") else { panic!() };
+        assert!(r.range().unwrap().last().is_none());
+        let Expr::Register(r) = first_expr("s_mov_b64 s[:7], 0\n") else { panic!() };
+        assert!(r.range().unwrap().last().is_none(), "the second expression, as before: there is none");
     }
 }

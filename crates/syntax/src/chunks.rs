@@ -56,10 +56,33 @@ impl Chunker {
     /// Adds one line, with its line break if it has one; returns a finished chunk when
     /// the line completes one.
     pub fn push_line(&mut self, line: &str) -> Option<String> {
-        self.scan(line);
+        let complete = self.ends_chunk(line);
         self.chunk.push_str(line);
-        let complete = line.ends_with('\n') && self.at_start && !self.in_comment && self.blocks.is_empty();
         complete.then(|| std::mem::take(&mut self.chunk))
+    }
+
+    /// Follows one more line, with its line break if it has one, without keeping its
+    /// text: true when the lines followed so far end a chunk. For a caller that slices
+    /// the chunks out of its own text (see [`parts`]); don't mix with `push_line`.
+    pub fn ends_chunk(&mut self, line: &str) -> bool {
+        // Most lines of a long source are plain statements, which change nothing here:
+        // recognizing them from their bytes spares lexing them twice.
+        if !(self.follows_plain_statements() && is_plain_statement(line.as_bytes())) {
+            self.scan(line);
+        }
+        self.at_chunk_end(line)
+    }
+
+    /// Whether a chunk ends with `line`, the line just followed.
+    fn at_chunk_end(&self, line: &str) -> bool {
+        line.ends_with('\n') && self.at_start && !self.in_comment && self.blocks.is_empty()
+    }
+
+    /// In a state where a plain statement (see [`is_plain_statement`]) leaves everything
+    /// as it is: between statements, outside block comments and raw block bodies (whose
+    /// heads follow other rules).
+    fn follows_plain_statements(&self) -> bool {
+        self.at_start && !self.in_comment && !matches!(self.blocks.last(), Some(Block::Macro | Block::Repeat))
     }
 
     /// What is left at the end of the input (an unfinished block or statement).
@@ -138,6 +161,114 @@ impl Chunker {
                 _ => {}
             },
         }
+    }
+}
+
+/// Whether `line` is one whole statement, or none, that is no block directive (see
+/// [`plain_statement_len`]).
+fn is_plain_statement(line: &[u8]) -> bool {
+    plain_statement_len(line) == Some(line.len())
+}
+
+/// The length of the first line of `text`, with its line break, if that line is one
+/// whole statement, or none, that is no block directive, told from its bytes: it ends
+/// with its line break; it holds nothing that could hide or add a separator or
+/// continue it (strings, characters, `/* */`, `;`, `\`, a `\r` not before the line
+/// break); its first word, if any, is a name not starting with `.` and not followed by
+/// `:` (neither a directive nor a label, after which a directive could come), or a `#`
+/// comment. `None` is always safe: such a line is lexed.
+fn plain_statement_len(text: &[u8]) -> Option<usize> {
+    let mut i = text.iter().position(|&b| b != b' ' && b != b'\t')?;
+    match LINE_BYTES[text[i] as usize] {
+        LineByte::Other if text[i] != b'.' && lexer::is_name_start(text[i]) => {
+            i += text[i..].iter().position(|&b| !lexer::is_name_continue(b))?;
+            if text[i] == b':' {
+                return None;
+            }
+        }
+        LineByte::Other if text[i] == b'#' => {}
+        LineByte::Other => return None,
+        _ => {}
+    }
+    loop {
+        match LINE_BYTES[*text.get(i)? as usize] {
+            LineByte::Other => i += 1,
+            LineByte::Newline => return Some(i + 1),
+            LineByte::Cr => return (text.get(i + 1) == Some(&b'\n')).then_some(i + 2),
+            LineByte::Special => return None,
+        }
+    }
+}
+
+/// What a byte means to [`plain_statement_len`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineByte {
+    Other,
+    Newline,
+    /// Only allowed right before the line break: a lone `\r` ends a `#` comment, which
+    /// might hide the head of its statement.
+    Cr,
+    /// Starts or ends a string, character, block comment, statement or line.
+    Special,
+}
+
+static LINE_BYTES: [LineByte; 256] = {
+    let mut table = [LineByte::Other; 256];
+    table[b'\n' as usize] = LineByte::Newline;
+    table[b'\r' as usize] = LineByte::Cr;
+    let special = b";\\/\"'";
+    let mut i = 0;
+    while i < special.len() {
+        table[special[i] as usize] = LineByte::Special;
+        i += 1;
+    }
+    table
+};
+
+/// Splits `text` into parts made of whole chunks (see [`Chunker`]), each at least
+/// `min_len` bytes long except the last; the parts are slices of `text`, so nothing is
+/// copied. Parsing the parts in order with [`parse_chunk`] gives the statements and
+/// errors of a whole parse.
+pub fn parts(text: &str, min_len: usize) -> Parts<'_> {
+    Parts { text, pos: 0, min_len, chunker: Chunker::new() }
+}
+
+/// The iterator of [`parts`].
+#[derive(Debug)]
+pub struct Parts<'a> {
+    text: &'a str,
+    pos: usize,
+    min_len: usize,
+    chunker: Chunker,
+}
+
+impl<'a> Iterator for Parts<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let start = self.pos;
+        if start == self.text.len() {
+            return None;
+        }
+        while self.pos < self.text.len() {
+            let rest = &self.text[self.pos..];
+            // A plain statement is found and measured in one pass over its bytes.
+            let plain = self.chunker.follows_plain_statements().then(|| plain_statement_len(rest.as_bytes()));
+            let line = match plain.flatten() {
+                Some(len) => &rest[..len],
+                None => {
+                    let line = rest.split_inclusive('\n').next().unwrap_or(rest);
+                    self.chunker.scan(line);
+                    line
+                }
+            };
+            self.pos += line.len();
+            if self.chunker.at_chunk_end(line) && self.pos - start >= self.min_len {
+                return Some(&self.text[start..self.pos]);
+            }
+        }
+        // The last part, with what is left unfinished at the end of the text.
+        Some(&self.text[start..])
     }
 }
 
@@ -234,4 +365,80 @@ pub fn parse_chunk(text: &str, macros: &mut KnownMacros) -> Parse {
     let green = tree_builder::build_tree(text, &tokens, output.events);
     let errors = crate::merge_errors(crate::text_offsets(&tokens, lex_errors), output.errors);
     Parse { green, errors }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Whether each line ends a chunk, every line lexed (no plain-statement shortcut).
+    fn chunk_ends_lexing_all(lines: &[&str]) -> Vec<bool> {
+        let mut chunker = Chunker::new();
+        lines
+            .iter()
+            .map(|line| {
+                chunker.scan(line);
+                line.ends_with('\n') && chunker.at_start && !chunker.in_comment && chunker.blocks.is_empty()
+            })
+            .collect()
+    }
+
+    /// Where `parts(text, 0)` ends each part.
+    fn part_ends(text: &str) -> Vec<usize> {
+        parts(text, 0).map(|part| part.as_ptr() as usize - text.as_ptr() as usize + part.len()).collect()
+    }
+
+    fn part_ends_lexing_all(text: &str) -> Vec<usize> {
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let mut ends = Vec::new();
+        let mut pos = 0;
+        for (line, ends_chunk) in lines.iter().zip(chunk_ends_lexing_all(&lines)) {
+            pos += line.len();
+            if ends_chunk {
+                ends.push(pos);
+            }
+        }
+        if ends.last() != Some(&text.len()) && !text.is_empty() {
+            ends.push(text.len());
+        }
+        ends
+    }
+
+    fn chunk_ends(lines: &[&str]) -> Vec<bool> {
+        let mut chunker = Chunker::new();
+        lines.iter().map(|line| chunker.ends_chunk(line)).collect()
+    }
+
+    #[test]
+    fn plain_statements() {
+        for plain in ["\n", "  \t\n", "s_nop 0\n", " v_add_f32 v0, 1.5, v1 # sum\n", "x = 1\n", "# c\n", "_a.b$ : 1\n"] {
+            assert!(is_plain_statement(plain.as_bytes()), "{plain:?}");
+        }
+        let not_plain = [
+            "s_nop 0", ".if 1\n", "l: .if 1\n", "1: s_nop 0\n", "a::b: .endm\n", "s_nop 0; .if 1\n",
+            "s_nop 0 \\\n", "s_nop /* x\n", ".int \"a;b\"\n", "x = ';'\n", "a\nb\n", "\x0b.if 1\n",
+        ];
+        for line in not_plain {
+            assert!(!is_plain_statement(line.as_bytes()), "{line:?}");
+        }
+    }
+
+    const PIECES: &[&str] = &[
+        "\n", ";", " ", "\t", "\\\n", "/*", "*/", "#", "\"", "'", ".if 1", ".else", ".endif", ".macro m a",
+        ".endm", ".rept 2", ".irp x, 1", ".endr", "l:", "a::b", "\\x\\()l:", "s_nop 0", "x = 2", ".5: ",
+        "1: ", "\r\n", "\r", "\x0b", "€", "$x:",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+        #[test]
+        fn plain_statements_end_chunks_as_lexed_ones(parts in prop::collection::vec(0usize..100, 0..40)) {
+            let text: String = parts.iter().map(|&i| PIECES[i % PIECES.len()]).collect();
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            prop_assert_eq!(chunk_ends(&lines), chunk_ends_lexing_all(&lines));
+            prop_assert_eq!(part_ends(&text), part_ends_lexing_all(&text));
+        }
+    }
 }

@@ -47,11 +47,75 @@ pub fn lex_single(text: &str) -> Option<SyntaxKind> {
 }
 
 pub(crate) fn is_name_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'$')
+    matches!(CLASSES[b as usize], Class::NameStart | Class::Dot)
 }
 
 pub(crate) fn is_name_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$')
+    NAME_CONTINUE[b as usize]
+}
+
+/// What a byte starts, so that `next_token` dispatches with one table lookup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// Space, tab, vertical tab, form feed.
+    Space,
+    Cr,
+    Newline,
+    Hash,
+    Slash,
+    Backslash,
+    Quote,
+    Apostrophe,
+    Digit,
+    Dot,
+    Colon,
+    /// `[A-Za-z_$]`.
+    NameStart,
+    /// Any other ASCII byte: punctuation or an unknown character.
+    Punct,
+    /// A byte of a multi-byte character.
+    NonAscii,
+}
+
+static CLASSES: [Class; 256] = {
+    let mut table = [Class::Punct; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = match c {
+            b' ' | b'\t' | b'\x0b' | b'\x0c' => Class::Space,
+            b'\r' => Class::Cr,
+            b'\n' => Class::Newline,
+            b'#' => Class::Hash,
+            b'/' => Class::Slash,
+            b'\\' => Class::Backslash,
+            b'"' => Class::Quote,
+            b'\'' => Class::Apostrophe,
+            b'0'..=b'9' => Class::Digit,
+            b'.' => Class::Dot,
+            b':' => Class::Colon,
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$' => Class::NameStart,
+            0x80..=0xff => Class::NonAscii,
+            _ => Class::Punct,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// `[A-Za-z0-9_.$]`: the bytes of a name after its first.
+static NAME_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b as u8, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'.' | b'$');
+        b += 1;
+    }
+    table
+};
+
+fn is_space(b: u8) -> bool {
+    CLASSES[b as usize] == Class::Space
 }
 
 struct Cursor<'a> {
@@ -86,37 +150,37 @@ impl Cursor<'_> {
 
     fn next_token(&mut self) -> Lexed {
         let b = self.peek(0);
-        match b {
-            b' ' | b'\t' | b'\x0b' | b'\x0c' => {
-                self.eat_while(|b| matches!(b, b' ' | b'\t' | b'\x0b' | b'\x0c'));
+        match CLASSES[b as usize] {
+            Class::Space => {
+                self.eat_while(is_space);
                 (WHITESPACE, None)
             }
-            b'\r' if self.peek(1) == b'\n' => {
+            Class::Cr if self.peek(1) == b'\n' => {
                 self.pos += 2;
                 (NEWLINE, None)
             }
-            b'\r' => {
+            Class::Cr => {
                 self.pos += 1;
                 (WHITESPACE, None)
             }
-            b'\n' => {
+            Class::Newline => {
                 self.pos += 1;
                 (NEWLINE, None)
             }
-            b'#' => {
+            Class::Hash => {
                 self.eat_while(|b| b != b'\n' && b != b'\r');
                 (COMMENT, None)
             }
-            b'/' if self.peek(1) == b'*' => self.block_comment(),
-            b'\\' => self.backslash(),
-            b'"' => self.string(),
-            b'\'' => self.char_literal(),
-            b'0'..=b'9' => self.number(),
-            b'.' if self.peek(1).is_ascii_digit() => self.number(),
-            b':' if self.peek(1) == b':' && is_name_start(self.peek(2)) => self.name(),
-            _ if is_name_start(b) => self.name(),
-            _ if b.is_ascii() => self.punct(b),
-            _ => {
+            Class::Slash if self.peek(1) == b'*' => self.block_comment(),
+            Class::Backslash => self.backslash(),
+            Class::Quote => self.string(),
+            Class::Apostrophe => self.char_literal(),
+            Class::Digit => self.number(),
+            Class::Dot if self.peek(1).is_ascii_digit() => self.number(),
+            Class::Colon if self.peek(1) == b':' && is_name_start(self.peek(2)) => self.name(),
+            Class::NameStart | Class::Dot => self.name(),
+            Class::Slash | Class::Colon | Class::Punct => self.punct(b),
+            Class::NonAscii => {
                 self.bump_char();
                 (ERROR_TOKEN, Some("unexpected character"))
             }
@@ -209,6 +273,10 @@ impl Cursor<'_> {
     /// hex floats (`0x1.8p3`), float suffixes `s`/`h`/`l`, and local label refs `1f`/`1b`.
     fn number(&mut self) -> Lexed {
         let start = self.pos;
+        if let Some(kind) = self.plain_decimal() {
+            return (kind, None);
+        }
+        self.pos = start;
         let kind = self.number_body(start);
         if is_name_continue(self.peek(0)) {
             // Glued letters make the whole run one malformed number (`1d`, `0x1g`),
@@ -227,6 +295,20 @@ impl Cursor<'_> {
             return (BAD_NUMBER, None);
         }
         (kind, None)
+    }
+
+    /// The common case, digits alone (`0`, `16`, `017`), decided without the general
+    /// rules: `None` if anything that could make it another number follows (a name byte
+    /// such as `.`, `e`, `x`, `f`), leaving the cursor to be reset.
+    fn plain_decimal(&mut self) -> Option<SyntaxKind> {
+        let start = self.pos;
+        self.eat_while(|b| b.is_ascii_digit());
+        if self.pos == start || is_name_continue(self.peek(0)) {
+            return None;
+        }
+        let digits = &self.bytes[start..self.pos];
+        let bad_octal = digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
+        Some(if bad_octal { BAD_NUMBER } else { INT_NUMBER })
     }
 
     fn number_body(&mut self, start: usize) -> SyntaxKind {

@@ -15,6 +15,7 @@
 
 pub mod ast;
 pub mod chunks;
+mod green_cache;
 pub mod lexer;
 mod parser;
 mod reparsing;
@@ -26,7 +27,7 @@ use std::fmt;
 pub use rowan::{TextRange, TextSize};
 
 pub use crate::parser::{is_block_directive, is_register_name, SPECIAL_REGISTERS};
-pub use crate::chunks::{parse_chunk, Chunker, KnownMacros};
+pub use crate::chunks::{parse_chunk, parts, Chunker, KnownMacros, Parts};
 pub use crate::reparsing::TextEdit;
 pub use crate::syntax_kind::{ClrxLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use crate::tree_builder::debug_tree;

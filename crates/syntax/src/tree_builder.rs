@@ -3,14 +3,16 @@
 //! Trivia before a node goes outside it, so a statement starts at its first real token
 //! and a comment after it belongs to the enclosing node.
 
-use rowan::{GreenNode, GreenNodeBuilder, NodeOrToken};
+use rowan::{GreenNode, GreenToken, NodeOrToken};
 
+use crate::green_cache::GreenBuilder;
 use crate::lexer::Token;
 use crate::parser::Event;
 use crate::{SyntaxKind, SyntaxKind::*};
 
 pub(crate) fn build_tree(text: &str, tokens: &[Token], mut events: Vec<Event>) -> GreenNode {
-    let mut sink = Sink { text, tokens, next: 0, offset: 0, builder: GreenNodeBuilder::new() };
+    let builder = GreenBuilder::new(tokens.len());
+    let mut sink = Sink { text, tokens, next: 0, offset: 0, builder };
     let mut depth = 0usize;
     let mut chain = Vec::new();
     for i in 0..events.len() {
@@ -57,7 +59,7 @@ pub(crate) fn build_fragment(
     text: &str,
     tokens: &[Token],
     mut events: Vec<Event>,
-) -> Vec<NodeOrToken<GreenNode, rowan::GreenToken>> {
+) -> Vec<NodeOrToken<GreenNode, GreenToken>> {
     events.insert(0, Event::Start { kind: SOURCE_FILE, forward_parent: None });
     events.push(Event::Finish);
     let root = build_tree(text, tokens, events);
@@ -69,14 +71,15 @@ struct Sink<'a> {
     tokens: &'a [Token],
     next: usize,
     offset: usize,
-    builder: GreenNodeBuilder<'static>,
+    builder: GreenBuilder,
 }
 
 impl Sink<'_> {
+    #[inline]
     fn emit(&mut self) {
         let t = self.tokens[self.next];
         let end = self.offset + t.len as usize;
-        self.builder.token(t.kind.into(), &self.text[self.offset..end]);
+        self.builder.token(t.kind, &self.text[self.offset..end]);
         self.offset = end;
         self.next += 1;
     }
@@ -88,7 +91,7 @@ impl Sink<'_> {
         if *depth > 0 && !self.at_statement_end() {
             self.trivia();
         }
-        self.builder.start_node(kind.into());
+        self.builder.start_node(kind);
         *depth += 1;
     }
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use gcn_syntax::{parse, parse_chunk, Chunker, KnownMacros, Parse, SyntaxNode, TextSize};
+use gcn_syntax::{parse, parse_chunk, parts, Chunker, KnownMacros, Parse, SyntaxNode, TextSize};
 use proptest::prelude::*;
 
 /// Every element below the root as `KIND@RANGE`, shifted by `base`.
@@ -49,6 +49,26 @@ fn check(text: &str) {
     want_errors.sort();
     assert_eq!(got, want, "tree of {text:?}");
     assert_eq!(got_errors, want_errors, "errors of {text:?}");
+    for min_len in [0, 40] {
+        check_parts(text, min_len, &want, &want_errors);
+    }
+}
+
+/// `parts` cuts where the chunker does, so its parts parse like the whole text too.
+fn check_parts(text: &str, min_len: usize, want: &[String], want_errors: &[String]) {
+    let (mut got, mut got_errors) = (Vec::new(), Vec::new());
+    let mut macros = KnownMacros::default();
+    let mut base = TextSize::from(0);
+    for part in parts(text, min_len) {
+        let p = parse_chunk(part, &mut macros);
+        elements(&p.syntax_node(), base, &mut got);
+        errors(&p, base, &mut got_errors);
+        base += TextSize::of(part);
+    }
+    got_errors.sort();
+    assert_eq!(u32::from(base) as usize, text.len(), "parts of {text:?}");
+    assert_eq!(got, want, "tree of {text:?} in parts of {min_len}");
+    assert_eq!(got_errors, want_errors, "errors of {text:?} in parts of {min_len}");
 }
 
 fn corpus() -> Vec<String> {

@@ -96,8 +96,7 @@ pub(crate) struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str, raw: &[Token], ctx: ParseContext) -> Self {
-        let significant = raw.iter().filter(|t| !t.kind.is_trivia()).count();
-        let mut tokens = Vec::with_capacity(significant + 1);
+        let mut tokens = Vec::with_capacity(raw.len() + 1);
         let mut offset = 0u32;
         let mut spaced = false;
         for t in raw {
@@ -115,43 +114,61 @@ impl<'t> Parser<'t> {
         Parser { text, tokens, pos: 0, events, errors: Vec::new(), ctx, depth: 0 }
     }
 
+    #[inline]
     fn tok(&self, n: usize) -> Tok {
         let last = self.tokens.len() - 1;
         self.tokens[(self.pos + n).min(last)]
     }
 
+    #[inline]
     pub(crate) fn current(&self) -> SyntaxKind {
         self.nth(0)
     }
 
+    #[inline]
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
         self.tok(n).kind
     }
 
+    #[inline]
     pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
         self.current() == kind
     }
 
     /// Text of the token `n` ahead.
+    #[inline]
     pub(crate) fn nth_text(&self, n: usize) -> &'t str {
         let t = self.tok(n);
         &self.text[t.start as usize..(t.start + t.len) as usize]
     }
 
     /// Whether trivia separates token `n` ahead from the token before it.
+    #[inline]
     pub(crate) fn nth_spaced(&self, n: usize) -> bool {
         self.tok(n).spaced
     }
 
     /// At the end of a statement: newline, `;` or end of input.
+    #[inline]
     pub(crate) fn at_statement_end(&self) -> bool {
         matches!(self.current(), NEWLINE | SEMICOLON | EOF)
     }
 
+    #[inline]
     pub(crate) fn bump(&mut self, kind: SyntaxKind) {
-        assert!(self.eat(kind), "expected {kind:?}, found {:?}", self.current());
+        if !self.eat(kind) {
+            self.bump_mismatch(kind);
+        }
     }
 
+    /// A grammar bug: kept out of line so that `bump` stays small.
+    #[cold]
+    #[inline(never)]
+    fn bump_mismatch(&self, kind: SyntaxKind) -> ! {
+        panic!("expected {kind:?}, found {:?}", self.current());
+    }
+
+    #[inline]
     pub(crate) fn bump_any(&mut self) {
         if self.current() != EOF {
             self.pos += 1;
@@ -159,6 +176,7 @@ impl<'t> Parser<'t> {
         }
     }
 
+    #[inline]
     pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
         if !self.at(kind) {
             return false;
@@ -175,6 +193,7 @@ impl<'t> Parser<'t> {
         false
     }
 
+    #[inline]
     pub(crate) fn start(&mut self) -> Marker {
         let pos = self.events.len() as u32;
         self.events.push(Event::Start { kind: EOF, forward_parent: None });
@@ -238,6 +257,7 @@ impl<'t> Parser<'t> {
     }
 
     /// Enters one level of nesting; false (with an error) when too deep.
+    #[inline]
     pub(crate) fn enter(&mut self) -> bool {
         if self.depth >= MAX_DEPTH {
             self.error("nesting is too deep");
@@ -247,6 +267,7 @@ impl<'t> Parser<'t> {
         true
     }
 
+    #[inline]
     pub(crate) fn leave(&mut self) {
         self.depth -= 1;
     }
@@ -259,6 +280,7 @@ pub(crate) struct Marker {
 }
 
 impl Marker {
+    #[inline]
     pub(crate) fn complete(mut self, p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
         self.done = true;
         match &mut p.events[self.pos as usize] {

@@ -31,12 +31,11 @@ pub(crate) fn statements_until(p: &mut Parser, stop: &dyn Fn(&str) -> bool) {
             EOF => return,
             NEWLINE | SEMICOLON => p.bump_any(),
             _ => {
-                if let Some(name) = directive_at(p) {
-                    if stop(&name) {
-                        return;
-                    }
+                let directive = directive_at(p);
+                if directive.as_deref().is_some_and(stop) {
+                    return;
                 }
-                statement(p);
+                statement(p, directive);
             }
         }
     }
@@ -44,16 +43,19 @@ pub(crate) fn statements_until(p: &mut Parser, stop: &dyn Fn(&str) -> bool) {
 
 /// The lowercase pseudo-op name if the current statement is a pseudo-op.
 pub(crate) fn directive_at(p: &Parser) -> Option<String> {
+    if !p.at(NAME) {
+        return None;
+    }
     let text = p.nth_text(0);
-    let is_directive = p.at(NAME)
-        && text.starts_with('.')
+    let is_directive = text.starts_with('.')
         && text.len() > 1
         && !(p.nth(1) == EQ)
         && !(p.nth(1) == COLON && !p.nth_spaced(1));
     is_directive.then(|| text.to_ascii_lowercase())
 }
 
-fn statement(p: &mut Parser) {
+/// A statement; `directive` is what [`directive_at`] says of it.
+fn statement(p: &mut Parser, directive: Option<String>) {
     let head = p.current();
     let glued_colon = p.nth(1) == COLON && !p.nth_spaced(1);
     // `.5` lexes as a float, but at the head of a statement it is a symbol name.
@@ -63,7 +65,7 @@ fn statement(p: &mut Parser) {
         FLOAT_NUMBER if dot_name && glued_colon => label(p),
         NAME if p.nth(1) == EQ => assignment(p),
         FLOAT_NUMBER if dot_name && p.nth(1) == EQ => assignment(p),
-        NAME => match directive_at(p) {
+        NAME => match directive {
             Some(name) => blocks::directive(p, &name),
             None if is_macro(p) => macro_call(p),
             None => instruction(p),
