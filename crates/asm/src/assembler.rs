@@ -261,8 +261,8 @@ impl Asm {
         let mut flow = Flow::Continue;
         while let Some(part) = reader.next() {
             let part_ctx = Ctx { mapper: ctx.mapper.shifted(part.start), ..ctx.clone() };
-            flow = self.process_parse(part_ctx, &part.parse, Rc::from(part.text), true);
-            reader.done(part.parse);
+            flow = self.process_parse(part_ctx, &part.parse, Rc::from(part.text.as_str()), true);
+            reader.done(part);
             if flow != Flow::Continue {
                 break;
             }

@@ -3,16 +3,20 @@
 //! The assembler thread processes one part while the reader thread reads, splits
 //! ([`gcn_syntax::Chunker`]) and parses ([`gcn_syntax::parse_chunk`]) the next ones:
 //! the same statements and errors as one whole parse, in memory bounded by a few parts,
-//! and on a machine with two cores the parsing overlaps the assembling. A text read
+//! and on a machine with two cores the parsing overlaps the assembling. The work is
+//! shared out as it goes: the reader always parses (the macros a part defines change
+//! how the next one parses), but it leaves building a part's tree to the assembler when
+//! the assembler is waiting for parts, and builds it itself when parts are queued. A text read
 //! from a stream is never held whole: its reader records only where its lines start
 //! ([`LineTable`]). When the assembler stops early (`.end`, a fatal error), the reader
 //! stops at its next part.
 
 use std::io::{BufRead, BufReader, Read};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 
-use gcn_syntax::{Chunker, KnownMacros, Parse};
+use gcn_syntax::{ChunkEvents, Chunker, KnownMacros, Parse};
 
 use crate::source::LineTable;
 
@@ -21,6 +25,10 @@ pub(crate) const PART_SIZE: usize = 1 << 16;
 
 /// Parts parsed ahead of the assembler, at most.
 const QUEUE: usize = 4;
+
+/// With fewer parts than this waiting, the assembler is keeping up: the reader leaves
+/// the next part's tree for it to build.
+const BUILD_WHEN_QUEUED: usize = 2;
 
 /// Stack of the reader thread: parsing nests at most 256 levels deep.
 const READER_STACK: usize = 16 << 20;
@@ -38,6 +46,21 @@ pub(crate) struct Part {
     pub start: u32,
     pub text: String,
     pub parse: Parse,
+    /// The reader built the tree (and frees it, [`PartReader::done`]).
+    built_by_reader: bool,
+}
+
+/// A part as the reader sends it.
+struct Sent {
+    start: u32,
+    text: String,
+    tree: Tree,
+}
+
+enum Tree {
+    Built(Parse),
+    /// Parsed, the tree left to build.
+    Events(ChunkEvents),
 }
 
 /// How the reading ended.
@@ -51,7 +74,9 @@ pub(crate) struct End {
 
 /// The receiving end: parts in order, then how the reading ended.
 pub(crate) struct PartReader {
-    parts: mpsc::Receiver<Part>,
+    parts: mpsc::Receiver<Sent>,
+    /// Parts sent and not received yet.
+    queued: Arc<AtomicUsize>,
     /// Trees given back to be freed by the reader, off the assembler's path.
     used: mpsc::Sender<Parse>,
     reader: thread::JoinHandle<End>,
@@ -61,23 +86,33 @@ impl PartReader {
     pub(crate) fn start(lines: Lines) -> PartReader {
         let (sender, parts) = mpsc::sync_channel(QUEUE);
         let (used, to_free) = mpsc::channel();
+        let queued = Arc::new(AtomicUsize::new(0));
+        let outbox = Outbox { sender, to_free, queued: queued.clone() };
         let reader = thread::Builder::new()
             .name("gcn-asm-reader".into())
             .stack_size(READER_STACK)
-            .spawn(move || read_parts(lines, Outbox { sender, to_free }))
+            .spawn(move || read_parts(lines, outbox))
             .expect("start the reader thread");
-        PartReader { parts, used, reader }
+        PartReader { parts, queued, used, reader }
     }
 
-    /// The next part; `None` at the end of the text.
+    /// The next part, its tree built; `None` at the end of the text.
     pub(crate) fn next(&mut self) -> Option<Part> {
-        self.parts.recv().ok()
+        let Sent { start, text, tree } = self.parts.recv().ok()?;
+        self.queued.fetch_sub(1, Ordering::Relaxed);
+        let (parse, built_by_reader) = match tree {
+            Tree::Built(parse) => (parse, true),
+            Tree::Events(events) => (events.build(&text), false),
+        };
+        Some(Part { start, text, parse, built_by_reader })
     }
 
-    /// Gives back the tree of a part that has been processed.
-    pub(crate) fn done(&self, parse: Parse) {
-        // If the reader has ended, the tree is freed here.
-        let _ = self.used.send(parse);
+    /// Done with a part's tree: the thread that built it frees it.
+    pub(crate) fn done(&self, part: Part) {
+        if part.built_by_reader {
+            // If the reader has ended, the tree is freed here.
+            let _ = self.used.send(part.parse);
+        }
     }
 
     /// Stops reading (if it has not ended) and tells how it ended.
@@ -90,16 +125,23 @@ impl PartReader {
 
 /// The reader's ends of the two channels.
 struct Outbox {
-    sender: mpsc::SyncSender<Part>,
+    sender: mpsc::SyncSender<Sent>,
     to_free: mpsc::Receiver<Parse>,
+    queued: Arc<AtomicUsize>,
 }
 
 impl Outbox {
+    /// Whether the reader should build the next part's tree: the assembler is behind.
+    fn builds_trees(&self) -> bool {
+        self.queued.load(Ordering::Relaxed) >= BUILD_WHEN_QUEUED
+    }
+
     /// Sends a part, first freeing the trees given back; false if nobody wants it.
-    fn send(&self, part: Part) -> bool {
+    fn send(&self, part: Sent) -> bool {
         while let Ok(parse) = self.to_free.try_recv() {
             drop(parse);
         }
+        self.queued.fetch_add(1, Ordering::Relaxed);
         self.sender.send(part).is_ok()
     }
 }
@@ -206,9 +248,10 @@ impl Splitter {
 
     /// Parses and sends the part that follows the last one sent.
     fn send(&mut self, text: String) -> bool {
-        let parse = gcn_syntax::parse_chunk(&text, &mut self.macros);
+        let events = gcn_syntax::parse_chunk_events(&text, &mut self.macros);
+        let tree = if self.outbox.builds_trees() { Tree::Built(events.build(&text)) } else { Tree::Events(events) };
         let start = self.sent as u32;
         self.sent += text.len();
-        self.outbox.send(Part { start, text, parse })
+        self.outbox.send(Sent { start, text, tree })
     }
 }

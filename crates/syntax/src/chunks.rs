@@ -358,13 +358,36 @@ pub struct KnownMacros {
 /// Parses one chunk, knowing the macros the chunks before it defined (a call of one is
 /// a `MACRO_CALL`), and records the macros it defines or purges.
 pub fn parse_chunk(text: &str, macros: &mut KnownMacros) -> Parse {
+    parse_chunk_events(text, macros).build(text)
+}
+
+/// [`parse_chunk`] up to the parser's events: what depends on the chunks before (the
+/// macros) is settled, and the tree can be built later, on another thread.
+pub fn parse_chunk_events(text: &str, macros: &mut KnownMacros) -> ChunkEvents {
     let (tokens, lex_errors) = lexer::lex(text);
     let ctx = ParseContext { macros: std::mem::take(&mut macros.names) };
     let output = parser::parse_tokens(text, &tokens, Entry::SourceFile, ctx);
     macros.names = output.ctx.macros;
-    let green = tree_builder::build_tree(text, &tokens, output.events);
     let errors = crate::merge_errors(crate::text_offsets(&tokens, lex_errors), output.errors);
-    Parse { green, errors }
+    ChunkEvents { len: text.len(), tokens, events: output.events, errors }
+}
+
+/// A chunk's tokens and the parser's events: its [`Parse`] but for building the tree.
+pub struct ChunkEvents {
+    /// The chunk's length, to check `build` is given the same text.
+    len: usize,
+    tokens: Vec<Token>,
+    events: Vec<parser::Event>,
+    errors: Vec<crate::SyntaxError>,
+}
+
+impl ChunkEvents {
+    /// The tree of the chunk: `text` must be the chunk these events were parsed from.
+    pub fn build(self, text: &str) -> Parse {
+        assert_eq!(text.len(), self.len, "ChunkEvents::build takes the text the events were parsed from");
+        let green = tree_builder::build_tree(text, &self.tokens, self.events);
+        Parse { green, errors: self.errors }
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use std::fmt;
 pub use rowan::{TextRange, TextSize};
 
 pub use crate::parser::{is_block_directive, is_register_name, SPECIAL_REGISTERS};
-pub use crate::chunks::{parse_chunk, parts, Chunker, KnownMacros, Parts};
+pub use crate::chunks::{parse_chunk, parse_chunk_events, parts, ChunkEvents, Chunker, KnownMacros, Parts};
 pub use crate::reparsing::TextEdit;
 pub use crate::syntax_kind::{ClrxLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use crate::tree_builder::debug_tree;
