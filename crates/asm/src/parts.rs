@@ -11,7 +11,7 @@
 //! ([`LineTable`]). When the assembler stops early (`.end`, a fatal error), the reader
 //! stops at its next part.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
@@ -165,41 +165,83 @@ fn read_parts(lines: Lines, outbox: Outbox) -> End {
     }
 }
 
-/// Reads a stream line by line into the splitter, recording the lines.
-fn read_stream(stream: Box<dyn Read + Send>, splitter: &mut Splitter) -> End {
+/// Bytes read from a stream at a time.
+const BLOCK: usize = 1 << 16;
+
+/// Reads a stream in blocks, handing its whole lines to the splitter and recording them.
+fn read_stream(mut stream: Box<dyn Read + Send>, splitter: &mut Splitter) -> End {
     let mut end = End::default();
-    let mut input = BufReader::with_capacity(PART_SIZE, stream);
-    let mut bytes = Vec::new();
-    let mut pos: u64 = 0;
+    let mut buffer: Vec<u8> = Vec::with_capacity(2 * BLOCK);
+    // Offset in the stream of `buffer[0]`, the start of a line.
+    let mut base: u64 = 0;
     loop {
-        bytes.clear();
-        if let Err(e) = input.read_until(b'\n', &mut bytes) {
-            end.error = Some((offset(pos), format!("cannot read the input: {e}")));
-            return end;
-        }
-        if bytes.is_empty() {
-            return end;
-        }
-        if pos + bytes.len() as u64 > u64::from(u32::MAX) {
-            end.error = Some((offset(pos), "an input larger than 4 GiB is not supported".into()));
-            return end;
-        }
-        let line = match std::str::from_utf8(&bytes) {
-            Ok(line) => line,
+        let filled = buffer.len();
+        buffer.resize(filled + BLOCK, 0);
+        let read = match read_some(&mut stream, &mut buffer[filled..]) {
+            Ok(read) => read,
             Err(e) => {
-                let valid = e.valid_up_to();
-                let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
-                end.lines.push(offset(pos), prefix);
-                let at = pos + valid as u64;
-                end.error = Some((offset(at), format!("invalid UTF-8 at byte offset {at}")));
+                end.error = Some((offset(base + filled as u64), format!("cannot read the input: {e}")));
                 return end;
             }
         };
-        end.lines.push(offset(pos), line);
-        pos += bytes.len() as u64;
-        if !splitter.line(line) {
+        buffer.truncate(filled + read);
+        let at_end = read == 0;
+        // Whole lines: up to the last line break, or all that is left at the end.
+        let whole = match buffer[filled..].iter().rposition(|&b| b == b'\n') {
+            _ if at_end => buffer.len(),
+            Some(i) => filled + i + 1,
+            None => continue,
+        };
+        if base + whole as u64 > u64::from(u32::MAX) {
+            end.error = Some((offset(base), "an input larger than 4 GiB is not supported".into()));
             return end;
         }
+        if !take_lines(&buffer[..whole], base, &mut end, splitter) || at_end {
+            return end;
+        }
+        buffer.drain(..whole);
+        base += whole as u64;
+    }
+}
+
+fn read_some(stream: &mut dyn Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match stream.read(buffer) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            result => return result,
+        }
+    }
+}
+
+/// Takes the whole lines in `bytes`, which start at `base` in the stream; false to stop
+/// reading (invalid UTF-8, or nobody wants more parts).
+fn take_lines(bytes: &[u8], base: u64, end: &mut End, splitter: &mut Splitter) -> bool {
+    let (text, invalid_at) = match std::str::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(e) => {
+            let valid = e.valid_up_to();
+            (std::str::from_utf8(&bytes[..valid]).unwrap_or_default(), Some(base + valid as u64))
+        }
+    };
+    let ascii = text.is_ascii();
+    let mut start = base;
+    for line in text.split_inclusive('\n') {
+        end.lines.push(offset(start), line, ascii);
+        if invalid_at.is_some() && !line.ends_with('\n') {
+            // The valid start of the line with the invalid byte: recorded, not assembled.
+            break;
+        }
+        start += line.len() as u64;
+        if !splitter.line(line) {
+            return false;
+        }
+    }
+    match invalid_at {
+        Some(at) => {
+            end.error = Some((offset(at), format!("invalid UTF-8 at byte offset {at}")));
+            false
+        }
+        None => true,
     }
 }
 

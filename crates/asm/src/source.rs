@@ -101,10 +101,11 @@ impl Default for LineTable {
 }
 
 impl LineTable {
-    /// Records the next line (with its line break, if any) that starts at `start`.
-    pub(crate) fn push(&mut self, start: u32, line: &str) {
+    /// Records the next line (with its line break, if any) that starts at `start`;
+    /// `ascii` if it is known to be ASCII.
+    pub(crate) fn push(&mut self, start: u32, line: &str, ascii: bool) {
         let index = self.starts.len() as u32 - 1;
-        if !line.is_ascii() {
+        if !ascii && !line.is_ascii() {
             self.wide.push((index, line.into()));
         }
         if line.ends_with('\n') {
