@@ -238,11 +238,15 @@ fn register_file_name(name: &str) -> Option<(RegKind, Option<u32>)> {
     if digits.is_empty() {
         return Some((kind, None));
     }
-    if !digits.iter().all(u8::is_ascii_digit) {
-        return None;
+    // One pass: stop at the first non-digit; saturate past `u32` (out of range anyway).
+    let mut number = 0u32;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        number = number.saturating_mul(10).saturating_add((d - b'0') as u32);
     }
-    let number = digits.iter().try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add((d - b'0') as u32));
-    Some((kind, Some(number.unwrap_or(u32::MAX))))
+    Some((kind, Some(number)))
 }
 
 fn special_by_name(name: &str) -> Option<(SpecialReg, u8, u8)> {
@@ -1703,6 +1707,9 @@ fn float_literal(expr: &ast::Expr) -> Option<Option<FloatLit>> {
 
 /// Parses an INT_NUMBER token: decimal, `0x` hex, `0b` binary, `0` octal.
 pub fn parse_int(text: &str) -> Option<i64> {
+    if let Some(v) = short_decimal(text) {
+        return Some(v);
+    }
     let b = text.as_bytes();
     let (digits, radix) = if b.len() > 2 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X') {
         (&text[2..], 16)
@@ -1714,6 +1721,18 @@ pub fn parse_int(text: &str) -> Option<i64> {
         (text, 10)
     };
     u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
+}
+
+/// A decimal number of up to 18 digits (no leading zero: that is octal), without
+/// `from_str_radix`'s general checks: register numbers and indexes are such numbers,
+/// and every one of them is parsed while assembling.
+fn short_decimal(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    let starts_well = matches!(b.first(), Some(b'1'..=b'9')) || b == b"0";
+    if !starts_well || b.len() > 18 {
+        return None;
+    }
+    b.iter().try_fold(0i64, |n, &d| d.is_ascii_digit().then(|| n * 10 + (d - b'0') as i64))
 }
 
 #[cfg(test)]

@@ -84,10 +84,20 @@ pub(crate) fn literal_token(node: &GreenNodeData) -> Option<(&GreenTokenData, Sy
 /// The value of a `LITERAL` node whose token is an integer (`12`, `0x1f`), as
 /// [`Cx::eval`](super::operands::Cx::eval) reads it without the resolver.
 pub(crate) fn int_literal(node: &GreenNodeData) -> Option<i64> {
-    match literal_token(node)? {
-        (token, SyntaxKind::INT_NUMBER) => parse_int(token.text()),
-        _ => None,
+    if node.kind() != raw(SyntaxKind::LITERAL) {
+        return None;
     }
+    // `literal_token`, comparing raw kinds: only a token that is not the integer needs
+    // its kind converted (to skip it if trivia).
+    for token in node.children().filter_map(NodeOrToken::into_token) {
+        if token.kind() == raw(SyntaxKind::INT_NUMBER) {
+            return parse_int(token.text());
+        }
+        if !kind_of(NodeOrToken::Token(token)).is_trivia() {
+            return None;
+        }
+    }
+    None
 }
 
 /// `[a:b]` or `[a]` (a `REG_RANGE` node) whose indexes are integer literals: `(a, b)`,
