@@ -112,8 +112,21 @@ impl Sink<'_> {
     /// statement ends there (see [`start`](Self::start)).
     #[inline]
     fn leading_trivia(&mut self) {
-        if self.at_trivia() && !self.trivia_ends_statement() {
-            self.trivia();
+        if self.at_trivia() {
+            self.trivia_unless_statement_ends();
+        }
+    }
+
+    /// One scan finds the trivia run and what follows it; the run is emitted unless the
+    /// statement (or the input) ends after it.
+    fn trivia_unless_statement_ends(&mut self) {
+        let ahead = &self.tokens[self.next..];
+        let run = ahead.iter().take_while(|t| t.kind.is_trivia()).count();
+        if ahead.get(run).is_none_or(|t| t.kind.is_statement_end()) {
+            return;
+        }
+        for &t in &ahead[..run] {
+            self.emit(t);
         }
     }
 
@@ -146,12 +159,6 @@ impl Sink<'_> {
     #[inline]
     fn at_trivia(&self) -> bool {
         self.tokens.get(self.next).is_some_and(|t| t.kind.is_trivia())
-    }
-
-    /// Whether the trivia ahead runs to the end of the statement (or of the input).
-    fn trivia_ends_statement(&self) -> bool {
-        let next = self.tokens[self.next..].iter().find(|t| !t.kind.is_trivia());
-        next.is_none_or(|t| t.kind.is_statement_end())
     }
 
     #[inline]
