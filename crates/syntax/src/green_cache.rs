@@ -7,6 +7,8 @@
 //! words and compares once, a collision replaces the older entry, and memory stays
 //! bounded. Sharing is invisible: green nodes are immutable and compared by value.
 
+use std::ops::Range;
+
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 
 use crate::SyntaxKind;
@@ -69,10 +71,29 @@ impl GreenBuilder {
         self.parents.push((kind, self.children.len()));
     }
 
+    /// A token of `kind` whose text is `text[range]`: the text is sliced as a `str` only
+    /// when the token is new, which spares the character boundary checks.
     #[inline]
-    pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str) {
-        let child = self.cache.token(kind, text);
+    pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
+        let child = self.cache.token(kind, text, range);
         self.children.push(child);
+    }
+
+    /// A node of `kind` whose only child is a token of `token_kind`, `text[range]`: as
+    /// `start_node`, `token`, `finish_node`, but found in one lookup when shared.
+    #[inline]
+    pub(crate) fn token_node(&mut self, kind: SyntaxKind, token_kind: SyntaxKind, text: &str, range: Range<usize>) {
+        match TokenKey::new(token_kind, &text.as_bytes()[range.clone()]) {
+            Some(key) => {
+                let child = self.cache.token_node(kind, (token_kind, key), text, range);
+                self.children.push(child);
+            }
+            None => {
+                self.start_node(kind);
+                self.token(token_kind, text, range);
+                self.finish_node();
+            }
+        }
     }
 
     pub(crate) fn finish_node(&mut self) {
@@ -92,8 +113,13 @@ impl GreenBuilder {
 }
 
 struct GreenCache {
+    /// One-byte tokens (`,`, ` `, `[`, `0`, `\n`), about half of all, by their byte:
+    /// found without a key or a hash.
+    bytes: Box<[Option<(SyntaxKind, GreenToken)>; 256]>,
     tokens: Vec<TokenSlot>,
     nodes: Vec<NodeSlot>,
+    /// Nodes of one token, by the node's kind and the token's key.
+    token_nodes: Vec<NodeOfTokenSlot>,
     /// `64 - table bits`: a hash's top bits index the tables.
     shift: u32,
 }
@@ -109,6 +135,13 @@ struct TokenSlot {
 #[derive(Clone, Default)]
 struct NodeSlot {
     key: NodeKey,
+    node: Option<GreenNode>,
+}
+
+/// A shared node of one token, and its key: the token's, with the node's kind added.
+#[derive(Clone, Default)]
+struct NodeOfTokenSlot {
+    key: TokenKey,
     node: Option<GreenNode>,
 }
 
@@ -158,13 +191,19 @@ impl GreenCache {
         let bits = (tokens / 4).max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
         let size = 1 << bits;
         let (tokens, nodes) = (vec![TokenSlot::default(); size], vec![NodeSlot::default(); size]);
-        GreenCache { tokens, nodes, shift: 64 - bits }
+        let token_nodes = vec![NodeOfTokenSlot::default(); size];
+        let bytes = vec![None; 256].into_boxed_slice().try_into().expect("256 slots");
+        GreenCache { bytes, tokens, nodes, token_nodes, shift: 64 - bits }
     }
 
     #[inline]
-    fn token(&mut self, kind: SyntaxKind, text: &str) -> Child {
-        let new = || GreenToken::new(kind.into(), text);
-        let Some(key) = TokenKey::new(kind, text.as_bytes()) else {
+    fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> Child {
+        let bytes = &text.as_bytes()[range.clone()];
+        let new = || GreenToken::new(kind.into(), &text[range]);
+        if let [byte] = *bytes {
+            return self.byte_token(kind, byte, new);
+        }
+        let Some(key) = TokenKey::new(kind, bytes) else {
             return Child::unshared(new().into());
         };
         let slot = &mut self.tokens[(key.hash() >> self.shift) as usize];
@@ -176,6 +215,37 @@ impl GreenCache {
             }
         };
         Child::shared_token(token)
+    }
+
+    #[inline]
+    fn byte_token(&mut self, kind: SyntaxKind, byte: u8, new: impl FnOnce() -> GreenToken) -> Child {
+        let slot = &mut self.bytes[usize::from(byte)];
+        let token = match slot {
+            Some((slot_kind, token)) if *slot_kind == kind => token.clone(),
+            _ => slot.insert((kind, new())).1.clone(),
+        };
+        Child::shared_token(token)
+    }
+
+    /// The node of `kind` around the token of `token_kind` and `token_key`, `text[range]`.
+    #[inline]
+    fn token_node(
+        &mut self,
+        kind: SyntaxKind,
+        (token_kind, token_key): (SyntaxKind, TokenKey),
+        text: &str,
+        range: Range<usize>,
+    ) -> Child {
+        let key = token_key.with_node_kind(kind);
+        let slot = &mut self.token_nodes[(key.hash() >> self.shift) as usize];
+        if let Some(node) = slot.node.as_ref().filter(|_| slot.key == key) {
+            return Child::shared_node(node.clone());
+        }
+        let token = self.token(token_kind, text, range).element;
+        let node = GreenNode::new(kind.into(), [token]);
+        let slot = &mut self.token_nodes[(key.hash() >> self.shift) as usize];
+        slot.key = key;
+        Child::shared_node(slot.node.insert(node).clone())
     }
 
     /// The node of `kind` made of `children[first..]`, which it takes.
@@ -227,6 +297,12 @@ impl TokenKey {
 
     fn hash(&self) -> u64 {
         mix(mix(self.kind_and_len, self.head), self.tail)
+    }
+
+    /// The key of a node of `kind` around this token: the kind goes in the top bits,
+    /// unused by a token's key.
+    fn with_node_kind(self, kind: SyntaxKind) -> TokenKey {
+        TokenKey { kind_and_len: self.kind_and_len | (kind as u64) << 48, ..self }
     }
 }
 

@@ -11,47 +11,57 @@ use crate::parser::Event;
 use crate::{SyntaxKind, SyntaxKind::*};
 
 pub(crate) fn build_tree(text: &str, tokens: &[Token], mut events: Vec<Event>) -> GreenNode {
-    let builder = GreenBuilder::new(tokens.len());
-    let mut sink = Sink { text, tokens, next: 0, offset: 0, builder };
-    let mut depth = 0usize;
+    let mut sink = Sink { text, tokens, next: 0, offset: 0, depth: 0, builder: GreenBuilder::new(tokens.len()) };
     let mut chain = Vec::new();
-    for i in 0..events.len() {
-        match std::mem::replace(&mut events[i], Event::Tombstone) {
-            Event::Start { kind, forward_parent: None } => sink.start(kind, &mut depth),
+    let mut i = 0;
+    while i < events.len() {
+        // Events are read in place: only forward parents, opened early, are tombstoned.
+        match events[i] {
+            Event::Start { kind, forward_parent: None } => {
+                if sink.depth > 0 && is_token_node(&events[i + 1..]) && sink.token_node(kind) {
+                    i += 3;
+                    continue;
+                }
+                sink.start(kind);
+            }
             Event::Start { kind, forward_parent: Some(first) } => {
-                // A node that was preceded: open its forward parents first, outermost first.
                 chain.push(kind);
-                let mut idx = i;
-                let mut parent = Some(first);
-                while let Some(offset) = parent {
-                    idx += offset.get() as usize;
-                    match std::mem::replace(&mut events[idx], Event::Tombstone) {
-                        Event::Start { kind, forward_parent } => {
-                            chain.push(kind);
-                            parent = forward_parent;
-                        }
-                        _ => unreachable!("forward parent is not a Start"),
-                    }
-                }
+                take_forward_parents(&mut events, i + first.get() as usize, &mut chain);
                 while let Some(kind) = chain.pop() {
-                    sink.start(kind, &mut depth);
+                    sink.start(kind);
                 }
             }
-            Event::Finish => {
-                if depth == 1 {
-                    sink.rest();
-                }
-                sink.builder.finish_node();
-                depth -= 1;
-            }
-            Event::Token => {
-                sink.trivia();
-                sink.token();
-            }
+            Event::Finish => sink.finish(),
+            Event::Token => sink.token(),
             Event::Tombstone => {}
         }
+        i += 1;
     }
     sink.builder.finish()
+}
+
+/// Whether the events after a `Start` make a node of one token (`s0`, `1`), as about half
+/// of all nodes are: the builder finds those whole, without opening them.
+#[inline]
+fn is_token_node(after_start: &[Event]) -> bool {
+    matches!(after_start, [Event::Token, Event::Finish, ..])
+}
+
+/// Pushes the kinds of the forward parents starting at `events[idx]`, innermost first,
+/// and tombstones them so that they are not opened again in their place.
+fn take_forward_parents(events: &mut [Event], mut idx: usize, chain: &mut Vec<SyntaxKind>) {
+    loop {
+        match std::mem::replace(&mut events[idx], Event::Tombstone) {
+            Event::Start { kind, forward_parent } => {
+                chain.push(kind);
+                match forward_parent {
+                    Some(offset) => idx += offset.get() as usize,
+                    None => return,
+                }
+            }
+            _ => unreachable!("forward parent is not a Start"),
+        }
+    }
 }
 
 /// Builds a fragment: the events have no root, so one is added and then peeled off.
@@ -69,51 +79,110 @@ pub(crate) fn build_fragment(
 struct Sink<'a> {
     text: &'a str,
     tokens: &'a [Token],
+    /// The next raw token to emit, and where its text starts.
     next: usize,
     offset: usize,
+    /// Open nodes.
+    depth: usize,
     builder: GreenBuilder,
 }
 
 impl Sink<'_> {
     #[inline]
-    fn emit(&mut self) {
-        let t = self.tokens[self.next];
+    fn emit(&mut self, t: Token) {
         let end = self.offset + t.len as usize;
-        self.builder.token(t.kind, &self.text[self.offset..end]);
+        self.builder.token(t.kind, self.text, self.offset..end);
         self.offset = end;
         self.next += 1;
     }
 
-    fn start(&mut self, kind: SyntaxKind, depth: &mut usize) {
+    #[inline]
+    fn start(&mut self, kind: SyntaxKind) {
         // Trivia before a node goes outside it; but a node that starts at a statement's
         // end is empty (`.x ,# c`), and trivia there belongs after the statement, as it
         // would if the statement were parsed alone.
-        if *depth > 0 && !self.at_statement_end() {
-            self.trivia();
+        if self.depth > 0 {
+            self.leading_trivia();
         }
         self.builder.start_node(kind);
-        *depth += 1;
+        self.depth += 1;
     }
 
-    fn at_statement_end(&self) -> bool {
-        let next = self.tokens[self.next..].iter().find(|t| !t.kind.is_trivia());
-        next.is_none_or(|t| t.kind.is_statement_end())
-    }
-
-    fn trivia(&mut self) {
-        while self.next < self.tokens.len() && self.tokens[self.next].kind.is_trivia() {
-            self.emit();
+    /// The trivia before a node that starts inside another: outside the node, unless the
+    /// statement ends there (see [`start`](Self::start)).
+    #[inline]
+    fn leading_trivia(&mut self) {
+        if self.at_trivia() {
+            self.trivia_unless_statement_ends();
         }
     }
 
+    /// One scan finds the trivia run and what follows it; the run is emitted unless the
+    /// statement (or the input) ends after it.
+    fn trivia_unless_statement_ends(&mut self) {
+        let ahead = &self.tokens[self.next..];
+        let run = ahead.iter().take_while(|t| t.kind.is_trivia()).count();
+        if ahead.get(run).is_none_or(|t| t.kind.is_statement_end()) {
+            return;
+        }
+        for &t in &ahead[..run] {
+            self.emit(t);
+        }
+    }
+
+    /// A node of `kind` around the next token, if no trivia comes before that token
+    /// (trivia that [`start`](Self::start) leaves outside the node is emitted first).
+    #[inline]
+    fn token_node(&mut self, kind: SyntaxKind) -> bool {
+        self.leading_trivia();
+        match self.tokens.get(self.next) {
+            Some(&t) if !t.kind.is_trivia() => {
+                let end = self.offset + t.len as usize;
+                self.builder.token_node(kind, t.kind, self.text, self.offset..end);
+                self.offset = end;
+                self.next += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn finish(&mut self) {
+        if self.depth == 1 {
+            self.rest();
+        }
+        self.builder.finish_node();
+        self.depth -= 1;
+    }
+
+    #[inline]
+    fn at_trivia(&self) -> bool {
+        self.tokens.get(self.next).is_some_and(|t| t.kind.is_trivia())
+    }
+
+    #[inline]
+    fn trivia(&mut self) {
+        while let Some(&t) = self.tokens.get(self.next) {
+            if !t.kind.is_trivia() {
+                break;
+            }
+            self.emit(t);
+        }
+    }
+
+    /// The trivia before the parser's next token, then that token.
+    #[inline]
     fn token(&mut self) {
-        debug_assert!(!self.tokens[self.next].kind.is_trivia());
-        self.emit();
+        self.trivia();
+        let t = self.tokens[self.next];
+        debug_assert!(!t.kind.is_trivia());
+        self.emit(t);
     }
 
     fn rest(&mut self) {
-        while self.next < self.tokens.len() {
-            self.emit();
+        while let Some(&t) = self.tokens.get(self.next) {
+            self.emit(t);
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::lexer::Token;
 use crate::{SyntaxError, SyntaxKind, SyntaxKind::*};
 
 /// What the parser tells the tree builder.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Event {
     /// Open a node. `forward_parent` points (relatively) at a `Start` that must be opened
     /// around this one: how a finished `1` becomes the left side of `1 + 2`.
