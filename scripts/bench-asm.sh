@@ -9,8 +9,9 @@
 # (CARGO_TARGET_DIR, default /work/target-bench) and run as
 # `gcnasm -b rawcode -g GPU -o OUT bench.s`; llvm-mc as
 # `llvm-mc-14 -arch=amdgcn -mcpu=MCPU -filetype=obj -o OUT bench.s`. Both run under
-# /usr/bin/time -v; the table gives wall time, CPU time (user + system), peak RSS and
-# the ratios ours/llvm-mc.
+# /usr/bin/time -v, RUNS times each (default 3), taking turns; the table gives the median
+# wall time, the median CPU time (user + system), the highest peak RSS and the ratios
+# ours/llvm-mc.
 # Set KEEP=1 to keep the temporary directory (the program, outputs, time logs).
 set -euo pipefail
 
@@ -50,18 +51,36 @@ run() {
         END { print wall, cpu, rss }' "$TMP/$name.time"
 }
 
-read -r ours_wall ours_cpu ours_rss < <(run gcnasm "$GCNASM" -b rawcode -g "$GPU" -o "$TMP/gcnasm.bin" "$TMP/bench.s")
-read -r llvm_wall llvm_cpu llvm_rss < <(run llvm-mc "$LLVM_MC" -arch=amdgcn -mcpu="$MCPU" -filetype=obj -o "$TMP/llvm.o" "$TMP/bench.s")
+# RUNS rounds, the two assemblers taking turns (so that a slower spell of a shared
+# machine hits both); each figure is the median of its runs, peak memory the highest.
+RUNS=${RUNS:-3}
+: >"$TMP/ours.runs"
+: >"$TMP/llvm.runs"
+for _ in $(seq "$RUNS"); do
+    run gcnasm "$GCNASM" -b rawcode -g "$GPU" -o "$TMP/gcnasm.bin" "$TMP/bench.s" >>"$TMP/ours.runs"
+    run llvm-mc "$LLVM_MC" -arch=amdgcn -mcpu="$MCPU" -filetype=obj -o "$TMP/llvm.o" "$TMP/bench.s" >>"$TMP/llvm.runs"
+done
+# summary FILE: "median_wall median_cpu max_rss" of the runs in FILE.
+summary() {
+    python3 -c '
+import statistics, sys
+runs = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+print(statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), max(r[2] for r in runs))
+' "$1"
+}
+read -r ours_wall ours_cpu ours_rss < <(summary "$TMP/ours.runs")
+read -r llvm_wall llvm_cpu llvm_rss < <(summary "$TMP/llvm.runs")
+echo "gcnasm wall times: $(cut -d' ' -f1 "$TMP/ours.runs" | tr '\n' ' ')s; llvm-mc: $(cut -d' ' -f1 "$TMP/llvm.runs" | tr '\n' ' ')s" >&2
 
 ours_bytes=$(stat -c %s "$TMP/gcnasm.bin")
 llvm_text=$(llvm-objdump-14 -h "$TMP/llvm.o" 2>/dev/null | python3 -c "import sys; print(next((int(l.split()[2], 16) for l in sys.stdin if len(l.split()) > 2 and l.split()[1] == '.text'), '?'))" || true)
 echo "output: gcnasm $ours_bytes bytes of code, llvm-mc .text ${llvm_text:-?} bytes" >&2
 
 awk -v ow="$ours_wall" -v oc="$ours_cpu" -v orss="$ours_rss" \
-    -v lw="$llvm_wall" -v lc="$llvm_cpu" -v lrss="$llvm_rss" -v lines="$LINES" 'BEGIN {
+    -v lw="$llvm_wall" -v lc="$llvm_cpu" -v lrss="$llvm_rss" -v lines="$LINES" -v runs="$RUNS" 'BEGIN {
     printf "%-10s %10s %10s %10s\n", "", "wall s", "cpu s", "peak MiB"
     printf "%-10s %10.2f %10.2f %10.1f\n", "gcnasm", ow, oc, orss / 1024
     printf "%-10s %10.2f %10.2f %10.1f\n", "llvm-mc", lw, lc, lrss / 1024
     printf "%-10s %9.3fx %9.3fx %9.3fx\n", "ours/llvm", (lw > 0 ? ow / lw : 0), (lc > 0 ? oc / lc : 0), (lrss > 0 ? orss / lrss : 0)
-    printf "(%d lines; goal: <= 0.13x llvm-mc wall time, <= 32 MiB peak)\n", lines
+    printf "(%d lines, medians of %d runs; goal: <= 0.13x llvm-mc wall time, <= 32 MiB peak)\n", lines, runs
 }'
