@@ -22,7 +22,8 @@ pub struct LexError {
 
 /// Tokens of `text`, in order, with their errors. The lengths add up to `text.len()`.
 pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
-    let mut tokens = Vec::with_capacity(text.len() / 4);
+    // About one token per two bytes in dense code: growing the vector would copy it.
+    let mut tokens = Vec::with_capacity(text.len() / 2 + 1);
     let mut errors = Vec::new();
     let mut cursor = Cursor { bytes: text.as_bytes(), pos: 0 };
     while !cursor.at_end() {
