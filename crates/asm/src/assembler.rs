@@ -1499,10 +1499,6 @@ impl encode::Resolver for Resolver<'_> {
     }
 
     fn register_symbol(&mut self, name: &str) -> Option<RegRange> {
-        // A name with a scope path is still looked up: finding it creates its scopes.
-        if !self.asm.any_register_symbol && !name.contains(':') {
-            return None;
-        }
         let id = self.asm.symbols.find_existing(name)?;
         self.asm.symbols.get(id).register
     }
