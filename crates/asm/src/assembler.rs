@@ -336,7 +336,13 @@ impl Asm {
                 return crate::pseudo::pseudo_op(self, ctx, &op);
             }
             Statement::Instruction(instr) => {
-                let called = instr.mnemonic_token().and_then(|t| Some((self.find_macro(t.text())?, t)));
+                // A macro may be named like an instruction; with none defined, the
+                // mnemonic's token (a cursor allocation) is not even looked at.
+                let called = if self.macros.is_empty() {
+                    None
+                } else {
+                    instr.mnemonic_token().and_then(|t| Some((self.find_macro(t.text())?, t)))
+                };
                 if let Some((m, mnemonic)) = called {
                     Self::skip_errors(ctx, end);
                     let from = u32::from(mnemonic.text_range().end());
@@ -1348,8 +1354,11 @@ impl Asm {
             Ok(encoded) => {
                 // The fixups' expressions are bound before the words are emitted: `.` in
                 // them is the start of the instruction.
-                let fixups: Vec<(Option<Ir>, encode::Fixup)> =
-                    encoded.fixups.into_iter().map(|f| (self.lower(ctx, &f.expr), f)).collect();
+                let fixups: Vec<(Option<Ir>, encode::Fixup)> = if encoded.fixups.is_empty() {
+                    Vec::new()
+                } else {
+                    encoded.fixups.into_iter().map(|f| (self.lower(ctx, &f.expr), f)).collect()
+                };
                 let mut buffer = [0u8; 64];
                 let emitted = match little_endian(&encoded.words, &mut buffer) {
                     Some(bytes) => self.emit(ctx, range, bytes),
