@@ -49,7 +49,7 @@ pub(crate) fn is_name_start(b: u8) -> bool {
     matches!(CLASSES[b as usize], Class::NameStart | Class::Dot)
 }
 
-pub(crate) fn is_name_continue(b: u8) -> bool {
+fn is_name_continue(b: u8) -> bool {
     NAME_CONTINUE[b as usize]
 }
 
@@ -169,7 +169,7 @@ fn skip_while(bytes: &[u8], pos: usize, pred: impl Fn(u8) -> bool) -> usize {
 /// Where the name bytes (see [`is_name_continue`]) from `pos` on end: the lexer's
 /// hottest loop, so it looks at four bytes a step.
 #[inline]
-fn skip_name(bytes: &[u8], mut pos: usize) -> usize {
+pub(crate) fn skip_name(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(&[a, b, c, d]) = bytes.get(pos..pos + 4) {
         if !is_name_continue(a) {
             return pos;

@@ -63,6 +63,9 @@ fn infix_bp(op: SyntaxKind, r: Restrictions) -> Option<u8> {
 }
 
 fn expr_bp(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<CompletedMarker> {
+    if let Some(atom) = lone_atom(p, r) {
+        return Some(atom);
+    }
     if !p.enter() {
         p.skip_to_statement_end();
         return None;
@@ -98,6 +101,32 @@ fn expr_bp_inner(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<Complete
         lhs = m.complete(p, BIN_EXPR);
     }
     Some(lhs)
+}
+
+/// The most common expression, a single number or name (`s4`, `vcc`, `16`, `label`)
+/// that ends where it stands, parsed straight to the node the general path would give;
+/// `None` (nothing consumed) for anything else.
+#[inline]
+fn lone_atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
+    // No operator, call, index or `?:` can follow; at the nesting limit the general
+    // path reports it.
+    if !ends_expression(p.nth(1)) || !p.can_enter() {
+        return None;
+    }
+    let kind = match p.current() {
+        INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => LITERAL,
+        NAME if r.mode == ExprMode::Operand && is_register_name(p.nth_text(0), false) => REGISTER,
+        NAME => NAME_REF,
+        _ => return None,
+    };
+    let m = p.start();
+    p.bump_any();
+    Some(m.complete(p, kind))
+}
+
+/// Tokens that neither an operator (for any `Restrictions`) nor an atom's suffix can be.
+fn ends_expression(kind: SyntaxKind) -> bool {
+    matches!(kind, COMMA | NEWLINE | SEMICOLON | EOF | R_BRACK | R_PAREN | COLON)
 }
 
 fn operand_or_error(p: &mut Parser, r: Restrictions, min_bp: u8) {
