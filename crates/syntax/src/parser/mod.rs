@@ -144,6 +144,14 @@ impl<'t> Parser<'t> {
         &self.text[t.start as usize..(t.start + t.len) as usize]
     }
 
+    /// Bytes of the current token: [`nth_text`](Self::nth_text) without the character
+    /// boundary checks, for byte-wise tests.
+    #[inline]
+    pub(crate) fn current_bytes(&self) -> &'t [u8] {
+        let t = self.tokens[self.pos];
+        &self.text.as_bytes()[t.start as usize..(t.start + t.len) as usize]
+    }
+
     /// Whether trivia separates token `n` ahead from the token before it.
     #[inline]
     pub(crate) fn nth_spaced(&self, n: usize) -> bool {
@@ -187,10 +195,15 @@ impl<'t> Parser<'t> {
         true
     }
 
+    #[inline]
     pub(crate) fn expect(&mut self, kind: SyntaxKind, what: &str) -> bool {
-        if self.eat(kind) {
-            return true;
-        }
+        self.eat(kind) || self.expected(what)
+    }
+
+    /// `expect`'s error, out of line: it is rare.
+    #[cold]
+    #[inline(never)]
+    fn expected(&mut self, what: &str) -> bool {
         self.error(format!("expected {what}"));
         false
     }
@@ -200,6 +213,17 @@ impl<'t> Parser<'t> {
         let pos = self.events.len() as u32;
         self.events.push(Event::Start { kind: EOF, forward_parent: None });
         Marker { pos, done: false }
+    }
+
+    /// A node of `kind` holding the current token alone: `start`, `bump_any`, `complete`
+    /// in one step. The current token must not be `EOF`.
+    #[inline]
+    pub(crate) fn leaf_node(&mut self, kind: SyntaxKind) -> CompletedMarker {
+        debug_assert_ne!(self.current(), EOF);
+        let pos = self.events.len() as u32;
+        self.pos += 1;
+        self.events.extend_from_slice(&[Event::Start { kind, forward_parent: None }, Event::Token, Event::Finish]);
+        CompletedMarker { pos }
     }
 
     /// Reports an error at the current token (or just before the line end).
