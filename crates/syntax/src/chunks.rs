@@ -181,8 +181,8 @@ fn plain_statement_len(text: &[u8]) -> Option<usize> {
     let mut i = text.iter().position(|&b| b != b' ' && b != b'\t')?;
     match LINE_BYTES[text[i] as usize] {
         LineByte::Other if text[i] != b'.' && lexer::is_name_start(text[i]) => {
-            i += text[i..].iter().position(|&b| !lexer::is_name_continue(b))?;
-            if text[i] == b':' {
+            i = lexer::skip_name(text, i);
+            if *text.get(i)? == b':' {
                 return None;
             }
         }
@@ -191,8 +191,9 @@ fn plain_statement_len(text: &[u8]) -> Option<usize> {
         _ => {}
     }
     loop {
+        i = skip_other_bytes(text, i);
         match LINE_BYTES[*text.get(i)? as usize] {
-            LineByte::Other => i += 1,
+            LineByte::Other => unreachable!("skipped"),
             LineByte::Newline => return Some(i + 1),
             LineByte::Cr => return (text.get(i + 1) == Some(&b'\n')).then_some(i + 2),
             LineByte::Special => return None,
@@ -200,10 +201,27 @@ fn plain_statement_len(text: &[u8]) -> Option<usize> {
     }
 }
 
+/// Where the first byte from `i` on that is not `LineByte::Other` stands (or the end).
+/// Most bytes of a line are, so they are looked at eight a step.
+fn skip_other_bytes(text: &[u8], mut i: usize) -> usize {
+    while let Some(eight) = text.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
+        // `Other` is zero: one test tells whether any of the eight is something else.
+        if eight.iter().fold(0, |any, &b| any | LINE_BYTES[b as usize] as u8) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    match text[i..].iter().position(|&b| LINE_BYTES[b as usize] != LineByte::Other) {
+        Some(n) => i + n,
+        None => text.len(),
+    }
+}
+
 /// What a byte means to [`plain_statement_len`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum LineByte {
-    Other,
+    Other = 0,
     Newline,
     /// Only allowed right before the line break: a lone `\r` ends a `#` comment, which
     /// might hide the head of its statement.

@@ -25,11 +25,11 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
     // About one token per two bytes in dense code: growing the vector would copy it.
     let mut tokens = Vec::with_capacity(text.len() / 2 + 1);
     let mut errors = Vec::new();
-    let mut cursor = Cursor { bytes: text.as_bytes(), pos: 0 };
-    while !cursor.at_end() {
+    let mut cursor = Cursor::new(text);
+    while let Some(&first) = cursor.bytes.get(cursor.pos) {
         let start = cursor.pos;
-        let (kind, error) = cursor.next_token();
-        if let Some(message) = error {
+        let kind = cursor.next_token(first);
+        if let Some(message) = cursor.error.take() {
             errors.push(LexError { token_index: tokens.len(), message: message.to_string() });
         }
         tokens.push(Token { kind, len: (cursor.pos - start) as u32 });
@@ -39,19 +39,17 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
 
 /// The single token `text` lexes to, if it is exactly one token without error.
 pub fn lex_single(text: &str) -> Option<SyntaxKind> {
-    let mut cursor = Cursor { bytes: text.as_bytes(), pos: 0 };
-    if cursor.at_end() {
-        return None;
-    }
-    let (kind, error) = cursor.next_token();
-    (cursor.at_end() && error.is_none()).then_some(kind)
+    let mut cursor = Cursor::new(text);
+    let &first = cursor.bytes.first()?;
+    let kind = cursor.next_token(first);
+    (cursor.at_end() && cursor.error.is_none()).then_some(kind)
 }
 
 pub(crate) fn is_name_start(b: u8) -> bool {
     matches!(CLASSES[b as usize], Class::NameStart | Class::Dot)
 }
 
-pub(crate) fn is_name_continue(b: u8) -> bool {
+fn is_name_continue(b: u8) -> bool {
     NAME_CONTINUE[b as usize]
 }
 
@@ -72,14 +70,19 @@ enum Class {
     Colon,
     /// `[A-Za-z_$]`.
     NameStart,
-    /// Any other ASCII byte: punctuation or an unknown character.
-    Punct,
+    /// Punctuation that is always a token of its own (`,`, `[`, `+`, …): its kind is
+    /// in `SINGLE_KINDS`.
+    Single,
+    /// Punctuation that may start a longer operator (`<`, `>>`, `!=`, …).
+    Operator,
+    /// Any other ASCII byte: an unknown character.
+    Unknown,
     /// A byte of a multi-byte character.
     NonAscii,
 }
 
 static CLASSES: [Class; 256] = {
-    let mut table = [Class::Punct; 256];
+    let mut table = [Class::Unknown; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
@@ -96,9 +99,44 @@ static CLASSES: [Class; 256] = {
             b'.' => Class::Dot,
             b':' => Class::Colon,
             b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$' => Class::NameStart,
+            b'<' | b'>' | b'%' | b'&' | b'|' | b'=' | b'!' => Class::Operator,
             0x80..=0xff => Class::NonAscii,
-            _ => Class::Punct,
+            _ if single_kind(c).is_some() => Class::Single,
+            _ => Class::Unknown,
         };
+        b += 1;
+    }
+    table
+};
+
+/// The token of a punctuation byte that never starts a longer token.
+const fn single_kind(b: u8) -> Option<SyntaxKind> {
+    Some(match b {
+        b';' => SEMICOLON,
+        b',' => COMMA,
+        b'(' => L_PAREN,
+        b')' => R_PAREN,
+        b'[' => L_BRACK,
+        b']' => R_BRACK,
+        b'+' => PLUS,
+        b'-' => MINUS,
+        b'*' => STAR,
+        b'^' => CARET,
+        b'~' => TILDE,
+        b'?' => QUESTION,
+        b'@' => AT,
+        _ => return None,
+    })
+}
+
+/// The kinds of the `Class::Single` bytes (`ERROR_TOKEN` elsewhere, never read).
+static SINGLE_KINDS: [SyntaxKind; 256] = {
+    let mut table = [ERROR_TOKEN; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(kind) = single_kind(b as u8) {
+            table[b] = kind;
+        }
         b += 1;
     }
     table
@@ -119,14 +157,50 @@ fn is_space(b: u8) -> bool {
     CLASSES[b as usize] == Class::Space
 }
 
+/// Where the first byte at or after `pos` for which `pred` is false stands (or the end).
+#[inline]
+fn skip_while(bytes: &[u8], pos: usize, pred: impl Fn(u8) -> bool) -> usize {
+    match bytes[pos..].iter().position(|&b| !pred(b)) {
+        Some(n) => pos + n,
+        None => bytes.len(),
+    }
+}
+
+/// Where the name bytes (see [`is_name_continue`]) from `pos` on end: the lexer's
+/// hottest loop, so it looks at four bytes a step.
+#[inline]
+pub(crate) fn skip_name(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(&[a, b, c, d]) = bytes.get(pos..pos + 4) {
+        if !is_name_continue(a) {
+            return pos;
+        }
+        if !is_name_continue(b) {
+            return pos + 1;
+        }
+        if !is_name_continue(c) {
+            return pos + 2;
+        }
+        if !is_name_continue(d) {
+            return pos + 3;
+        }
+        pos += 4;
+    }
+    skip_while(bytes, pos, is_name_continue)
+}
+
 struct Cursor<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// The error of the token just lexed, if it is malformed: rare, so kept out of the
+    /// return value that every token pays for.
+    error: Option<&'static str>,
 }
 
-type Lexed = (SyntaxKind, Option<&'static str>);
+impl<'a> Cursor<'a> {
+    fn new(text: &'a str) -> Cursor<'a> {
+        Cursor { bytes: text.as_bytes(), pos: 0, error: None }
+    }
 
-impl Cursor<'_> {
     fn at_end(&self) -> bool {
         self.pos >= self.bytes.len()
     }
@@ -144,94 +218,122 @@ impl Cursor<'_> {
     }
 
     fn eat_while(&mut self, pred: impl Fn(u8) -> bool) {
-        while !self.at_end() && pred(self.bytes[self.pos]) {
-            self.pos += 1;
-        }
+        self.pos = skip_while(self.bytes, self.pos, pred);
     }
 
-    fn next_token(&mut self) -> Lexed {
-        let b = self.peek(0);
-        match CLASSES[b as usize] {
+    /// Lexes the token that starts with `first`, the byte at the cursor. Inlined into
+    /// `lex`'s loop, so that the cursor stays in registers; the rare tokens are not.
+    #[inline(always)]
+    fn next_token(&mut self, first: u8) -> SyntaxKind {
+        match CLASSES[first as usize] {
+            Class::NameStart => self.name(),
+            Class::Single => {
+                self.pos += 1;
+                SINGLE_KINDS[first as usize]
+            }
             Class::Space => {
-                self.eat_while(is_space);
-                (WHITESPACE, None)
+                self.pos = skip_while(self.bytes, self.pos + 1, is_space);
+                WHITESPACE
+            }
+            Class::Digit => self.number(),
+            Class::Newline => {
+                self.pos += 1;
+                NEWLINE
             }
             Class::Cr if self.peek(1) == b'\n' => {
                 self.pos += 2;
-                (NEWLINE, None)
+                NEWLINE
             }
             Class::Cr => {
                 self.pos += 1;
-                (WHITESPACE, None)
-            }
-            Class::Newline => {
-                self.pos += 1;
-                (NEWLINE, None)
+                WHITESPACE
             }
             Class::Hash => {
                 self.eat_while(|b| b != b'\n' && b != b'\r');
-                (COMMENT, None)
+                COMMENT
             }
             Class::Slash if self.peek(1) == b'*' => self.block_comment(),
             Class::Backslash => self.backslash(),
             Class::Quote => self.string(),
             Class::Apostrophe => self.char_literal(),
-            Class::Digit => self.number(),
             Class::Dot if self.peek(1).is_ascii_digit() => self.number(),
             Class::Colon if self.peek(1) == b':' && is_name_start(self.peek(2)) => self.name(),
-            Class::NameStart | Class::Dot => self.name(),
-            Class::Slash | Class::Colon | Class::Punct => self.punct(b),
+            Class::Dot => self.name(),
+            Class::Colon => {
+                self.pos += 1;
+                COLON
+            }
+            Class::Slash | Class::Operator => self.operator(first),
+            Class::Unknown => {
+                self.pos += 1;
+                self.malformed(ERROR_TOKEN, "unexpected character")
+            }
             Class::NonAscii => {
                 self.bump_char();
-                (ERROR_TOKEN, Some("unexpected character"))
+                self.malformed(ERROR_TOKEN, "unexpected character")
             }
         }
     }
 
-    fn block_comment(&mut self) -> Lexed {
+    /// A token of `kind` with an error.
+    #[cold]
+    fn malformed(&mut self, kind: SyntaxKind, message: &'static str) -> SyntaxKind {
+        self.error = Some(message);
+        kind
+    }
+
+    #[inline(never)]
+    fn block_comment(&mut self) -> SyntaxKind {
         self.pos += 2;
         while !self.at_end() {
             if self.peek(0) == b'*' && self.peek(1) == b'/' {
                 self.pos += 2;
-                return (BLOCK_COMMENT, None);
+                return BLOCK_COMMENT;
             }
             self.pos += 1;
         }
-        (BLOCK_COMMENT, Some("unterminated block comment"))
+        self.malformed(BLOCK_COMMENT, "unterminated block comment")
     }
 
-    fn backslash(&mut self) -> Lexed {
+    #[inline(never)]
+    fn backslash(&mut self) -> SyntaxKind {
         match (self.peek(1), self.peek(2)) {
             (b'\n', _) => self.pos += 2,
             (b'\r', b'\n') => self.pos += 3,
             _ => {
                 self.pos += 1;
-                return (BACKSLASH, None);
+                return BACKSLASH;
             }
         }
-        (LINE_CONTINUATION, None)
+        LINE_CONTINUATION
     }
 
     /// A name: `[A-Za-z_.][A-Za-z0-9_.]*`, optionally in a scope path `a::b::c` or `::a`.
-    fn name(&mut self) -> Lexed {
+    #[inline(always)]
+    fn name(&mut self) -> SyntaxKind {
+        let bytes = self.bytes;
+        let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
+        let mut pos = self.pos;
         loop {
-            if self.peek(0) == b':' && self.peek(1) == b':' {
-                self.pos += 2;
+            if at(pos) == b':' && at(pos + 1) == b':' {
+                pos += 2;
             }
-            self.eat_while(is_name_continue);
-            if !(self.peek(0) == b':' && self.peek(1) == b':' && is_name_start(self.peek(2))) {
-                return (NAME, None);
+            pos = skip_name(bytes, pos);
+            if !(at(pos) == b':' && at(pos + 1) == b':' && is_name_start(at(pos + 2))) {
+                self.pos = pos;
+                return NAME;
             }
         }
     }
 
-    fn string(&mut self) -> Lexed {
+    #[inline(never)]
+    fn string(&mut self) -> SyntaxKind {
         self.pos += 1;
         while !self.at_end() {
             match self.peek(0) {
                 b'"' => {
                     self.pos += 1;
-                    return (STRING, None);
+                    return STRING;
                 }
                 b'\\' if !matches!(self.peek(1), b'\n' | b'\r' | 0) => {
                     self.pos += 1;
@@ -241,10 +343,12 @@ impl Cursor<'_> {
                 _ => self.pos += 1,
             }
         }
-        (STRING, Some("unterminated string"))
+        self.malformed(STRING, "unterminated string")
     }
 
-    fn char_literal(&mut self) -> Lexed {
+    #[inline(never)]
+    fn char_literal(&mut self) -> SyntaxKind {
+        const UNTERMINATED: &str = "unterminated character literal";
         self.pos += 1;
         match self.peek(0) {
             b'\\' => {
@@ -255,36 +359,56 @@ impl Cursor<'_> {
                         self.eat_while(|b| b.is_ascii_hexdigit());
                     }
                     b'0'..=b'7' => self.eat_while(|b| (b'0'..=b'7').contains(&b)),
-                    b'\n' | b'\r' | 0 => return (CHAR, Some("unterminated character literal")),
+                    b'\n' | b'\r' | 0 => return self.malformed(CHAR, UNTERMINATED),
                     _ => self.bump_char(),
                 }
             }
-            b'\n' | b'\r' | 0 => return (CHAR, Some("unterminated character literal")),
+            b'\n' | b'\r' | 0 => return self.malformed(CHAR, UNTERMINATED),
             _ => self.bump_char(),
         }
         if self.peek(0) == b'\'' {
             self.pos += 1;
-            (CHAR, None)
+            CHAR
         } else {
-            (CHAR, Some("unterminated character literal"))
+            self.malformed(CHAR, UNTERMINATED)
         }
     }
 
     /// Numbers: decimal, `0x` hex, `0b` binary, leading-`0` octal, floats with exponents,
     /// hex floats (`0x1.8p3`), float suffixes `s`/`h`/`l`, and local label refs `1f`/`1b`.
-    fn number(&mut self) -> Lexed {
-        let start = self.pos;
-        if let Some(kind) = self.plain_decimal() {
-            return (kind, None);
+    #[inline]
+    fn number(&mut self) -> SyntaxKind {
+        match self.plain_decimal() {
+            Some(kind) => kind,
+            None => self.general_number(),
         }
-        self.pos = start;
+    }
+
+    /// The common case, digits alone (`0`, `16`, `017`), decided without the general
+    /// rules: `None` if anything that could make it another number follows (a name byte
+    /// such as `.`, `e`, `x`, `f`), leaving the cursor where it was.
+    #[inline]
+    fn plain_decimal(&mut self) -> Option<SyntaxKind> {
+        let start = self.pos;
+        let end = skip_while(self.bytes, start, |b| b.is_ascii_digit());
+        if end == start || self.bytes.get(end).is_some_and(|&b| is_name_continue(b)) {
+            return None;
+        }
+        self.pos = end;
+        let digits = &self.bytes[start..end];
+        let bad_octal = digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
+        Some(if bad_octal { BAD_NUMBER } else { INT_NUMBER })
+    }
+
+    #[inline(never)]
+    fn general_number(&mut self) -> SyntaxKind {
+        let start = self.pos;
         let kind = self.number_body(start);
         if is_name_continue(self.peek(0)) {
             // Glued letters make the whole run one malformed number (`1d`, `0x1g`),
             // except after a dot, where it is a name (`.64bit`).
             self.eat_while(is_name_continue);
-            let kind = if self.bytes[start] == b'.' { NAME } else { BAD_NUMBER };
-            return (kind, None);
+            return if self.bytes[start] == b'.' { NAME } else { BAD_NUMBER };
         }
         let text = &self.bytes[start..self.pos];
         let bad_octal = kind == INT_NUMBER
@@ -293,23 +417,9 @@ impl Cursor<'_> {
             && text[1].is_ascii_digit()
             && text.iter().any(|&b| b == b'8' || b == b'9');
         if bad_octal {
-            return (BAD_NUMBER, None);
+            return BAD_NUMBER;
         }
-        (kind, None)
-    }
-
-    /// The common case, digits alone (`0`, `16`, `017`), decided without the general
-    /// rules: `None` if anything that could make it another number follows (a name byte
-    /// such as `.`, `e`, `x`, `f`), leaving the cursor to be reset.
-    fn plain_decimal(&mut self) -> Option<SyntaxKind> {
-        let start = self.pos;
-        self.eat_while(|b| b.is_ascii_digit());
-        if self.pos == start || is_name_continue(self.peek(0)) {
-            return None;
-        }
-        let digits = &self.bytes[start..self.pos];
-        let bad_octal = digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
-        Some(if bad_octal { BAD_NUMBER } else { INT_NUMBER })
+        kind
     }
 
     fn number_body(&mut self, start: usize) -> SyntaxKind {
@@ -385,7 +495,9 @@ impl Cursor<'_> {
         }
     }
 
-    fn punct(&mut self, b: u8) -> Lexed {
+    /// An operator that may be longer than its first byte `b` (`Class::Operator` and `/`).
+    #[inline(never)]
+    fn operator(&mut self, b: u8) -> SyntaxKind {
         let (kind, len) = match (b, self.peek(1), self.peek(2)) {
             (b'>', b'>', b'>') => (ASHR, 3),
             (b'<', b'=', b'@') => (LE_AT, 3),
@@ -402,35 +514,18 @@ impl Cursor<'_> {
             (b'>', b'=', _) => (GE, 2),
             (b'<', b'@', _) => (LT_AT, 2),
             (b'>', b'@', _) => (GT_AT, 2),
-            (b';', _, _) => (SEMICOLON, 1),
-            (b',', _, _) => (COMMA, 1),
-            (b':', _, _) => (COLON, 1),
-            (b'(', _, _) => (L_PAREN, 1),
-            (b')', _, _) => (R_PAREN, 1),
-            (b'[', _, _) => (L_BRACK, 1),
-            (b']', _, _) => (R_BRACK, 1),
             (b'=', _, _) => (EQ, 1),
-            (b'+', _, _) => (PLUS, 1),
-            (b'-', _, _) => (MINUS, 1),
-            (b'*', _, _) => (STAR, 1),
             (b'/', _, _) => (SLASH, 1),
             (b'%', _, _) => (PERCENT, 1),
             (b'&', _, _) => (AMP, 1),
             (b'|', _, _) => (PIPE, 1),
-            (b'^', _, _) => (CARET, 1),
             (b'!', _, _) => (BANG, 1),
-            (b'~', _, _) => (TILDE, 1),
             (b'<', _, _) => (LT, 1),
             (b'>', _, _) => (GT, 1),
-            (b'?', _, _) => (QUESTION, 1),
-            (b'@', _, _) => (AT, 1),
-            _ => {
-                self.pos += 1;
-                return (ERROR_TOKEN, Some("unexpected character"));
-            }
+            _ => unreachable!("`{}` is no operator byte", b as char),
         };
         self.pos += len;
-        (kind, None)
+        kind
     }
 }
 
@@ -501,6 +596,15 @@ mod tests {
             (NAME, "x"),
         ];
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn unknown_characters_are_error_tokens() {
+        let (tokens, errors) = lex("a ` €/*");
+        let kinds: Vec<_> = tokens.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, [NAME, WHITESPACE, ERROR_TOKEN, WHITESPACE, ERROR_TOKEN, BLOCK_COMMENT]);
+        let at: Vec<_> = errors.iter().map(|e| e.token_index).collect();
+        assert_eq!(at, [2, 4, 5]);
     }
 
     #[test]

@@ -63,6 +63,9 @@ fn infix_bp(op: SyntaxKind, r: Restrictions) -> Option<u8> {
 }
 
 fn expr_bp(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<CompletedMarker> {
+    if let Some(atom) = lone_atom(p, r) {
+        return Some(atom);
+    }
     if !p.enter() {
         p.skip_to_statement_end();
         return None;
@@ -98,6 +101,30 @@ fn expr_bp_inner(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<Complete
         lhs = m.complete(p, BIN_EXPR);
     }
     Some(lhs)
+}
+
+/// The most common expression, a single number or name (`s4`, `vcc`, `16`, `label`)
+/// that ends where it stands, parsed straight to the node the general path would give;
+/// `None` (nothing consumed) for anything else.
+#[inline]
+fn lone_atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
+    // No operator, call, index or `?:` can follow; at the nesting limit the general
+    // path reports it.
+    if !ends_expression(p.nth(1)) || !p.can_enter() {
+        return None;
+    }
+    let kind = match p.current() {
+        INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => LITERAL,
+        NAME if r.mode == ExprMode::Operand && is_register_bytes(p.current_bytes(), false) => REGISTER,
+        NAME => NAME_REF,
+        _ => return None,
+    };
+    Some(p.leaf_node(kind))
+}
+
+/// Tokens that neither an operator (for any `Restrictions`) nor an atom's suffix can be.
+fn ends_expression(kind: SyntaxKind) -> bool {
+    matches!(kind, COMMA | NEWLINE | SEMICOLON | EOF | R_BRACK | R_PAREN | COLON)
 }
 
 fn operand_or_error(p: &mut Parser, r: Restrictions, min_bp: u8) {
@@ -142,18 +169,12 @@ fn unary(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
 fn atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
     let inner = Restrictions { no_pipe: false, ..r };
     match p.current() {
-        INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => {
-            let m = p.start();
-            p.bump_any();
-            Some(m.complete(p, LITERAL))
-        }
+        INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => Some(p.leaf_node(LITERAL)),
         BAD_NUMBER => {
             if !r.words {
                 p.error("invalid number");
             }
-            let m = p.start();
-            p.bump_any();
-            Some(m.complete(p, LITERAL))
+            Some(p.leaf_node(LITERAL))
         }
         NAME => Some(name_atom(p, r)),
         L_PAREN => {
@@ -191,8 +212,14 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
     let operand = r.mode == ExprMode::Operand;
     let next = p.nth(1);
     let glued = !p.nth_spaced(1);
+    let call = next == L_PAREN && (glued || operand);
+    let bracket = next == L_BRACK && glued;
+    let register = operand && !call && is_register_bytes(p.current_bytes(), bracket);
+    if !call && !bracket {
+        return p.leaf_node(if register { REGISTER } else { NAME_REF });
+    }
     let m = p.start();
-    if next == L_PAREN && (glued || operand) {
+    if call {
         p.bump(NAME);
         p.bump(L_PAREN);
         let args = Restrictions { no_pipe: false, mode: ExprMode::Operand, words: r.words };
@@ -200,20 +227,12 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
         p.expect(R_PAREN, "`)`");
         return m.complete(p, CALL_EXPR);
     }
-    let bracket = next == L_BRACK && glued;
-    if operand && is_register_name(p.nth_text(0), bracket) {
-        p.bump(NAME);
-        if bracket {
-            reg_range(p);
-        }
-        return m.complete(p, REGISTER);
-    }
-    if operand && bracket {
-        p.bump(NAME);
-        reg_range(p);
-        return m.complete(p, REG_INDEX);
-    }
+    // A name glued to `[`: a register range, or an indexed symbol in an operand.
     p.bump(NAME);
+    if operand {
+        reg_range(p);
+        return m.complete(p, if register { REGISTER } else { REG_INDEX });
+    }
     m.complete(p, NAME_REF)
 }
 
@@ -236,7 +255,10 @@ fn reg_range(p: &mut Parser) {
 
 /// Names of registers: `s7`, `v0`, `ttmp3`, `s[…]`, and the special registers.
 pub fn is_register_name(name: &str, followed_by_bracket: bool) -> bool {
-    let bytes = name.as_bytes();
+    is_register_bytes(name.as_bytes(), followed_by_bracket)
+}
+
+fn is_register_bytes(bytes: &[u8], followed_by_bracket: bool) -> bool {
     for prefix in ["s", "v", "ttmp"] {
         let n = prefix.len();
         if bytes.len() >= n && bytes[..n].eq_ignore_ascii_case(prefix.as_bytes()) {
@@ -249,7 +271,7 @@ pub fn is_register_name(name: &str, followed_by_bracket: bool) -> bool {
             }
         }
     }
-    SPECIAL_REGISTERS.iter().any(|r| r.eq_ignore_ascii_case(name))
+    SPECIAL_REGISTERS.iter().any(|r| r.as_bytes().eq_ignore_ascii_case(bytes))
 }
 
 /// Named registers of every generation (which exist where is the ISA's business).
