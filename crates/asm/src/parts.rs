@@ -224,15 +224,18 @@ fn take_lines(bytes: &[u8], base: u64, end: &mut End, splitter: &mut Splitter) -
         }
     };
     let ascii = text.is_ascii();
-    let mut start = base;
-    for line in text.split_inclusive('\n') {
-        end.lines.push(offset(start), line, ascii);
-        if invalid_at.is_some() && !line.ends_with('\n') {
+    let mut pos = 0;
+    while pos < text.len() {
+        let rest = &text[pos..];
+        if invalid_at.is_some() && !rest.contains('\n') {
             // The valid start of the line with the invalid byte: recorded, not assembled.
+            end.lines.push(offset(base + pos as u64), rest, ascii);
             break;
         }
-        start += line.len() as u64;
-        if !splitter.line(line) {
+        let (line, ends_chunk) = splitter.chunker.follow_line(rest);
+        end.lines.push(offset(base + pos as u64), line, ascii);
+        pos += line.len();
+        if !splitter.line(line, ends_chunk) {
             return false;
         }
     }
@@ -270,10 +273,11 @@ impl Splitter {
         }
     }
 
-    /// Takes the next line; false when nobody wants more parts.
-    fn line(&mut self, line: &str) -> bool {
+    /// Takes the next line, which `self.chunker` has followed; false when nobody wants
+    /// more parts.
+    fn line(&mut self, line: &str, ends_chunk: bool) -> bool {
         self.part.push_str(line);
-        if self.chunker.ends_chunk(line) && self.part.len() >= PART_SIZE {
+        if ends_chunk && self.part.len() >= PART_SIZE {
             let part = std::mem::replace(&mut self.part, String::with_capacity(PART_SIZE + PART_SIZE / 4));
             return self.send(part);
         }

@@ -73,6 +73,23 @@ impl Chunker {
         self.at_chunk_end(line)
     }
 
+    /// Follows the first line of `text` (up to and with its line break, or all of `text`
+    /// if it has none): returns that line and whether the lines followed so far end a
+    /// chunk. For a caller that cuts lines out of a larger text: a plain statement is
+    /// found and measured in one pass over its bytes.
+    pub fn follow_line<'t>(&mut self, text: &'t str) -> (&'t str, bool) {
+        let plain = self.follows_plain_statements().then(|| plain_statement_len(text.as_bytes()));
+        let line = match plain.flatten() {
+            Some(len) => &text[..len],
+            None => {
+                let line = text.split_inclusive('\n').next().unwrap_or(text);
+                self.scan(line);
+                line
+            }
+        };
+        (line, self.at_chunk_end(line))
+    }
+
     /// Whether a chunk ends with `line`, the line just followed.
     fn at_chunk_end(&self, line: &str) -> bool {
         line.ends_with('\n') && self.at_start && !self.in_comment && self.blocks.is_empty()
@@ -269,19 +286,9 @@ impl<'a> Iterator for Parts<'a> {
             return None;
         }
         while self.pos < self.text.len() {
-            let rest = &self.text[self.pos..];
-            // A plain statement is found and measured in one pass over its bytes.
-            let plain = self.chunker.follows_plain_statements().then(|| plain_statement_len(rest.as_bytes()));
-            let line = match plain.flatten() {
-                Some(len) => &rest[..len],
-                None => {
-                    let line = rest.split_inclusive('\n').next().unwrap_or(rest);
-                    self.chunker.scan(line);
-                    line
-                }
-            };
+            let (line, ends_chunk) = self.chunker.follow_line(&self.text[self.pos..]);
             self.pos += line.len();
-            if self.chunker.at_chunk_end(line) && self.pos - start >= self.min_len {
+            if ends_chunk && self.pos - start >= self.min_len {
                 return Some(&self.text[start..self.pos]);
             }
         }
