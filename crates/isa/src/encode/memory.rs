@@ -4,6 +4,7 @@
 //! warns); pending offsets get a [`Fixup`](super::Fixup).
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
+use rowan::GreenNodeData;
 use smallvec::smallvec;
 
 use super::operands::{
@@ -16,9 +17,14 @@ use crate::table::{Encoding, Flags, Instruction, OperandKind, ValueType};
 type Result<T> = std::result::Result<T, EncodeError>;
 
 /// Encodes a memory instruction (`row` exists on `cx.gen()`): its words.
-pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::Instruction) -> Result<Words> {
+pub(super) fn encode(
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
+    instr: &ast::Instruction,
+    green: &GreenNodeData,
+) -> Result<Words> {
     let mut items = Items::default();
-    items.read(instr)?;
+    items.read(instr, green)?;
     let whole = instr.syntax().text_range();
     let op = row.opcode(cx.gen()).unwrap_or(0) as u32;
     match row.encoding {
