@@ -815,6 +815,10 @@ impl<'a> ModifierRef<'a> {
     pub fn values(&self) -> impl Iterator<Item = ast::Expr> {
         self.node().values()
     }
+    /// Whether the modifier is its name alone: no `:`, no value.
+    pub fn is_bare(&self) -> bool {
+        self.item.green.children().all(|c| c.as_token().is_some_and(|t| t.kind() != tree::raw(SyntaxKind::COLON)))
+    }
     /// The single value (`name:value`), or `None` for a flag; an error for
     /// `name:a:b`.
     pub fn value(&self) -> Result<Option<ast::Expr>> {
