@@ -646,10 +646,10 @@ impl<'a> Items<'a> {
         let Some((list_green, list_range)) = list else { return Ok(()) };
         let mut offset = list_range.start();
         for child in list_green.children() {
-            let len = child.text_len();
-            let range = TextRange::at(offset, len);
-            offset += len;
+            let start = offset;
+            offset += child.text_len();
             let Some(node) = child.into_node() else { continue };
+            let range = TextRange::new(start, offset);
             let kind = kind_of(node);
             let item = ListItem { green: node, kind, range, instr, list_range };
             if ast::Modifier::can_cast(kind) {
@@ -1568,12 +1568,15 @@ impl<'a> Cx<'a> {
             let next = match &e {
                 ast::Expr::Call(c) => {
                     let name = c.name_token();
-                    let which = name.as_ref().map(|t| t.text().to_ascii_lowercase());
-                    let flag = match which.as_deref() {
-                        Some("abs") => &mut mods.abs,
-                        Some("neg") => &mut mods.neg,
-                        Some("sext") => &mut mods.sext,
-                        _ => break,
+                    let is = |what: &str| name.as_ref().is_some_and(|t| t.text().eq_ignore_ascii_case(what));
+                    let (which, flag) = if is("abs") {
+                        ("abs", &mut mods.abs)
+                    } else if is("neg") {
+                        ("neg", &mut mods.neg)
+                    } else if is("sext") {
+                        ("sext", &mut mods.sext)
+                    } else {
+                        break;
                     };
                     *flag = true;
                     let mut args = c.args();
@@ -1582,7 +1585,7 @@ impl<'a> Cx<'a> {
                         _ => {
                             return Err(EncodeError::new(
                                 c.syntax().text_range(),
-                                format!("`{}` takes one operand", which.unwrap_or_default()),
+                                format!("`{which}` takes one operand"),
                             ))
                         }
                     }
