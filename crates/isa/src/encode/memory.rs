@@ -4,6 +4,7 @@
 //! warns); pending offsets get a [`Fixup`](super::Fixup).
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
+use rowan::GreenNodeData;
 use smallvec::smallvec;
 
 use super::operands::{
@@ -16,9 +17,14 @@ use crate::table::{Encoding, Flags, Instruction, OperandKind, ValueType};
 type Result<T> = std::result::Result<T, EncodeError>;
 
 /// Encodes a memory instruction (`row` exists on `cx.gen()`): its words.
-pub(super) fn encode(cx: &mut Cx<'_>, row: &'static Instruction, instr: &ast::Instruction) -> Result<Words> {
+pub(super) fn encode(
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
+    instr: &ast::Instruction,
+    green: &GreenNodeData,
+) -> Result<Words> {
     let mut items = Items::default();
-    items.read(instr)?;
+    items.read(instr, green)?;
     let whole = instr.syntax().text_range();
     let op = row.opcode(cx.gen()).unwrap_or(0) as u32;
     match row.encoding {
@@ -258,6 +264,9 @@ struct BufferFlags {
 }
 
 impl BufferFlags {
+    /// The length of the longest flag name: longer names are none.
+    const LONGEST_NAME: usize = "addr64".len();
+
     /// The flag called `name` (lowercase), where the instruction (`typed`: MTBUF) takes it.
     fn named(&mut self, name: &str, typed: bool, gen: Generation) -> Option<&mut bool> {
         Some(match name {
@@ -274,6 +283,16 @@ impl BufferFlags {
     }
 }
 
+/// `text` ASCII-lowercased in `buf`, or `""` if it is longer than `buf` (no allocation
+/// for the short names compared this way).
+fn ascii_lowercase_in<'b>(text: &str, buf: &'b mut [u8]) -> &'b str {
+    let Some(lower) = buf.get_mut(..text.len()) else { return "" };
+    lower.copy_from_slice(text.as_bytes());
+    lower.make_ascii_lowercase();
+    // ASCII lowercasing of a whole `str` leaves valid UTF-8.
+    std::str::from_utf8(lower).unwrap_or("")
+}
+
 fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
@@ -283,7 +302,8 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     let mut offset: Option<(Value, ModValue)> = None;
     let mut fmt: (u32, u32) = if gfx10 { (0, 0) } else { (1, 0) };
     for m in &items.modifiers {
-        if let Some(flag) = flags.named(&m.name().to_ascii_lowercase(), typed, gen) {
+        let mut lower = [0u8; BufferFlags::LONGEST_NAME];
+        if let Some(flag) = flags.named(ascii_lowercase_in(m.name(), &mut lower), typed, gen) {
             *flag = cx.mod_flag(m)?;
         } else if m.is("offset") {
             offset = Some(cx.mod_pending(m)?);

@@ -624,40 +624,20 @@ pub struct Items<'a> {
 }
 
 impl<'a> Items<'a> {
-    /// Splits the items of `instr`, read from the green node of its operand list:
-    /// syntax nodes are made only when needed.
-    pub fn of(instr: &'a ast::Instruction) -> Result<Items<'a>> {
-        let mut items = Items::default();
-        items.read(instr)?;
-        Ok(items)
-    }
-
-    /// [`Items::of`] into `self` (emptied first): the encoders fill their own `Items`
-    /// rather than have a few hundred bytes of inline storage copied out of a result.
-    pub fn read(&mut self, instr: &'a ast::Instruction) -> Result<()> {
+    /// Reads the items of `instr` into `self` (emptied first) from `green`, the
+    /// instruction's green node, which the caller keeps while the items live (an
+    /// immutable tree's own, or a mutable tree's copy): syntax nodes are made only when
+    /// needed. The encoders fill their own `Items` rather than have a few hundred bytes
+    /// of inline storage copied out of a result.
+    pub fn read(&mut self, instr: &'a ast::Instruction, green: &'a GreenNodeData) -> Result<()> {
         self.operands.clear();
         self.modifiers.clear();
-        let node = instr.syntax();
-        match node.green() {
-            Cow::Borrowed(green) => self.read_green(node, green, Cow::Borrowed),
-            // A mutable tree's green nodes are copies: each item keeps its own.
-            Cow::Owned(green) => self.read_green(node, &green, |g| Cow::Owned(g.to_owned())),
-        }
-    }
-
-    /// [`Items::read`] from the instruction's green node; `keep` makes an item's green
-    /// node last as long as the items.
-    fn read_green<'g>(
-        &mut self,
-        instr: &'a SyntaxNode,
-        instr_green: &'g GreenNodeData,
-        keep: impl Fn(&'g GreenNodeData) -> Cow<'a, GreenNodeData>,
-    ) -> Result<()> {
+        let instr = instr.syntax();
         let mut offset = instr.text_range().start();
         let mut list = None;
-        for child in instr_green.children() {
+        for child in green.children() {
             let len = child.text_len();
-            if let Some(node) = child.into_node().filter(|n| kind_of(n) == SyntaxKind::OPERAND_LIST) {
+            if let Some(node) = child.into_node().filter(|n| n.kind() == tree::raw(SyntaxKind::OPERAND_LIST)) {
                 list = Some((node, TextRange::at(offset, len)));
                 break;
             }
@@ -666,19 +646,19 @@ impl<'a> Items<'a> {
         let Some((list_green, list_range)) = list else { return Ok(()) };
         let mut offset = list_range.start();
         for child in list_green.children() {
-            let len = child.text_len();
-            let range = TextRange::at(offset, len);
-            offset += len;
+            let start = offset;
+            offset += child.text_len();
             let Some(node) = child.into_node() else { continue };
+            let range = TextRange::new(start, offset);
             let kind = kind_of(node);
-            let item = || ListItem { green: keep(node), kind, range, instr, list_range };
+            let item = ListItem { green: node, kind, range, instr, list_range };
             if ast::Modifier::can_cast(kind) {
                 if tree::first_token(node, SyntaxKind::NAME).is_none() {
                     return Err(EncodeError::new(range, "expected a modifier"));
                 }
-                self.modifiers.push(ModifierRef { item: item(), node: OnceCell::new() });
+                self.modifiers.push(ModifierRef { item, node: OnceCell::new() });
             } else if ast::Operand::can_cast(kind) {
-                self.operands.push(InstrOperand { item: item(), expr: OnceCell::new() });
+                self.operands.push(InstrOperand { item, expr: OnceCell::new() });
             }
         }
         Ok(())
@@ -729,7 +709,7 @@ fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<S
 /// from the green node alone.
 #[derive(Debug, Clone)]
 struct ListItem<'a> {
-    green: Cow<'a, GreenNodeData>,
+    green: &'a GreenNodeData,
     kind: SyntaxKind,
     range: TextRange,
     /// The instruction, and where its operand list is.
@@ -803,7 +783,7 @@ impl OperandSyntax for InstrOperand<'_> {
         self.item.range
     }
     fn green(&self) -> Cow<'_, GreenNodeData> {
-        Cow::Borrowed(&self.item.green)
+        Cow::Borrowed(self.item.green)
     }
 }
 
@@ -822,7 +802,7 @@ impl<'a> ModifierRef<'a> {
     }
     /// The name as written.
     pub fn name(&self) -> &str {
-        tree::first_token(&self.item.green, SyntaxKind::NAME).map_or("", |(t, _)| t.text())
+        tree::first_token(self.item.green, SyntaxKind::NAME).map_or("", |(t, _)| t.text())
     }
     /// Case-insensitive name comparison (`name` lowercase).
     pub fn is(&self, name: &str) -> bool {
@@ -834,6 +814,10 @@ impl<'a> ModifierRef<'a> {
     /// The values after each `:` (none for a flag).
     pub fn values(&self) -> impl Iterator<Item = ast::Expr> {
         self.node().values()
+    }
+    /// Whether the modifier is its name alone: no `:`, no value.
+    pub fn is_bare(&self) -> bool {
+        self.item.green.children().all(|c| c.as_token().is_some_and(|t| t.kind() != tree::raw(SyntaxKind::COLON)))
     }
     /// The single value (`name:value`), or `None` for a flag; an error for
     /// `name:a:b`.
@@ -1108,7 +1092,10 @@ impl<'a> Cx<'a> {
     /// generation).
     pub fn reg<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<Option<Reg>> {
         match expr.kind() {
-            SyntaxKind::REGISTER => self.named_reg(expr).map(Some),
+            SyntaxKind::REGISTER => match self.plain_file_reg(&expr.green(), expr.range()) {
+                Some(reg) => Ok(Some(reg)),
+                None => self.named_reg(expr).map(Some),
+            },
             SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => self.symbolic_reg(expr.expr()),
             _ => Ok(None),
         }
@@ -1278,6 +1265,46 @@ impl<'a> Cx<'a> {
             Value::Known(_) => Err(EncodeError::new(range_of(e), "register number out of range")),
             Value::Pending => Err(EncodeError::new(range_of(e), "register number must be known here")),
         }
+    }
+
+    /// The common register shapes, `s5`, `v1` and `s[4:7]`, `v[1:2]` with literal
+    /// indexes and no register symbol `s`/`v`, read in one pass over the green node;
+    /// `None` for any other shape, and for a register out of range: [`Cx::named_reg`]
+    /// reads those (and reports their errors). When it returns a register, it is the one
+    /// `named_reg` would.
+    fn plain_file_reg(&mut self, green: &GreenNodeData, range: TextRange) -> Option<Reg> {
+        let (name, index) = tree::plain_register(green)?;
+        let (kind, limit) = match name.first()? {
+            b's' | b'S' => (RegKind::Sgpr, self.gen().registers().addressable_sgprs),
+            b'v' | b'V' => (RegKind::Vgpr, self.gen().registers().max_vgprs),
+            _ => return None,
+        };
+        let (first, last) = match index {
+            None => {
+                let n = tree::short_decimal(&name[1..])?;
+                (n, n)
+            }
+            // `s[…]` is the symbol `s`, indexed, if there is one.
+            Some(_) if name.len() != 1 || self.register_symbol_may_exist() => return None,
+            Some(index) => tree::plain_index(index)
+                .or_else(|| tree::literal_index(index))
+                .filter(|&(a, b)| (0..=0xffff).contains(&a) && (a..=0xffff).contains(&b))?,
+        };
+        if last >= limit as i64 {
+            return None;
+        }
+        let code = match kind {
+            RegKind::Vgpr => 256 + first as u16,
+            _ => first as u16,
+        };
+        let count = (last - first + 1) as u16;
+        Some(Reg { code, count, kind, range, from_symbol: false })
+    }
+
+    /// Whether [`Cx::register_symbol`] may find a symbol (`s` of `s[0:1]`): names read as
+    /// registers first in `%` values.
+    fn register_symbol_may_exist(&self) -> bool {
+        !self.names_first && self.resolver.has_register_symbols()
     }
 
     fn named_reg<E: OperandSyntax + ?Sized>(&mut self, node: &E) -> Result<Reg> {
@@ -1541,12 +1568,15 @@ impl<'a> Cx<'a> {
             let next = match &e {
                 ast::Expr::Call(c) => {
                     let name = c.name_token();
-                    let which = name.as_ref().map(|t| t.text().to_ascii_lowercase());
-                    let flag = match which.as_deref() {
-                        Some("abs") => &mut mods.abs,
-                        Some("neg") => &mut mods.neg,
-                        Some("sext") => &mut mods.sext,
-                        _ => break,
+                    let is = |what: &str| name.as_ref().is_some_and(|t| t.text().eq_ignore_ascii_case(what));
+                    let (which, flag) = if is("abs") {
+                        ("abs", &mut mods.abs)
+                    } else if is("neg") {
+                        ("neg", &mut mods.neg)
+                    } else if is("sext") {
+                        ("sext", &mut mods.sext)
+                    } else {
+                        break;
                     };
                     *flag = true;
                     let mut args = c.args();
@@ -1555,7 +1585,7 @@ impl<'a> Cx<'a> {
                         _ => {
                             return Err(EncodeError::new(
                                 c.syntax().text_range(),
-                                format!("`{}` takes one operand", which.unwrap_or_default()),
+                                format!("`{which}` takes one operand"),
                             ))
                         }
                     }

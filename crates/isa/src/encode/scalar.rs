@@ -4,6 +4,7 @@
 //! pending values get a [`Fixup`](super::Fixup) whose `bits`/`signed` let the core warn.
 
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
+use rowan::GreenNodeData;
 use smallvec::smallvec;
 
 use super::operands::{
@@ -71,7 +72,7 @@ pub(super) fn dispatch(
             rows.clone().find(|r| r.encoding != Encoding::Vop3)
         };
         let row = row.unwrap_or(first);
-        return vector::encode(target, instr, mrange, row, suffix, resolver);
+        return vector::encode(target, instr, &green, mrange, row, suffix, resolver);
     }
     let scalar = is_scalar(first.encoding);
     let force_literal = match suffix {
@@ -88,9 +89,9 @@ pub(super) fn dispatch(
     };
     let mut cx = Cx::new(target, resolver);
     let result = if scalar {
-        encode_scalar(&mut cx, first, instr, force_literal)
+        encode_scalar(&mut cx, first, instr, &green, force_literal)
     } else {
-        memory::encode(&mut cx, first, instr)
+        memory::encode(&mut cx, first, instr, &green)
     };
     match result {
         Ok(words) => Ok(cx.finish(words)),
@@ -116,10 +117,11 @@ fn encode_scalar(
     cx: &mut Cx<'_>,
     row: &'static Instruction,
     instr: &ast::Instruction,
+    green: &GreenNodeData,
     force_literal: bool,
 ) -> Result<Words> {
     let mut items = Items::default();
-    items.read(instr)?;
+    items.read(instr, green)?;
     let whole = instr.syntax().text_range();
     let gen = cx.gen();
     let op = row.opcode(gen).unwrap_or(0) as u32;

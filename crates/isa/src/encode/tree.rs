@@ -69,6 +69,68 @@ pub(crate) fn register_parts(
     (name, index)
 }
 
+/// A `REGISTER` node written as a name alone (`s5`, `vcc`) or a name and `[…]`
+/// (`s[4:7]`), nothing else between or around: the name's bytes and the `REG_RANGE`.
+/// `None` for any other shape.
+pub(crate) fn plain_register(node: &GreenNodeData) -> Option<(&[u8], Option<&GreenNodeData>)> {
+    let mut children = node.children();
+    let name = children.next()?.into_token().filter(|t| t.kind() == raw(SyntaxKind::NAME))?;
+    let index = match children.next() {
+        None => None,
+        Some(NodeOrToken::Node(n)) if n.kind() == raw(SyntaxKind::REG_RANGE) => Some(n),
+        Some(_) => return None,
+    };
+    if children.next().is_some() {
+        return None;
+    }
+    Some((name.text().as_bytes(), index))
+}
+
+/// Up to 9 decimal digits (a register number, as `sN`, `vN` spell it): their value.
+pub(crate) fn short_decimal(digits: &[u8]) -> Option<i64> {
+    if digits.is_empty() || digits.len() > 9 {
+        return None;
+    }
+    digits.iter().try_fold(0i64, |n, &d| d.is_ascii_digit().then(|| n * 10 + (d - b'0') as i64))
+}
+
+/// `[a:b]` or `[a]` (a `REG_RANGE` node) written with plain decimal numbers and nothing
+/// else (no spaces, comments, expressions): `(a, b)` as [`literal_index`] reads it, in
+/// one pass. `None` for any other shape.
+pub(crate) fn plain_index(range: &GreenNodeData) -> Option<(i64, i64)> {
+    let mut children = range.children();
+    let is = |child: Option<Element<'_>>, kind| child.is_some_and(|c| c.kind() == raw(kind));
+    if !is(children.next(), SyntaxKind::L_BRACK) {
+        return None;
+    }
+    let first = plain_int(children.next()?)?;
+    let last = match children.next()?.into_token()? {
+        t if t.kind() == raw(SyntaxKind::R_BRACK) => first,
+        t if t.kind() == raw(SyntaxKind::COLON) => {
+            let last = plain_int(children.next()?)?;
+            if !is(children.next(), SyntaxKind::R_BRACK) {
+                return None;
+            }
+            last
+        }
+        _ => return None,
+    };
+    children.next().is_none().then_some((first, last))
+}
+
+/// A `LITERAL` node holding only a decimal `INT_NUMBER` without leading zeros (`0`,
+/// `17`; `017` is octal): its value.
+fn plain_int(element: Element<'_>) -> Option<i64> {
+    let node = element.into_node().filter(|n| n.kind() == raw(SyntaxKind::LITERAL))?;
+    let mut children = node.children();
+    let token = children.next()?.into_token().filter(|t| t.kind() == raw(SyntaxKind::INT_NUMBER))?;
+    let digits = token.text().as_bytes();
+    if children.next().is_some() || (digits.len() > 1 && digits[0] == b'0') {
+        return None;
+    }
+    short_decimal(digits)
+}
+
 /// The token of a `LITERAL` node and its kind (`INT_NUMBER`, `FLOAT_NUMBER`, …), as
 /// `ast::Literal::token` finds it: the first non-trivia token.
 pub(crate) fn literal_token(node: &GreenNodeData) -> Option<(&GreenTokenData, SyntaxKind)> {

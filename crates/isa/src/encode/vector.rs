@@ -23,6 +23,7 @@ mod vop3;
 
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::{SyntaxKind, TextRange};
+use rowan::GreenNodeData;
 
 use super::operands::{range_of, Align, Cx, Items, OperandSyntax, Src, SrcMods, SrcSpec};
 use super::{EncodeError, Encoded, RegFile, RegRange, RegUse, Resolver, Target};
@@ -30,17 +31,19 @@ use crate::lookup::Suffix;
 use crate::table::{Encoding, Instruction};
 
 /// Encodes a vector-ALU instruction (`row.encoding` is VOP1, VOP2, VOPC, VOP3, VOP3P
-/// or VINTRP) for `target`; `mnemonic` is where the mnemonic is written.
+/// or VINTRP) for `target`; `green` is the instruction's green node, `mnemonic` where
+/// the mnemonic is written.
 pub(super) fn encode(
     target: &Target,
     instr: &ast::Instruction,
+    green: &GreenNodeData,
     mnemonic: TextRange,
     row: &'static Instruction,
     suffix: Option<Suffix>,
     resolver: &mut dyn Resolver,
 ) -> Result<Encoded, Vec<EncodeError>> {
     let mut items = Items::default();
-    items.read(instr).map_err(|e| vec![e])?;
+    items.read(instr, green).map_err(|e| vec![e])?;
     let whole = mnemonic;
     let mut cx = Cx::new(target, resolver);
     let mut errors = Vec::new();

@@ -2,14 +2,14 @@
 //! `high`, `clamp`, OMOD, `op_sel`, or `_e64`/`vop3`), and the VOP3-only interpolation
 //! instructions (`v_interp_p1ll_f16`, `v_interp_p2_f16`, ...).
 
-use gcn_syntax::ast;
-use gcn_syntax::TextRange;
+use gcn_syntax::{SyntaxKind, TextRange};
 use smallvec::smallvec;
 
 use super::mods::{self, ModSpec};
 use super::{fail, implicit, parse_src, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
-use crate::encode::operands::{Cx, Items, SrcSpec};
+use crate::encode::operands::{range_of, Cx, Items, OperandSyntax, SrcSpec};
+use crate::encode::tree;
 use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, OperandKind};
@@ -68,7 +68,7 @@ pub(super) fn encode(
             }
             OperandKind::InterpParam => interp_param(expr).map(|p| param = Some(p)),
             OperandKind::Attr => {
-                let next = operands.get(i + 1).map(|e| e.syntax().text_range().start());
+                let next = operands.get(i + 1).map(|e| range_of(e).start());
                 parse_attr(ctx.items, expr, next, &mut consumed).map(|a| attr = Some(a))
             }
             OperandKind::Src => {
@@ -212,13 +212,19 @@ pub(super) fn encode(
     Some(smallvec![w0, w1])
 }
 
+/// The name of a `NAME_REF` operand (as `ast::NameRef::name_token`), lowercase, read
+/// from its green node.
+fn name_ref_lowercase<E: OperandSyntax + ?Sized>(expr: &E) -> Option<String> {
+    if expr.kind() != SyntaxKind::NAME_REF {
+        return None;
+    }
+    tree::first_token(&expr.green(), SyntaxKind::NAME).map(|(t, _)| t.text().to_ascii_lowercase())
+}
+
 /// `p10`, `p20`, `p0` of V_INTERP_MOV_F32.
-fn interp_param(expr: &ast::Expr) -> Result<u32, EncodeError> {
-    let range = expr.syntax().text_range();
-    let name = match expr {
-        ast::Expr::NameRef(n) => n.name_token().map(|t| t.text().to_ascii_lowercase()),
-        _ => None,
-    };
+fn interp_param<E: OperandSyntax + ?Sized>(expr: &E) -> Result<u32, EncodeError> {
+    let range = range_of(expr);
+    let name = name_ref_lowercase(expr);
     match name.as_deref() {
         Some("p10") => Ok(0),
         Some("p20") => Ok(1),
@@ -233,26 +239,19 @@ fn interp_param(expr: &ast::Expr) -> Result<u32, EncodeError> {
 /// `attrN.c`: attribute 0..63 and channel x/y/z/w. Written with spaces (`attr3 . x`) the
 /// parser leaves `.`/`.x`/`x` as modifiers after the operand: those are taken too and
 /// their indexes put in `consumed`.
-fn parse_attr(
+fn parse_attr<E: OperandSyntax + ?Sized>(
     items: &Items,
-    expr: &ast::Expr,
+    expr: &E,
     next_operand: Option<gcn_syntax::TextSize>,
     consumed: &mut Vec<usize>,
 ) -> Result<(u32, u32), EncodeError> {
-    let range = expr.syntax().text_range();
-    let ast::Expr::NameRef(n) = expr else {
+    let range = range_of(expr);
+    let Some(mut text) = name_ref_lowercase(expr) else {
         return Err(EncodeError::new(
             range,
             "expected `attr` keyword: `attrN.x|y|z|w`",
         ));
     };
-    let Some(tok) = n.name_token() else {
-        return Err(EncodeError::new(
-            range,
-            "expected `attr` keyword: `attrN.x|y|z|w`",
-        ));
-    };
-    let mut text = tok.text().to_ascii_lowercase();
     let mut full = range;
     if !text.contains('.') {
         for (i, m) in items.modifiers.iter().enumerate() {
