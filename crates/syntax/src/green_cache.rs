@@ -29,36 +29,22 @@ const MAX_SHARED_NODE_CHILDREN: usize = 5;
 const MIN_TABLE_BITS: u32 = 6;
 const MAX_TABLE_BITS: u32 = 16;
 
-/// A green element under construction, with its identity if it is shared (found in or
-/// put in the cache): only a node whose children are all shared can itself be shared,
-/// and its key is made of their identities.
-struct Child {
-    element: GreenElement,
-    /// The address of the shared element; 0 if not shared.
-    id: usize,
-}
-
-impl Child {
-    fn shared_token(token: GreenToken) -> Child {
-        let id = &*token as *const rowan::GreenTokenData as usize;
-        Child { element: token.into(), id }
-    }
-
-    fn shared_node(node: GreenNode) -> Child {
-        let id = &*node as *const rowan::GreenNodeData as usize;
-        Child { element: node.into(), id }
-    }
-
-    fn unshared(element: GreenElement) -> Child {
-        Child { element, id: 0 }
-    }
-}
-
 /// The builder: `start_node`, `token`, `finish_node`, then `finish`, as with rowan's.
 pub(crate) struct GreenBuilder {
-    parents: Vec<(SyntaxKind, usize)>,
-    children: Vec<Child>,
+    parents: Vec<OpenNode>,
+    /// The children of the open nodes, innermost last.
+    children: Vec<GreenElement>,
     cache: GreenCache,
+}
+
+/// A node started and not finished yet.
+struct OpenNode {
+    kind: SyntaxKind,
+    /// Where its children start in [`GreenBuilder::children`].
+    first: usize,
+    /// Whether all its children so far are shared (found in or put in the cache): only
+    /// then can the node itself be, its key made of their identities.
+    shareable: bool,
 }
 
 impl GreenBuilder {
@@ -68,15 +54,21 @@ impl GreenBuilder {
     }
 
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
-        self.parents.push((kind, self.children.len()));
+        self.parents.push(OpenNode { kind, first: self.children.len(), shareable: true });
     }
 
     /// A token of `kind` whose text is `text[range]`: the text is sliced as a `str` only
     /// when the token is new, which spares the character boundary checks.
     #[inline]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
-        let child = self.cache.token(kind, text, range);
-        self.children.push(child);
+        let token = match self.cache.token(kind, text, range.clone()) {
+            Some(token) => token,
+            None => {
+                self.child_unshared();
+                new_token(kind, text, range)
+            }
+        };
+        self.children.push(token.into());
     }
 
     /// A node of `kind` whose only child is a token of `token_kind`, `text[range]`: as
@@ -85,8 +77,8 @@ impl GreenBuilder {
     pub(crate) fn token_node(&mut self, kind: SyntaxKind, token_kind: SyntaxKind, text: &str, range: Range<usize>) {
         match TokenKey::new(token_kind, &text.as_bytes()[range.clone()]) {
             Some(key) => {
-                let child = self.cache.token_node(kind, (token_kind, key), text, range);
-                self.children.push(child);
+                let node = self.cache.token_node(kind, (token_kind, key), text, range);
+                self.children.push(node.into());
             }
             None => {
                 self.start_node(kind);
@@ -96,16 +88,30 @@ impl GreenBuilder {
         }
     }
 
+    #[inline]
     pub(crate) fn finish_node(&mut self) {
-        let (kind, first) = self.parents.pop().expect("finish_node without start_node");
-        let child = self.cache.node(kind, &mut self.children, first);
-        self.children.push(child);
+        let OpenNode { kind, first, shareable } = self.parents.pop().expect("finish_node without start_node");
+        let node = if shareable && self.children.len() - first <= MAX_SHARED_NODE_CHILDREN {
+            self.cache.node(kind, &mut self.children, first)
+        } else {
+            self.child_unshared();
+            new_node(kind, &mut self.children, first)
+        };
+        self.children.push(node.into());
+    }
+
+    /// Notes that the child being added to the innermost open node is not shared.
+    #[inline]
+    fn child_unshared(&mut self) {
+        if let Some(parent) = self.parents.last_mut() {
+            parent.shareable = false;
+        }
     }
 
     /// The root, once every node is finished.
     pub(crate) fn finish(mut self) -> GreenNode {
         assert!(self.parents.is_empty() && self.children.len() == 1, "unbalanced tree");
-        match self.children.pop().map(|c| c.element) {
+        match self.children.pop() {
             Some(NodeOrToken::Node(root)) => root,
             _ => panic!("the root is a token"),
         }
@@ -117,7 +123,10 @@ struct GreenCache {
     /// found without a key or a hash.
     bytes: Box<[Option<(SyntaxKind, GreenToken)>; 256]>,
     tokens: Vec<TokenSlot>,
-    nodes: Vec<NodeSlot>,
+    /// Nodes of shared children: a node is its own key (its kind and its children's
+    /// identities), and it keeps the children alive, so an identity it holds cannot be
+    /// reused by another element meanwhile.
+    nodes: Vec<Option<GreenNode>>,
     /// Nodes of one token, by the node's kind and the token's key.
     token_nodes: Vec<NodeOfTokenSlot>,
     /// `64 - table bits`: a hash's top bits index the tables.
@@ -131,13 +140,6 @@ struct TokenSlot {
     token: Option<GreenToken>,
 }
 
-/// A shared node and its key.
-#[derive(Clone, Default)]
-struct NodeSlot {
-    key: NodeKey,
-    node: Option<GreenNode>,
-}
-
 /// A shared node of one token, and its key: the token's, with the node's kind added.
 #[derive(Clone, Default)]
 struct NodeOfTokenSlot {
@@ -145,86 +147,69 @@ struct NodeOfTokenSlot {
     node: Option<GreenNode>,
 }
 
-/// A node's kind and its children's identities. The slot's node keeps the children
-/// alive, so an identity in a key cannot be reused by another element meanwhile.
-#[derive(Clone, Copy, Default)]
-struct NodeKey {
-    kind: u16,
-    len: u16,
-    children: [usize; MAX_SHARED_NODE_CHILDREN],
-}
-
-impl PartialEq for NodeKey {
-    fn eq(&self, other: &NodeKey) -> bool {
-        // Word by word, up to the length: the derived comparison calls `bcmp` on the
-        // whole key, which costs more than the few words that differ in practice.
-        self.kind == other.kind
-            && self.len == other.len
-            && (0..self.len as usize).all(|i| self.children[i] == other.children[i])
+/// The identity of a shared element: its address, which it keeps while it lives.
+#[inline]
+fn identity(element: &GreenElement) -> usize {
+    match element {
+        NodeOrToken::Node(node) => &**node as *const rowan::GreenNodeData as usize,
+        NodeOrToken::Token(token) => &**token as *const rowan::GreenTokenData as usize,
     }
 }
 
-impl NodeKey {
-    /// The key of a node made of `children`, if it can be shared.
-    fn new(kind: SyntaxKind, children: &[Child]) -> Option<NodeKey> {
-        if children.len() > MAX_SHARED_NODE_CHILDREN {
-            return None;
-        }
-        let mut key = NodeKey { kind: kind as u16, len: children.len() as u16, children: [0; MAX_SHARED_NODE_CHILDREN] };
-        for (id, child) in key.children.iter_mut().zip(children) {
-            if child.id == 0 {
-                return None;
-            }
-            *id = child.id;
-        }
-        Some(key)
-    }
+/// Whether `node` is of `kind` and made of `children`, by their identities.
+#[inline]
+fn node_is(node: &GreenNode, kind: SyntaxKind, children: &[GreenElement]) -> bool {
+    node.kind() == kind.into()
+        && node.children().len() == children.len()
+        && node.children().zip(children).all(|(old, new)| {
+            let old = match old {
+                NodeOrToken::Node(node) => node as *const rowan::GreenNodeData as usize,
+                NodeOrToken::Token(token) => token as *const rowan::GreenTokenData as usize,
+            };
+            old == identity(new)
+        })
+}
 
-    fn hash(&self) -> u64 {
-        let ids = &self.children[..self.len as usize];
-        ids.iter().fold(u64::from(self.kind), |hash, &id| mix(hash, id as u64))
-    }
+fn node_hash(kind: SyntaxKind, children: &[GreenElement]) -> u64 {
+    children.iter().fold(kind as u64, |hash, child| mix(hash, identity(child) as u64))
 }
 
 impl GreenCache {
     fn new(tokens: usize) -> GreenCache {
         let bits = (tokens / 4).max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
         let size = 1 << bits;
-        let (tokens, nodes) = (vec![TokenSlot::default(); size], vec![NodeSlot::default(); size]);
+        let (tokens, nodes) = (vec![TokenSlot::default(); size], vec![None; size]);
         let token_nodes = vec![NodeOfTokenSlot::default(); size];
         let bytes = vec![None; 256].into_boxed_slice().try_into().expect("256 slots");
         GreenCache { bytes, tokens, nodes, token_nodes, shift: 64 - bits }
     }
 
+    /// The shared token of `kind` and `text[range]`; `None` if it is too long to share.
     #[inline]
-    fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> Child {
+    fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> Option<GreenToken> {
         let bytes = &text.as_bytes()[range.clone()];
-        let new = || GreenToken::new(kind.into(), &text[range]);
         if let [byte] = *bytes {
-            return self.byte_token(kind, byte, new);
+            return Some(match &self.bytes[usize::from(byte)] {
+                Some((slot_kind, token)) if *slot_kind == kind => token.clone(),
+                _ => self.new_byte_token(kind, text, range),
+            });
         }
-        let Some(key) = TokenKey::new(kind, bytes) else {
-            return Child::unshared(new().into());
-        };
+        let key = TokenKey::new(kind, bytes)?;
         let slot = &mut self.tokens[(key.hash() >> self.shift) as usize];
-        let token = match &slot.token {
+        Some(match &slot.token {
             Some(token) if slot.key == key => token.clone(),
             _ => {
                 slot.key = key;
-                slot.token.insert(new()).clone()
+                slot.token.insert(new_token(kind, text, range)).clone()
             }
-        };
-        Child::shared_token(token)
+        })
     }
 
-    #[inline]
-    fn byte_token(&mut self, kind: SyntaxKind, byte: u8, new: impl FnOnce() -> GreenToken) -> Child {
-        let slot = &mut self.bytes[usize::from(byte)];
-        let token = match slot {
-            Some((slot_kind, token)) if *slot_kind == kind => token.clone(),
-            _ => slot.insert((kind, new())).1.clone(),
-        };
-        Child::shared_token(token)
+    #[cold]
+    #[inline(never)]
+    fn new_byte_token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> GreenToken {
+        let byte = text.as_bytes()[range.start];
+        self.bytes[usize::from(byte)].insert((kind, new_token(kind, text, range))).1.clone()
     }
 
     /// The node of `kind` around the token of `token_kind` and `token_key`, `text[range]`.
@@ -235,41 +220,57 @@ impl GreenCache {
         (token_kind, token_key): (SyntaxKind, TokenKey),
         text: &str,
         range: Range<usize>,
-    ) -> Child {
+    ) -> GreenNode {
         let key = token_key.with_node_kind(kind);
-        let slot = &mut self.token_nodes[(key.hash() >> self.shift) as usize];
-        if let Some(node) = slot.node.as_ref().filter(|_| slot.key == key) {
-            return Child::shared_node(node.clone());
+        let slot = &self.token_nodes[(key.hash() >> self.shift) as usize];
+        match &slot.node {
+            Some(node) if slot.key == key => node.clone(),
+            _ => self.new_token_node(kind, (token_kind, key), text, range),
         }
-        let token = self.token(token_kind, text, range).element;
-        let node = GreenNode::new(kind.into(), [token]);
-        let slot = &mut self.token_nodes[(key.hash() >> self.shift) as usize];
-        slot.key = key;
-        Child::shared_node(slot.node.insert(node).clone())
     }
 
-    /// The node of `kind` made of `children[first..]`, which it takes.
-    fn node(&mut self, kind: SyntaxKind, children: &mut Vec<Child>, first: usize) -> Child {
-        let Some(key) = NodeKey::new(kind, &children[first..]) else {
-            return Child::unshared(new_node(kind, children, first).into());
-        };
-        let slot = &mut self.nodes[(key.hash() >> self.shift) as usize];
-        let node = match &slot.node {
-            Some(node) if slot.key == key => {
+    #[cold]
+    #[inline(never)]
+    fn new_token_node(
+        &mut self,
+        kind: SyntaxKind,
+        (token_kind, key): (SyntaxKind, TokenKey),
+        text: &str,
+        range: Range<usize>,
+    ) -> GreenNode {
+        let token = self.token(token_kind, text, range).expect("a token with a key is shared");
+        let node = GreenNode::new(kind.into(), [token.into()]);
+        let slot = &mut self.token_nodes[(key.hash() >> self.shift) as usize];
+        slot.key = key;
+        slot.node.insert(node).clone()
+    }
+
+    /// The shared node of `kind` made of `children[first..]`, all shared, which it takes.
+    #[inline]
+    fn node(&mut self, kind: SyntaxKind, children: &mut Vec<GreenElement>, first: usize) -> GreenNode {
+        let own = &children[first..];
+        let slot = &mut self.nodes[(node_hash(kind, own) >> self.shift) as usize];
+        match slot {
+            Some(node) if node_is(node, kind, own) => {
+                let node = node.clone();
                 children.truncate(first);
-                node.clone()
+                node
             }
-            _ => {
-                slot.key = key;
-                slot.node.insert(new_node(kind, children, first)).clone()
-            }
-        };
-        Child::shared_node(node)
+            _ => slot.insert(new_node(kind, children, first)).clone(),
+        }
     }
 }
 
-fn new_node(kind: SyntaxKind, children: &mut Vec<Child>, first: usize) -> GreenNode {
-    GreenNode::new(kind.into(), children.drain(first..).map(|c| c.element))
+#[cold]
+#[inline(never)]
+fn new_token(kind: SyntaxKind, text: &str, range: Range<usize>) -> GreenToken {
+    GreenToken::new(kind.into(), &text[range])
+}
+
+/// The node of `kind` made of `children[first..]`, which it takes.
+#[inline(never)]
+fn new_node(kind: SyntaxKind, children: &mut Vec<GreenElement>, first: usize) -> GreenNode {
+    GreenNode::new(kind.into(), children.drain(first..))
 }
 
 /// A token's kind and text, packed in three words, for tokens short enough to share:

@@ -112,13 +112,21 @@ impl Sink<'_> {
     /// statement ends there (see [`start`](Self::start)).
     #[inline]
     fn leading_trivia(&mut self) {
-        if self.at_trivia() {
-            self.trivia_unless_statement_ends();
+        match self.tokens.get(self.next..self.next + 2) {
+            // Most often one space, before an operand.
+            Some(&[space, t]) if space.kind.is_trivia() && !t.kind.is_trivia() => {
+                if !t.kind.is_statement_end() {
+                    self.emit(space);
+                }
+            }
+            _ if self.at_trivia() => self.trivia_unless_statement_ends(),
+            _ => {}
         }
     }
 
     /// One scan finds the trivia run and what follows it; the run is emitted unless the
     /// statement (or the input) ends after it.
+    #[inline(never)]
     fn trivia_unless_statement_ends(&mut self) {
         let ahead = &self.tokens[self.next..];
         let run = ahead.iter().take_while(|t| t.kind.is_trivia()).count();
