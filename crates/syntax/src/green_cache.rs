@@ -7,6 +7,7 @@
 //! words and compares once, a collision replaces the older entry, and memory stays
 //! bounded. Sharing is invisible: green nodes are immutable and compared by value.
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
@@ -16,8 +17,9 @@ use crate::SyntaxKind;
 type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 
 /// Longest token text worth sharing: longer ones (comments, strings) rarely repeat and
-/// would only evict the ones that do. At most 16 (see [`TokenKey`]).
-const MAX_SHARED_TOKEN_LEN: usize = 16;
+/// would only evict the ones that do. Long mnemonics (`tbuffer_load_format_d16_xyzw`)
+/// still repeat. At most 32 (see [`TokenKey`]).
+const MAX_SHARED_TOKEN_LEN: usize = 32;
 
 /// Most children of a shared node: enough for `[0:1]`, whose five children make a
 /// register range, and so for the register node above it.
@@ -25,9 +27,20 @@ const MAX_SHARED_NODE_CHILDREN: usize = 5;
 
 /// Table sizes, in bits, by the number of tokens to build from (a slot for every four):
 /// a small reparse needs a small table; a whole long file needs a large one, or its
-/// distinct elements evict each other before they repeat (65,536 slots take 5.5 MiB).
+/// distinct elements evict each other before they repeat (65,536 slots take 4.5 MiB).
 const MIN_TABLE_BITS: u32 = 6;
 const MAX_TABLE_BITS: u32 = 16;
+
+/// Largest tables kept for the next build on the same thread: those of a part of a long
+/// source (64 KiB, 4,096 slots, 300 KiB), not those of a whole long file.
+const MAX_SPARE_TABLE_BITS: u32 = 13;
+
+thread_local! {
+    /// The emptied builder of the last build on this thread: its tables and vectors
+    /// serve the next build, which spares allocating and clearing them, and growing the
+    /// vectors, for every part of a long source.
+    static SPARE: Cell<Option<GreenBuilder>> = const { Cell::new(None) };
+}
 
 /// The builder: `start_node`, `token`, `finish_node`, then `finish`, as with rowan's.
 pub(crate) struct GreenBuilder {
@@ -48,9 +61,14 @@ struct OpenNode {
 }
 
 impl GreenBuilder {
-    /// A builder for about `tokens` tokens.
+    /// A builder for about `tokens` tokens: the spare one of this thread if its tables
+    /// are large enough.
     pub(crate) fn new(tokens: usize) -> GreenBuilder {
-        GreenBuilder { parents: Vec::new(), children: Vec::new(), cache: GreenCache::new(tokens) }
+        let bits = (tokens / 4).max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
+        match SPARE.take() {
+            Some(spare) if spare.cache.bits() >= bits => spare,
+            _ => GreenBuilder { parents: Vec::new(), children: Vec::new(), cache: GreenCache::new(bits) },
+        }
     }
 
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
@@ -59,7 +77,7 @@ impl GreenBuilder {
 
     /// A token of `kind` whose text is `text[range]`: the text is sliced as a `str` only
     /// when the token is new, which spares the character boundary checks.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
         let token = match self.cache.token(kind, text, range.clone()) {
             Some(token) => token,
@@ -73,9 +91,9 @@ impl GreenBuilder {
 
     /// A node of `kind` whose only child is a token of `token_kind`, `text[range]`: as
     /// `start_node`, `token`, `finish_node`, but found in one lookup when shared.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn token_node(&mut self, kind: SyntaxKind, token_kind: SyntaxKind, text: &str, range: Range<usize>) {
-        match TokenKey::new(token_kind, &text.as_bytes()[range.clone()]) {
+        match TokenKey::new(token_kind, text.as_bytes(), range.clone()).filter(TokenKey::is_exact) {
             Some(key) => {
                 let node = self.cache.token_node(kind, (token_kind, key), text, range);
                 self.children.push(node.into());
@@ -88,7 +106,7 @@ impl GreenBuilder {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn finish_node(&mut self) {
         let OpenNode { kind, first, shareable } = self.parents.pop().expect("finish_node without start_node");
         let node = if shareable && self.children.len() - first <= MAX_SHARED_NODE_CHILDREN {
@@ -108,12 +126,50 @@ impl GreenBuilder {
         }
     }
 
-    /// The root, once every node is finished.
+    /// The root, once every node is finished. The builder is emptied and kept as the
+    /// thread's spare: no element outlives the build in it, so a tree built here and read
+    /// on another thread shares no reference count with the next build here.
     pub(crate) fn finish(mut self) -> GreenNode {
         assert!(self.parents.is_empty() && self.children.len() == 1, "unbalanced tree");
-        match self.children.pop() {
-            Some(NodeOrToken::Node(root)) => root,
-            _ => panic!("the root is a token"),
+        let Some(NodeOrToken::Node(root)) = self.children.pop() else { panic!("the root is a token") };
+        if self.cache.bits() <= MAX_SPARE_TABLE_BITS {
+            self.cache.clear();
+            SPARE.set(Some(self));
+        }
+        root
+    }
+}
+
+/// A direct-mapped table of `T`s, which notes its filled slots so that emptying it
+/// visits only those.
+struct Table<T> {
+    slots: Vec<Option<T>>,
+    filled: Vec<usize>,
+}
+
+impl<T> Table<T> {
+    fn new(size: usize) -> Table<T> {
+        Table { slots: std::iter::repeat_with(|| None).take(size).collect(), filled: Vec::new() }
+    }
+
+    #[inline(always)]
+    fn get(&self, index: usize) -> Option<&T> {
+        self.slots[index].as_ref()
+    }
+
+    /// Puts `value` in slot `index`, in place of what it held.
+    #[inline]
+    fn insert(&mut self, index: usize, value: T) -> &T {
+        let slot = &mut self.slots[index];
+        if slot.is_none() {
+            self.filled.push(index);
+        }
+        slot.insert(value)
+    }
+
+    fn clear(&mut self) {
+        for index in self.filled.drain(..) {
+            self.slots[index] = None;
         }
     }
 }
@@ -121,30 +177,17 @@ impl GreenBuilder {
 struct GreenCache {
     /// One-byte tokens (`,`, ` `, `[`, `0`, `\n`), about half of all, by their byte:
     /// found without a key or a hash.
-    bytes: Box<[Option<(SyntaxKind, GreenToken)>; 256]>,
-    tokens: Vec<TokenSlot>,
+    bytes: Table<(SyntaxKind, GreenToken)>,
+    tokens: Table<(TokenKey, GreenToken)>,
     /// Nodes of shared children: a node is its own key (its kind and its children's
     /// identities), and it keeps the children alive, so an identity it holds cannot be
     /// reused by another element meanwhile.
-    nodes: Vec<Option<GreenNode>>,
-    /// Nodes of one token, by the node's kind and the token's key.
-    token_nodes: Vec<NodeOfTokenSlot>,
+    nodes: Table<GreenNode>,
+    /// Nodes of one token, by the node's kind and the token's key (the token's, with
+    /// the node's kind added).
+    token_nodes: Table<(TokenKey, GreenNode)>,
     /// `64 - table bits`: a hash's top bits index the tables.
     shift: u32,
-}
-
-/// A shared token and its key.
-#[derive(Clone, Default)]
-struct TokenSlot {
-    key: TokenKey,
-    token: Option<GreenToken>,
-}
-
-/// A shared node of one token, and its key: the token's, with the node's kind added.
-#[derive(Clone, Default)]
-struct NodeOfTokenSlot {
-    key: TokenKey,
-    node: Option<GreenNode>,
 }
 
 /// The identity of a shared element: its address, which it keeps while it lives.
@@ -175,33 +218,46 @@ fn node_hash(kind: SyntaxKind, children: &[GreenElement]) -> u64 {
 }
 
 impl GreenCache {
-    fn new(tokens: usize) -> GreenCache {
-        let bits = (tokens / 4).max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
+    fn new(bits: u32) -> GreenCache {
         let size = 1 << bits;
-        let (tokens, nodes) = (vec![TokenSlot::default(); size], vec![None; size]);
-        let token_nodes = vec![NodeOfTokenSlot::default(); size];
-        let bytes = vec![None; 256].into_boxed_slice().try_into().expect("256 slots");
-        GreenCache { bytes, tokens, nodes, token_nodes, shift: 64 - bits }
+        GreenCache {
+            bytes: Table::new(256),
+            tokens: Table::new(size),
+            nodes: Table::new(size),
+            token_nodes: Table::new(size),
+            shift: 64 - bits,
+        }
+    }
+
+    fn bits(&self) -> u32 {
+        64 - self.shift
+    }
+
+    /// Drops every element.
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.tokens.clear();
+        self.nodes.clear();
+        self.token_nodes.clear();
     }
 
     /// The shared token of `kind` and `text[range]`; `None` if it is too long to share.
-    #[inline]
+    #[inline(always)]
     fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> Option<GreenToken> {
         let bytes = &text.as_bytes()[range.clone()];
         if let [byte] = *bytes {
-            return Some(match &self.bytes[usize::from(byte)] {
+            return Some(match self.bytes.get(usize::from(byte)) {
                 Some((slot_kind, token)) if *slot_kind == kind => token.clone(),
                 _ => self.new_byte_token(kind, text, range),
             });
         }
-        let key = TokenKey::new(kind, bytes)?;
-        let slot = &mut self.tokens[(key.hash() >> self.shift) as usize];
-        Some(match &slot.token {
-            Some(token) if slot.key == key => token.clone(),
-            _ => {
-                slot.key = key;
-                slot.token.insert(new_token(kind, text, range)).clone()
+        let key = TokenKey::new(kind, text.as_bytes(), range.clone())?;
+        let index = (key.hash() >> self.shift) as usize;
+        Some(match self.tokens.get(index) {
+            Some((slot_key, token)) if *slot_key == key && (key.is_exact() || token.text().as_bytes() == bytes) => {
+                token.clone()
             }
+            _ => self.tokens.insert(index, (key, new_token(kind, text, range))).1.clone(),
         })
     }
 
@@ -209,11 +265,11 @@ impl GreenCache {
     #[inline(never)]
     fn new_byte_token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> GreenToken {
         let byte = text.as_bytes()[range.start];
-        self.bytes[usize::from(byte)].insert((kind, new_token(kind, text, range))).1.clone()
+        self.bytes.insert(usize::from(byte), (kind, new_token(kind, text, range))).1.clone()
     }
 
     /// The node of `kind` around the token of `token_kind` and `token_key`, `text[range]`.
-    #[inline]
+    #[inline(always)]
     fn token_node(
         &mut self,
         kind: SyntaxKind,
@@ -222,9 +278,8 @@ impl GreenCache {
         range: Range<usize>,
     ) -> GreenNode {
         let key = token_key.with_node_kind(kind);
-        let slot = &self.token_nodes[(key.hash() >> self.shift) as usize];
-        match &slot.node {
-            Some(node) if slot.key == key => node.clone(),
+        match self.token_nodes.get((key.hash() >> self.shift) as usize) {
+            Some((slot_key, node)) if *slot_key == key => node.clone(),
             _ => self.new_token_node(kind, (token_kind, key), text, range),
         }
     }
@@ -240,23 +295,21 @@ impl GreenCache {
     ) -> GreenNode {
         let token = self.token(token_kind, text, range).expect("a token with a key is shared");
         let node = GreenNode::new(kind.into(), [token.into()]);
-        let slot = &mut self.token_nodes[(key.hash() >> self.shift) as usize];
-        slot.key = key;
-        slot.node.insert(node).clone()
+        self.token_nodes.insert((key.hash() >> self.shift) as usize, (key, node)).1.clone()
     }
 
     /// The shared node of `kind` made of `children[first..]`, all shared, which it takes.
-    #[inline]
+    #[inline(always)]
     fn node(&mut self, kind: SyntaxKind, children: &mut Vec<GreenElement>, first: usize) -> GreenNode {
         let own = &children[first..];
-        let slot = &mut self.nodes[(node_hash(kind, own) >> self.shift) as usize];
-        match slot {
+        let index = (node_hash(kind, own) >> self.shift) as usize;
+        match self.nodes.get(index) {
             Some(node) if node_is(node, kind, own) => {
                 let node = node.clone();
                 children.truncate(first);
                 node
             }
-            _ => slot.insert(new_node(kind, children, first)).clone(),
+            _ => self.nodes.insert(index, new_node(kind, children, first)).clone(),
         }
     }
 }
@@ -273,9 +326,11 @@ fn new_node(kind: SyntaxKind, children: &mut Vec<GreenElement>, first: usize) ->
     GreenNode::new(kind.into(), children.drain(first..))
 }
 
-/// A token's kind and text, packed in three words, for tokens short enough to share:
-/// with the length known, the first and last eight bytes (overlapping when shorter)
-/// are the whole text. Equal keys are equal tokens; comparing them reads no text.
+/// A token's kind and text, packed in three words, for tokens short enough to share.
+/// Up to [`EXACT_KEY_LEN`] bytes, the key is exact: with the length known, the first and
+/// last eight bytes (overlapping when shorter) are the whole text, so equal keys are
+/// equal tokens and comparing them reads no text. A longer text (a long mnemonic) is
+/// digested, and a token found by its key is checked by its text.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct TokenKey {
     head: u64,
@@ -283,17 +338,26 @@ struct TokenKey {
     kind_and_len: u64,
 }
 
+/// Longest text whose key is the text itself.
+const EXACT_KEY_LEN: usize = 16;
+
 impl TokenKey {
-    fn new(kind: SyntaxKind, text: &[u8]) -> Option<TokenKey> {
-        let len = text.len();
+    /// The key of a token of `kind` and `text[range]`, if it is short enough to share.
+    #[inline(always)]
+    fn new(kind: SyntaxKind, text: &[u8], range: Range<usize>) -> Option<TokenKey> {
+        let (start, end, len) = (range.start, range.end, range.len());
         let (head, tail) = match len {
-            0 => (0, 0),
-            1..=3 => (u64::from(text[0]) | u64::from(text[len / 2]) << 8 | u64::from(text[len - 1]) << 16, 0),
-            4..=7 => (u64::from(read_u32(&text[..4])), u64::from(read_u32(&text[len - 4..]))),
-            8..=MAX_SHARED_TOKEN_LEN => (read_u64(&text[..8]), read_u64(&text[len - 8..])),
+            0..=8 => (short_word(text, range), 0),
+            9..=EXACT_KEY_LEN => (read_u64(&text[start..start + 8]), read_u64(&text[end - 8..end])),
+            17..=MAX_SHARED_TOKEN_LEN => digest(&text[range]),
             _ => return None,
         };
         Some(TokenKey { head, tail, kind_and_len: (kind as u64) << 32 | len as u64 })
+    }
+
+    /// Whether equal keys are equal tokens, without looking at their text.
+    fn is_exact(&self) -> bool {
+        (self.kind_and_len & 0xffff_ffff) as usize <= EXACT_KEY_LEN
     }
 
     fn hash(&self) -> u64 {
@@ -307,8 +371,22 @@ impl TokenKey {
     }
 }
 
-fn read_u32(bytes: &[u8]) -> u32 {
-    u32::from_le_bytes(bytes.try_into().unwrap())
+/// Two words made of a text of 16 to 32 bytes: its first and last sixteen bytes.
+#[inline(never)]
+fn digest(text: &[u8]) -> (u64, u64) {
+    let words = |at: usize| mix(read_u64(&text[at..at + 8]), read_u64(&text[at + 8..at + 16]));
+    (words(0), words(text.len() - 16))
+}
+
+/// `text[range]`, at most eight bytes, as a little-endian word: one load when eight
+/// bytes follow its start, as they do but at the end of the text.
+#[inline(always)]
+fn short_word(text: &[u8], range: Range<usize>) -> u64 {
+    let len = range.len() as u32;
+    match text.get(range.start..range.start + 8) {
+        Some(word) => read_u64(word) & u64::MAX.checked_shr(64 - 8 * len).unwrap_or(0),
+        None => text[range].iter().rev().fold(0, |word, &byte| word << 8 | u64::from(byte)),
+    }
 }
 
 fn read_u64(bytes: &[u8]) -> u64 {

@@ -169,23 +169,16 @@ impl Sink<'_> {
         self.tokens.get(self.next).is_some_and(|t| t.kind.is_trivia())
     }
 
-    #[inline]
-    fn trivia(&mut self) {
-        while let Some(&t) = self.tokens.get(self.next) {
-            if !t.kind.is_trivia() {
-                break;
-            }
-            self.emit(t);
-        }
-    }
-
     /// The trivia before the parser's next token, then that token.
     #[inline]
     fn token(&mut self) {
-        self.trivia();
-        let t = self.tokens[self.next];
-        debug_assert!(!t.kind.is_trivia());
-        self.emit(t);
+        loop {
+            let t = self.tokens[self.next];
+            self.emit(t);
+            if !t.kind.is_trivia() {
+                break;
+            }
+        }
     }
 
     fn rest(&mut self) {
