@@ -110,17 +110,23 @@ impl Sink<'_> {
 
     /// The trivia before a node that starts inside another: outside the node, unless the
     /// statement ends there (see [`start`](Self::start)).
-    #[inline]
+    #[inline(always)]
     fn leading_trivia(&mut self) {
+        if self.at_trivia() {
+            self.trivia_before_node();
+        }
+    }
+
+    #[inline(never)]
+    fn trivia_before_node(&mut self) {
         match self.tokens.get(self.next..self.next + 2) {
             // Most often one space, before an operand.
-            Some(&[space, t]) if space.kind.is_trivia() && !t.kind.is_trivia() => {
+            Some(&[space, t]) if !t.kind.is_trivia() => {
                 if !t.kind.is_statement_end() {
                     self.emit(space);
                 }
             }
-            _ if self.at_trivia() => self.trivia_unless_statement_ends(),
-            _ => {}
+            _ => self.trivia_unless_statement_ends(),
         }
     }
 
