@@ -36,10 +36,24 @@ const MAX_TABLE_BITS: u32 = 16;
 const MAX_SPARE_TABLE_BITS: u32 = 13;
 
 thread_local! {
-    /// The emptied builder of the last build on this thread: its tables and vectors
-    /// serve the next build, which spares allocating and clearing them, and growing the
-    /// vectors, for every part of a long source.
+    /// The builder of the last build on this thread: its tables and vectors serve the
+    /// next build, which spares allocating and clearing them, and growing the vectors,
+    /// for every part of a long source. Its cache is empty unless that build shared
+    /// [across the thread's builds](Sharing::AcrossThreadBuilds).
     static SPARE: Cell<Option<GreenBuilder>> = const { Cell::new(None) };
+}
+
+/// How long the elements a build shares are kept for later builds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sharing {
+    /// Not past the build: the tree shares no element with another tree, so it can be
+    /// read on another thread while this one builds more.
+    WithinBuild,
+    /// Across this thread's builds that share so: a later tree finds the elements it
+    /// repeats instead of making them again. For trees read and dropped on this thread:
+    /// a tree read on another thread would share reference counts with the trees built
+    /// here after it, written here while they are read there.
+    AcrossThreadBuilds,
 }
 
 /// The builder: `start_node`, `token`, `finish_node`, then `finish`, as with rowan's.
@@ -48,6 +62,7 @@ pub(crate) struct GreenBuilder {
     /// The children of the open nodes, innermost last.
     children: Vec<GreenElement>,
     cache: GreenCache,
+    sharing: Sharing,
 }
 
 /// A node started and not finished yet.
@@ -63,12 +78,22 @@ struct OpenNode {
 impl GreenBuilder {
     /// A builder for about `tokens` tokens: the spare one of this thread if its tables
     /// are large enough.
-    pub(crate) fn new(tokens: usize) -> GreenBuilder {
+    pub(crate) fn new(tokens: usize, sharing: Sharing) -> GreenBuilder {
         let bits = (tokens / 4).max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
-        match SPARE.take() {
+        let mut builder = match SPARE.take() {
             Some(spare) if spare.cache.bits() >= bits => spare,
-            _ => GreenBuilder { parents: Vec::new(), children: Vec::new(), cache: GreenCache::new(bits) },
+            _ => GreenBuilder {
+                parents: Vec::new(),
+                children: Vec::new(),
+                cache: GreenCache::new(bits),
+                sharing: Sharing::WithinBuild,
+            },
+        };
+        if sharing == Sharing::WithinBuild {
+            builder.cache.clear();
         }
+        builder.sharing = sharing;
+        builder
     }
 
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
@@ -126,14 +151,15 @@ impl GreenBuilder {
         }
     }
 
-    /// The root, once every node is finished. The builder is emptied and kept as the
-    /// thread's spare: no element outlives the build in it, so a tree built here and read
-    /// on another thread shares no reference count with the next build here.
+    /// The root, once every node is finished. The builder is kept as the thread's spare,
+    /// emptied unless it shares across the thread's builds.
     pub(crate) fn finish(mut self) -> GreenNode {
         assert!(self.parents.is_empty() && self.children.len() == 1, "unbalanced tree");
         let Some(NodeOrToken::Node(root)) = self.children.pop() else { panic!("the root is a token") };
         if self.cache.bits() <= MAX_SPARE_TABLE_BITS {
-            self.cache.clear();
+            if self.sharing == Sharing::WithinBuild {
+                self.cache.clear();
+            }
             SPARE.set(Some(self));
         }
         root

@@ -5,13 +5,19 @@
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 
-use crate::green_cache::GreenBuilder;
+use crate::green_cache::{GreenBuilder, Sharing};
 use crate::lexer::Token;
 use crate::parser::Event;
 use crate::{SyntaxKind, SyntaxKind::*};
 
-pub(crate) fn build_tree(text: &str, tokens: &[Token], mut events: Vec<Event>) -> GreenNode {
-    let mut sink = Sink { text, tokens, next: 0, offset: 0, depth: 0, builder: GreenBuilder::new(tokens.len()) };
+/// The tree of the events, sharing nothing with other trees.
+pub(crate) fn build_tree(text: &str, tokens: &[Token], events: Vec<Event>) -> GreenNode {
+    build_tree_sharing(text, tokens, events, Sharing::WithinBuild)
+}
+
+pub(crate) fn build_tree_sharing(text: &str, tokens: &[Token], mut events: Vec<Event>, sharing: Sharing) -> GreenNode {
+    let builder = GreenBuilder::new(tokens.len(), sharing);
+    let mut sink = Sink { text, tokens, next: 0, offset: 0, depth: 0, builder };
     let mut chain = Vec::new();
     let mut i = 0;
     while i < events.len() {
