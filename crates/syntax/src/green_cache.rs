@@ -203,7 +203,7 @@ impl<T> Table<T> {
 struct GreenCache {
     /// One-byte tokens (`,`, ` `, `[`, `0`, `\n`), about half of all, by their byte:
     /// found without a key or a hash.
-    bytes: Table<(SyntaxKind, GreenToken)>,
+    bytes: Box<[Option<(SyntaxKind, GreenToken)>; 256]>,
     tokens: Table<(TokenKey, GreenToken)>,
     /// Nodes of shared children: a node is its own key (its kind and its children's
     /// identities), and it keeps the children alive, so an identity it holds cannot be
@@ -247,7 +247,7 @@ impl GreenCache {
     fn new(bits: u32) -> GreenCache {
         let size = 1 << bits;
         GreenCache {
-            bytes: Table::new(256),
+            bytes: Box::new([const { None }; 256]),
             tokens: Table::new(size),
             nodes: Table::new(size),
             token_nodes: Table::new(size),
@@ -261,7 +261,7 @@ impl GreenCache {
 
     /// Drops every element.
     fn clear(&mut self) {
-        self.bytes.clear();
+        self.bytes.fill(None);
         self.tokens.clear();
         self.nodes.clear();
         self.token_nodes.clear();
@@ -272,7 +272,7 @@ impl GreenCache {
     fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> Option<GreenToken> {
         let bytes = &text.as_bytes()[range.clone()];
         if let [byte] = *bytes {
-            return Some(match self.bytes.get(usize::from(byte)) {
+            return Some(match &self.bytes[usize::from(byte)] {
                 Some((slot_kind, token)) if *slot_kind == kind => token.clone(),
                 _ => self.new_byte_token(kind, text, range),
             });
@@ -291,7 +291,7 @@ impl GreenCache {
     #[inline(never)]
     fn new_byte_token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> GreenToken {
         let byte = text.as_bytes()[range.start];
-        self.bytes.insert(usize::from(byte), (kind, new_token(kind, text, range))).1.clone()
+        self.bytes[usize::from(byte)].insert((kind, new_token(kind, text, range))).1.clone()
     }
 
     /// The node of `kind` around the token of `token_kind` and `token_key`, `text[range]`.
@@ -386,8 +386,10 @@ impl TokenKey {
         (self.kind_and_len & 0xffff_ffff) as usize <= EXACT_KEY_LEN
     }
 
+    /// One multiplication: the words are folded first, the tail turned so that a text's
+    /// overlapping head and tail do not cancel out.
     fn hash(&self) -> u64 {
-        mix(mix(self.kind_and_len, self.head), self.tail)
+        mix(self.head ^ self.tail.rotate_left(32), self.kind_and_len)
     }
 
     /// The key of a node of `kind` around this token: the kind goes in the top bits,
