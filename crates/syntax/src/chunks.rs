@@ -413,6 +413,18 @@ impl ChunkEvents {
         let green = tree_builder::build_tree(text, &self.tokens, self.events);
         Parse { green, errors: self.errors }
     }
+
+    /// As [`build`](Self::build), but the tree shares the elements it repeats with the
+    /// trees built so before it on this thread, which spares making them again (the
+    /// thread keeps a few thousand of them until it ends). For a tree read and dropped on
+    /// this thread: read on another thread, it would be correct but slow, as its
+    /// reference counts would be written here, by the next builds, while read there.
+    pub fn build_for_this_thread(self, text: &str) -> Parse {
+        assert_eq!(text.len(), self.len, "ChunkEvents::build takes the text the events were parsed from");
+        let sharing = crate::green_cache::Sharing::AcrossThreadBuilds;
+        let green = tree_builder::build_tree_sharing(text, &self.tokens, self.events, sharing);
+        Parse { green, errors: self.errors }
+    }
 }
 
 #[cfg(test)]

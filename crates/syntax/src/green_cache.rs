@@ -7,6 +7,7 @@
 //! words and compares once, a collision replaces the older entry, and memory stays
 //! bounded. Sharing is invisible: green nodes are immutable and compared by value.
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
@@ -16,8 +17,9 @@ use crate::SyntaxKind;
 type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 
 /// Longest token text worth sharing: longer ones (comments, strings) rarely repeat and
-/// would only evict the ones that do. At most 16 (see [`TokenKey`]).
-const MAX_SHARED_TOKEN_LEN: usize = 16;
+/// would only evict the ones that do. Long mnemonics (`tbuffer_load_format_d16_xyzw`)
+/// still repeat. At most 32 (see [`TokenKey`]).
+const MAX_SHARED_TOKEN_LEN: usize = 32;
 
 /// Most children of a shared node: enough for `[0:1]`, whose five children make a
 /// register range, and so for the register node above it.
@@ -25,68 +27,101 @@ const MAX_SHARED_NODE_CHILDREN: usize = 5;
 
 /// Table sizes, in bits, by the number of tokens to build from (a slot for every four):
 /// a small reparse needs a small table; a whole long file needs a large one, or its
-/// distinct elements evict each other before they repeat (65,536 slots take 5.5 MiB).
+/// distinct elements evict each other before they repeat (65,536 slots take 4.5 MiB).
 const MIN_TABLE_BITS: u32 = 6;
 const MAX_TABLE_BITS: u32 = 16;
 
-/// A green element under construction, with its identity if it is shared (found in or
-/// put in the cache): only a node whose children are all shared can itself be shared,
-/// and its key is made of their identities.
-struct Child {
-    element: GreenElement,
-    /// The address of the shared element; 0 if not shared.
-    id: usize,
+/// Largest tables kept for the next build on the same thread: those of a part of a long
+/// source (64 KiB, 4,096 slots, 300 KiB), not those of a whole long file.
+const MAX_SPARE_TABLE_BITS: u32 = 13;
+
+thread_local! {
+    /// The builder of the last build on this thread: its tables and vectors serve the
+    /// next build, which spares allocating and clearing them, and growing the vectors,
+    /// for every part of a long source. Its cache is empty unless that build shared
+    /// [across the thread's builds](Sharing::AcrossThreadBuilds).
+    static SPARE: Cell<Option<GreenBuilder>> = const { Cell::new(None) };
 }
 
-impl Child {
-    fn shared_token(token: GreenToken) -> Child {
-        let id = &*token as *const rowan::GreenTokenData as usize;
-        Child { element: token.into(), id }
-    }
-
-    fn shared_node(node: GreenNode) -> Child {
-        let id = &*node as *const rowan::GreenNodeData as usize;
-        Child { element: node.into(), id }
-    }
-
-    fn unshared(element: GreenElement) -> Child {
-        Child { element, id: 0 }
-    }
+/// How long the elements a build shares are kept for later builds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sharing {
+    /// Not past the build: the tree shares no element with another tree, so it can be
+    /// read on another thread while this one builds more.
+    WithinBuild,
+    /// Across this thread's builds that share so: a later tree finds the elements it
+    /// repeats instead of making them again. For trees read and dropped on this thread:
+    /// a tree read on another thread would share reference counts with the trees built
+    /// here after it, written here while they are read there.
+    AcrossThreadBuilds,
 }
 
 /// The builder: `start_node`, `token`, `finish_node`, then `finish`, as with rowan's.
 pub(crate) struct GreenBuilder {
-    parents: Vec<(SyntaxKind, usize)>,
-    children: Vec<Child>,
+    parents: Vec<OpenNode>,
+    /// The children of the open nodes, innermost last.
+    children: Vec<GreenElement>,
     cache: GreenCache,
+    sharing: Sharing,
+}
+
+/// A node started and not finished yet.
+struct OpenNode {
+    kind: SyntaxKind,
+    /// Where its children start in [`GreenBuilder::children`].
+    first: usize,
+    /// Whether all its children so far are shared (found in or put in the cache): only
+    /// then can the node itself be, its key made of their identities.
+    shareable: bool,
 }
 
 impl GreenBuilder {
-    /// A builder for about `tokens` tokens.
-    pub(crate) fn new(tokens: usize) -> GreenBuilder {
-        GreenBuilder { parents: Vec::new(), children: Vec::new(), cache: GreenCache::new(tokens) }
+    /// A builder for about `tokens` tokens: the spare one of this thread if its tables
+    /// are large enough.
+    pub(crate) fn new(tokens: usize, sharing: Sharing) -> GreenBuilder {
+        let bits = (tokens / 4).max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
+        let mut builder = match SPARE.take() {
+            Some(spare) if spare.cache.bits() >= bits => spare,
+            _ => GreenBuilder {
+                parents: Vec::new(),
+                children: Vec::new(),
+                cache: GreenCache::new(bits),
+                sharing: Sharing::WithinBuild,
+            },
+        };
+        if sharing == Sharing::WithinBuild {
+            builder.cache.clear();
+        }
+        builder.sharing = sharing;
+        builder
     }
 
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
-        self.parents.push((kind, self.children.len()));
+        self.parents.push(OpenNode { kind, first: self.children.len(), shareable: true });
     }
 
     /// A token of `kind` whose text is `text[range]`: the text is sliced as a `str` only
     /// when the token is new, which spares the character boundary checks.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
-        let child = self.cache.token(kind, text, range);
-        self.children.push(child);
+        let token = match self.cache.token(kind, text, range.clone()) {
+            Some(token) => token,
+            None => {
+                self.child_unshared();
+                new_token(kind, text, range)
+            }
+        };
+        self.children.push(token.into());
     }
 
     /// A node of `kind` whose only child is a token of `token_kind`, `text[range]`: as
     /// `start_node`, `token`, `finish_node`, but found in one lookup when shared.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn token_node(&mut self, kind: SyntaxKind, token_kind: SyntaxKind, text: &str, range: Range<usize>) {
-        match TokenKey::new(token_kind, &text.as_bytes()[range.clone()]) {
+        match TokenKey::new(token_kind, text.as_bytes(), range.clone()).filter(TokenKey::is_exact) {
             Some(key) => {
-                let child = self.cache.token_node(kind, (token_kind, key), text, range);
-                self.children.push(child);
+                let node = self.cache.token_node(kind, (token_kind, key), text, range);
+                self.children.push(node.into());
             }
             None => {
                 self.start_node(kind);
@@ -96,18 +131,71 @@ impl GreenBuilder {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn finish_node(&mut self) {
-        let (kind, first) = self.parents.pop().expect("finish_node without start_node");
-        let child = self.cache.node(kind, &mut self.children, first);
-        self.children.push(child);
+        let OpenNode { kind, first, shareable } = self.parents.pop().expect("finish_node without start_node");
+        let node = if shareable && self.children.len() - first <= MAX_SHARED_NODE_CHILDREN {
+            self.cache.node(kind, &mut self.children, first)
+        } else {
+            self.child_unshared();
+            new_node(kind, &mut self.children, first)
+        };
+        self.children.push(node.into());
     }
 
-    /// The root, once every node is finished.
+    /// Notes that the child being added to the innermost open node is not shared.
+    #[inline]
+    fn child_unshared(&mut self) {
+        if let Some(parent) = self.parents.last_mut() {
+            parent.shareable = false;
+        }
+    }
+
+    /// The root, once every node is finished. The builder is kept as the thread's spare,
+    /// emptied unless it shares across the thread's builds.
     pub(crate) fn finish(mut self) -> GreenNode {
         assert!(self.parents.is_empty() && self.children.len() == 1, "unbalanced tree");
-        match self.children.pop().map(|c| c.element) {
-            Some(NodeOrToken::Node(root)) => root,
-            _ => panic!("the root is a token"),
+        let Some(NodeOrToken::Node(root)) = self.children.pop() else { panic!("the root is a token") };
+        if self.cache.bits() <= MAX_SPARE_TABLE_BITS {
+            if self.sharing == Sharing::WithinBuild {
+                self.cache.clear();
+            }
+            SPARE.set(Some(self));
+        }
+        root
+    }
+}
+
+/// A direct-mapped table of `T`s, which notes its filled slots so that emptying it
+/// visits only those.
+struct Table<T> {
+    slots: Vec<Option<T>>,
+    filled: Vec<usize>,
+}
+
+impl<T> Table<T> {
+    fn new(size: usize) -> Table<T> {
+        Table { slots: std::iter::repeat_with(|| None).take(size).collect(), filled: Vec::new() }
+    }
+
+    #[inline(always)]
+    fn get(&self, index: usize) -> Option<&T> {
+        self.slots[index].as_ref()
+    }
+
+    /// Puts `value` in slot `index`, in place of what it held.
+    #[inline]
+    fn insert(&mut self, index: usize, value: T) -> &T {
+        let slot = &mut self.slots[index];
+        if slot.is_none() {
+            self.filled.push(index);
+        }
+        slot.insert(value)
+    }
+
+    fn clear(&mut self) {
+        for index in self.filled.drain(..) {
+            self.slots[index] = None;
         }
     }
 }
@@ -116,165 +204,159 @@ struct GreenCache {
     /// One-byte tokens (`,`, ` `, `[`, `0`, `\n`), about half of all, by their byte:
     /// found without a key or a hash.
     bytes: Box<[Option<(SyntaxKind, GreenToken)>; 256]>,
-    tokens: Vec<TokenSlot>,
-    nodes: Vec<NodeSlot>,
-    /// Nodes of one token, by the node's kind and the token's key.
-    token_nodes: Vec<NodeOfTokenSlot>,
+    tokens: Table<(TokenKey, GreenToken)>,
+    /// Nodes of shared children: a node is its own key (its kind and its children's
+    /// identities), and it keeps the children alive, so an identity it holds cannot be
+    /// reused by another element meanwhile.
+    nodes: Table<GreenNode>,
+    /// Nodes of one token, by the node's kind and the token's key (the token's, with
+    /// the node's kind added).
+    token_nodes: Table<(TokenKey, GreenNode)>,
     /// `64 - table bits`: a hash's top bits index the tables.
     shift: u32,
 }
 
-/// A shared token and its key.
-#[derive(Clone, Default)]
-struct TokenSlot {
-    key: TokenKey,
-    token: Option<GreenToken>,
-}
-
-/// A shared node and its key.
-#[derive(Clone, Default)]
-struct NodeSlot {
-    key: NodeKey,
-    node: Option<GreenNode>,
-}
-
-/// A shared node of one token, and its key: the token's, with the node's kind added.
-#[derive(Clone, Default)]
-struct NodeOfTokenSlot {
-    key: TokenKey,
-    node: Option<GreenNode>,
-}
-
-/// A node's kind and its children's identities. The slot's node keeps the children
-/// alive, so an identity in a key cannot be reused by another element meanwhile.
-#[derive(Clone, Copy, Default)]
-struct NodeKey {
-    kind: u16,
-    len: u16,
-    children: [usize; MAX_SHARED_NODE_CHILDREN],
-}
-
-impl PartialEq for NodeKey {
-    fn eq(&self, other: &NodeKey) -> bool {
-        // Word by word, up to the length: the derived comparison calls `bcmp` on the
-        // whole key, which costs more than the few words that differ in practice.
-        self.kind == other.kind
-            && self.len == other.len
-            && (0..self.len as usize).all(|i| self.children[i] == other.children[i])
+/// The identity of a shared element: its address, which it keeps while it lives.
+#[inline]
+fn identity(element: &GreenElement) -> usize {
+    match element {
+        NodeOrToken::Node(node) => &**node as *const rowan::GreenNodeData as usize,
+        NodeOrToken::Token(token) => &**token as *const rowan::GreenTokenData as usize,
     }
 }
 
-impl NodeKey {
-    /// The key of a node made of `children`, if it can be shared.
-    fn new(kind: SyntaxKind, children: &[Child]) -> Option<NodeKey> {
-        if children.len() > MAX_SHARED_NODE_CHILDREN {
-            return None;
-        }
-        let mut key = NodeKey { kind: kind as u16, len: children.len() as u16, children: [0; MAX_SHARED_NODE_CHILDREN] };
-        for (id, child) in key.children.iter_mut().zip(children) {
-            if child.id == 0 {
-                return None;
-            }
-            *id = child.id;
-        }
-        Some(key)
-    }
+/// Whether `node` is of `kind` and made of `children`, by their identities.
+#[inline]
+fn node_is(node: &GreenNode, kind: SyntaxKind, children: &[GreenElement]) -> bool {
+    node.kind() == kind.into()
+        && node.children().len() == children.len()
+        && node.children().zip(children).all(|(old, new)| {
+            let old = match old {
+                NodeOrToken::Node(node) => node as *const rowan::GreenNodeData as usize,
+                NodeOrToken::Token(token) => token as *const rowan::GreenTokenData as usize,
+            };
+            old == identity(new)
+        })
+}
 
-    fn hash(&self) -> u64 {
-        let ids = &self.children[..self.len as usize];
-        ids.iter().fold(u64::from(self.kind), |hash, &id| mix(hash, id as u64))
-    }
+fn node_hash(kind: SyntaxKind, children: &[GreenElement]) -> u64 {
+    children.iter().fold(kind as u64, |hash, child| mix(hash, identity(child) as u64))
 }
 
 impl GreenCache {
-    fn new(tokens: usize) -> GreenCache {
-        let bits = (tokens / 4).max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
+    fn new(bits: u32) -> GreenCache {
         let size = 1 << bits;
-        let (tokens, nodes) = (vec![TokenSlot::default(); size], vec![NodeSlot::default(); size]);
-        let token_nodes = vec![NodeOfTokenSlot::default(); size];
-        let bytes = vec![None; 256].into_boxed_slice().try_into().expect("256 slots");
-        GreenCache { bytes, tokens, nodes, token_nodes, shift: 64 - bits }
-    }
-
-    #[inline]
-    fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> Child {
-        let bytes = &text.as_bytes()[range.clone()];
-        let new = || GreenToken::new(kind.into(), &text[range]);
-        if let [byte] = *bytes {
-            return self.byte_token(kind, byte, new);
+        GreenCache {
+            bytes: Box::new([const { None }; 256]),
+            tokens: Table::new(size),
+            nodes: Table::new(size),
+            token_nodes: Table::new(size),
+            shift: 64 - bits,
         }
-        let Some(key) = TokenKey::new(kind, bytes) else {
-            return Child::unshared(new().into());
-        };
-        let slot = &mut self.tokens[(key.hash() >> self.shift) as usize];
-        let token = match &slot.token {
-            Some(token) if slot.key == key => token.clone(),
-            _ => {
-                slot.key = key;
-                slot.token.insert(new()).clone()
-            }
-        };
-        Child::shared_token(token)
     }
 
-    #[inline]
-    fn byte_token(&mut self, kind: SyntaxKind, byte: u8, new: impl FnOnce() -> GreenToken) -> Child {
-        let slot = &mut self.bytes[usize::from(byte)];
-        let token = match slot {
-            Some((slot_kind, token)) if *slot_kind == kind => token.clone(),
-            _ => slot.insert((kind, new())).1.clone(),
-        };
-        Child::shared_token(token)
+    fn bits(&self) -> u32 {
+        64 - self.shift
+    }
+
+    /// Drops every element.
+    fn clear(&mut self) {
+        self.bytes.fill(None);
+        self.tokens.clear();
+        self.nodes.clear();
+        self.token_nodes.clear();
+    }
+
+    /// The shared token of `kind` and `text[range]`; `None` if it is too long to share.
+    #[inline(always)]
+    fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> Option<GreenToken> {
+        let bytes = &text.as_bytes()[range.clone()];
+        if let [byte] = *bytes {
+            return Some(match &self.bytes[usize::from(byte)] {
+                Some((slot_kind, token)) if *slot_kind == kind => token.clone(),
+                _ => self.new_byte_token(kind, text, range),
+            });
+        }
+        let key = TokenKey::new(kind, text.as_bytes(), range.clone())?;
+        let index = (key.hash() >> self.shift) as usize;
+        Some(match self.tokens.get(index) {
+            Some((slot_key, token)) if *slot_key == key && (key.is_exact() || token.text().as_bytes() == bytes) => {
+                token.clone()
+            }
+            _ => self.tokens.insert(index, (key, new_token(kind, text, range))).1.clone(),
+        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn new_byte_token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> GreenToken {
+        let byte = text.as_bytes()[range.start];
+        self.bytes[usize::from(byte)].insert((kind, new_token(kind, text, range))).1.clone()
     }
 
     /// The node of `kind` around the token of `token_kind` and `token_key`, `text[range]`.
-    #[inline]
+    #[inline(always)]
     fn token_node(
         &mut self,
         kind: SyntaxKind,
         (token_kind, token_key): (SyntaxKind, TokenKey),
         text: &str,
         range: Range<usize>,
-    ) -> Child {
+    ) -> GreenNode {
         let key = token_key.with_node_kind(kind);
-        let slot = &mut self.token_nodes[(key.hash() >> self.shift) as usize];
-        if let Some(node) = slot.node.as_ref().filter(|_| slot.key == key) {
-            return Child::shared_node(node.clone());
+        match self.token_nodes.get((key.hash() >> self.shift) as usize) {
+            Some((slot_key, node)) if *slot_key == key => node.clone(),
+            _ => self.new_token_node(kind, (token_kind, key), text, range),
         }
-        let token = self.token(token_kind, text, range).element;
-        let node = GreenNode::new(kind.into(), [token]);
-        let slot = &mut self.token_nodes[(key.hash() >> self.shift) as usize];
-        slot.key = key;
-        Child::shared_node(slot.node.insert(node).clone())
     }
 
-    /// The node of `kind` made of `children[first..]`, which it takes.
-    fn node(&mut self, kind: SyntaxKind, children: &mut Vec<Child>, first: usize) -> Child {
-        let Some(key) = NodeKey::new(kind, &children[first..]) else {
-            return Child::unshared(new_node(kind, children, first).into());
-        };
-        let slot = &mut self.nodes[(key.hash() >> self.shift) as usize];
-        let node = match &slot.node {
-            Some(node) if slot.key == key => {
+    #[cold]
+    #[inline(never)]
+    fn new_token_node(
+        &mut self,
+        kind: SyntaxKind,
+        (token_kind, key): (SyntaxKind, TokenKey),
+        text: &str,
+        range: Range<usize>,
+    ) -> GreenNode {
+        let token = self.token(token_kind, text, range).expect("a token with a key is shared");
+        let node = GreenNode::new(kind.into(), [token.into()]);
+        self.token_nodes.insert((key.hash() >> self.shift) as usize, (key, node)).1.clone()
+    }
+
+    /// The shared node of `kind` made of `children[first..]`, all shared, which it takes.
+    #[inline(always)]
+    fn node(&mut self, kind: SyntaxKind, children: &mut Vec<GreenElement>, first: usize) -> GreenNode {
+        let own = &children[first..];
+        let index = (node_hash(kind, own) >> self.shift) as usize;
+        match self.nodes.get(index) {
+            Some(node) if node_is(node, kind, own) => {
+                let node = node.clone();
                 children.truncate(first);
-                node.clone()
+                node
             }
-            _ => {
-                slot.key = key;
-                slot.node.insert(new_node(kind, children, first)).clone()
-            }
-        };
-        Child::shared_node(node)
+            _ => self.nodes.insert(index, new_node(kind, children, first)).clone(),
+        }
     }
 }
 
-fn new_node(kind: SyntaxKind, children: &mut Vec<Child>, first: usize) -> GreenNode {
-    GreenNode::new(kind.into(), children.drain(first..).map(|c| c.element))
+#[cold]
+#[inline(never)]
+fn new_token(kind: SyntaxKind, text: &str, range: Range<usize>) -> GreenToken {
+    GreenToken::new(kind.into(), &text[range])
 }
 
-/// A token's kind and text, packed in three words, for tokens short enough to share:
-/// with the length known, the first and last eight bytes (overlapping when shorter)
-/// are the whole text. Equal keys are equal tokens; comparing them reads no text.
+/// The node of `kind` made of `children[first..]`, which it takes.
+#[inline(never)]
+fn new_node(kind: SyntaxKind, children: &mut Vec<GreenElement>, first: usize) -> GreenNode {
+    GreenNode::new(kind.into(), children.drain(first..))
+}
+
+/// A token's kind and text, packed in three words, for tokens short enough to share.
+/// Up to [`EXACT_KEY_LEN`] bytes, the key is exact: with the length known, the first and
+/// last eight bytes (overlapping when shorter) are the whole text, so equal keys are
+/// equal tokens and comparing them reads no text. A longer text (a long mnemonic) is
+/// digested, and a token found by its key is checked by its text.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct TokenKey {
     head: u64,
@@ -282,21 +364,32 @@ struct TokenKey {
     kind_and_len: u64,
 }
 
+/// Longest text whose key is the text itself.
+const EXACT_KEY_LEN: usize = 16;
+
 impl TokenKey {
-    fn new(kind: SyntaxKind, text: &[u8]) -> Option<TokenKey> {
-        let len = text.len();
+    /// The key of a token of `kind` and `text[range]`, if it is short enough to share.
+    #[inline(always)]
+    fn new(kind: SyntaxKind, text: &[u8], range: Range<usize>) -> Option<TokenKey> {
+        let (start, end, len) = (range.start, range.end, range.len());
         let (head, tail) = match len {
-            0 => (0, 0),
-            1..=3 => (u64::from(text[0]) | u64::from(text[len / 2]) << 8 | u64::from(text[len - 1]) << 16, 0),
-            4..=7 => (u64::from(read_u32(&text[..4])), u64::from(read_u32(&text[len - 4..]))),
-            8..=MAX_SHARED_TOKEN_LEN => (read_u64(&text[..8]), read_u64(&text[len - 8..])),
+            0..=8 => (short_word(text, range), 0),
+            9..=EXACT_KEY_LEN => (read_u64(&text[start..start + 8]), read_u64(&text[end - 8..end])),
+            17..=MAX_SHARED_TOKEN_LEN => digest(&text[range]),
             _ => return None,
         };
         Some(TokenKey { head, tail, kind_and_len: (kind as u64) << 32 | len as u64 })
     }
 
+    /// Whether equal keys are equal tokens, without looking at their text.
+    fn is_exact(&self) -> bool {
+        (self.kind_and_len & 0xffff_ffff) as usize <= EXACT_KEY_LEN
+    }
+
+    /// One multiplication: the words are folded first, the tail turned so that a text's
+    /// overlapping head and tail do not cancel out.
     fn hash(&self) -> u64 {
-        mix(mix(self.kind_and_len, self.head), self.tail)
+        mix(self.head ^ self.tail.rotate_left(32), self.kind_and_len)
     }
 
     /// The key of a node of `kind` around this token: the kind goes in the top bits,
@@ -306,8 +399,22 @@ impl TokenKey {
     }
 }
 
-fn read_u32(bytes: &[u8]) -> u32 {
-    u32::from_le_bytes(bytes.try_into().unwrap())
+/// Two words made of a text of 16 to 32 bytes: its first and last sixteen bytes.
+#[inline(never)]
+fn digest(text: &[u8]) -> (u64, u64) {
+    let words = |at: usize| mix(read_u64(&text[at..at + 8]), read_u64(&text[at + 8..at + 16]));
+    (words(0), words(text.len() - 16))
+}
+
+/// `text[range]`, at most eight bytes, as a little-endian word: one load when eight
+/// bytes follow its start, as they do but at the end of the text.
+#[inline(always)]
+fn short_word(text: &[u8], range: Range<usize>) -> u64 {
+    let len = range.len() as u32;
+    match text.get(range.start..range.start + 8) {
+        Some(word) => read_u64(word) & u64::MAX.checked_shr(64 - 8 * len).unwrap_or(0),
+        None => text[range].iter().rev().fold(0, |word, &byte| word << 8 | u64::from(byte)),
+    }
 }
 
 fn read_u64(bytes: &[u8]) -> u64 {

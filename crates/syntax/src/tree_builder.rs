@@ -5,13 +5,19 @@
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 
-use crate::green_cache::GreenBuilder;
+use crate::green_cache::{GreenBuilder, Sharing};
 use crate::lexer::Token;
 use crate::parser::Event;
 use crate::{SyntaxKind, SyntaxKind::*};
 
-pub(crate) fn build_tree(text: &str, tokens: &[Token], mut events: Vec<Event>) -> GreenNode {
-    let mut sink = Sink { text, tokens, next: 0, offset: 0, depth: 0, builder: GreenBuilder::new(tokens.len()) };
+/// The tree of the events, sharing nothing with other trees.
+pub(crate) fn build_tree(text: &str, tokens: &[Token], events: Vec<Event>) -> GreenNode {
+    build_tree_sharing(text, tokens, events, Sharing::WithinBuild)
+}
+
+pub(crate) fn build_tree_sharing(text: &str, tokens: &[Token], mut events: Vec<Event>, sharing: Sharing) -> GreenNode {
+    let builder = GreenBuilder::new(tokens.len(), sharing);
+    let mut sink = Sink { text, tokens, next: 0, offset: 0, depth: 0, builder };
     let mut chain = Vec::new();
     let mut i = 0;
     while i < events.len() {
@@ -110,15 +116,29 @@ impl Sink<'_> {
 
     /// The trivia before a node that starts inside another: outside the node, unless the
     /// statement ends there (see [`start`](Self::start)).
-    #[inline]
+    #[inline(always)]
     fn leading_trivia(&mut self) {
         if self.at_trivia() {
-            self.trivia_unless_statement_ends();
+            self.trivia_before_node();
+        }
+    }
+
+    #[inline(never)]
+    fn trivia_before_node(&mut self) {
+        match self.tokens.get(self.next..self.next + 2) {
+            // Most often one space, before an operand.
+            Some(&[space, t]) if !t.kind.is_trivia() => {
+                if !t.kind.is_statement_end() {
+                    self.emit(space);
+                }
+            }
+            _ => self.trivia_unless_statement_ends(),
         }
     }
 
     /// One scan finds the trivia run and what follows it; the run is emitted unless the
     /// statement (or the input) ends after it.
+    #[inline(never)]
     fn trivia_unless_statement_ends(&mut self) {
         let ahead = &self.tokens[self.next..];
         let run = ahead.iter().take_while(|t| t.kind.is_trivia()).count();
@@ -161,23 +181,16 @@ impl Sink<'_> {
         self.tokens.get(self.next).is_some_and(|t| t.kind.is_trivia())
     }
 
-    #[inline]
-    fn trivia(&mut self) {
-        while let Some(&t) = self.tokens.get(self.next) {
-            if !t.kind.is_trivia() {
-                break;
-            }
-            self.emit(t);
-        }
-    }
-
     /// The trivia before the parser's next token, then that token.
     #[inline]
     fn token(&mut self) {
-        self.trivia();
-        let t = self.tokens[self.next];
-        debug_assert!(!t.kind.is_trivia());
-        self.emit(t);
+        loop {
+            let t = self.tokens[self.next];
+            self.emit(t);
+            if !t.kind.is_trivia() {
+                break;
+            }
+        }
     }
 
     fn rest(&mut self) {

@@ -2,14 +2,15 @@
 
 use std::path::PathBuf;
 
-use gcn_syntax::{parse, parse_chunk, parts, Chunker, KnownMacros, Parse, SyntaxNode, TextSize};
+use gcn_syntax::{parse, parse_chunk, parse_chunk_events, parts, Chunker, KnownMacros, Parse, SyntaxNode, TextSize};
 use proptest::prelude::*;
 
-/// Every element below the root as `KIND@RANGE`, shifted by `base`.
+/// Every element below the root as `KIND@RANGE`, shifted by `base`, a token's text after.
 fn elements(node: &SyntaxNode, base: TextSize, out: &mut Vec<String>) {
     for e in node.descendants_with_tokens().skip(1) {
         let r = e.text_range() + base;
-        out.push(format!("{:?}@{:?}", e.kind(), r));
+        let text = e.as_token().map(|t| t.text()).unwrap_or_default();
+        out.push(format!("{:?}@{:?} {text:?}", e.kind(), r));
     }
 }
 
@@ -54,13 +55,18 @@ fn check(text: &str) {
     }
 }
 
-/// `parts` cuts where the chunker does, so its parts parse like the whole text too.
+/// `parts` cuts where the chunker does, so its parts parse like the whole text too,
+/// whether their trees share elements across the thread's builds (every other part) or
+/// not.
 fn check_parts(text: &str, min_len: usize, want: &[String], want_errors: &[String]) {
     let (mut got, mut got_errors) = (Vec::new(), Vec::new());
     let mut macros = KnownMacros::default();
     let mut base = TextSize::from(0);
-    for part in parts(text, min_len) {
-        let p = parse_chunk(part, &mut macros);
+    for (i, part) in parts(text, min_len).enumerate() {
+        let p = match i % 2 {
+            0 => parse_chunk(part, &mut macros),
+            _ => parse_chunk_events(part, &mut macros).build_for_this_thread(part),
+        };
         elements(&p.syntax_node(), base, &mut got);
         errors(&p, base, &mut got_errors);
         base += TextSize::of(part);
