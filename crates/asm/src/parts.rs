@@ -102,7 +102,9 @@ impl PartReader {
         self.queued.fetch_sub(1, Ordering::Relaxed);
         let (parse, built_by_reader) = match tree {
             Tree::Built(parse) => (parse, true),
-            Tree::Events(events) => (events.build(&text), false),
+            // Built, read and freed here: it may share elements with the trees built
+            // here before (the reader's trees share none, as they are read here).
+            Tree::Events(events) => (events.build_for_this_thread(&text), false),
         };
         Some(Part { start, text, parse, built_by_reader })
     }
