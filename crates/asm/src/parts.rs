@@ -5,15 +5,17 @@
 //! the same statements and errors as one whole parse, in memory bounded by a few parts,
 //! and on a machine with two cores the parsing overlaps the assembling. The work is
 //! shared out as it goes: the reader always parses (the macros a part defines change
-//! how the next one parses), but it leaves building a part's tree to the assembler when
-//! the assembler is waiting for parts, and builds it itself when parts are queued. A text read
+//! how the next one parses) and queues the parts unbuilt; the assembler builds the tree
+//! of each part it takes, unless the reader, finding the queue full, has built it first
+//! (it builds the queued parts from the back, the ones the assembler takes last). So
+//! neither thread waits while the other has work to give. A text read
 //! from a stream is never held whole: its reader records only where its lines start
 //! ([`LineTable`]). When the assembler stops early (`.end`, a fatal error), the reader
 //! stops at its next part.
 
+use std::collections::VecDeque;
 use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 
 use gcn_syntax::{ChunkEvents, Chunker, KnownMacros, Parse};
@@ -25,10 +27,6 @@ pub(crate) const PART_SIZE: usize = 1 << 16;
 
 /// Parts parsed ahead of the assembler, at most.
 const QUEUE: usize = 4;
-
-/// With fewer parts than this waiting, the assembler is keeping up: the reader leaves
-/// the next part's tree for it to build.
-const BUILD_WHEN_QUEUED: usize = 2;
 
 /// Stack of the reader thread: parsing nests at most 256 levels deep.
 const READER_STACK: usize = 16 << 20;
@@ -61,6 +59,35 @@ enum Tree {
     Built(Parse),
     /// Parsed, the tree left to build.
     Events(ChunkEvents),
+    /// Being built by the reader.
+    Building,
+}
+
+/// The parts between the two threads, and how each side stands.
+struct Queue {
+    parts: VecDeque<Sent>,
+    /// The reader has sent its last part (or has stopped).
+    reader_done: bool,
+    /// The assembler wants no more parts.
+    assembler_done: bool,
+}
+
+/// The queue, and the signal that it changed.
+struct Shared {
+    queue: Mutex<Queue>,
+    changed: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // A panic on the other side is re-raised by `PartReader::finish`; the queue
+        // itself is never left half-changed.
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'a>(&self, queue: MutexGuard<'a, Queue>) -> MutexGuard<'a, Queue> {
+        self.changed.wait(queue).unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// How the reading ended.
@@ -74,9 +101,7 @@ pub(crate) struct End {
 
 /// The receiving end: parts in order, then how the reading ended.
 pub(crate) struct PartReader {
-    parts: mpsc::Receiver<Sent>,
-    /// Parts sent and not received yet.
-    queued: Arc<AtomicUsize>,
+    shared: Arc<Shared>,
     /// Trees given back to be freed by the reader, off the assembler's path.
     used: mpsc::Sender<Parse>,
     reader: thread::JoinHandle<End>,
@@ -84,29 +109,46 @@ pub(crate) struct PartReader {
 
 impl PartReader {
     pub(crate) fn start(lines: Lines) -> PartReader {
-        let (sender, parts) = mpsc::sync_channel(QUEUE);
+        let queue = Queue { parts: VecDeque::with_capacity(QUEUE), reader_done: false, assembler_done: false };
+        let shared = Arc::new(Shared { queue: Mutex::new(queue), changed: Condvar::new() });
         let (used, to_free) = mpsc::channel();
-        let queued = Arc::new(AtomicUsize::new(0));
-        let outbox = Outbox { sender, to_free, queued: queued.clone() };
+        let outbox = Outbox { shared: shared.clone(), to_free };
         let reader = thread::Builder::new()
             .name("gcn-asm-reader".into())
             .stack_size(READER_STACK)
             .spawn(move || read_parts(lines, outbox))
             .expect("start the reader thread");
-        PartReader { parts, queued, used, reader }
+        PartReader { shared, used, reader }
     }
 
     /// The next part, its tree built; `None` at the end of the text.
     pub(crate) fn next(&mut self) -> Option<Part> {
-        let Sent { start, text, tree } = self.parts.recv().ok()?;
-        self.queued.fetch_sub(1, Ordering::Relaxed);
+        let Sent { start, text, tree } = self.take()?;
         let (parse, built_by_reader) = match tree {
             Tree::Built(parse) => (parse, true),
             // Built, read and freed here: it may share elements with the trees built
             // here before (the reader's trees share none, as they are read here).
             Tree::Events(events) => (events.build_for_this_thread(&text), false),
+            Tree::Building => unreachable!("a part being built is not taken"),
         };
         Some(Part { start, text, parse, built_by_reader })
+    }
+
+    /// The first part in the queue once it is not being built; `None` at the end.
+    fn take(&self) -> Option<Sent> {
+        let mut queue = self.shared.lock();
+        loop {
+            match queue.parts.front() {
+                Some(part) if !matches!(part.tree, Tree::Building) => {
+                    let part = queue.parts.pop_front();
+                    drop(queue);
+                    self.shared.changed.notify_all();
+                    return part;
+                }
+                None if queue.reader_done => return None,
+                _ => queue = self.shared.wait(queue),
+            }
+        }
     }
 
     /// Done with a part's tree: the thread that built it frees it.
@@ -119,36 +161,84 @@ impl PartReader {
 
     /// Stops reading (if it has not ended) and tells how it ended.
     pub(crate) fn finish(self) -> End {
-        drop(self.parts);
+        self.shared.lock().assembler_done = true;
+        self.shared.changed.notify_all();
         drop(self.used);
         self.reader.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
     }
 }
 
-/// The reader's ends of the two channels.
+/// The reader's side: the queue, and the trees given back to be freed.
 struct Outbox {
-    sender: mpsc::SyncSender<Sent>,
+    shared: Arc<Shared>,
     to_free: mpsc::Receiver<Parse>,
-    queued: Arc<AtomicUsize>,
 }
 
 impl Outbox {
-    /// Whether the reader should build the next part's tree: the assembler is behind.
-    fn builds_trees(&self) -> bool {
-        self.queued.load(Ordering::Relaxed) >= BUILD_WHEN_QUEUED
-    }
-
-    /// Sends a part, first freeing the trees given back; false if nobody wants it.
+    /// Queues a part, freeing the trees given back; while the queue is full, builds the
+    /// queued parts' trees from the back. False if the assembler wants no more parts.
     fn send(&self, part: Sent) -> bool {
         while let Ok(parse) = self.to_free.try_recv() {
             drop(parse);
         }
-        self.queued.fetch_add(1, Ordering::Relaxed);
-        self.sender.send(part).is_ok()
+        let mut queue = self.shared.lock();
+        loop {
+            if queue.assembler_done {
+                return false;
+            }
+            if queue.parts.len() < QUEUE {
+                queue.parts.push_back(part);
+                drop(queue);
+                self.shared.changed.notify_all();
+                return true;
+            }
+            queue = match last_unbuilt(&queue) {
+                Some(index) => self.build(queue, index),
+                None => self.shared.wait(queue),
+            };
+        }
+    }
+
+    /// Builds the tree of the queued part at `index`, with the queue unlocked meanwhile.
+    fn build<'a>(&'a self, mut queue: MutexGuard<'a, Queue>, index: usize) -> MutexGuard<'a, Queue> {
+        let Tree::Events(events) = std::mem::replace(&mut queue.parts[index].tree, Tree::Building) else {
+            unreachable!("only unbuilt parts are built");
+        };
+        // The assembler does not take a part being built (it waits for it), so the
+        // text can leave its place meanwhile; the parts before it may be taken, so the
+        // part is found again by its start.
+        let (start, text) = (queue.parts[index].start, std::mem::take(&mut queue.parts[index].text));
+        drop(queue);
+        let parse = events.build(&text);
+        let mut queue = self.shared.lock();
+        let part = queue.parts.iter_mut().find(|p| p.start == start).expect("a part being built stays queued");
+        part.text = text;
+        part.tree = Tree::Built(parse);
+        drop(queue);
+        self.shared.changed.notify_all();
+        self.shared.lock()
+    }
+}
+
+/// The last queued part (the one the assembler takes last) whose tree is left to build,
+/// the first part excepted: the assembler is about to take it.
+fn last_unbuilt(queue: &Queue) -> Option<usize> {
+    (1..queue.parts.len()).rev().find(|&i| matches!(queue.parts[i].tree, Tree::Events(_)))
+}
+
+/// Tells the assembler, however the reader ends (a panic included), that no more
+/// parts come, so that it does not wait for ever.
+struct ReaderDone(Arc<Shared>);
+
+impl Drop for ReaderDone {
+    fn drop(&mut self) {
+        self.0.lock().reader_done = true;
+        self.0.changed.notify_all();
     }
 }
 
 fn read_parts(lines: Lines, outbox: Outbox) -> End {
+    let _done = ReaderDone(outbox.shared.clone());
     let mut splitter = Splitter::new(outbox);
     match lines {
         Lines::Text(text) => {
@@ -296,10 +386,61 @@ impl Splitter {
 
     /// Parses and sends the part that follows the last one sent.
     fn send(&mut self, text: String) -> bool {
-        let events = gcn_syntax::parse_chunk_events(&text, &mut self.macros);
-        let tree = if self.outbox.builds_trees() { Tree::Built(events.build(&text)) } else { Tree::Events(events) };
+        let tree = Tree::Events(gcn_syntax::parse_chunk_events(&text, &mut self.macros));
         let start = self.sent as u32;
         self.sent += text.len();
         self.outbox.send(Sent { start, text, tree })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gcn_syntax::ast::AstNode;
+
+    use super::*;
+
+    /// A text of `parts` parts or more: lines of one instruction.
+    fn long_text(parts: usize) -> String {
+        let line = "v_add_f32 v1, v2, v3\n";
+        line.repeat(parts * PART_SIZE / line.len() + 1)
+    }
+
+    /// Waits until the reader has filled the queue and built every part the assembler
+    /// is not about to take.
+    fn wait_for_full_built_queue(reader: &PartReader) {
+        let mut queue = reader.shared.lock();
+        while !(queue.parts.len() == QUEUE && last_unbuilt(&queue).is_none()) {
+            queue = reader.shared.wait(queue);
+        }
+    }
+
+    #[test]
+    fn reader_builds_queued_parts_from_the_back_while_the_queue_is_full() {
+        let text = long_text(QUEUE + 3);
+        let mut reader = PartReader::start(Lines::Text(text.as_str().into()));
+        wait_for_full_built_queue(&reader);
+        let mut next_start = 0;
+        let mut built_by = Vec::new();
+        while let Some(part) = reader.next() {
+            assert_eq!(part.start as usize, next_start, "parts come in order");
+            assert_eq!(part.parse.tree().syntax().text().to_string(), part.text, "a part's tree is its text");
+            next_start += part.text.len();
+            built_by.push(part.built_by_reader);
+            reader.done(part);
+        }
+        assert_eq!(next_start, text.len(), "every part comes");
+        // The first part was left to the assembler; the others queued with it were built
+        // by the reader.
+        assert_eq!(built_by[..QUEUE], [false, true, true, true][..QUEUE]);
+        reader.finish();
+    }
+
+    #[test]
+    fn the_reader_stops_when_the_assembler_finishes_early() {
+        let mut reader = PartReader::start(Lines::Text(long_text(QUEUE * 4).as_str().into()));
+        let first = reader.next().expect("a first part");
+        reader.done(first);
+        let end = reader.finish();
+        assert!(end.error.is_none());
     }
 }
