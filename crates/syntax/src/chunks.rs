@@ -207,14 +207,12 @@ fn plain_statement_len(text: &[u8]) -> Option<usize> {
         LineByte::Other => return None,
         _ => {}
     }
-    loop {
-        i = skip_other_bytes(text, i);
-        match LINE_BYTES[*text.get(i)? as usize] {
-            LineByte::Other => unreachable!("skipped"),
-            LineByte::Newline => return Some(i + 1),
-            LineByte::Cr => return (text.get(i + 1) == Some(&b'\n')).then_some(i + 2),
-            LineByte::Special => return None,
-        }
+    i = skip_other_bytes(text, i);
+    match LINE_BYTES[*text.get(i)? as usize] {
+        LineByte::Other => unreachable!("skipped"),
+        LineByte::Newline => Some(i + 1),
+        LineByte::Cr => (text.get(i + 1) == Some(&b'\n')).then_some(i + 2),
+        LineByte::Special => None,
     }
 }
 
