@@ -60,7 +60,7 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) 
         if last.kind() != SyntaxKind::NAME_REF {
             break;
         }
-        let ast::Expr::NameRef(name) = &**last else { break };
+        let ast::Expr::NameRef(name) = last.expr().into_owned() else { break };
         let Some(w) = name.name_token() else { break };
         words.push((w.text().to_ascii_lowercase(), w.text_range()));
         end -= 1;
@@ -492,7 +492,7 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 vdata = cx.vreg(e, count, write)?.vgpr() as u32;
             }
             OperandKind::VAddr => {
-                if let ast::Expr::List(list) = &**e {
+                if let ast::Expr::List(list) = e.expr().into_owned() {
                     if !gfx10 {
                         return Err(EncodeError::new(range_of(e), "address lists need GCN 1.5"));
                     }
@@ -593,7 +593,7 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
     }
     items.expect_count(5, 5, whole)?;
     let t = &items.operands[0];
-    let Some(word) = word_of(t) else {
+    let Some(word) = word_of(&t.expr()) else {
         return Err(EncodeError::new(range_of(t), "expected an export target (mrt0-7, mrtz, null, pos0-3, param0-31)"));
     };
     let target = exp_target(word.text()).map_err(|m| EncodeError::new(range_of(t), m))?;

@@ -57,7 +57,6 @@
 //! `Sgpr` range's `first` is the scalar operand code, so `x = %vcc` is `{Sgpr, 106, 2}`.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
 
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
@@ -656,9 +655,9 @@ impl<'a> Items<'a> {
                 if tree::first_token(node, SyntaxKind::NAME).is_none() {
                     return Err(EncodeError::new(range, "expected a modifier"));
                 }
-                self.modifiers.push(ModifierRef { item, node: OnceCell::new() });
+                self.modifiers.push(ModifierRef { item });
             } else if ast::Operand::can_cast(kind) {
-                self.operands.push(InstrOperand { item, expr: OnceCell::new() });
+                self.operands.push(InstrOperand { item });
             }
         }
         Ok(())
@@ -707,7 +706,7 @@ fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<S
 /// Making a syntax node allocates (one for the list, one for the item); registers,
 /// integer literals and modifier names, most of what an instruction holds, are read
 /// from the green node alone.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct ListItem<'a> {
     green: &'a GreenNodeData,
     kind: SyntaxKind,
@@ -725,12 +724,12 @@ impl ListItem<'_> {
     }
 }
 
-/// An instruction operand, whose expression node ([`ast::Expr`], by deref) is made on
-/// first use: [`OperandSyntax`] reads registers and integer literals without it.
-#[derive(Debug, Clone)]
+/// An instruction operand, whose expression node ([`OperandSyntax::expr`]) is made
+/// each time it is asked for: [`OperandSyntax`] reads registers and integer literals
+/// without it, and the operand lists, made for every instruction, hold nothing to drop.
+#[derive(Debug, Clone, Copy)]
 pub struct InstrOperand<'a> {
     item: ListItem<'a>,
-    expr: OnceCell<ast::Expr>,
 }
 
 impl InstrOperand<'_> {
@@ -739,18 +738,12 @@ impl InstrOperand<'_> {
     }
 }
 
-impl std::ops::Deref for InstrOperand<'_> {
-    type Target = ast::Expr;
-    fn deref(&self) -> &ast::Expr {
-        self.expr.get_or_init(|| self.make_expr())
-    }
-}
-
 /// An expression as the register and source parsers read it: an [`ast::Expr`], or an
 /// [`InstrOperand`] whose syntax node is made only when a shape needs it.
 pub trait OperandSyntax {
-    /// The expression's syntax node.
-    fn expr(&self) -> &ast::Expr;
+    /// The expression's syntax node (made on each call for an [`InstrOperand`]: keep
+    /// it rather than ask twice).
+    fn expr(&self) -> Cow<'_, ast::Expr>;
     fn kind(&self) -> SyntaxKind;
     fn range(&self) -> TextRange;
     /// The green node: kinds, tokens and texts, read without allocating.
@@ -758,8 +751,8 @@ pub trait OperandSyntax {
 }
 
 impl OperandSyntax for ast::Expr {
-    fn expr(&self) -> &ast::Expr {
-        self
+    fn expr(&self) -> Cow<'_, ast::Expr> {
+        Cow::Borrowed(self)
     }
     fn kind(&self) -> SyntaxKind {
         self.syntax().kind()
@@ -773,8 +766,8 @@ impl OperandSyntax for ast::Expr {
 }
 
 impl OperandSyntax for InstrOperand<'_> {
-    fn expr(&self) -> &ast::Expr {
-        self
+    fn expr(&self) -> Cow<'_, ast::Expr> {
+        Cow::Owned(self.make_expr())
     }
     fn kind(&self) -> SyntaxKind {
         self.item.kind
@@ -788,17 +781,16 @@ impl OperandSyntax for InstrOperand<'_> {
 }
 
 /// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`): its name is read from the green
-/// node, its syntax node is made on first use.
-#[derive(Debug, Clone)]
+/// node, its syntax node is made when asked for.
+#[derive(Debug, Clone, Copy)]
 pub struct ModifierRef<'a> {
     item: ListItem<'a>,
-    node: OnceCell<ast::Modifier>,
 }
 
 impl<'a> ModifierRef<'a> {
-    /// The modifier's syntax node.
-    pub fn node(&self) -> &ast::Modifier {
-        self.node.get_or_init(|| ast::Modifier::cast(self.item.make_node()).expect("a modifier node"))
+    /// The modifier's syntax node (made on each call: keep it rather than ask twice).
+    pub fn node(&self) -> ast::Modifier {
+        ast::Modifier::cast(self.item.make_node()).expect("a modifier node")
     }
     /// The name as written.
     pub fn name(&self) -> &str {
@@ -845,7 +837,7 @@ impl<'a> ModifierRef<'a> {
             if value.is_some() {
                 return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
             }
-            value = Some(ModValue { modifier: self, green: node, range, expr: OnceCell::new() });
+            value = Some(ModValue { modifier: self, green: node, range });
         }
         Ok(value)
     }
@@ -865,15 +857,12 @@ pub struct ModValue<'m, 'a> {
     modifier: &'m ModifierRef<'a>,
     green: &'m GreenNodeData,
     range: TextRange,
-    expr: OnceCell<ast::Expr>,
 }
 
 impl OperandSyntax for ModValue<'_, '_> {
-    fn expr(&self) -> &ast::Expr {
-        self.expr.get_or_init(|| {
-            let value = self.modifier.value().ok().flatten();
-            value.expect("a modifier's value_syntax is its value")
-        })
+    fn expr(&self) -> Cow<'_, ast::Expr> {
+        let value = self.modifier.value().ok().flatten();
+        Cow::Owned(value.expect("a modifier's value_syntax is its value"))
     }
     fn kind(&self) -> SyntaxKind {
         kind_of(self.green)
@@ -1026,7 +1015,7 @@ impl<'a> Cx<'a> {
         }
         self.literal = Some(LiteralSlot {
             value: value.unwrap_or(0),
-            pending: if value.is_none() { Some(expr.expr().clone()) } else { None },
+            pending: if value.is_none() { Some(expr.expr().into_owned()) } else { None },
         });
         Ok(())
     }
@@ -1041,7 +1030,7 @@ impl<'a> Cx<'a> {
         kind: FixupKind,
         expr: &E,
     ) {
-        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.expr().clone() });
+        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.expr().into_owned() });
     }
 
     /// Records a register use.
@@ -1059,7 +1048,7 @@ impl<'a> Cx<'a> {
         if let Some(v) = int_literal(expr) {
             return Ok(Value::Known(v));
         }
-        self.resolver.eval(expr.expr()).map_err(|m| EncodeError::new(range_of(expr), m))
+        self.resolver.eval(&expr.expr()).map_err(|m| EncodeError::new(range_of(expr), m))
     }
 
     /// Evaluates an expression that must be known now.
@@ -1076,10 +1065,12 @@ impl<'a> Cx<'a> {
         if let Some(v) = int_literal(expr) {
             return Ok(Imm::Int(v));
         }
-        if let Some(f) = float_literal(expr.expr()) {
+        // Made once for both reads below.
+        let syntax = expr.expr();
+        if let Some(f) = float_literal(&syntax) {
             return f.map(Imm::Float).ok_or_else(|| EncodeError::new(range_of(expr), "invalid floating-point number"));
         }
-        Ok(match self.eval(expr)? {
+        Ok(match self.eval(&*syntax)? {
             Value::Known(v) => Imm::Int(v),
             Value::Pending => Imm::Pending,
         })
@@ -1096,7 +1087,7 @@ impl<'a> Cx<'a> {
                 Some(reg) => Ok(Some(reg)),
                 None => self.named_reg(expr).map(Some),
             },
-            SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => self.symbolic_reg(expr.expr()),
+            SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => self.symbolic_reg(&expr.expr()),
             _ => Ok(None),
         }
     }
@@ -1457,8 +1448,8 @@ impl<'a> Cx<'a> {
     /// Operand modifiers must have been stripped ([`Cx::strip_src_mods`]).
     pub fn src<E: OperandSyntax + ?Sized>(&mut self, expr: &E, spec: &SrcSpec) -> Result<Src> {
         let range = range_of(expr);
-        let lit = if expr.kind() == SyntaxKind::CALL_EXPR { call_named(expr.expr(), "lit") } else { None };
-        if let Some(call) = lit {
+        let syntax = if expr.kind() == SyntaxKind::CALL_EXPR { Some(expr.expr()) } else { None };
+        if let Some(call) = syntax.as_deref().and_then(|e| call_named(e, "lit")) {
             let mut args = call.args();
             let (Some(inner), None) = (args.next(), args.next()) else {
                 return Err(EncodeError::new(range, "`lit` takes one value"));

@@ -145,7 +145,7 @@ fn parse_src<E: OperandSyntax + ?Sized>(
     allow: ModAllow,
 ) -> Result<VSrc, EncodeError> {
     if may_have_src_mods(expr.kind()) {
-        let (inner, mods) = cx.strip_src_mods(expr.expr())?;
+        let (inner, mods) = cx.strip_src_mods(&expr.expr())?;
         checked_src(cx, &inner, mods, range_of(expr), spec, max_regs, allow)
     } else {
         checked_src(
