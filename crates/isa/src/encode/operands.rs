@@ -60,7 +60,7 @@ use std::borrow::Cow;
 
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
-use rowan::{GreenNodeData, Language};
+use rowan::{GreenNodeData, Language, NodeOrToken};
 
 use smallvec::SmallVec;
 
@@ -841,6 +841,20 @@ impl<'a> ModifierRef<'a> {
         }
         Ok(value)
     }
+    /// `name:N` written as the name, a colon and an integer literal, nothing else: `N`
+    /// (as [`Cx::known`] reads the value) and where the literal is written. `None` for
+    /// any other shape.
+    pub fn plain_int_value(&self) -> Option<(i64, TextRange)> {
+        let mut children = self.item.green.children();
+        let name = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::NAME))?;
+        let colon = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::COLON))?;
+        let value = children.next()?.into_node()?;
+        if children.next().is_some() {
+            return None;
+        }
+        let start = self.item.range.start() + name.text_len() + colon.text_len();
+        Some((tree::int_literal(value)?, TextRange::at(start, value.text_len())))
+    }
     /// "unknown modifier `x`" error, with the encoding's name (`"MUBUF"`).
     pub fn unknown(&self, class: &str) -> EncodeError {
         EncodeError::new(self.range(), format!("unknown {class} modifier `{}`", self.name()))
@@ -873,6 +887,43 @@ impl OperandSyntax for ModValue<'_, '_> {
     fn green(&self) -> Cow<'_, GreenNodeData> {
         Cow::Borrowed(self.green)
     }
+}
+
+/// A register peeled out of operand modifiers by [`Cx::peel_plain_src_mods`]: read from
+/// its green node; its syntax node is found under the outer operand's when needed.
+pub struct PeeledOperand<'o, E: ?Sized> {
+    outer: &'o E,
+    green: &'o GreenNodeData,
+    range: TextRange,
+}
+
+impl<E: OperandSyntax + ?Sized> OperandSyntax for PeeledOperand<'_, E> {
+    fn expr(&self) -> Cow<'_, ast::Expr> {
+        let outer = self.outer.expr();
+        let node = outer
+            .syntax()
+            .descendants()
+            .find(|n| n.text_range() == self.range && n.kind() == SyntaxKind::REGISTER)
+            .and_then(ast::Expr::cast)
+            .expect("a peeled register is under its operand");
+        Cow::Owned(node)
+    }
+    fn kind(&self) -> SyntaxKind {
+        SyntaxKind::REGISTER
+    }
+    fn range(&self) -> TextRange {
+        self.range
+    }
+    fn green(&self) -> Cow<'_, GreenNodeData> {
+        Cow::Borrowed(self.green)
+    }
+}
+
+/// The children of `node` if it has exactly two.
+fn two_children(node: &GreenNodeData) -> Option<[tree::Element<'_>; 2]> {
+    let mut children = node.children();
+    let pair = [children.next()?, children.next()?];
+    children.next().is_none().then_some(pair)
 }
 
 /// The word an operand is, if it is a bare name (`off`, `mrt0`, `done`, `p10`) or a
@@ -1611,6 +1662,69 @@ impl<'a> Cx<'a> {
             e = next;
         }
         Ok((e, mods))
+    }
+
+    /// [`Cx::strip_src_mods`] for the usual shapes, read from the green node `green` of
+    /// `expr`: `-r`, `|r|`, `-|r|`, `abs(r)`, `neg(r)`, `sext(r)` around a `REGISTER` `r`,
+    /// written without spaces or comments. The same inner operand and modifiers as
+    /// `strip_src_mods` finds, without making syntax nodes; `None` for any other shape.
+    pub fn peel_plain_src_mods<'o, E: OperandSyntax + ?Sized>(
+        expr: &'o E,
+        green: &'o GreenNodeData,
+    ) -> Option<(PeeledOperand<'o, E>, SrcMods)> {
+        let mut mods = SrcMods::default();
+        let mut node = green;
+        let mut start = expr.range().start();
+        if node.kind() == tree::raw(SyntaxKind::PREFIX_EXPR) {
+            let [minus, NodeOrToken::Node(inner)] = two_children(node)? else { return None };
+            if minus.kind() != tree::raw(SyntaxKind::MINUS) {
+                return None;
+            }
+            mods.neg = true;
+            start += minus.text_len();
+            node = inner;
+        }
+        let flag = if node.kind() == tree::raw(SyntaxKind::ABS_EXPR) {
+            // `|r|`: the bars and the register.
+            let mut children = node.children();
+            let open = children.next()?.into_token()?;
+            let inner = children.next()?.into_node()?;
+            let close = children.next()?.into_token()?;
+            let bars = open.kind() == tree::raw(SyntaxKind::PIPE) && close.kind() == tree::raw(SyntaxKind::PIPE);
+            if !bars || children.next().is_some() {
+                return None;
+            }
+            start += open.text_len();
+            node = inner;
+            &mut mods.abs
+        } else if node.kind() == tree::raw(SyntaxKind::CALL_EXPR) && !mods.neg {
+            // `abs(r)`: the name, the parentheses and the register.
+            let mut children = node.children();
+            let name = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::NAME))?;
+            let open = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::L_PAREN))?;
+            let inner = children.next()?.into_node()?;
+            children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::R_PAREN))?;
+            if children.next().is_some() {
+                return None;
+            }
+            let flag = match name.text() {
+                n if n.eq_ignore_ascii_case("abs") => &mut mods.abs,
+                n if n.eq_ignore_ascii_case("neg") => &mut mods.neg,
+                n if n.eq_ignore_ascii_case("sext") => &mut mods.sext,
+                _ => return None,
+            };
+            start += name.text_len() + open.text_len();
+            node = inner;
+            flag
+        } else {
+            &mut mods.neg
+        };
+        *flag = true;
+        if node.kind() != tree::raw(SyntaxKind::REGISTER) || !mods.any() {
+            return None;
+        }
+        let range = TextRange::at(start, node.text_len());
+        Some((PeeledOperand { outer: expr, green: node, range }, mods))
     }
 
     // ---- instruction modifiers -----------------------------------------------------

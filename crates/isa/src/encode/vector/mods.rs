@@ -221,6 +221,27 @@ fn one_value(m: &ast::Modifier, what: &str, errors: &mut Vec<EncodeError>) -> Op
     None
 }
 
+/// The value of `name:value`, known now, and where the value is written; `None` after
+/// an error about the modifier's shape (pushed). An integer literal is read from the
+/// green node, anything else through [`one_value`] and [`eval_now`].
+fn known_value(
+    cx: &mut Cx<'_>,
+    mref: &ModifierRef,
+    what: &str,
+    errors: &mut Vec<EncodeError>,
+) -> Option<(Result<i64, EncodeError>, TextRange)> {
+    if let Some((value, range)) = mref.plain_int_value() {
+        return Some((Ok(value), range));
+    }
+    let v = one_value(&mref.node(), what, errors)?;
+    Some((eval_now(cx, &v), v.syntax().text_range()))
+}
+
+/// `value` truncated to `bits` bits, as [`eval_bits`] does.
+fn low_bits(value: i64, bits: u32) -> u32 {
+    (value as u64 & ((1u64 << bits) - 1)) as u32
+}
+
 /// A bit per operand: `[b0,b1,..]` with exactly `bits` elements, or a `bits`-bit value.
 fn bool_array(
     cx: &mut Cx<'_>,
@@ -316,18 +337,15 @@ pub(super) fn parse(
         };
         match name {
             "mul" | "div" if !spec.vop3p => {
-                let Some(v) = one_value(
-                    &mref.node(),
-                    if name == "mul" {
-                        "multiplier number"
-                    } else {
-                        "divider number"
-                    },
-                    errors,
-                ) else {
+                let what = if name == "mul" {
+                    "multiplier number"
+                } else {
+                    "divider number"
+                };
+                let Some((value, _)) = known_value(cx, mref, what, errors) else {
                     continue;
                 };
-                match eval_now(cx, &v) {
+                match value {
                     Ok(2) if name == "mul" => mods.omod = 1,
                     Ok(4) if name == "mul" => mods.omod = 2,
                     Ok(2) => mods.omod = 3,
@@ -344,10 +362,10 @@ pub(super) fn parse(
                 mods.omod_range = Some(range);
             }
             "omod" if !spec.vop3p => {
-                let Some(v) = one_value(&mref.node(), "omod value", errors) else {
+                let Some((value, _)) = known_value(cx, mref, "omod value", errors) else {
                     continue;
                 };
-                match eval_bits(cx, &v, 2) {
+                match value.map(|v| low_bits(v, 2)) {
                     Ok(x) => mods.omod = x as u8,
                     Err(e) => errors.push(e),
                 }
@@ -507,12 +525,12 @@ pub(super) fn parse(
             }
             "row_shl" | "row_shr" | "row_ror" => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(&mref.node(), name, errors) else {
+                let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match eval_bits(cx, &v, 4) {
+                match value.map(|v| low_bits(v, 4)) {
                     Ok(0) => errors.push(EncodeError::new(
-                        v.syntax().text_range(),
+                        at,
                         format!("illegal zero shift for {name} (1..15)"),
                     )),
                     Ok(x) => {
@@ -528,10 +546,10 @@ pub(super) fn parse(
             }
             "row_share" | "row_xmask" if gfx10 => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(&mref.node(), name, errors) else {
+                let Some((value, _)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match eval_bits(cx, &v, 4) {
+                match value.map(|v| low_bits(v, 4)) {
                     Ok(x) => {
                         let base = if name == "row_share" { 0x150 } else { 0x160 };
                         mods.dpp_ctrl = base | x as u16;
@@ -575,14 +593,14 @@ pub(super) fn parse(
             }
             "row_bcast" if !gfx10 => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(&mref.node(), "row_bcast", errors) else {
+                let Some((value, at)) = known_value(cx, mref, "row_bcast", errors) else {
                     continue;
                 };
-                match eval_now(cx, &v) {
+                match value {
                     Ok(15) => mods.dpp_ctrl = 0x142,
                     Ok(31) => mods.dpp_ctrl = 0x143,
                     Ok(_) => errors.push(EncodeError::new(
-                        v.syntax().text_range(),
+                        at,
                         "thread to broadcast must be 15 or 31",
                     )),
                     Err(e) => errors.push(e),
@@ -594,10 +612,10 @@ pub(super) fn parse(
                 } else {
                     have_row = true;
                 }
-                let Some(v) = one_value(&mref.node(), name, errors) else {
+                let Some((value, _)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match eval_bits(cx, &v, 4) {
+                match value.map(|v| low_bits(v, 4)) {
                     Ok(x) if name == "bank_mask" => mods.bank_mask = x as u8,
                     Ok(x) => mods.row_mask = x as u8,
                     Err(e) => errors.push(e),
