@@ -9,8 +9,9 @@
 //!   inline constants (`%-12`, `%0.5` -> `Sgpr` codes 128..=255), and reads `s[…]`
 //!   as registers even when a symbol `s` exists, as clrxasm does.
 //! - Changed for speed (callers in this crate only): [`Items`] holds [`InstrOperand`]s
-//!   (they deref to `ast::Expr`, made on first use) and [`ModifierRef`]s (`node()` is a
-//!   method); the register/source/value methods of [`Cx`] take any [`OperandSyntax`]
+//!   (`OperandSyntax::expr` makes their `ast::Expr` on each call; nothing is cached, so
+//!   the lists have nothing to drop) and [`ModifierRef`]s (`node()` makes the node, also
+//!   on each call); the register/source/value methods of [`Cx`] take any [`OperandSyntax`]
 //!   (an `ast::Expr` or an `InstrOperand`); [`Cx::mod_pending`] returns a [`ModValue`].
 //!   Read registers and literals through these, not through the AST: see `tree.rs`.
 //! - Fixups: clrxasm truncates out-of-range field values with a warning (SOPK simm16,
