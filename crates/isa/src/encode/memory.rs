@@ -60,7 +60,7 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) 
         if last.kind() != SyntaxKind::NAME_REF {
             break;
         }
-        let ast::Expr::NameRef(name) = &**last else { break };
+        let ast::Expr::NameRef(name) = last.expr().into_owned() else { break };
         let Some(w) = name.name_token() else { break };
         words.push((w.text().to_ascii_lowercase(), w.text_range()));
         end -= 1;
@@ -268,29 +268,28 @@ impl BufferFlags {
     const LONGEST_NAME: usize = "addr64".len();
 
     /// The flag called `name` (lowercase), where the instruction (`typed`: MTBUF) takes it.
-    fn named(&mut self, name: &str, typed: bool, gen: Generation) -> Option<&mut bool> {
+    fn named(&mut self, name: &[u8], typed: bool, gen: Generation) -> Option<&mut bool> {
         Some(match name {
-            "offen" => &mut self.offen,
-            "idxen" => &mut self.idxen,
-            "glc" => &mut self.glc,
-            "slc" => &mut self.slc,
-            "tfe" => &mut self.tfe,
-            "lds" if !typed => &mut self.lds,
-            "addr64" if gen <= Generation::Gcn1_1 => &mut self.addr64,
-            "dlc" if gen.is_gfx10() => &mut self.dlc,
+            b"offen" => &mut self.offen,
+            b"idxen" => &mut self.idxen,
+            b"glc" => &mut self.glc,
+            b"slc" => &mut self.slc,
+            b"tfe" => &mut self.tfe,
+            b"lds" if !typed => &mut self.lds,
+            b"addr64" if gen <= Generation::Gcn1_1 => &mut self.addr64,
+            b"dlc" if gen.is_gfx10() => &mut self.dlc,
             _ => return None,
         })
     }
 }
 
-/// `text` ASCII-lowercased in `buf`, or `""` if it is longer than `buf` (no allocation
+/// `text` ASCII-lowercased in `buf`, or empty if it is longer than `buf` (no allocation
 /// for the short names compared this way).
-fn ascii_lowercase_in<'b>(text: &str, buf: &'b mut [u8]) -> &'b str {
-    let Some(lower) = buf.get_mut(..text.len()) else { return "" };
+fn ascii_lowercase_in<'b>(text: &str, buf: &'b mut [u8]) -> &'b [u8] {
+    let Some(lower) = buf.get_mut(..text.len()) else { return &[] };
     lower.copy_from_slice(text.as_bytes());
     lower.make_ascii_lowercase();
-    // ASCII lowercasing of a whole `str` leaves valid UTF-8.
-    std::str::from_utf8(lower).unwrap_or("")
+    lower
 }
 
 fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
@@ -317,7 +316,7 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     let (n, words) = trailing_words(items, ops.len().saturating_sub(1).min(items.operands.len()));
     let mut n = n;
     for (w, r) in &words {
-        if let Some(flag) = flags.named(w, typed, gen) {
+        if let Some(flag) = flags.named(w.as_bytes(), typed, gen) {
             *flag = true;
         } else if ops.len() > n {
             // A word that could be an operand (`off`): put it back.
@@ -492,7 +491,7 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 vdata = cx.vreg(e, count, write)?.vgpr() as u32;
             }
             OperandKind::VAddr => {
-                if let ast::Expr::List(list) = &**e {
+                if let ast::Expr::List(list) = e.expr().into_owned() {
                     if !gfx10 {
                         return Err(EncodeError::new(range_of(e), "address lists need GCN 1.5"));
                     }
@@ -593,7 +592,7 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
     }
     items.expect_count(5, 5, whole)?;
     let t = &items.operands[0];
-    let Some(word) = word_of(t) else {
+    let Some(word) = word_of(&t.expr()) else {
         return Err(EncodeError::new(range_of(t), "expected an export target (mrt0-7, mrtz, null, pos0-3, param0-31)"));
     };
     let target = exp_target(word.text()).map_err(|m| EncodeError::new(range_of(t), m))?;

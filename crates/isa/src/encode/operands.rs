@@ -9,8 +9,9 @@
 //!   inline constants (`%-12`, `%0.5` -> `Sgpr` codes 128..=255), and reads `s[…]`
 //!   as registers even when a symbol `s` exists, as clrxasm does.
 //! - Changed for speed (callers in this crate only): [`Items`] holds [`InstrOperand`]s
-//!   (they deref to `ast::Expr`, made on first use) and [`ModifierRef`]s (`node()` is a
-//!   method); the register/source/value methods of [`Cx`] take any [`OperandSyntax`]
+//!   (`OperandSyntax::expr` makes their `ast::Expr` on each call; nothing is cached, so
+//!   the lists have nothing to drop) and [`ModifierRef`]s (`node()` makes the node, also
+//!   on each call); the register/source/value methods of [`Cx`] take any [`OperandSyntax`]
 //!   (an `ast::Expr` or an `InstrOperand`); [`Cx::mod_pending`] returns a [`ModValue`].
 //!   Read registers and literals through these, not through the AST: see `tree.rs`.
 //! - Fixups: clrxasm truncates out-of-range field values with a warning (SOPK simm16,
@@ -57,11 +58,10 @@
 //! `Sgpr` range's `first` is the scalar operand code, so `x = %vcc` is `{Sgpr, 106, 2}`.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
 
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
-use rowan::{GreenNodeData, Language};
+use rowan::{GreenNodeData, Language, NodeOrToken};
 
 use smallvec::SmallVec;
 
@@ -656,9 +656,9 @@ impl<'a> Items<'a> {
                 if tree::first_token(node, SyntaxKind::NAME).is_none() {
                     return Err(EncodeError::new(range, "expected a modifier"));
                 }
-                self.modifiers.push(ModifierRef { item, node: OnceCell::new() });
+                self.modifiers.push(ModifierRef { item });
             } else if ast::Operand::can_cast(kind) {
-                self.operands.push(InstrOperand { item, expr: OnceCell::new() });
+                self.operands.push(InstrOperand { item });
             }
         }
         Ok(())
@@ -707,7 +707,7 @@ fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<S
 /// Making a syntax node allocates (one for the list, one for the item); registers,
 /// integer literals and modifier names, most of what an instruction holds, are read
 /// from the green node alone.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct ListItem<'a> {
     green: &'a GreenNodeData,
     kind: SyntaxKind,
@@ -725,12 +725,12 @@ impl ListItem<'_> {
     }
 }
 
-/// An instruction operand, whose expression node ([`ast::Expr`], by deref) is made on
-/// first use: [`OperandSyntax`] reads registers and integer literals without it.
-#[derive(Debug, Clone)]
+/// An instruction operand, whose expression node ([`OperandSyntax::expr`]) is made
+/// each time it is asked for: [`OperandSyntax`] reads registers and integer literals
+/// without it, and the operand lists, made for every instruction, hold nothing to drop.
+#[derive(Debug, Clone, Copy)]
 pub struct InstrOperand<'a> {
     item: ListItem<'a>,
-    expr: OnceCell<ast::Expr>,
 }
 
 impl InstrOperand<'_> {
@@ -739,18 +739,12 @@ impl InstrOperand<'_> {
     }
 }
 
-impl std::ops::Deref for InstrOperand<'_> {
-    type Target = ast::Expr;
-    fn deref(&self) -> &ast::Expr {
-        self.expr.get_or_init(|| self.make_expr())
-    }
-}
-
 /// An expression as the register and source parsers read it: an [`ast::Expr`], or an
 /// [`InstrOperand`] whose syntax node is made only when a shape needs it.
 pub trait OperandSyntax {
-    /// The expression's syntax node.
-    fn expr(&self) -> &ast::Expr;
+    /// The expression's syntax node (made on each call for an [`InstrOperand`]: keep
+    /// it rather than ask twice).
+    fn expr(&self) -> Cow<'_, ast::Expr>;
     fn kind(&self) -> SyntaxKind;
     fn range(&self) -> TextRange;
     /// The green node: kinds, tokens and texts, read without allocating.
@@ -758,8 +752,8 @@ pub trait OperandSyntax {
 }
 
 impl OperandSyntax for ast::Expr {
-    fn expr(&self) -> &ast::Expr {
-        self
+    fn expr(&self) -> Cow<'_, ast::Expr> {
+        Cow::Borrowed(self)
     }
     fn kind(&self) -> SyntaxKind {
         self.syntax().kind()
@@ -773,8 +767,8 @@ impl OperandSyntax for ast::Expr {
 }
 
 impl OperandSyntax for InstrOperand<'_> {
-    fn expr(&self) -> &ast::Expr {
-        self
+    fn expr(&self) -> Cow<'_, ast::Expr> {
+        Cow::Owned(self.make_expr())
     }
     fn kind(&self) -> SyntaxKind {
         self.item.kind
@@ -788,17 +782,16 @@ impl OperandSyntax for InstrOperand<'_> {
 }
 
 /// A modifier (`glc`, `offset:16`, `op_sel:[0,1]`): its name is read from the green
-/// node, its syntax node is made on first use.
-#[derive(Debug, Clone)]
+/// node, its syntax node is made when asked for.
+#[derive(Debug, Clone, Copy)]
 pub struct ModifierRef<'a> {
     item: ListItem<'a>,
-    node: OnceCell<ast::Modifier>,
 }
 
 impl<'a> ModifierRef<'a> {
-    /// The modifier's syntax node.
-    pub fn node(&self) -> &ast::Modifier {
-        self.node.get_or_init(|| ast::Modifier::cast(self.item.make_node()).expect("a modifier node"))
+    /// The modifier's syntax node (made on each call: keep it rather than ask twice).
+    pub fn node(&self) -> ast::Modifier {
+        ast::Modifier::cast(self.item.make_node()).expect("a modifier node")
     }
     /// The name as written.
     pub fn name(&self) -> &str {
@@ -845,9 +838,23 @@ impl<'a> ModifierRef<'a> {
             if value.is_some() {
                 return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
             }
-            value = Some(ModValue { modifier: self, green: node, range, expr: OnceCell::new() });
+            value = Some(ModValue { modifier: self, green: node, range });
         }
         Ok(value)
+    }
+    /// `name:N` written as the name, a colon and an integer literal, nothing else: `N`
+    /// (as [`Cx::known`] reads the value) and where the literal is written. `None` for
+    /// any other shape.
+    pub fn plain_int_value(&self) -> Option<(i64, TextRange)> {
+        let mut children = self.item.green.children();
+        let name = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::NAME))?;
+        let colon = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::COLON))?;
+        let value = children.next()?.into_node()?;
+        if children.next().is_some() {
+            return None;
+        }
+        let start = self.item.range.start() + name.text_len() + colon.text_len();
+        Some((tree::int_literal(value)?, TextRange::at(start, value.text_len())))
     }
     /// "unknown modifier `x`" error, with the encoding's name (`"MUBUF"`).
     pub fn unknown(&self, class: &str) -> EncodeError {
@@ -865,15 +872,12 @@ pub struct ModValue<'m, 'a> {
     modifier: &'m ModifierRef<'a>,
     green: &'m GreenNodeData,
     range: TextRange,
-    expr: OnceCell<ast::Expr>,
 }
 
 impl OperandSyntax for ModValue<'_, '_> {
-    fn expr(&self) -> &ast::Expr {
-        self.expr.get_or_init(|| {
-            let value = self.modifier.value().ok().flatten();
-            value.expect("a modifier's value_syntax is its value")
-        })
+    fn expr(&self) -> Cow<'_, ast::Expr> {
+        let value = self.modifier.value().ok().flatten();
+        Cow::Owned(value.expect("a modifier's value_syntax is its value"))
     }
     fn kind(&self) -> SyntaxKind {
         kind_of(self.green)
@@ -884,6 +888,43 @@ impl OperandSyntax for ModValue<'_, '_> {
     fn green(&self) -> Cow<'_, GreenNodeData> {
         Cow::Borrowed(self.green)
     }
+}
+
+/// A register peeled out of operand modifiers by [`Cx::peel_plain_src_mods`]: read from
+/// its green node; its syntax node is found under the outer operand's when needed.
+pub struct PeeledOperand<'o, E: ?Sized> {
+    outer: &'o E,
+    green: &'o GreenNodeData,
+    range: TextRange,
+}
+
+impl<E: OperandSyntax + ?Sized> OperandSyntax for PeeledOperand<'_, E> {
+    fn expr(&self) -> Cow<'_, ast::Expr> {
+        let outer = self.outer.expr();
+        let node = outer
+            .syntax()
+            .descendants()
+            .find(|n| n.text_range() == self.range && n.kind() == SyntaxKind::REGISTER)
+            .and_then(ast::Expr::cast)
+            .expect("a peeled register is under its operand");
+        Cow::Owned(node)
+    }
+    fn kind(&self) -> SyntaxKind {
+        SyntaxKind::REGISTER
+    }
+    fn range(&self) -> TextRange {
+        self.range
+    }
+    fn green(&self) -> Cow<'_, GreenNodeData> {
+        Cow::Borrowed(self.green)
+    }
+}
+
+/// The children of `node` if it has exactly two.
+fn two_children(node: &GreenNodeData) -> Option<[tree::Element<'_>; 2]> {
+    let mut children = node.children();
+    let pair = [children.next()?, children.next()?];
+    children.next().is_none().then_some(pair)
 }
 
 /// The word an operand is, if it is a bare name (`off`, `mrt0`, `done`, `p10`) or a
@@ -1026,7 +1067,7 @@ impl<'a> Cx<'a> {
         }
         self.literal = Some(LiteralSlot {
             value: value.unwrap_or(0),
-            pending: if value.is_none() { Some(expr.expr().clone()) } else { None },
+            pending: if value.is_none() { Some(expr.expr().into_owned()) } else { None },
         });
         Ok(())
     }
@@ -1041,7 +1082,7 @@ impl<'a> Cx<'a> {
         kind: FixupKind,
         expr: &E,
     ) {
-        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.expr().clone() });
+        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.expr().into_owned() });
     }
 
     /// Records a register use.
@@ -1059,7 +1100,7 @@ impl<'a> Cx<'a> {
         if let Some(v) = int_literal(expr) {
             return Ok(Value::Known(v));
         }
-        self.resolver.eval(expr.expr()).map_err(|m| EncodeError::new(range_of(expr), m))
+        self.resolver.eval(&expr.expr()).map_err(|m| EncodeError::new(range_of(expr), m))
     }
 
     /// Evaluates an expression that must be known now.
@@ -1076,10 +1117,12 @@ impl<'a> Cx<'a> {
         if let Some(v) = int_literal(expr) {
             return Ok(Imm::Int(v));
         }
-        if let Some(f) = float_literal(expr.expr()) {
+        // Made once for both reads below.
+        let syntax = expr.expr();
+        if let Some(f) = float_literal(&syntax) {
             return f.map(Imm::Float).ok_or_else(|| EncodeError::new(range_of(expr), "invalid floating-point number"));
         }
-        Ok(match self.eval(expr)? {
+        Ok(match self.eval(&*syntax)? {
             Value::Known(v) => Imm::Int(v),
             Value::Pending => Imm::Pending,
         })
@@ -1096,7 +1139,7 @@ impl<'a> Cx<'a> {
                 Some(reg) => Ok(Some(reg)),
                 None => self.named_reg(expr).map(Some),
             },
-            SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => self.symbolic_reg(expr.expr()),
+            SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => self.symbolic_reg(&expr.expr()),
             _ => Ok(None),
         }
     }
@@ -1457,8 +1500,8 @@ impl<'a> Cx<'a> {
     /// Operand modifiers must have been stripped ([`Cx::strip_src_mods`]).
     pub fn src<E: OperandSyntax + ?Sized>(&mut self, expr: &E, spec: &SrcSpec) -> Result<Src> {
         let range = range_of(expr);
-        let lit = if expr.kind() == SyntaxKind::CALL_EXPR { call_named(expr.expr(), "lit") } else { None };
-        if let Some(call) = lit {
+        let syntax = if expr.kind() == SyntaxKind::CALL_EXPR { Some(expr.expr()) } else { None };
+        if let Some(call) = syntax.as_deref().and_then(|e| call_named(e, "lit")) {
             let mut args = call.args();
             let (Some(inner), None) = (args.next(), args.next()) else {
                 return Err(EncodeError::new(range, "`lit` takes one value"));
@@ -1620,6 +1663,69 @@ impl<'a> Cx<'a> {
             e = next;
         }
         Ok((e, mods))
+    }
+
+    /// [`Cx::strip_src_mods`] for the usual shapes, read from the green node `green` of
+    /// `expr`: `-r`, `|r|`, `-|r|`, `abs(r)`, `neg(r)`, `sext(r)` around a `REGISTER` `r`,
+    /// written without spaces or comments. The same inner operand and modifiers as
+    /// `strip_src_mods` finds, without making syntax nodes; `None` for any other shape.
+    pub fn peel_plain_src_mods<'o, E: OperandSyntax + ?Sized>(
+        expr: &'o E,
+        green: &'o GreenNodeData,
+    ) -> Option<(PeeledOperand<'o, E>, SrcMods)> {
+        let mut mods = SrcMods::default();
+        let mut node = green;
+        let mut start = expr.range().start();
+        if node.kind() == tree::raw(SyntaxKind::PREFIX_EXPR) {
+            let [minus, NodeOrToken::Node(inner)] = two_children(node)? else { return None };
+            if minus.kind() != tree::raw(SyntaxKind::MINUS) {
+                return None;
+            }
+            mods.neg = true;
+            start += minus.text_len();
+            node = inner;
+        }
+        let flag = if node.kind() == tree::raw(SyntaxKind::ABS_EXPR) {
+            // `|r|`: the bars and the register.
+            let mut children = node.children();
+            let open = children.next()?.into_token()?;
+            let inner = children.next()?.into_node()?;
+            let close = children.next()?.into_token()?;
+            let bars = open.kind() == tree::raw(SyntaxKind::PIPE) && close.kind() == tree::raw(SyntaxKind::PIPE);
+            if !bars || children.next().is_some() {
+                return None;
+            }
+            start += open.text_len();
+            node = inner;
+            &mut mods.abs
+        } else if node.kind() == tree::raw(SyntaxKind::CALL_EXPR) && !mods.neg {
+            // `abs(r)`: the name, the parentheses and the register.
+            let mut children = node.children();
+            let name = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::NAME))?;
+            let open = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::L_PAREN))?;
+            let inner = children.next()?.into_node()?;
+            children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::R_PAREN))?;
+            if children.next().is_some() {
+                return None;
+            }
+            let flag = match name.text() {
+                n if n.eq_ignore_ascii_case("abs") => &mut mods.abs,
+                n if n.eq_ignore_ascii_case("neg") => &mut mods.neg,
+                n if n.eq_ignore_ascii_case("sext") => &mut mods.sext,
+                _ => return None,
+            };
+            start += name.text_len() + open.text_len();
+            node = inner;
+            flag
+        } else {
+            &mut mods.neg
+        };
+        *flag = true;
+        if node.kind() != tree::raw(SyntaxKind::REGISTER) || !mods.any() {
+            return None;
+        }
+        let range = TextRange::at(start, node.text_len());
+        Some((PeeledOperand { outer: expr, green: node, range }, mods))
     }
 
     // ---- instruction modifiers -----------------------------------------------------

@@ -157,7 +157,7 @@ fn encode_scalar(
                         nsrc += 1;
                     }
                     OperandKind::GprIdxMode => {
-                        srcs[nsrc.min(1)] = gpr_idx_mode(cx, e, 8, 8)?;
+                        srcs[nsrc.min(1)] = gpr_idx_mode(cx, &e.expr(), 8, 8)?;
                         nsrc += 1;
                     }
                     _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
@@ -181,8 +181,8 @@ fn encode_scalar(
                 match o.kind {
                     OperandKind::SDst => sdst = sdst_code(cx, o, e, !reads)?,
                     OperandKind::SImm16 | OperandKind::Imm16 => imm = imm16(cx, e, o.kind == OperandKind::SImm16)?,
-                    OperandKind::RelAddr => imm = branch(cx, e)?,
-                    OperandKind::HwReg => imm = hwreg(cx, e)?,
+                    OperandKind::RelAddr => imm = branch(cx, &e.expr())?,
+                    OperandKind::HwReg => imm = hwreg(cx, &e.expr())?,
                     OperandKind::Imm32 => {
                         let spec = SrcSpec::scalar(1, o.ty).force_literal(true);
                         cx.src(e, &spec)?;
@@ -200,9 +200,9 @@ fn encode_scalar(
                 for (o, e) in ops.iter().zip(&items.operands) {
                     imm = match o.kind {
                         OperandKind::SImm16 | OperandKind::Imm16 => imm16(cx, e, o.kind == OperandKind::SImm16)?,
-                        OperandKind::RelAddr => branch(cx, e)?,
-                        OperandKind::SendMsg => sendmsg(cx, e)?,
-                        OperandKind::GprIdxMode => gpr_idx_mode(cx, e, 0, 16)?,
+                        OperandKind::RelAddr => branch(cx, &e.expr())?,
+                        OperandKind::SendMsg => sendmsg(cx, &e.expr())?,
+                        OperandKind::GprIdxMode => gpr_idx_mode(cx, &e.expr(), 0, 16)?,
                         _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
                     };
                 }
@@ -228,7 +228,7 @@ fn imm16<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, e: &E, signed: bool) -> Res
         Value::Pending => {
             // All 16 bits are kept, whatever the sign (as for known values).
             let _ = signed;
-            cx.fixup(0, 0, 16, false, FixupKind::Value, e.expr());
+            cx.fixup(0, 0, 16, false, FixupKind::Value, e);
             Ok(0)
         }
     }
@@ -453,7 +453,7 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     }
     let mut terms = Vec::new();
     for e in operands {
-        leaves(e, &mut terms);
+        leaves(&e.expr(), &mut terms);
     }
     let is_counter = |e: &ast::Expr| {
         ["vmcnt", "expcnt", "lgkmcnt"].iter().any(|n| call_named(e, n).is_some())
@@ -516,12 +516,13 @@ fn smrd(
             OperandKind::SDst => sdst = sdst_code(cx, o, e, true)?,
             OperandKind::SBase => sbase = sbase_code(cx, o, e)?,
             OperandKind::SmemOffset => {
-                let lit = call_named(e, "lit");
+                let syntax = (e.kind() == SyntaxKind::CALL_EXPR).then(|| e.expr());
+                let lit = syntax.as_deref().and_then(|s| call_named(s, "lit"));
                 if lit.is_none() {
                     match cx.reg(e)? {
                         // A register name that is no offset register (`vccz`) names the
                         // symbol of that name, as in clrxasm.
-                        Some(reg) if !reg.is_scalar() && !reg.is_vgpr() && is_bare_register_name(e) => {}
+                        Some(reg) if !reg.is_scalar() && !reg.is_vgpr() && is_bare_register_name(&e.expr()) => {}
                         Some(reg) => {
                             if !reg.is_scalar() {
                                 return Err(EncodeError::new(range_of(e), "expected a scalar register or an offset"));
@@ -582,7 +583,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     let mut operands = &items.operands[..];
     while operands.len() > ops.len() {
         let last = &operands[operands.len() - 1];
-        let Some(word) = word_of(last) else { break };
+        let Some(word) = word_of(&last.expr()) else { break };
         match word.text().to_ascii_lowercase().as_str() {
             "glc" => glc = true,
             "nv" if gen >= Generation::Gcn1_4 => nv = true,

@@ -12,7 +12,8 @@ use rowan::{GreenNodeData, GreenTokenData, Language, NodeOrToken};
 
 use super::operands::parse_int;
 
-type Element<'g> = NodeOrToken<&'g GreenNodeData, &'g GreenTokenData>;
+/// A child of a green node.
+pub(crate) type Element<'g> = NodeOrToken<&'g GreenNodeData, &'g GreenTokenData>;
 
 fn kind_of(element: Element<'_>) -> SyntaxKind {
     ClrxLanguage::kind_from_raw(element.kind())

@@ -145,7 +145,11 @@ fn parse_src<E: OperandSyntax + ?Sized>(
     allow: ModAllow,
 ) -> Result<VSrc, EncodeError> {
     if may_have_src_mods(expr.kind()) {
-        let (inner, mods) = cx.strip_src_mods(expr.expr())?;
+        let green = expr.green();
+        if let Some((inner, mods)) = Cx::peel_plain_src_mods(expr, &green) {
+            return checked_src(cx, &inner, mods, range_of(expr), spec, max_regs, allow);
+        }
+        let (inner, mods) = cx.strip_src_mods(&expr.expr())?;
         checked_src(cx, &inner, mods, range_of(expr), spec, max_regs, allow)
     } else {
         checked_src(

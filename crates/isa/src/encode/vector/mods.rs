@@ -174,7 +174,7 @@ fn enable(cx: &mut Cx<'_>, mref: &ModifierRef, errors: &mut Vec<EncodeError>) ->
     if mref.is_bare() {
         return Some(true);
     }
-    let m = mref.node();
+    let m = &mref.node();
     let vals = values(m);
     match vals.as_slice() {
         [] if !has_colon(m) => Some(true),
@@ -219,6 +219,27 @@ fn one_value(m: &ast::Modifier, what: &str, errors: &mut Vec<EncodeError>) -> Op
         ));
     }
     None
+}
+
+/// The value of `name:value`, known now, and where the value is written; `None` after
+/// an error about the modifier's shape (pushed). An integer literal is read from the
+/// green node, anything else through [`one_value`] and [`eval_now`].
+fn known_value(
+    cx: &mut Cx<'_>,
+    mref: &ModifierRef,
+    what: &str,
+    errors: &mut Vec<EncodeError>,
+) -> Option<(Result<i64, EncodeError>, TextRange)> {
+    if let Some((value, range)) = mref.plain_int_value() {
+        return Some((Ok(value), range));
+    }
+    let v = one_value(&mref.node(), what, errors)?;
+    Some((eval_now(cx, &v), v.syntax().text_range()))
+}
+
+/// `value` truncated to `bits` bits, as [`eval_bits`] does.
+fn low_bits(value: i64, bits: u32) -> u32 {
+    (value as u64 & ((1u64 << bits) - 1)) as u32
 }
 
 /// A bit per operand: `[b0,b1,..]` with exactly `bits` elements, or a `bits`-bit value.
@@ -316,18 +337,15 @@ pub(super) fn parse(
         };
         match name {
             "mul" | "div" if !spec.vop3p => {
-                let Some(v) = one_value(
-                    mref.node(),
-                    if name == "mul" {
-                        "multiplier number"
-                    } else {
-                        "divider number"
-                    },
-                    errors,
-                ) else {
+                let what = if name == "mul" {
+                    "multiplier number"
+                } else {
+                    "divider number"
+                };
+                let Some((value, _)) = known_value(cx, mref, what, errors) else {
                     continue;
                 };
-                match eval_now(cx, &v) {
+                match value {
                     Ok(2) if name == "mul" => mods.omod = 1,
                     Ok(4) if name == "mul" => mods.omod = 2,
                     Ok(2) => mods.omod = 3,
@@ -344,10 +362,10 @@ pub(super) fn parse(
                 mods.omod_range = Some(range);
             }
             "omod" if !spec.vop3p => {
-                let Some(v) = one_value(mref.node(), "omod value", errors) else {
+                let Some((value, _)) = known_value(cx, mref, "omod value", errors) else {
                     continue;
                 };
-                match eval_bits(cx, &v, 2) {
+                match value.map(|v| low_bits(v, 2)) {
                     Ok(x) => mods.omod = x as u8,
                     Err(e) => errors.push(e),
                 }
@@ -367,24 +385,24 @@ pub(super) fn parse(
                 }
             }
             "abs" if !spec.vop3p && spec.operands > 1 => {
-                if let Some(v) = bool_array(cx, mref.node(), srcs, errors) {
+                if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.abs = v;
                 }
             }
             "neg" | "neg_lo" if spec.operands > 1 && (name == "neg" || spec.vop3p) => {
-                if let Some(v) = bool_array(cx, mref.node(), srcs, errors) {
+                if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.neg = v;
                 }
             }
             "neg_hi" if spec.vop3p && spec.operands > 1 => {
-                if let Some(v) = bool_array(cx, mref.node(), srcs, errors) {
+                if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.neg_hi = v;
                 }
             }
             "sext"
                 if !spec.vop3p && spec.sext && gen >= Generation::Gcn1_2 && spec.operands > 1 =>
             {
-                if let Some(v) = bool_array(cx, mref.node(), srcs, errors) {
+                if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.sext = v;
                 }
             }
@@ -396,7 +414,7 @@ pub(super) fn parse(
                 } else {
                     spec.operands as u32
                 };
-                if let Some(mut v) = bool_array(cx, mref.node(), bits, errors) {
+                if let Some(mut v) = bool_array(cx, &mref.node(), bits, errors) {
                     if !spec.vop3p && !spec.interp && spec.operands < 4 {
                         // The last bit is the destination's: move it to bit 3.
                         let last = 1u8 << (spec.operands - 1);
@@ -407,7 +425,7 @@ pub(super) fn parse(
                 }
             }
             "op_sel_hi" if spec.vop3p && spec.op_sel && spec.operands > 1 => {
-                if let Some(v) = bool_array(cx, mref.node(), srcs, errors) {
+                if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.op_sel_hi = v;
                 }
             }
@@ -423,7 +441,7 @@ pub(super) fn parse(
                     || (name == "src1_sel" && spec.sdwa_operands >= 3) =>
             {
                 have_sdwa_sel = true;
-                let Some(v) = one_value(mref.node(), name, errors) else {
+                let Some(v) = one_value(&mref.node(), name, errors) else {
                     continue;
                 };
                 let sel = if let ast::Expr::At(at) = &v {
@@ -462,7 +480,7 @@ pub(super) fn parse(
             }
             "dst_unused" | "dst_un" if spec.sdwa_operands >= 1 && !spec.no_dst_mods => {
                 have_sdwa_sel = true;
-                let Some(v) = one_value(mref.node(), "dst_unused", errors) else {
+                let Some(v) = one_value(&mref.node(), "dst_unused", errors) else {
                     continue;
                 };
                 let val = if let ast::Expr::At(at) = &v {
@@ -498,7 +516,7 @@ pub(super) fn parse(
             }
             "quad_perm" => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(mref.node(), "quad_perm", errors) else {
+                let Some(v) = one_value(&mref.node(), "quad_perm", errors) else {
                     continue;
                 };
                 if let Some(x) = perm_list(cx, &v, 4, 2, "quad_perm", errors) {
@@ -507,12 +525,12 @@ pub(super) fn parse(
             }
             "row_shl" | "row_shr" | "row_ror" => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(mref.node(), name, errors) else {
+                let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match eval_bits(cx, &v, 4) {
+                match value.map(|v| low_bits(v, 4)) {
                     Ok(0) => errors.push(EncodeError::new(
-                        v.syntax().text_range(),
+                        at,
                         format!("illegal zero shift for {name} (1..15)"),
                     )),
                     Ok(x) => {
@@ -528,10 +546,10 @@ pub(super) fn parse(
             }
             "row_share" | "row_xmask" if gfx10 => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(mref.node(), name, errors) else {
+                let Some((value, _)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match eval_bits(cx, &v, 4) {
+                match value.map(|v| low_bits(v, 4)) {
                     Ok(x) => {
                         let base = if name == "row_share" { 0x150 } else { 0x160 };
                         mods.dpp_ctrl = base | x as u16;
@@ -541,9 +559,10 @@ pub(super) fn parse(
             }
             "wave_shl" | "wave_shr" | "wave_rol" | "wave_ror" if !gfx10 => {
                 have_dpp_ctrl = true;
-                let vals = values(mref.node());
+                let node = mref.node();
+                let vals = values(&node);
                 let ok = match vals.as_slice() {
-                    [] if !has_colon(mref.node()) => true,
+                    [] if !has_colon(&node) => true,
                     [v] => {
                         matches!(v, ast::Expr::Literal(_))
                             && v.syntax().text().to_string().trim() == "1"
@@ -574,14 +593,14 @@ pub(super) fn parse(
             }
             "row_bcast" if !gfx10 => {
                 have_dpp_ctrl = true;
-                let Some(v) = one_value(mref.node(), "row_bcast", errors) else {
+                let Some((value, at)) = known_value(cx, mref, "row_bcast", errors) else {
                     continue;
                 };
-                match eval_now(cx, &v) {
+                match value {
                     Ok(15) => mods.dpp_ctrl = 0x142,
                     Ok(31) => mods.dpp_ctrl = 0x143,
                     Ok(_) => errors.push(EncodeError::new(
-                        v.syntax().text_range(),
+                        at,
                         "thread to broadcast must be 15 or 31",
                     )),
                     Err(e) => errors.push(e),
@@ -593,10 +612,10 @@ pub(super) fn parse(
                 } else {
                     have_row = true;
                 }
-                let Some(v) = one_value(mref.node(), name, errors) else {
+                let Some((value, _)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match eval_bits(cx, &v, 4) {
+                match value.map(|v| low_bits(v, 4)) {
                     Ok(x) if name == "bank_mask" => mods.bank_mask = x as u8,
                     Ok(x) => mods.row_mask = x as u8,
                     Err(e) => errors.push(e),
@@ -605,13 +624,14 @@ pub(super) fn parse(
             "bound_ctrl" => {
                 have_bound = true;
                 // `bound_ctrl`, `bound_ctrl:0`/`:1` (both enable), `bound_ctrl:0|1:EXPR`.
-                let vals = values(mref.node());
+                let node = mref.node();
+                let vals = values(&node);
                 let first_ok = |e: &ast::Expr| {
                     matches!(e, ast::Expr::Literal(_))
                         && matches!(e.syntax().text().to_string().trim(), "0" | "1")
                 };
                 match vals.as_slice() {
-                    [] if !has_colon(mref.node()) => mods.bound_ctrl = true,
+                    [] if !has_colon(&node) => mods.bound_ctrl = true,
                     [v] if first_ok(v) => mods.bound_ctrl = true,
                     [v, e] if first_ok(v) => match eval_now(cx, e) {
                         Ok(x) => mods.bound_ctrl = x != 0,
@@ -632,7 +652,7 @@ pub(super) fn parse(
             }
             "dpp8" if gfx10 => {
                 have_dpp8 = true;
-                let Some(v) = one_value(mref.node(), "dpp8", errors) else {
+                let Some(v) = one_value(&mref.node(), "dpp8", errors) else {
                     continue;
                 };
                 if let Some(x) = perm_list(cx, &v, 8, 3, "dpp8", errors) {

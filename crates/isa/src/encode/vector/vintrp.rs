@@ -78,7 +78,7 @@ pub(super) fn encode(
                 parse_src(cx, expr, &spec, op.max_regs, allow).map(|s| src2 = Some(s))
             }
             _ => Err(EncodeError::new(
-                expr.syntax().text_range(),
+                range_of(expr),
                 "operand kind not supported in an interpolation instruction",
             )),
         };

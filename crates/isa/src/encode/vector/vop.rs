@@ -6,7 +6,7 @@ use smallvec::smallvec;
 use super::mods::{self, Extra, ModSpec};
 use super::{fail, has_wide_operand, implicit, mask_regs, parse_src, valign, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
-use crate::encode::operands::{is_word, Cx, Reg, SrcSpec};
+use crate::encode::operands::{is_word, range_of, Cx, OperandSyntax, Reg, SrcSpec};
 use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, Flags, OperandKind, ValueType};
@@ -85,7 +85,7 @@ pub(super) fn encode(
             OperandKind::VccSrc => cx
                 .sreg(expr, mask_regs(cx), valign(cx), false)
                 .map(|reg| p.src_cc = Some(reg)),
-            OperandKind::KImm => parse_kimm(cx, expr, op.ty).map(|()| p.kimm = true),
+            OperandKind::KImm => parse_kimm(cx, &expr.expr(), op.ty).map(|()| p.kimm = true),
             OperandKind::Src | OperandKind::VSrc | OperandKind::SSrc => {
                 let first = seen_src == 0;
                 seen_src += 1;
@@ -120,7 +120,7 @@ pub(super) fn encode(
                 })
             }
             _ => Err(EncodeError::new(
-                expr.syntax().text_range(),
+                range_of(expr),
                 "operand kind not supported in a VOP1/VOP2/VOPC instruction",
             )),
         };

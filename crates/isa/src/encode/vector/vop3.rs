@@ -5,7 +5,7 @@ use smallvec::smallvec;
 use super::mods::{self, ModSpec};
 use super::{fail, implicit, mask_regs, parse_src, valign, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
-use crate::encode::operands::{Cx, Reg, SrcSpec};
+use crate::encode::operands::{range_of, Cx, Reg, SrcSpec};
 use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, Flags, OperandKind};
@@ -93,7 +93,7 @@ pub(super) fn encode(
                 parse_src(cx, expr, &spec, op.max_regs, allow).map(|s| srcs[i] = Some(s))
             }
             _ => Err(EncodeError::new(
-                expr.syntax().text_range(),
+                range_of(expr),
                 "operand kind not supported in a VOP3 instruction",
             )),
         };
