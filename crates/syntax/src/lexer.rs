@@ -22,17 +22,43 @@ pub struct LexError {
 
 /// Tokens of `text`, in order, with their errors. The lengths add up to `text.len()`.
 pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
+    let bytes = text.as_bytes();
     // About one token per two bytes in dense code: growing the vector would copy it.
-    let mut tokens = Vec::with_capacity(text.len() / 2 + 1);
+    let mut tokens = Vec::with_capacity(bytes.len() / 2 + 1);
     let mut errors = Vec::new();
-    let mut cursor = Cursor::new(text);
-    while let Some(&first) = cursor.bytes.get(cursor.pos) {
-        let start = cursor.pos;
-        let kind = cursor.next_token(first);
-        if let Some(message) = cursor.error.take() {
-            errors.push(LexError { token_index: tokens.len(), message: message.to_string() });
-        }
-        tokens.push(Token { kind, len: (cursor.pos - start) as u32 });
+    // The position is a local, not a `Cursor`'s field, so that it stays in a register
+    // through the common tokens; the others go through a `Cursor`.
+    let mut pos = 0;
+    while let Some(&first) = bytes.get(pos) {
+        let start = pos;
+        let kind = match CLASSES[first as usize] {
+            Class::NameStart => {
+                pos = name_end(bytes, pos);
+                NAME
+            }
+            Class::Single => {
+                pos += 1;
+                SINGLE_KINDS[first as usize]
+            }
+            Class::Space => {
+                pos = skip_while(bytes, pos + 1, is_space);
+                WHITESPACE
+            }
+            Class::Newline => {
+                pos += 1;
+                NEWLINE
+            }
+            _ => {
+                let mut cursor = Cursor { bytes, pos, error: None };
+                let kind = cursor.next_token(first);
+                pos = cursor.pos;
+                if let Some(message) = cursor.error {
+                    errors.push(LexError { token_index: tokens.len(), message: message.to_string() });
+                }
+                kind
+            }
+        };
+        tokens.push(Token { kind, len: (pos - start) as u32 });
     }
     (tokens, errors)
 }
@@ -188,6 +214,22 @@ pub(crate) fn skip_name(bytes: &[u8], mut pos: usize) -> usize {
     skip_while(bytes, pos, is_name_continue)
 }
 
+/// Where the name at `pos` ends: `[A-Za-z_.][A-Za-z0-9_.]*`, optionally in a scope path
+/// `a::b::c` or `::a`.
+#[inline(always)]
+fn name_end(bytes: &[u8], mut pos: usize) -> usize {
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    loop {
+        if at(pos) == b':' && at(pos + 1) == b':' {
+            pos += 2;
+        }
+        pos = skip_name(bytes, pos);
+        if !(at(pos) == b':' && at(pos + 1) == b':' && is_name_start(at(pos + 2))) {
+            return pos;
+        }
+    }
+}
+
 struct Cursor<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -221,8 +263,8 @@ impl<'a> Cursor<'a> {
         self.pos = skip_while(self.bytes, self.pos, pred);
     }
 
-    /// Lexes the token that starts with `first`, the byte at the cursor. Inlined into
-    /// `lex`'s loop, so that the cursor stays in registers; the rare tokens are not.
+    /// Lexes the token that starts with `first`, the byte at the cursor. (`lex` handles
+    /// the commonest tokens itself, before coming here.)
     #[inline(always)]
     fn next_token(&mut self, first: u8) -> SyntaxKind {
         match CLASSES[first as usize] {
@@ -308,22 +350,10 @@ impl<'a> Cursor<'a> {
         LINE_CONTINUATION
     }
 
-    /// A name: `[A-Za-z_.][A-Za-z0-9_.]*`, optionally in a scope path `a::b::c` or `::a`.
     #[inline(always)]
     fn name(&mut self) -> SyntaxKind {
-        let bytes = self.bytes;
-        let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
-        let mut pos = self.pos;
-        loop {
-            if at(pos) == b':' && at(pos + 1) == b':' {
-                pos += 2;
-            }
-            pos = skip_name(bytes, pos);
-            if !(at(pos) == b':' && at(pos + 1) == b':' && is_name_start(at(pos + 2))) {
-                self.pos = pos;
-                return NAME;
-            }
-        }
+        self.pos = name_end(self.bytes, self.pos);
+        NAME
     }
 
     #[inline(never)]

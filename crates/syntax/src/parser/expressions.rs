@@ -5,7 +5,7 @@
 //! The reference binds the bitwise group tighter than `+ -`, whatever its syntax
 //! document's table says.
 
-use super::{CompletedMarker, Parser};
+use super::{CompletedMarker, Event, Parser};
 use crate::SyntaxKind::{self, *};
 
 /// Whether register names are registers (instruction operands, `%` values) or symbols.
@@ -38,7 +38,9 @@ pub(crate) fn modifier_expr(p: &mut Parser) -> bool {
 }
 
 fn expr_with(p: &mut Parser, r: Restrictions) -> bool {
-    if expr_bp(p, r, TERNARY_BP).is_some() {
+    // `expr_bp` tries a lone atom first too, but checking here spares most operands the
+    // call of the recursive function.
+    if lone_atom(p, r).is_some() || expr_bp(p, r, TERNARY_BP).is_some() {
         return true;
     }
     p.error("expected an expression");
@@ -218,6 +220,10 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
     if !call && !bracket {
         return p.leaf_node(if register { REGISTER } else { NAME_REF });
     }
+    let indexed = if register { REGISTER } else { REG_INDEX };
+    if bracket && operand && at_number_range(p) {
+        return number_range(p, indexed);
+    }
     let m = p.start();
     if call {
         p.bump(NAME);
@@ -231,9 +237,39 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
     p.bump(NAME);
     if operand {
         reg_range(p);
-        return m.complete(p, if register { REGISTER } else { REG_INDEX });
+        return m.complete(p, indexed);
     }
     m.complete(p, NAME_REF)
+}
+
+/// Whether the name at the cursor is followed by `[number:number]` that
+/// [`number_range`] can parse.
+#[inline]
+fn at_number_range(p: &Parser) -> bool {
+    // `reg_range` would parse each number as a lone atom, which it can only below the
+    // nesting limit.
+    p.nth(2) == INT_NUMBER && p.nth(3) == COLON && p.nth(4) == INT_NUMBER && p.nth(5) == R_BRACK && p.can_enter()
+}
+
+/// The commonest register operand, `s[4:7]`, in one step: the node of `kind` that
+/// the general route (`name_atom` and `reg_range`) gives, with its `REG_RANGE` of two
+/// `LITERAL`s.
+fn number_range(p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
+    use Event::{Finish, Token};
+    let start = |kind| Event::Start { kind, forward_parent: None };
+    let (number, colon, bracket) = (start(LITERAL), Token, Token);
+    #[rustfmt::skip]
+    let events = [
+        start(kind), Token,
+            start(REG_RANGE), bracket,
+                number, Token, Finish,
+                colon,
+                number, Token, Finish,
+                bracket,
+            Finish,
+        Finish,
+    ];
+    p.push_node(&events, 6)
 }
 
 /// `[first:last]`, `[index]`; also a list `[a, b]` for modifiers written `format[@1,@4]`.
@@ -259,19 +295,58 @@ pub fn is_register_name(name: &str, followed_by_bracket: bool) -> bool {
 }
 
 fn is_register_bytes(bytes: &[u8], followed_by_bracket: bool) -> bool {
-    for prefix in ["s", "v", "ttmp"] {
-        let n = prefix.len();
-        if bytes.len() >= n && bytes[..n].eq_ignore_ascii_case(prefix.as_bytes()) {
-            let rest = &bytes[n..];
-            if rest.is_empty() {
-                return followed_by_bracket;
-            }
-            if rest.iter().all(|b| b.is_ascii_digit()) {
-                return true;
-            }
+    let number = match bytes.first().map(u8::to_ascii_lowercase) {
+        Some(b's' | b'v') => &bytes[1..],
+        Some(b't') if bytes.len() >= 4 && bytes[..4].eq_ignore_ascii_case(b"ttmp") => &bytes[4..],
+        _ => return is_special_register(bytes),
+    };
+    if number.is_empty() {
+        return followed_by_bracket;
+    }
+    number.iter().all(u8::is_ascii_digit) || is_special_register(bytes)
+}
+
+/// Whether `name` is one of the [`SPECIAL_REGISTERS`], in any case: a probe of
+/// [`SPECIAL_REGISTER_SLOTS`] rather than a scan of the list.
+fn is_special_register(name: &[u8]) -> bool {
+    let mut slot = special_register_slot(name);
+    loop {
+        match SPECIAL_REGISTER_SLOTS[slot] {
+            0 => return false,
+            index if SPECIAL_REGISTERS[index as usize - 1].as_bytes().eq_ignore_ascii_case(name) => return true,
+            _ => slot = (slot + 1) % SPECIAL_REGISTER_SLOTS.len(),
         }
     }
-    SPECIAL_REGISTERS.iter().any(|r| r.as_bytes().eq_ignore_ascii_case(bytes))
+}
+
+/// An open-addressing hash table of [`SPECIAL_REGISTERS`]: each slot holds an index
+/// into the list plus one, or 0 when empty. Mostly empty, so that a probe ends soon.
+static SPECIAL_REGISTER_SLOTS: [u8; 128] = {
+    let mut slots = [0u8; 128];
+    let mut i = 0;
+    while i < SPECIAL_REGISTERS.len() {
+        let mut slot = special_register_slot(SPECIAL_REGISTERS[i].as_bytes());
+        while slots[slot] != 0 {
+            slot = (slot + 1) % slots.len();
+        }
+        slots[slot] = i as u8 + 1;
+        i += 1;
+    }
+    slots
+};
+
+/// Where a probe for `name` starts: a hash of its length and some of its bytes, the
+/// same for any case (`| 0x20` lowercases letters and keeps digits and `_` apart).
+const fn special_register_slot(name: &[u8]) -> usize {
+    let len = name.len();
+    if len == 0 {
+        return 0;
+    }
+    (len * 31 + folded(name, 0) * 5 + folded(name, len - 1) * 3 + folded(name, len / 2)) % 128
+}
+
+const fn folded(name: &[u8], i: usize) -> usize {
+    (name[i] | 0x20) as usize
 }
 
 /// Named registers of every generation (which exist where is the ISA's business).

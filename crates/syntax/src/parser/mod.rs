@@ -96,19 +96,22 @@ pub(crate) struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str, raw: &[Token], ctx: ParseContext) -> Self {
-        let mut tokens = Vec::with_capacity(raw.len() + 1);
+        let eof = |start, spaced| Tok { kind: EOF, start, len: 0, spaced };
+        let mut tokens = vec![eof(0, false); raw.len() + 1];
+        let mut count = 0;
         let mut offset = 0u32;
         let mut spaced = false;
         for t in raw {
-            if t.kind.is_trivia() {
-                spaced = true;
-            } else {
-                tokens.push(Tok { kind: t.kind, start: offset, len: t.len, spaced });
-                spaced = false;
-            }
+            // Every token is written, but only a non-trivia one is kept (the next token
+            // overwrites trivia): no branch to mispredict on the mix of the two.
+            let trivia = t.kind.is_trivia();
+            tokens[count] = Tok { kind: t.kind, start: offset, len: t.len, spaced };
+            count += usize::from(!trivia);
+            spaced = trivia;
             offset += t.len;
         }
-        tokens.push(Tok { kind: EOF, start: offset, len: 0, spaced });
+        tokens[count] = eof(offset, spaced);
+        tokens.truncate(count + 1);
         // A token event and one or two node events per token (about 2.4 in dense
         // instructions, 2.7 in varied sources): growing the vector would copy it.
         let events = Vec::with_capacity(tokens.len() * 3);
@@ -223,6 +226,17 @@ impl<'t> Parser<'t> {
         let pos = self.events.len() as u32;
         self.pos += 1;
         self.events.extend_from_slice(&[Event::Start { kind, forward_parent: None }, Event::Token, Event::Finish]);
+        CompletedMarker { pos }
+    }
+
+    /// A node given whole as its `events`, which hold `tokens` token events: for the
+    /// commonest fixed shapes, pushed in one step.
+    #[inline]
+    pub(crate) fn push_node(&mut self, events: &[Event], tokens: usize) -> CompletedMarker {
+        debug_assert!(self.pos + tokens < self.tokens.len());
+        let pos = self.events.len() as u32;
+        self.pos += tokens;
+        self.events.extend_from_slice(events);
         CompletedMarker { pos }
     }
 

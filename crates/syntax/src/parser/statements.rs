@@ -46,12 +46,12 @@ pub(crate) fn directive_at(p: &Parser) -> Option<String> {
     if !p.at(NAME) {
         return None;
     }
-    let text = p.nth_text(0);
-    let is_directive = text.starts_with('.')
-        && text.len() > 1
+    let name = p.current_bytes();
+    let is_directive = name.len() > 1
+        && name[0] == b'.'
         && !(p.nth(1) == EQ)
         && !(p.nth(1) == COLON && !p.nth_spaced(1));
-    is_directive.then(|| text.to_ascii_lowercase())
+    is_directive.then(|| p.nth_text(0).to_ascii_lowercase())
 }
 
 /// A statement; `directive` is what [`directive_at`] says of it.
