@@ -27,7 +27,7 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
     let mut tokens = Vec::with_capacity(bytes.len() / 2 + 1);
     let mut errors = Vec::new();
     // The position is a local, not a `Cursor`'s field, so that it stays in a register
-    // through the common tokens; the others go through a `Cursor`.
+    // through the common tokens; the others go through `other_token`'s `Cursor`.
     let mut pos = 0;
     while let Some(&first) = bytes.get(pos) {
         let start = pos;
@@ -41,26 +41,42 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
                 SINGLE_KINDS[first as usize]
             }
             Class::Space => {
-                pos = skip_while(bytes, pos + 1, is_space);
+                pos = space_end(bytes, pos);
                 WHITESPACE
             }
             Class::Newline => {
                 pos += 1;
                 NEWLINE
             }
-            _ => {
-                let mut cursor = Cursor { bytes, pos, error: None };
-                let kind = cursor.next_token(first);
-                pos = cursor.pos;
-                if let Some(message) = cursor.error {
-                    errors.push(LexError { token_index: tokens.len(), message: message.to_string() });
-                }
+            Class::Colon if bytes.get(pos + 1) != Some(&b':') => {
+                pos += 1;
+                COLON
+            }
+            class => {
+                let plain = if class == Class::Digit { plain_decimal(bytes, pos) } else { None };
+                let (kind, end) = match plain {
+                    Some(number) => number,
+                    None => other_token(bytes, pos, first, &mut errors, tokens.len()),
+                };
+                pos = end;
                 kind
             }
         };
         tokens.push(Token { kind, len: (pos - start) as u32 });
     }
     (tokens, errors)
+}
+
+/// The token at `pos` that `lex` does not lex itself, and where it ends; its error, if
+/// any, goes to `errors` as that of token `index`.
+#[inline(never)]
+fn other_token(bytes: &[u8], pos: usize, first: u8, errors: &mut Vec<LexError>, index: usize) -> (SyntaxKind, usize) {
+    let mut cursor = Cursor { bytes, pos, error: None };
+    let kind = cursor.next_token(first);
+    if let Some(message) = cursor.error {
+        errors.push(LexError { token_index: index, message: message.to_string() });
+    }
+    (kind, cursor.pos)
 }
 
 /// The single token `text` lexes to, if it is exactly one token without error.
@@ -230,6 +246,29 @@ fn name_end(bytes: &[u8], mut pos: usize) -> usize {
     }
 }
 
+/// Where the whitespace at `pos` ends: mostly a single space, so that is tried first.
+#[inline(always)]
+fn space_end(bytes: &[u8], pos: usize) -> usize {
+    match bytes.get(pos + 1) {
+        Some(&b) if is_space(b) => skip_while(bytes, pos + 2, is_space),
+        _ => pos + 1,
+    }
+}
+
+/// The common number at `pos`, digits alone (`0`, `16`, `017`), and where it ends,
+/// decided without the general rules: `None` if anything that could make it another
+/// number follows (a name byte such as `.`, `e`, `x`, `f`).
+#[inline(always)]
+fn plain_decimal(bytes: &[u8], start: usize) -> Option<(SyntaxKind, usize)> {
+    let end = skip_while(bytes, start, |b| b.is_ascii_digit());
+    if end == start || bytes.get(end).is_some_and(|&b| is_name_continue(b)) {
+        return None;
+    }
+    let digits = &bytes[start..end];
+    let bad_octal = digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
+    Some((if bad_octal { BAD_NUMBER } else { INT_NUMBER }, end))
+}
+
 struct Cursor<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -274,7 +313,7 @@ impl<'a> Cursor<'a> {
                 SINGLE_KINDS[first as usize]
             }
             Class::Space => {
-                self.pos = skip_while(self.bytes, self.pos + 1, is_space);
+                self.pos = space_end(self.bytes, self.pos);
                 WHITESPACE
             }
             Class::Digit => self.number(),
@@ -408,26 +447,13 @@ impl<'a> Cursor<'a> {
     /// hex floats (`0x1.8p3`), float suffixes `s`/`h`/`l`, and local label refs `1f`/`1b`.
     #[inline]
     fn number(&mut self) -> SyntaxKind {
-        match self.plain_decimal() {
-            Some(kind) => kind,
+        match plain_decimal(self.bytes, self.pos) {
+            Some((kind, end)) => {
+                self.pos = end;
+                kind
+            }
             None => self.general_number(),
         }
-    }
-
-    /// The common case, digits alone (`0`, `16`, `017`), decided without the general
-    /// rules: `None` if anything that could make it another number follows (a name byte
-    /// such as `.`, `e`, `x`, `f`), leaving the cursor where it was.
-    #[inline]
-    fn plain_decimal(&mut self) -> Option<SyntaxKind> {
-        let start = self.pos;
-        let end = skip_while(self.bytes, start, |b| b.is_ascii_digit());
-        if end == start || self.bytes.get(end).is_some_and(|&b| is_name_continue(b)) {
-            return None;
-        }
-        self.pos = end;
-        let digits = &self.bytes[start..end];
-        let bad_octal = digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
-        Some(if bad_octal { BAD_NUMBER } else { INT_NUMBER })
     }
 
     #[inline(never)]

@@ -105,15 +105,18 @@ fn expr_bp_inner(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<Complete
     Some(lhs)
 }
 
-/// The most common expression, a single number or name (`s4`, `vcc`, `16`, `label`)
-/// that ends where it stands, parsed straight to the node the general path would give;
-/// `None` (nothing consumed) for anything else.
+/// The most common expressions, a single number or name (`s4`, `vcc`, `16`, `label`)
+/// or a register range (`s[4:7]`) that ends where it stands, parsed straight to the
+/// node the general path would give; `None` (nothing consumed) for anything else.
 #[inline]
 fn lone_atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
-    // No operator, call, index or `?:` can follow; at the nesting limit the general
-    // path reports it.
-    if !ends_expression(p.nth(1)) || !p.can_enter() {
+    // At the nesting limit the general path reports it.
+    if !p.can_enter() {
         return None;
+    }
+    // No operator, call, index or `?:` can follow.
+    if !ends_expression(p.nth(1)) {
+        return lone_number_range(p, r);
     }
     let kind = match p.current() {
         INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => LITERAL,
@@ -122,6 +125,27 @@ fn lone_atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
         _ => return None,
     };
     Some(p.leaf_node(kind))
+}
+
+/// An operand `name[number:number]` that ends where it stands, as [`number_range`].
+#[inline]
+fn lone_number_range(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
+    let range = r.mode == ExprMode::Operand
+        && p.at(NAME)
+        && p.nth(1) == L_BRACK
+        && !p.nth_spaced(1)
+        && p.nth(2) == INT_NUMBER
+        && p.nth(3) == COLON
+        && p.nth(4) == INT_NUMBER
+        && p.nth(5) == R_BRACK
+        && ends_expression(p.nth(6))
+        // The general path enters `expr_bp` once more before it reaches the numbers.
+        && p.can_enter_levels(2);
+    if !range {
+        return None;
+    }
+    let kind = if is_register_bytes(p.current_bytes(), true) { REGISTER } else { REG_INDEX };
+    Some(number_range(p, kind))
 }
 
 /// Tokens that neither an operator (for any `Restrictions`) nor an atom's suffix can be.
@@ -220,10 +244,6 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
     if !call && !bracket {
         return p.leaf_node(if register { REGISTER } else { NAME_REF });
     }
-    let indexed = if register { REGISTER } else { REG_INDEX };
-    if bracket && operand && at_number_range(p) {
-        return number_range(p, indexed);
-    }
     let m = p.start();
     if call {
         p.bump(NAME);
@@ -237,23 +257,14 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
     p.bump(NAME);
     if operand {
         reg_range(p);
-        return m.complete(p, indexed);
+        return m.complete(p, if register { REGISTER } else { REG_INDEX });
     }
     m.complete(p, NAME_REF)
 }
 
-/// Whether the name at the cursor is followed by `[number:number]` that
-/// [`number_range`] can parse.
-#[inline]
-fn at_number_range(p: &Parser) -> bool {
-    // `reg_range` would parse each number as a lone atom, which it can only below the
-    // nesting limit.
-    p.nth(2) == INT_NUMBER && p.nth(3) == COLON && p.nth(4) == INT_NUMBER && p.nth(5) == R_BRACK && p.can_enter()
-}
-
 /// The commonest register operand, `s[4:7]`, in one step: the node of `kind` that
-/// the general route (`name_atom` and `reg_range`) gives, with its `REG_RANGE` of two
-/// `LITERAL`s.
+/// the general route (`expr_bp`, `name_atom`, `reg_range`) gives, with its `REG_RANGE`
+/// of two `LITERAL`s.
 fn number_range(p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
     use Event::{Finish, Token};
     let start = |kind| Event::Start { kind, forward_parent: None };

@@ -299,7 +299,13 @@ impl<'t> Parser<'t> {
     /// Whether [`enter`](Self::enter) would succeed.
     #[inline]
     pub(crate) fn can_enter(&self) -> bool {
-        self.depth < MAX_DEPTH
+        self.can_enter_levels(1)
+    }
+
+    /// Whether `levels` nested calls of [`enter`](Self::enter) would succeed.
+    #[inline]
+    pub(crate) fn can_enter_levels(&self, levels: u32) -> bool {
+        self.depth + levels <= MAX_DEPTH
     }
 
     /// Enters one level of nesting; false (with an error) when too deep.

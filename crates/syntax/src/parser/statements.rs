@@ -42,13 +42,18 @@ pub(crate) fn statements_until(p: &mut Parser, stop: &dyn Fn(&str) -> bool) {
 }
 
 /// The lowercase pseudo-op name if the current statement is a pseudo-op.
+#[inline]
 pub(crate) fn directive_at(p: &Parser) -> Option<String> {
-    if !p.at(NAME) {
+    // Most statements are instructions: turned away before any call.
+    if !p.at(NAME) || p.current_bytes()[0] != b'.' {
         return None;
     }
-    let name = p.current_bytes();
-    let is_directive = name.len() > 1
-        && name[0] == b'.'
+    dotted_directive(p)
+}
+
+/// [`directive_at`] for a statement starting with a dotted name.
+fn dotted_directive(p: &Parser) -> Option<String> {
+    let is_directive = p.current_bytes().len() > 1
         && !(p.nth(1) == EQ)
         && !(p.nth(1) == COLON && !p.nth_spaced(1));
     is_directive.then(|| p.nth_text(0).to_ascii_lowercase())
