@@ -26,44 +26,37 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
     // About one token per two bytes in dense code: growing the vector would copy it.
     let mut tokens = Vec::with_capacity(bytes.len() / 2 + 1);
     let mut errors = Vec::new();
-    // The position is a local, not a `Cursor`'s field, so that it stays in a register
-    // through the common tokens; the others go through `other_token`'s `Cursor`.
+    // Tokens gather in a small buffer on the stack and move to `tokens` a batch at a
+    // time, so that the loop keeps no vector in registers: the position stays in one.
+    let mut batch = [Token { kind: WHITESPACE, len: 0 }; 64];
+    let mut batched = 0;
     let mut pos = 0;
     while let Some(&first) = bytes.get(pos) {
-        let start = pos;
-        let kind = match CLASSES[first as usize] {
-            Class::NameStart => {
-                pos = name_end(bytes, pos);
-                NAME
-            }
-            Class::Single => {
-                pos += 1;
-                SINGLE_KINDS[first as usize]
-            }
-            Class::Space => {
-                pos = space_end(bytes, pos);
-                WHITESPACE
-            }
-            Class::Newline => {
-                pos += 1;
-                NEWLINE
-            }
-            Class::Colon if bytes.get(pos + 1) != Some(&b':') => {
-                pos += 1;
-                COLON
-            }
+        let (kind, len) = match CLASSES[first as usize] {
+            // The first byte is a name byte too.
+            Class::NameStart => (NAME, name_rest_end(bytes, pos + 1) - pos),
+            Class::Single => (SINGLE_KINDS[first as usize], 1),
+            Class::Space => (WHITESPACE, space_end(bytes, pos) - pos),
+            Class::Newline => (NEWLINE, 1),
+            Class::Colon if bytes.get(pos + 1) != Some(&b':') => (COLON, 1),
             class => {
                 let plain = if class == Class::Digit { plain_decimal(bytes, pos) } else { None };
                 let (kind, end) = match plain {
                     Some(number) => number,
-                    None => other_token(bytes, pos, first, &mut errors, tokens.len()),
+                    None => other_token(bytes, pos, first, &mut errors, tokens.len() + batched),
                 };
-                pos = end;
-                kind
+                (kind, end - pos)
             }
         };
-        tokens.push(Token { kind, len: (pos - start) as u32 });
+        batch[batched] = Token { kind, len: len as u32 };
+        batched += 1;
+        pos += len;
+        if batched == batch.len() {
+            tokens.extend_from_slice(&batch);
+            batched = 0;
+        }
     }
+    tokens.extend_from_slice(&batch[..batched]);
     (tokens, errors)
 }
 
@@ -231,18 +224,23 @@ pub(crate) fn skip_name(bytes: &[u8], mut pos: usize) -> usize {
 }
 
 /// Where the name at `pos` ends: `[A-Za-z_.][A-Za-z0-9_.]*`, optionally in a scope path
-/// `a::b::c` or `::a`.
+/// `a::b::c` or `::a` (the caller has checked that a `:` at `pos` starts `::`).
 #[inline(always)]
-fn name_end(bytes: &[u8], mut pos: usize) -> usize {
+fn name_end(bytes: &[u8], pos: usize) -> usize {
+    let after_scope = if bytes[pos] == b':' { pos + 2 } else { pos };
+    name_rest_end(bytes, after_scope)
+}
+
+/// Where a name ends whose bytes from `pos` on continue it (name bytes, or a `::` path).
+#[inline(always)]
+fn name_rest_end(bytes: &[u8], mut pos: usize) -> usize {
     let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
     loop {
-        if at(pos) == b':' && at(pos + 1) == b':' {
-            pos += 2;
-        }
         pos = skip_name(bytes, pos);
         if !(at(pos) == b':' && at(pos + 1) == b':' && is_name_start(at(pos + 2))) {
             return pos;
         }
+        pos += 2;
     }
 }
 

@@ -42,7 +42,7 @@ pub(crate) fn statements_until(p: &mut Parser, stop: &dyn Fn(&str) -> bool) {
 }
 
 /// The lowercase pseudo-op name if the current statement is a pseudo-op.
-#[inline]
+#[inline(always)]
 pub(crate) fn directive_at(p: &Parser) -> Option<String> {
     // Most statements are instructions: turned away before any call.
     if !p.at(NAME) || p.current_bytes()[0] != b'.' {
@@ -52,6 +52,7 @@ pub(crate) fn directive_at(p: &Parser) -> Option<String> {
 }
 
 /// [`directive_at`] for a statement starting with a dotted name.
+#[inline(never)]
 fn dotted_directive(p: &Parser) -> Option<String> {
     let is_directive = p.current_bytes().len() > 1
         && !(p.nth(1) == EQ)
