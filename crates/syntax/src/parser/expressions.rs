@@ -370,3 +370,32 @@ pub const SPECIAL_REGISTERS: &[&str] = &[
     "src_vccz", "src_execz", "src_scc", "shared_base", "shared_limit", "private_base",
     "private_limit",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_registers_are_found_in_any_case() {
+        for name in SPECIAL_REGISTERS {
+            assert!(is_register_name(name, false), "{name}");
+            assert!(is_register_name(&name.to_ascii_uppercase(), false), "{name}");
+        }
+        for name in ["vcc_l", "vccx", "exec_lo1", "m1", "", "flat_scratch_lox", "src", "label", "_"] {
+            assert!(!is_register_name(name, false), "{name}");
+        }
+    }
+
+    #[test]
+    fn numbered_registers() {
+        for name in ["s0", "S17", "v255", "ttmp3", "TTMP11", "s007"] {
+            assert!(is_register_name(name, false), "{name}");
+        }
+        for name in ["s", "v", "ttmp"] {
+            assert!(is_register_name(name, true) && !is_register_name(name, false), "{name}");
+        }
+        for name in ["s1x", "sx", "v1.5", "ttm1", "t1", "x1"] {
+            assert!(!is_register_name(name, false), "{name}");
+        }
+    }
+}
