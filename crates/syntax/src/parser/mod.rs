@@ -81,11 +81,16 @@ struct Tok {
     spaced: bool,
 }
 
+/// How many copies of the final `EOF` follow it in `Parser::tokens`, so that looking
+/// a few tokens ahead needs no clamping.
+const EOF_PADDING: usize = 8;
+
 /// Deepest nesting of expressions and blocks before the parser refuses to go deeper.
 const MAX_DEPTH: u32 = 256;
 
 pub(crate) struct Parser<'t> {
     text: &'t str,
+    /// The non-trivia tokens, then `EOF` and `EOF_PADDING` copies of it.
     tokens: Vec<Tok>,
     pos: usize,
     events: Vec<Event>,
@@ -97,7 +102,7 @@ pub(crate) struct Parser<'t> {
 impl<'t> Parser<'t> {
     fn new(text: &'t str, raw: &[Token], ctx: ParseContext) -> Self {
         let eof = |start, spaced| Tok { kind: EOF, start, len: 0, spaced };
-        let mut tokens = vec![eof(0, false); raw.len() + 1];
+        let mut tokens = vec![eof(0, false); raw.len() + 1 + EOF_PADDING];
         let mut count = 0;
         let mut offset = 0u32;
         let mut spaced = false;
@@ -110,23 +115,29 @@ impl<'t> Parser<'t> {
             spaced = trivia;
             offset += t.len;
         }
-        tokens[count] = eof(offset, spaced);
-        tokens.truncate(count + 1);
+        let end = count + 1 + EOF_PADDING;
+        tokens[count..end].fill(eof(offset, spaced));
+        tokens.truncate(end);
         // A token event and one or two node events per token (about 2.4 in dense
         // instructions, 2.7 in varied sources): growing the vector would copy it.
-        let events = Vec::with_capacity(tokens.len() * 3);
+        let events = Vec::with_capacity((count + 1) * 3);
         Parser { text, tokens, pos: 0, events, errors: Vec::new(), ctx, depth: 0 }
     }
 
     #[inline]
     fn tok(&self, n: usize) -> Tok {
+        // `pos` never passes the first `EOF`, so a token a few ahead is in the padding
+        // at worst, a copy of that `EOF`.
+        if n <= EOF_PADDING {
+            return self.tokens[self.pos + n];
+        }
         let last = self.tokens.len() - 1;
         self.tokens[(self.pos + n).min(last)]
     }
 
     #[inline]
     pub(crate) fn current(&self) -> SyntaxKind {
-        // `bump_any` never steps past the final `EOF`: no clamping needed.
+        // `bump_any` never steps past the first `EOF`: no clamping needed.
         self.tokens[self.pos].kind
     }
 
