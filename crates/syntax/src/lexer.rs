@@ -22,19 +22,54 @@ pub struct LexError {
 
 /// Tokens of `text`, in order, with their errors. The lengths add up to `text.len()`.
 pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
+    let bytes = text.as_bytes();
     // About one token per two bytes in dense code: growing the vector would copy it.
-    let mut tokens = Vec::with_capacity(text.len() / 2 + 1);
+    let mut tokens = Vec::with_capacity(bytes.len() / 2 + 1);
     let mut errors = Vec::new();
-    let mut cursor = Cursor::new(text);
-    while let Some(&first) = cursor.bytes.get(cursor.pos) {
-        let start = cursor.pos;
-        let kind = cursor.next_token(first);
-        if let Some(message) = cursor.error.take() {
-            errors.push(LexError { token_index: tokens.len(), message: message.to_string() });
+    // Tokens gather in a small buffer on the stack and move to `tokens` a batch at a
+    // time, so that the loop keeps no vector in registers: the position stays in one.
+    let mut batch = [Token { kind: WHITESPACE, len: 0 }; 64];
+    let mut batched = 0;
+    let mut pos = 0;
+    while let Some(&first) = bytes.get(pos) {
+        let (kind, len) = match CLASSES[first as usize] {
+            // The first byte is a name byte too.
+            Class::NameStart => (NAME, name_rest_end(bytes, pos + 1) - pos),
+            Class::Single => (SINGLE_KINDS[first as usize], 1),
+            Class::Space => (WHITESPACE, space_end(bytes, pos) - pos),
+            Class::Newline => (NEWLINE, 1),
+            Class::Colon if bytes.get(pos + 1) != Some(&b':') => (COLON, 1),
+            class => {
+                let plain = if class == Class::Digit { plain_decimal(bytes, pos) } else { None };
+                let (kind, end) = match plain {
+                    Some(number) => number,
+                    None => other_token(bytes, pos, first, &mut errors, tokens.len() + batched),
+                };
+                (kind, end - pos)
+            }
+        };
+        batch[batched] = Token { kind, len: len as u32 };
+        batched += 1;
+        pos += len;
+        if batched == batch.len() {
+            tokens.extend_from_slice(&batch);
+            batched = 0;
         }
-        tokens.push(Token { kind, len: (cursor.pos - start) as u32 });
     }
+    tokens.extend_from_slice(&batch[..batched]);
     (tokens, errors)
+}
+
+/// The token at `pos` that `lex` does not lex itself, and where it ends; its error, if
+/// any, goes to `errors` as that of token `index`.
+#[inline(never)]
+fn other_token(bytes: &[u8], pos: usize, first: u8, errors: &mut Vec<LexError>, index: usize) -> (SyntaxKind, usize) {
+    let mut cursor = Cursor { bytes, pos, error: None };
+    let kind = cursor.next_token(first);
+    if let Some(message) = cursor.error {
+        errors.push(LexError { token_index: index, message: message.to_string() });
+    }
+    (kind, cursor.pos)
 }
 
 /// The single token `text` lexes to, if it is exactly one token without error.
@@ -188,6 +223,50 @@ pub(crate) fn skip_name(bytes: &[u8], mut pos: usize) -> usize {
     skip_while(bytes, pos, is_name_continue)
 }
 
+/// Where the name at `pos` ends: `[A-Za-z_.][A-Za-z0-9_.]*`, optionally in a scope path
+/// `a::b::c` or `::a` (the caller has checked that a `:` at `pos` starts `::`).
+#[inline(always)]
+fn name_end(bytes: &[u8], pos: usize) -> usize {
+    let after_scope = if bytes[pos] == b':' { pos + 2 } else { pos };
+    name_rest_end(bytes, after_scope)
+}
+
+/// Where a name ends whose bytes from `pos` on continue it (name bytes, or a `::` path).
+#[inline(always)]
+fn name_rest_end(bytes: &[u8], mut pos: usize) -> usize {
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    loop {
+        pos = skip_name(bytes, pos);
+        if !(at(pos) == b':' && at(pos + 1) == b':' && is_name_start(at(pos + 2))) {
+            return pos;
+        }
+        pos += 2;
+    }
+}
+
+/// Where the whitespace at `pos` ends: mostly a single space, so that is tried first.
+#[inline(always)]
+fn space_end(bytes: &[u8], pos: usize) -> usize {
+    match bytes.get(pos + 1) {
+        Some(&b) if is_space(b) => skip_while(bytes, pos + 2, is_space),
+        _ => pos + 1,
+    }
+}
+
+/// The common number at `pos`, digits alone (`0`, `16`, `017`), and where it ends,
+/// decided without the general rules: `None` if anything that could make it another
+/// number follows (a name byte such as `.`, `e`, `x`, `f`).
+#[inline(always)]
+fn plain_decimal(bytes: &[u8], start: usize) -> Option<(SyntaxKind, usize)> {
+    let end = skip_while(bytes, start, |b| b.is_ascii_digit());
+    if end == start || bytes.get(end).is_some_and(|&b| is_name_continue(b)) {
+        return None;
+    }
+    let digits = &bytes[start..end];
+    let bad_octal = digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
+    Some((if bad_octal { BAD_NUMBER } else { INT_NUMBER }, end))
+}
+
 struct Cursor<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -221,8 +300,8 @@ impl<'a> Cursor<'a> {
         self.pos = skip_while(self.bytes, self.pos, pred);
     }
 
-    /// Lexes the token that starts with `first`, the byte at the cursor. Inlined into
-    /// `lex`'s loop, so that the cursor stays in registers; the rare tokens are not.
+    /// Lexes the token that starts with `first`, the byte at the cursor. (`lex` handles
+    /// the commonest tokens itself, before coming here.)
     #[inline(always)]
     fn next_token(&mut self, first: u8) -> SyntaxKind {
         match CLASSES[first as usize] {
@@ -232,7 +311,7 @@ impl<'a> Cursor<'a> {
                 SINGLE_KINDS[first as usize]
             }
             Class::Space => {
-                self.pos = skip_while(self.bytes, self.pos + 1, is_space);
+                self.pos = space_end(self.bytes, self.pos);
                 WHITESPACE
             }
             Class::Digit => self.number(),
@@ -308,22 +387,10 @@ impl<'a> Cursor<'a> {
         LINE_CONTINUATION
     }
 
-    /// A name: `[A-Za-z_.][A-Za-z0-9_.]*`, optionally in a scope path `a::b::c` or `::a`.
     #[inline(always)]
     fn name(&mut self) -> SyntaxKind {
-        let bytes = self.bytes;
-        let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
-        let mut pos = self.pos;
-        loop {
-            if at(pos) == b':' && at(pos + 1) == b':' {
-                pos += 2;
-            }
-            pos = skip_name(bytes, pos);
-            if !(at(pos) == b':' && at(pos + 1) == b':' && is_name_start(at(pos + 2))) {
-                self.pos = pos;
-                return NAME;
-            }
-        }
+        self.pos = name_end(self.bytes, self.pos);
+        NAME
     }
 
     #[inline(never)]
@@ -378,26 +445,13 @@ impl<'a> Cursor<'a> {
     /// hex floats (`0x1.8p3`), float suffixes `s`/`h`/`l`, and local label refs `1f`/`1b`.
     #[inline]
     fn number(&mut self) -> SyntaxKind {
-        match self.plain_decimal() {
-            Some(kind) => kind,
+        match plain_decimal(self.bytes, self.pos) {
+            Some((kind, end)) => {
+                self.pos = end;
+                kind
+            }
             None => self.general_number(),
         }
-    }
-
-    /// The common case, digits alone (`0`, `16`, `017`), decided without the general
-    /// rules: `None` if anything that could make it another number follows (a name byte
-    /// such as `.`, `e`, `x`, `f`), leaving the cursor where it was.
-    #[inline]
-    fn plain_decimal(&mut self) -> Option<SyntaxKind> {
-        let start = self.pos;
-        let end = skip_while(self.bytes, start, |b| b.is_ascii_digit());
-        if end == start || self.bytes.get(end).is_some_and(|&b| is_name_continue(b)) {
-            return None;
-        }
-        self.pos = end;
-        let digits = &self.bytes[start..end];
-        let bad_octal = digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
-        Some(if bad_octal { BAD_NUMBER } else { INT_NUMBER })
     }
 
     #[inline(never)]

@@ -5,7 +5,7 @@
 //! The reference binds the bitwise group tighter than `+ -`, whatever its syntax
 //! document's table says.
 
-use super::{CompletedMarker, Parser};
+use super::{CompletedMarker, Event, Parser};
 use crate::SyntaxKind::{self, *};
 
 /// Whether register names are registers (instruction operands, `%` values) or symbols.
@@ -38,7 +38,9 @@ pub(crate) fn modifier_expr(p: &mut Parser) -> bool {
 }
 
 fn expr_with(p: &mut Parser, r: Restrictions) -> bool {
-    if expr_bp(p, r, TERNARY_BP).is_some() {
+    // `expr_bp` tries a lone atom first too, but checking here spares most operands the
+    // call of the recursive function.
+    if lone_atom(p, r).is_some() || expr_bp(p, r, TERNARY_BP).is_some() {
         return true;
     }
     p.error("expected an expression");
@@ -103,15 +105,18 @@ fn expr_bp_inner(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<Complete
     Some(lhs)
 }
 
-/// The most common expression, a single number or name (`s4`, `vcc`, `16`, `label`)
-/// that ends where it stands, parsed straight to the node the general path would give;
-/// `None` (nothing consumed) for anything else.
+/// The most common expressions, a single number or name (`s4`, `vcc`, `16`, `label`)
+/// or a register range (`s[4:7]`) that ends where it stands, parsed straight to the
+/// node the general path would give; `None` (nothing consumed) for anything else.
 #[inline]
 fn lone_atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
-    // No operator, call, index or `?:` can follow; at the nesting limit the general
-    // path reports it.
-    if !ends_expression(p.nth(1)) || !p.can_enter() {
+    // At the nesting limit the general path reports it.
+    if !p.can_enter() {
         return None;
+    }
+    // No operator, call, index or `?:` can follow.
+    if !ends_expression(p.nth(1)) {
+        return lone_number_range(p, r);
     }
     let kind = match p.current() {
         INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => LITERAL,
@@ -120,6 +125,27 @@ fn lone_atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
         _ => return None,
     };
     Some(p.leaf_node(kind))
+}
+
+/// An operand `name[number:number]` that ends where it stands, as [`number_range`].
+#[inline]
+fn lone_number_range(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
+    let range = r.mode == ExprMode::Operand
+        && p.at(NAME)
+        && p.nth(1) == L_BRACK
+        && !p.nth_spaced(1)
+        && p.nth(2) == INT_NUMBER
+        && p.nth(3) == COLON
+        && p.nth(4) == INT_NUMBER
+        && p.nth(5) == R_BRACK
+        && ends_expression(p.nth(6))
+        // The general path enters `expr_bp` once more before it reaches the numbers.
+        && p.can_enter_levels(2);
+    if !range {
+        return None;
+    }
+    let kind = if is_register_bytes(p.current_bytes(), true) { REGISTER } else { REG_INDEX };
+    Some(number_range(p, kind))
 }
 
 /// Tokens that neither an operator (for any `Restrictions`) nor an atom's suffix can be.
@@ -236,6 +262,27 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
     m.complete(p, NAME_REF)
 }
 
+/// The commonest register operand, `s[4:7]`, in one step: the node of `kind` that
+/// the general route (`expr_bp`, `name_atom`, `reg_range`) gives, with its `REG_RANGE`
+/// of two `LITERAL`s.
+fn number_range(p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
+    use Event::{Finish, Token};
+    let start = |kind| Event::Start { kind, forward_parent: None };
+    let (number, colon, bracket) = (start(LITERAL), Token, Token);
+    #[rustfmt::skip]
+    let events = [
+        start(kind), Token,
+            start(REG_RANGE), bracket,
+                number, Token, Finish,
+                colon,
+                number, Token, Finish,
+                bracket,
+            Finish,
+        Finish,
+    ];
+    p.push_node(&events, 6)
+}
+
 /// `[first:last]`, `[index]`; also a list `[a, b]` for modifiers written `format[@1,@4]`.
 fn reg_range(p: &mut Parser) {
     let m = p.start();
@@ -259,19 +306,58 @@ pub fn is_register_name(name: &str, followed_by_bracket: bool) -> bool {
 }
 
 fn is_register_bytes(bytes: &[u8], followed_by_bracket: bool) -> bool {
-    for prefix in ["s", "v", "ttmp"] {
-        let n = prefix.len();
-        if bytes.len() >= n && bytes[..n].eq_ignore_ascii_case(prefix.as_bytes()) {
-            let rest = &bytes[n..];
-            if rest.is_empty() {
-                return followed_by_bracket;
-            }
-            if rest.iter().all(|b| b.is_ascii_digit()) {
-                return true;
-            }
+    let number = match bytes.first().map(u8::to_ascii_lowercase) {
+        Some(b's' | b'v') => &bytes[1..],
+        Some(b't') if bytes.len() >= 4 && bytes[..4].eq_ignore_ascii_case(b"ttmp") => &bytes[4..],
+        _ => return is_special_register(bytes),
+    };
+    if number.is_empty() {
+        return followed_by_bracket;
+    }
+    number.iter().all(u8::is_ascii_digit) || is_special_register(bytes)
+}
+
+/// Whether `name` is one of the [`SPECIAL_REGISTERS`], in any case: a probe of
+/// [`SPECIAL_REGISTER_SLOTS`] rather than a scan of the list.
+fn is_special_register(name: &[u8]) -> bool {
+    let mut slot = special_register_slot(name);
+    loop {
+        match SPECIAL_REGISTER_SLOTS[slot] {
+            0 => return false,
+            index if SPECIAL_REGISTERS[index as usize - 1].as_bytes().eq_ignore_ascii_case(name) => return true,
+            _ => slot = (slot + 1) % SPECIAL_REGISTER_SLOTS.len(),
         }
     }
-    SPECIAL_REGISTERS.iter().any(|r| r.as_bytes().eq_ignore_ascii_case(bytes))
+}
+
+/// An open-addressing hash table of [`SPECIAL_REGISTERS`]: each slot holds an index
+/// into the list plus one, or 0 when empty. Mostly empty, so that a probe ends soon.
+static SPECIAL_REGISTER_SLOTS: [u8; 128] = {
+    let mut slots = [0u8; 128];
+    let mut i = 0;
+    while i < SPECIAL_REGISTERS.len() {
+        let mut slot = special_register_slot(SPECIAL_REGISTERS[i].as_bytes());
+        while slots[slot] != 0 {
+            slot = (slot + 1) % slots.len();
+        }
+        slots[slot] = i as u8 + 1;
+        i += 1;
+    }
+    slots
+};
+
+/// Where a probe for `name` starts: a hash of its length and some of its bytes, the
+/// same for any case (`| 0x20` lowercases letters and keeps digits and `_` apart).
+const fn special_register_slot(name: &[u8]) -> usize {
+    let len = name.len();
+    if len == 0 {
+        return 0;
+    }
+    (len * 31 + folded(name, 0) * 5 + folded(name, len - 1) * 3 + folded(name, len / 2)) % 128
+}
+
+const fn folded(name: &[u8], i: usize) -> usize {
+    (name[i] | 0x20) as usize
 }
 
 /// Named registers of every generation (which exist where is the ISA's business).
@@ -284,3 +370,32 @@ pub const SPECIAL_REGISTERS: &[&str] = &[
     "src_vccz", "src_execz", "src_scc", "shared_base", "shared_limit", "private_base",
     "private_limit",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_registers_are_found_in_any_case() {
+        for name in SPECIAL_REGISTERS {
+            assert!(is_register_name(name, false), "{name}");
+            assert!(is_register_name(&name.to_ascii_uppercase(), false), "{name}");
+        }
+        for name in ["vcc_l", "vccx", "exec_lo1", "m1", "", "flat_scratch_lox", "src", "label", "_"] {
+            assert!(!is_register_name(name, false), "{name}");
+        }
+    }
+
+    #[test]
+    fn numbered_registers() {
+        for name in ["s0", "S17", "v255", "ttmp3", "TTMP11", "s007"] {
+            assert!(is_register_name(name, false), "{name}");
+        }
+        for name in ["s", "v", "ttmp"] {
+            assert!(is_register_name(name, true) && !is_register_name(name, false), "{name}");
+        }
+        for name in ["s1x", "sx", "v1.5", "ttm1", "t1", "x1"] {
+            assert!(!is_register_name(name, false), "{name}");
+        }
+    }
+}

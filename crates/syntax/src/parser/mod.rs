@@ -81,11 +81,16 @@ struct Tok {
     spaced: bool,
 }
 
+/// How many copies of the final `EOF` follow it in `Parser::tokens`, so that looking
+/// a few tokens ahead needs no clamping.
+const EOF_PADDING: usize = 8;
+
 /// Deepest nesting of expressions and blocks before the parser refuses to go deeper.
 const MAX_DEPTH: u32 = 256;
 
 pub(crate) struct Parser<'t> {
     text: &'t str,
+    /// The non-trivia tokens, then `EOF` and `EOF_PADDING` copies of it.
     tokens: Vec<Tok>,
     pos: usize,
     events: Vec<Event>,
@@ -96,34 +101,43 @@ pub(crate) struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str, raw: &[Token], ctx: ParseContext) -> Self {
-        let mut tokens = Vec::with_capacity(raw.len() + 1);
+        let eof = |start, spaced| Tok { kind: EOF, start, len: 0, spaced };
+        let mut tokens = vec![eof(0, false); raw.len() + 1 + EOF_PADDING];
+        let mut count = 0;
         let mut offset = 0u32;
         let mut spaced = false;
         for t in raw {
-            if t.kind.is_trivia() {
-                spaced = true;
-            } else {
-                tokens.push(Tok { kind: t.kind, start: offset, len: t.len, spaced });
-                spaced = false;
-            }
+            // Every token is written, but only a non-trivia one is kept (the next token
+            // overwrites trivia): no branch to mispredict on the mix of the two.
+            let trivia = t.kind.is_trivia();
+            tokens[count] = Tok { kind: t.kind, start: offset, len: t.len, spaced };
+            count += usize::from(!trivia);
+            spaced = trivia;
             offset += t.len;
         }
-        tokens.push(Tok { kind: EOF, start: offset, len: 0, spaced });
+        let end = count + 1 + EOF_PADDING;
+        tokens[count..end].fill(eof(offset, spaced));
+        tokens.truncate(end);
         // A token event and one or two node events per token (about 2.4 in dense
         // instructions, 2.7 in varied sources): growing the vector would copy it.
-        let events = Vec::with_capacity(tokens.len() * 3);
+        let events = Vec::with_capacity((count + 1) * 3);
         Parser { text, tokens, pos: 0, events, errors: Vec::new(), ctx, depth: 0 }
     }
 
     #[inline]
     fn tok(&self, n: usize) -> Tok {
+        // `pos` never passes the first `EOF`, so a token a few ahead is in the padding
+        // at worst, a copy of that `EOF`.
+        if n <= EOF_PADDING {
+            return self.tokens[self.pos + n];
+        }
         let last = self.tokens.len() - 1;
         self.tokens[(self.pos + n).min(last)]
     }
 
     #[inline]
     pub(crate) fn current(&self) -> SyntaxKind {
-        // `bump_any` never steps past the final `EOF`: no clamping needed.
+        // `bump_any` never steps past the first `EOF`: no clamping needed.
         self.tokens[self.pos].kind
     }
 
@@ -226,6 +240,17 @@ impl<'t> Parser<'t> {
         CompletedMarker { pos }
     }
 
+    /// A node given whole as its `events`, which hold `tokens` token events: for the
+    /// commonest fixed shapes, pushed in one step.
+    #[inline]
+    pub(crate) fn push_node(&mut self, events: &[Event], tokens: usize) -> CompletedMarker {
+        debug_assert!(self.pos + tokens < self.tokens.len());
+        let pos = self.events.len() as u32;
+        self.pos += tokens;
+        self.events.extend_from_slice(events);
+        CompletedMarker { pos }
+    }
+
     /// Reports an error at the current token (or just before the line end).
     pub(crate) fn error(&mut self, message: impl Into<String>) {
         let t = self.tok(0);
@@ -285,7 +310,13 @@ impl<'t> Parser<'t> {
     /// Whether [`enter`](Self::enter) would succeed.
     #[inline]
     pub(crate) fn can_enter(&self) -> bool {
-        self.depth < MAX_DEPTH
+        self.can_enter_levels(1)
+    }
+
+    /// Whether `levels` nested calls of [`enter`](Self::enter) would succeed.
+    #[inline]
+    pub(crate) fn can_enter_levels(&self, levels: u32) -> bool {
+        self.depth + levels <= MAX_DEPTH
     }
 
     /// Enters one level of nesting; false (with an error) when too deep.

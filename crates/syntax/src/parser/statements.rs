@@ -42,16 +42,22 @@ pub(crate) fn statements_until(p: &mut Parser, stop: &dyn Fn(&str) -> bool) {
 }
 
 /// The lowercase pseudo-op name if the current statement is a pseudo-op.
+#[inline(always)]
 pub(crate) fn directive_at(p: &Parser) -> Option<String> {
-    if !p.at(NAME) {
+    // Most statements are instructions: turned away before any call.
+    if !p.at(NAME) || p.current_bytes()[0] != b'.' {
         return None;
     }
-    let text = p.nth_text(0);
-    let is_directive = text.starts_with('.')
-        && text.len() > 1
+    dotted_directive(p)
+}
+
+/// [`directive_at`] for a statement starting with a dotted name.
+#[inline(never)]
+fn dotted_directive(p: &Parser) -> Option<String> {
+    let is_directive = p.current_bytes().len() > 1
         && !(p.nth(1) == EQ)
         && !(p.nth(1) == COLON && !p.nth_spaced(1));
-    is_directive.then(|| text.to_ascii_lowercase())
+    is_directive.then(|| p.nth_text(0).to_ascii_lowercase())
 }
 
 /// A statement; `directive` is what [`directive_at`] says of it.
