@@ -143,6 +143,33 @@ impl GreenBuilder {
         self.children.push(node.into());
     }
 
+    /// A subtree of `kind` made of `text[range]`, whose shape is fixed by the caller (so
+    /// that the text alone tells the subtree): found in one lookup and added, if it was
+    /// [remembered](Self::remember_subtree) before. False if not: the caller builds it.
+    #[inline(always)]
+    pub(crate) fn subtree(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> bool {
+        let Some(key) = TokenKey::new(kind, text.as_bytes(), range).filter(TokenKey::is_exact) else { return false };
+        match self.cache.subtrees.get((key.hash() >> self.cache.shift) as usize) {
+            Some((slot_key, node)) if *slot_key == key => {
+                let node = node.clone();
+                self.children.push(node.into());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Keeps the last child, a subtree just built as [`subtree`](Self::subtree)
+    /// describes, to be found by its text.
+    #[inline(never)]
+    pub(crate) fn remember_subtree(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
+        let Some(key) = TokenKey::new(kind, text.as_bytes(), range).filter(TokenKey::is_exact) else { return };
+        if let Some(NodeOrToken::Node(node)) = self.children.last() {
+            let index = (key.hash() >> self.cache.shift) as usize;
+            self.cache.subtrees.insert(index, (key, node.clone()));
+        }
+    }
+
     /// Notes that the child being added to the innermost open node is not shared.
     #[inline]
     fn child_unshared(&mut self) {
@@ -212,6 +239,8 @@ struct GreenCache {
     /// Nodes of one token, by the node's kind and the token's key (the token's, with
     /// the node's kind added).
     token_nodes: Table<(TokenKey, GreenNode)>,
+    /// Subtrees of a fixed shape, by their kind and text (see [`GreenBuilder::subtree`]).
+    subtrees: Table<(TokenKey, GreenNode)>,
     /// `64 - table bits`: a hash's top bits index the tables.
     shift: u32,
 }
@@ -251,6 +280,7 @@ impl GreenCache {
             tokens: Table::new(size),
             nodes: Table::new(size),
             token_nodes: Table::new(size),
+            subtrees: Table::new(size),
             shift: 64 - bits,
         }
     }
@@ -265,6 +295,7 @@ impl GreenCache {
         self.tokens.clear();
         self.nodes.clear();
         self.token_nodes.clear();
+        self.subtrees.clear();
     }
 
     /// The shared token of `kind` and `text[range]`; `None` if it is too long to share.

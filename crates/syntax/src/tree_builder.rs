@@ -28,6 +28,10 @@ pub(crate) fn build_tree_sharing(text: &str, tokens: &[Token], mut events: Vec<E
                     i += 3;
                     continue;
                 }
+                if kind == REGISTER && sink.depth > 0 && is_range_register(&events[i + 1..]) && sink.range_register() {
+                    i += 1 + RANGE_REGISTER_EVENTS.len();
+                    continue;
+                }
                 sink.start(kind);
             }
             Event::Start { kind, forward_parent: Some(first) } => {
@@ -51,6 +55,26 @@ pub(crate) fn build_tree_sharing(text: &str, tokens: &[Token], mut events: Vec<E
 #[inline]
 fn is_token_node(after_start: &[Event]) -> bool {
     matches!(after_start, [Event::Token, Event::Finish, ..])
+}
+
+/// The events of a register range after its `Start`: `s[4:7]` (with numbers as bounds).
+const RANGE_REGISTER_EVENTS: [Event; 13] = {
+    const fn start(kind: SyntaxKind) -> Event {
+        Event::Start { kind, forward_parent: None }
+    }
+    use Event::{Finish, Token};
+    [Token, start(REG_RANGE), Token, start(LITERAL), Token, Finish, Token, start(LITERAL), Token, Finish, Token, Finish, Finish]
+};
+
+/// The tokens of a register range written without trivia, as its events take them.
+const RANGE_REGISTER_TOKENS: [SyntaxKind; 6] = [NAME, L_BRACK, INT_NUMBER, COLON, INT_NUMBER, R_BRACK];
+
+/// Whether the events after a `Start` of a register make a register range with numbers
+/// as bounds (`v[4:7]`), about one operand in three: with its tokens, such a subtree is
+/// the same wherever its text is, and the builder finds it by its text.
+#[inline]
+fn is_range_register(after_start: &[Event]) -> bool {
+    after_start.starts_with(&RANGE_REGISTER_EVENTS)
 }
 
 /// Pushes the kinds of the forward parents starting at `events[idx]`, innermost first,
@@ -165,6 +189,44 @@ impl Sink<'_> {
             }
             _ => false,
         }
+    }
+
+    /// The register range whose events [`is_range_register`] matched, if its tokens have
+    /// no trivia between them: found by its text, or built and remembered by it.
+    #[inline(never)]
+    fn range_register(&mut self) -> bool {
+        self.leading_trivia();
+        let Some(tokens) = self.tokens.get(self.next..self.next + RANGE_REGISTER_TOKENS.len()) else { return false };
+        if !tokens.iter().zip(RANGE_REGISTER_TOKENS).all(|(t, kind)| t.kind == kind) {
+            return false;
+        }
+        let span = self.offset..self.offset + tokens.iter().map(|t| t.len as usize).sum::<usize>();
+        if self.builder.subtree(REGISTER, self.text, span.clone()) {
+            self.offset = span.end;
+            self.next += RANGE_REGISTER_TOKENS.len();
+            return true;
+        }
+        self.builder.start_node(REGISTER);
+        self.emit(tokens[0]);
+        self.builder.start_node(REG_RANGE);
+        self.emit(tokens[1]);
+        self.emit_token_node(LITERAL, tokens[2]);
+        self.emit(tokens[3]);
+        self.emit_token_node(LITERAL, tokens[4]);
+        self.emit(tokens[5]);
+        self.builder.finish_node();
+        self.builder.finish_node();
+        self.builder.remember_subtree(REGISTER, self.text, span);
+        true
+    }
+
+    /// A node of `kind` around the token `t`, the next one.
+    #[inline]
+    fn emit_token_node(&mut self, kind: SyntaxKind, t: Token) {
+        let end = self.offset + t.len as usize;
+        self.builder.token_node(kind, t.kind, self.text, self.offset..end);
+        self.offset = end;
+        self.next += 1;
     }
 
     #[inline]
