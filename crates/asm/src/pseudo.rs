@@ -917,7 +917,7 @@ fn incbin(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
         asm.error_at(ctx, arg_range(args, 0, range), format!("binary file `{path}` not found in the current directory or any include directory"));
         return;
     };
-    let bytes = match std::fs::read(&found) {
+    let bytes = match asm.opts.files.read(&found) {
         Ok(b) => b,
         Err(e) => {
             asm.error_at(ctx, arg_range(args, 0, range), format!("cannot read `{path}`: {e}"));

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use gcn_syntax::{Parse, SyntaxError};
 
-use crate::cli::{Cli, EmitKind};
+use gcn_driver::{Cli, EmitKind};
 use crate::diagnostics::{located_error, tool_error, SourceMap};
 use crate::{input, output};
 
