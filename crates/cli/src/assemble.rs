@@ -9,7 +9,7 @@ use gcn_driver::{options, output_bytes, Cli, NoOutput};
 
 use crate::diagnostics::tool_error;
 use crate::input::Inputs;
-use crate::output;
+use gcn_driver::output;
 
 /// Assembles the inputs, reports diagnostics, writes the output; true on success.
 pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {

@@ -12,7 +12,7 @@
 //! - [`input`]: reading files or standard input as UTF-8;
 //! - [`diagnostics`]: several files as one source, offsets back to file, line and
 //!   column, and the error formats;
-//! - [`output`]: atomic writes, and the check that an output is not an input;
+//! - `gcn_driver::output`: atomic writes, and the check that an output is not an input;
 //! - [`run`]: one run, from options to exit status.
 //!
 //! Exit status: 0 on success, 1 when the source has errors or the run cannot do what
@@ -22,7 +22,7 @@ mod assemble;
 
 mod diagnostics;
 mod input;
-mod output;
+
 mod run;
 
 use clap::Parser;

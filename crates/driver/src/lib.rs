@@ -4,9 +4,11 @@
 //! - [`cli`]: every option of `clrxasm`, parsed with clap ([`Cli`]);
 //! - [`options`]: a command line to the core's [`Options`];
 //! - [`output_bytes`]: an assembly to the bytes a run writes (the binary in the source's
-//!   format, or what `--emit` asks for).
+//!   format, or what `--emit` asks for);
+//! - [`output`]: writing an output safely (atomically, never over an input).
 
 pub mod cli;
+pub mod output;
 
 use gcn_asm::{Assembly, BinaryFormat, Diagnostic, Options};
 
