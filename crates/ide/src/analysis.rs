@@ -16,7 +16,7 @@ use gcn_asm::{Assembly, FileLoader, Files, Input, Location};
 use gcn_syntax::{Parse, TextRange, TextSize};
 
 use crate::diagnostics::{Diagnostic, Related, Severity};
-use crate::project::FileOptions;
+use crate::project::{ConfigProblem, FileOptions};
 use crate::reg_usage::{kernel_usage, KernelUsage};
 
 /// The texts of the editor's open documents, by path: what the assembler reads for
@@ -93,7 +93,24 @@ pub struct Analysis {
     pub included: Vec<PathBuf>,
     /// Whether the analysis was stopped before its end: its results are incomplete.
     pub cancelled: bool,
+    /// Problems of the settings or the project file (also among `diagnostics`, at
+    /// the start of the source).
+    pub config_problems: Vec<ConfigProblem>,
+    /// The project file whose options were used.
+    pub project_file: Option<PathBuf>,
     pub assembly: Assembly,
+}
+
+impl Analysis {
+    /// The text the assembly read for `path` (the source or an included file).
+    pub fn file_text(&self, path: &Path) -> Option<&str> {
+        let sources = &self.assembly.sources;
+        let path = normalize(path);
+        (0..sources.len())
+            .map(|i| sources.file(gcn_asm::FileId(i as u32)))
+            .find(|f| normalize(Path::new(&f.name)) == path)
+            .map(|f| &*f.text)
+    }
 }
 
 /// Assembles the source as `gcnasm` would with the same arguments, and keeps what the
@@ -118,6 +135,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
             diagnostics.extend(errors.iter().map(|d| place(&assembly, d)));
         }
     }
+    diagnostics.extend(input.options.problems.iter().map(config_warning));
     for d in &mut diagnostics {
         d.range = widen(&input.text, d.range);
     }
@@ -125,7 +143,35 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     diagnostics.extend(crate::reg_usage::count_warnings(&kernels));
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let included = (1..assembly.sources.len()).map(|i| normalize(Path::new(&assembly.sources.file(gcn_asm::FileId(i as u32)).name))).collect();
-    Analysis { path: input.path, diagnostics, kernels, included, cancelled: assembly.cancelled, assembly }
+    Analysis {
+        path: input.path,
+        diagnostics,
+        kernels,
+        included,
+        cancelled: assembly.cancelled,
+        config_problems: input.options.problems.clone(),
+        project_file: input.options.project_file.clone(),
+        assembly,
+    }
+}
+
+/// A problem of the settings or project file, shown at the start of the source too
+/// (the project file itself is not a document the editor asked about).
+fn config_warning(problem: &ConfigProblem) -> Diagnostic {
+    let (what, related) = match &problem.file {
+        Some(file) => {
+            let range = problem.range.unwrap_or_default();
+            let related = Related { file: file.clone(), range, message: problem.message.clone() };
+            (format!("{} (its options are not used)", file.display()), vec![related])
+        }
+        None => ("the editor's gcn settings (their args are not used)".to_string(), Vec::new()),
+    };
+    Diagnostic {
+        range: TextRange::default(),
+        severity: Severity::Warning,
+        message: format!("{what}: {}", problem.message),
+        related,
+    }
 }
 
 /// An empty range made to cover the word at its start (a name, a number), else the
