@@ -745,7 +745,7 @@ mod tests {
 
     fn encode(src: &str, defined: bool) -> Result<Encoded, EncodeError> {
         let device = Device::from_name("pitcairn").unwrap();
-        let target = Target { device, gen: device.generation(), wave32: false };
+        let target = Target { device, gen: device.generation(), wave32: false, buggy_fp_lit: false };
         let parse = gcn_syntax::parse(src);
         let instr = parse
             .tree()
