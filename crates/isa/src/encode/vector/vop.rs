@@ -90,15 +90,13 @@ pub(super) fn encode(
                 let first = seen_src == 0;
                 seen_src += 1;
                 let spec = if first {
-                    let base = if enc == Encoding::Vop1 && op.kind == OperandKind::VSrc {
+                    // With a constant (V_MADMK/V_MADAK) SRC0 may still be a literal: the
+                    // two share the literal word when their values are equal
+                    // (`Cx::set_literal`), as clrxasm writes one word for them.
+                    if enc == Encoding::Vop1 && op.kind == OperandKind::VSrc {
                         SrcSpec::vgpr_only(regs as u8)
                     } else {
                         SrcSpec::vector(regs as u8, op.ty)
-                    };
-                    if row.operands.iter().any(|o| o.kind == OperandKind::KImm) {
-                        base.no_literal("only one literal can be used in an instruction")
-                    } else {
-                        base
                     }
                 } else {
                     let mut spec = SrcSpec::vector(regs as u8, op.ty).no_lds_direct();
