@@ -6,7 +6,7 @@ use smallvec::smallvec;
 use super::mods::{self, Extra, ModSpec};
 use super::{fail, has_wide_operand, implicit, mask_regs, parse_src, valign, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
-use crate::encode::operands::{is_word, range_of, Cx, OperandSyntax, Reg, SrcSpec};
+use crate::encode::operands::{is_word, range_of, Align, Cx, OperandSyntax, Reg, SrcSpec};
 use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, Flags, OperandKind, ValueType};
@@ -82,8 +82,10 @@ pub(super) fn encode(
                     p.dst_cc = Some(reg);
                 }
             }),
+            // clrxasm reads the carry-in / mask of a VOP2 row with no alignment rule at
+            // all (INSTROP_UNALIGNED): `v_cndmask_b32 v1, v2, v3, s[15:16]` is good.
             OperandKind::VccSrc => cx
-                .sreg(expr, mask_regs(cx), valign(cx), false)
+                .sreg(expr, mask_regs(cx), Align::None, false)
                 .map(|reg| p.src_cc = Some(reg)),
             OperandKind::KImm => parse_kimm(cx, &expr.expr(), op.ty).map(|()| p.kimm = true),
             OperandKind::Src | OperandKind::VSrc | OperandKind::SSrc => {
