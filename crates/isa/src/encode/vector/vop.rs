@@ -507,7 +507,10 @@ fn parse_kimm(cx: &mut Cx<'_>, expr: &ast::Expr, ty: ValueType) -> Result<(), En
 /// Why the instruction has no SDWA (`sdwa`) or DPP form, if it has none.
 fn extra_illegal(ctx: &Ctx<'_, '_>, gen: Generation, sdwa: bool) -> Option<&'static str> {
     let row = ctx.row;
-    if has_wide_operand(row, gen, sdwa) {
+    // clrxasm takes the DPP and DPP8 forms of the 64-bit compares on GCN 1.5 (the DPP
+    // word names the first VGPR of SRC0, VSRC1 the first of SRC1).
+    let wide_dpp_ok = !sdwa && gen.is_gfx10() && row.encoding == Encoding::Vopc;
+    if !wide_dpp_ok && has_wide_operand(row, gen, sdwa) {
         return Some(if sdwa {
             "the SDWA encoding is illegal for this instruction (64-bit operands)"
         } else {
