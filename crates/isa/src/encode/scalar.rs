@@ -152,7 +152,13 @@ fn encode_scalar(
                 match o.kind {
                     OperandKind::SDst => sdst = sdst_code(cx, o, e, true)?,
                     OperandKind::SSrc => {
-                        let spec = SrcSpec::scalar(o.min_regs, o.ty).force_literal(force_literal);
+                        let mut spec = SrcSpec::scalar(o.min_regs, o.ty).force_literal(force_literal);
+                        // clrxasm refuses a literal SSRC1 after a literal SSRC0, even of the
+                        // same value (ONLYINLINECONSTS, GCNAsmEncode1.cpp parseSOP2Encoding
+                        // and parseSOPCEncoding).
+                        if nsrc == 1 && srcs[0] == 255 && !force_literal {
+                            spec = spec.no_literal("only one literal can be used in an instruction");
+                        }
                         srcs[nsrc.min(1)] = cx.src(e, &spec)?.code as u32;
                         nsrc += 1;
                     }
