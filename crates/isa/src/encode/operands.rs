@@ -1255,13 +1255,10 @@ impl<'a> Cx<'a> {
             return Ok(reg.symbol_range());
         }
         let imm = self.imm(expr)?;
-        let ty = match imm {
-            Imm::Float(FloatLit { suffix: Some(FloatKind::Half), .. }) => ValueType::F16,
-            Imm::Float(FloatLit { suffix: Some(FloatKind::Double), .. }) => ValueType::F64,
-            Imm::Float(_) => ValueType::F32,
-            _ => ValueType::Int,
-        };
-        match inline_constant(&imm, ty, self.gen(), self.fp_rules()) {
+        // clrxasm reads the value as an operand of no type (GCNAssembler.cpp,
+        // parseRegisterRange: parseOperand with INSTROP_ONLYINLINECONSTS), where floats
+        // are single precision: `%0.5` is a constant, `%0.5h` and `%0.5l` are not.
+        match inline_constant(&imm, ValueType::Int, self.gen(), self.fp_rules()) {
             Some(code) => Ok(RegRange { file: RegFile::Sgpr, first: code, count: 1 }),
             None => Err(EncodeError::new(range_of(expr), "expected a register or an inline constant")),
         }
