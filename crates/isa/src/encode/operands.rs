@@ -1829,7 +1829,13 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// clrxasm checks the alignment of plain SGPR ranges only (GCNAsmHelpers.cpp,
+/// parseSRegRange: `if (!ttmpReg && !doubleReg)`; parseSymRegRange: `rstart <
+/// maxSGPRsNum`): `ttmp[1:2]` is good anywhere, as are the named pairs.
 fn check_align(reg: &Reg, align: Align) -> Result<()> {
+    if reg.kind != RegKind::Sgpr {
+        return Ok(());
+    }
     let code = reg.code;
     let count = reg.count;
     let bad = match align {

@@ -571,9 +571,11 @@ fn smrd(
     Ok(smallvec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
 }
 
+/// SBASE: an aligned SGPR range; a TTMP range is not checked (the field drops its
+/// low bit), as clrxasm does.
 fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) -> Result<u32> {
     let reg = cx.sreg(e, o.min_regs as u32, Align::None, false)?;
-    if reg.code % 2 != 0 {
+    if reg.code % 2 != 0 && reg.kind == super::operands::RegKind::Sgpr {
         return Err(EncodeError::new(reg.range, "unaligned scalar register range"));
     }
     Ok(reg.code8() as u32)
