@@ -162,7 +162,7 @@ pub(crate) struct Asm {
 
 impl Asm {
     pub(crate) fn new(opts: Options) -> Asm {
-        let target = Target { device: opts.device, gen: opts.device.generation(), wave32: opts.wave32 };
+        let target = Target { device: opts.device, gen: opts.device.generation(), wave32: opts.wave32, buggy_fp_lit: opts.buggy_fp_lit };
         let layout = Layout::new(opts.format);
         let mut symbols = SymbolTable::default();
         let dot = symbols.global_symbol(".");

@@ -235,16 +235,6 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
 
 fn assemble_sources(sources: Sources, options: Options) -> Assembly {
     let mut asm = Asm::new(options);
-    if asm.opts.buggy_fp_lit {
-        // Refused rather than ignored: it would change how float literals encode.
-        asm.diags.push(Diagnostic {
-            severity: Severity::Error,
-            location: None,
-            len: 0,
-            message: "--buggyFPLit (the float-literal rules of CLRX 0.1.2 and older) is not supported yet".into(),
-            origin: Vec::new(),
-        });
-    }
     define_command_line_symbols(&mut asm);
     match sources {
         Sources::Texts(inputs) => process_texts(&mut asm, inputs),
