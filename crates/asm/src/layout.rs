@@ -326,7 +326,7 @@ impl Layout {
             (AmdCl2, _, _) => (Owner::Inner, SectionKind::Extra),
             (Gallium | Rocm, _, ".text") => (Owner::Global, SectionKind::Code),
             (Gallium | Rocm, _, ".rodata") => (Owner::Global, SectionKind::Data),
-            (Gallium, _, ".comment") => (Owner::Global, SectionKind::Comment),
+            (Gallium | Rocm, _, ".comment") => (Owner::Global, SectionKind::Comment),
             (Rocm, _, ".data") => (Owner::Global, SectionKind::Data),
             (Gallium | Rocm, _, _) => (Owner::Global, SectionKind::Extra),
         };

@@ -92,13 +92,9 @@ pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {
     }
 }
 
-/// The binary in the source's format (AMD OpenCL 1.2 and 2.0, GalliumCompute, raw
+/// The binary in the source's format (AMD OpenCL 1.2 and 2.0, GalliumCompute, ROCm, raw
 /// code); its errors are reported, each `FILE:LINE:COLUMN` where it has a place.
 fn binary(result: &Assembly) -> Option<Vec<u8>> {
-    if result.format == BinaryFormat::Rocm {
-        refuse("writing the rocm binary format is not supported yet");
-        return None;
-    }
     match result.binary() {
         Ok(bytes) => Some(bytes),
         Err(errors) => {

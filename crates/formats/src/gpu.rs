@@ -128,7 +128,7 @@ pub fn pgm_rsrc2(gen: Generation, r: Rsrc2) -> u32 {
 }
 
 /// AMDGPU architecture version (major, minor, stepping) per device.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ArchVersion {
     pub major: u32,
     pub minor: u32,

@@ -36,6 +36,7 @@ pub mod elf;
 pub mod gallium;
 pub mod gpu;
 pub mod hsa;
+pub mod rocm;
 
 use std::fmt;
 

@@ -3,7 +3,7 @@
 //! leaves out come from the code.
 
 use gcn_formats::gpu::{self, ExtraRegs};
-use gcn_formats::{amd, amdcl2, gallium, FormatError};
+use gcn_formats::{amd, amdcl2, gallium, rocm, FormatError};
 use gcn_isa::{Device, Generation};
 
 use super::{ConfigKind, FormatConfig, KernelConfig};
@@ -126,7 +126,7 @@ pub(crate) fn binary(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         BinaryFormat::Amd => build_amd(a),
         BinaryFormat::AmdCl2 => build_amdcl2(a),
         BinaryFormat::Gallium => build_gallium(a),
-        BinaryFormat::Rocm => Err(vec![error(a, binary_location(a), "writing the rocm binary format is not supported yet")]),
+        BinaryFormat::Rocm => build_rocm(a),
     }
 }
 
@@ -589,6 +589,15 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         llvm390: llvm >= 30900,
     };
     gallium::write(&input).map_err(|e| vec![kernel_error(a, e)])
+}
+
+// ---- ROCm -------------------------------------------------------------------------------
+
+/// The ROCm code object. The descriptors are already in the code (written at the end of
+/// the source, see `format_ops::rocm::finish`), and so is the metadata text.
+fn build_rocm(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let input = super::rocm::binary_input(a).map_err(|m| vec![error(a, binary_location(a), m)])?;
+    rocm::write(&input).map_err(|e| vec![kernel_error(a, e)])
 }
 
 impl Assembly {

@@ -747,6 +747,8 @@ pub(crate) fn finish(asm: &mut Asm) {
     if asm.layout.format != BinaryFormat::Rocm {
         return;
     }
+    // The binary's writer reads the format in force, whichever way it was asked for.
+    asm.layout.config.rocm.new_bin_format = new_bin_format(asm);
     let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
     let kernel_count = asm.layout.kernels.len();
     for k in 0..kernel_count {
@@ -945,6 +947,72 @@ fn metadata_text(asm: &Asm, text: Option<usize>, offsets: &[Option<usize>]) -> R
         kernels.push((kernel.name.as_str(), m, d));
     }
     metadata::yaml(&asm.layout.config.rocm.metadata, &kernels).map(String::into_bytes)
+}
+
+/// The target note's text: `.target`, else `.tripple` with the device (`-gfxXYZ`).
+fn target_text(rocm: &RocmConfig, arch: gpu::ArchVersion) -> String {
+    match (&rocm.target, &rocm.triple) {
+        (Some(t), _) if !t.is_empty() => t.clone(),
+        (_, Some(t)) if !t.is_empty() => format!("{t}-gfx{}{}{}", arch.major, arch.minor, arch.stepping),
+        _ => String::new(),
+    }
+}
+
+/// The architecture version of the binary's notes: the device's, with `.arch_minor` and
+/// `.arch_stepping` applied.
+fn arch_of(device: gcn_isa::Device, config: &super::FormatConfig) -> gpu::ArchVersion {
+    let mut arch = gpu::arch_version(device, ArchTable::OpenSource);
+    arch.minor = config.arch_minor.unwrap_or(arch.minor);
+    arch.stepping = config.arch_stepping.unwrap_or(arch.stepping);
+    arch
+}
+
+/// What the ROCm writer needs, from a finished assembly.
+pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Input, String> {
+    use gcn_formats::rocm::{CodeSymbol, ExtraSection, Input, RegionKind};
+    let config = &a.config;
+    let rocm = &config.rocm;
+    let device = config.snapshot.device.unwrap_or(gcn_isa::Device::CapeVerde);
+    let arch = arch_of(device, config);
+    let text = a.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
+    let global = |kind: SectionKind| a.sections.iter().find(|s| s.kind == kind && s.kernel.is_none() && !s.inner);
+    let mut symbols = Vec::new();
+    for (k, name) in a.kernels.iter().enumerate() {
+        let offset = a
+            .code_labels
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .filter(|&&(_, s, _)| Some(s) == text)
+            .map(|&(_, _, o)| o as u64)
+            .ok_or_else(|| format!("symbol for kernel `{name}` is undefined"))?;
+        let fkernel = rocm.kernels.get(k).is_some_and(|r| r.fkernel);
+        symbols.push(CodeSymbol {
+            name: name.clone(),
+            offset,
+            size: 0,
+            kind: if fkernel { RegionKind::FKernel } else { RegionKind::Kernel },
+        });
+    }
+    Ok(Input {
+        arch,
+        eflags: rocm.eflags,
+        new_bin_format: rocm.new_bin_format,
+        target: target_text(rocm, arch),
+        metadata: rocm.metadata_text.clone(),
+        code: text.map(|t| a.sections[t].content.clone()).unwrap_or_default(),
+        global_data: a.sections.iter().find(|s| s.kind == SectionKind::Data && s.kernel.is_none() && s.name == ".rodata").map(|s| s.content.clone()),
+        comment: global(SectionKind::Comment).map(|s| s.content.clone()),
+        symbols,
+        extra_symbols: Vec::new(),
+        got_symbols: Vec::new(),
+        extra_sections: a
+            .sections
+            .iter()
+            .filter(|s| s.kind == SectionKind::Extra && s.kernel.is_none())
+            .map(|s| ExtraSection { name: s.name.clone(), data: s.content.clone() })
+            .collect(),
+    })
 }
 
 /// The places (file offsets, which are also the addresses) the binary gives `.rodata`
