@@ -47,6 +47,8 @@ pub enum SectionKind {
     Dummy = 14,
     /// Gallium scratch buffer symbol section (`.scratchsym`).
     Scratch = 15,
+    /// ROCm global offset table (`.gotsym`): 8 zero bytes an entry, addresses only.
+    Got = 16,
     /// Any other named section.
     Extra = 255,
 }
