@@ -8,7 +8,9 @@
 //! ([`Asm::place_sections`](crate::assembler::Asm)): expressions between the two
 //! (`label - globaldata_label`), which waited so far, get their values. The places
 //! depend on everything before the code in the binary, the metadata note included, so
-//! the metadata text is made here too. Writing the ROCm binary itself is not done yet.
+//! the metadata text is made here too, and so are the dynamic symbols a global offset
+//! table (`.gotsym`) brings; the places come from `gcn_formats::rocm::layout`.
+//! [`binary_input`] hands all of it to the writer (`gcn_formats::rocm::write`).
 
 mod metadata;
 
