@@ -43,6 +43,7 @@ pub fn options(cli: &Cli) -> Options {
     opts.driver_version = cli.driver_version;
     opts.llvm_version = cli.llvm_version;
     opts.new_rocm_bin_format = cli.new_rocm_bin_format;
+    opts.force_add_symbols = cli.force_add_symbols;
     let limits = &mut opts.limits;
     if let Some(n) = cli.max_expansion_depth {
         limits.expansion_depth = n;

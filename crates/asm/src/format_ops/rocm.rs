@@ -1092,14 +1092,16 @@ pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Inp
 }
 
 /// The global symbols the binary lists besides the kernels, as the reference picks them
-/// (only when there is a global offset table): the symbols of the global scope named by
-/// `.gotsym`, global or weak, not kernels, in the iteration order of the reference's
+/// (only when there is a global offset table, or with `--forceAddSymbols`): the symbols
+/// of the global scope named by `.gotsym` (all of them when forced), global or weak, not
+/// kernels, in the iteration order of the reference's
 /// symbol map. Those in `.text` are data of the code (listed before the kernels), the
 /// others follow the kernels.
 fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbols::SymId>) {
     use crate::symbols::Binding;
     let rocm = &asm.layout.config.rocm;
-    if rocm.got_symbols.is_empty() {
+    let force = asm.opts.force_add_symbols;
+    if rocm.got_symbols.is_empty() && !force {
         return (Vec::new(), Vec::new());
     }
     let mut names: Vec<&str> = vec!["."];
@@ -1116,7 +1118,7 @@ fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbol
     for i in super::symorder::iteration_order(&names) {
         let Some(id) = ids[i] else { continue };
         let s = asm.symbols.get(id);
-        if !rocm.got_symbols.iter().any(|g| *g == s.name)
+        if (!force && !rocm.got_symbols.iter().any(|g| *g == s.name))
             || !matches!(s.binding, Binding::Global | Binding::Weak)
             || asm.layout.kernels.iter().any(|k| k.name == s.name)
         {
@@ -1380,6 +1382,35 @@ mod tests {
         assert_eq!(errors(&a), ["symbol for kernel `k` is undefined"]);
         let a = rocm(".rocm\n.kernel k\n .config\n .dims x\n.text\n .dims x\n");
         assert!(errors(&a).iter().any(|e| e.contains("illegal place of configuration pseudo-op")));
+    }
+
+    #[test]
+    fn got_and_forced_symbols() {
+        let src = ".rocm\n.gpu Fiji\n.globaldata\ng: .int 1\n.global g, d, x\nx = 5\n.gotsym g, g.got\n\
+            .kernel k\n .config\n.text\nk: .skip 256\n s_endpgm\nd: .int g.got - g\nl: .int 0\n";
+        let a = rocm(src);
+        assert_eq!(errors(&a), Vec::<String>::new());
+        let names = |a: &Assembly| -> (Vec<String>, Vec<String>) {
+            let r = &a.config.rocm;
+            (r.data_symbols.iter().map(|s| s.name.clone()).collect(), r.extra_symbols.iter().map(|s| s.name.clone()).collect())
+        };
+        // Only the GOT's symbol is listed; its entry points at it (index 1: after `k`).
+        assert_eq!(names(&a), (vec![], vec!["g".to_string()]));
+        assert_eq!(a.config.rocm.got_indices, [1]);
+        // `g.got - g`: the GOT follows `.dynamic` (8192), `.rodata` follows the headers.
+        let d = a.sections[0].content[260..264].to_vec();
+        let rodata = 64 + 7 * 56;
+        assert_eq!(u32::from_le_bytes(d.try_into().unwrap()), 8192 + 0x60 - rodata);
+        // `--forceAddSymbols`: every global symbol (not the local `l`).
+        let opts = Options { format: BinaryFormat::Rocm, force_add_symbols: true, ..Options::default() };
+        let a = assemble(vec![Input { name: "test.s".into(), text: src.into() }], opts);
+        assert_eq!(errors(&a), Vec::<String>::new());
+        let (data, mut extra) = names(&a);
+        extra.sort();
+        assert_eq!((data, extra), (vec!["d".to_string()], vec!["g".to_string(), "x".to_string()]));
+        let e = ".rocm\n.gotsym u\n.gotsym v\n.global v\n";
+        let a = rocm(e);
+        assert_eq!(errors(&a), ["GOT symbol `u` is unresolved", "GOT symbol `v` is unresolved"]);
     }
 
     #[test]
