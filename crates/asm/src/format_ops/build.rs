@@ -190,8 +190,8 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
 
 fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::KernelConfig {
     let user_sgprs = kc.user_datas.iter().map(|u| u.reg_start + u.reg_size).max().unwrap_or(0);
-    let dim_mask = kc.dim_mask.unwrap_or((kc.pgm_rsrc2 >> 7) & 7);
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
+    let dim_mask = kc.dim_mask.unwrap_or((kc.rsrc.pgm_rsrc2 >> 7) & 7);
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.rsrc.tg_size, kc.scratch_buffer != 0);
     let used_sgprs = kc.sgprs.unwrap_or_else(|| gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)));
     let used_vgprs = kc.vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
     amd::KernelConfig {
@@ -200,9 +200,7 @@ fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::Kernel
         reqd_work_group_size: kc.cws,
         used_vgprs,
         used_sgprs,
-        pgm_rsrc2: kc.pgm_rsrc2,
-        ieee_mode: kc.ieee_mode,
-        float_mode: kc.float_mode,
+        rsrc: kc.rsrc,
         hw_local_size: kc.local_size,
         hw_region: kc.hw_region,
         scratch_buffer_size: kc.scratch_buffer,
@@ -217,8 +215,6 @@ fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::Kernel
         use_const_data: kc.use_const_data,
         user_datas: kc.user_datas.clone(),
         dim_mask: kc.dim_mask,
-        tg_size: kc.tg_size,
-        exceptions: kc.exceptions,
     }
 }
 
@@ -233,20 +229,11 @@ fn cl2_config(kc: &KernelConfig) -> amdcl2::KernelConfig {
         vec_type_hint: kc.vec_type_hint.clone(),
         used_sgprs: kc.sgprs.unwrap_or(0),
         used_vgprs: kc.vgprs.unwrap_or(0),
-        pgm_rsrc1: kc.pgm_rsrc1,
-        pgm_rsrc2: kc.pgm_rsrc2,
-        ieee_mode: kc.ieee_mode,
-        float_mode: kc.float_mode,
+        rsrc: kc.rsrc,
         local_size: kc.local_size as u32,
         gds_size: kc.gds_size,
         scratch_buffer_size: kc.scratch_buffer,
-        priority: kc.priority,
-        exceptions: kc.exceptions,
         dim_mask: kc.dim_mask,
-        tg_size: kc.tg_size,
-        debug_mode: kc.debug_mode,
-        priv_mode: kc.priv_mode,
-        dx10_clamp: kc.dx10_clamp,
         use_args: kc.use_args,
         use_setup: kc.use_setup,
         use_enqueue: kc.use_enqueue,
@@ -304,9 +291,9 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 } else {
                     4
                 };
-                let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
+                let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
                 let (min_sgprs, min_vgprs) =
-                    gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
+                    gpu::setup_min_registers(dim_mask, user_sgprs, kc.rsrc.tg_size, kc.scratch_buffer != 0);
                 let needed_extra = if gen >= Generation::Gcn1_2 { 6 } else { 4 };
                 let extra = if kc.use_enqueue || kc.use_generic { needed_extra } else { 2 };
                 c.used_sgprs = match kc.sgprs {
@@ -482,8 +469,8 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             if llvm >= 40000 && kc.user_data_num.is_none() {
                 user_data = kc.hsa.as_ref().map_or(0, |h| h.user_sgprs_from_flags());
             }
-            let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
-            let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_data, kc.tg_size, kc.scratch_buffer != 0);
+            let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
+            let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_data, kc.rsrc.tg_size, kc.scratch_buffer != 0);
             if let Some(s) = kc.sgprs {
                 if s > max_sgprs {
                     errors.push(error(
@@ -510,19 +497,10 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 dim_mask: kc.dim_mask,
                 used_sgprs,
                 used_vgprs,
-                pgm_rsrc1: kc.pgm_rsrc1,
-                pgm_rsrc2: kc.pgm_rsrc2,
-                ieee_mode: kc.ieee_mode,
-                float_mode: kc.float_mode,
+                rsrc: kc.rsrc,
                 local_size: kc.local_size as u32,
                 scratch_buffer_size: kc.scratch_buffer,
                 user_data_num: user_data,
-                priority: kc.priority,
-                exceptions: kc.exceptions,
-                tg_size: kc.tg_size,
-                debug_mode: kc.debug_mode,
-                priv_mode: kc.priv_mode,
-                dx10_clamp: kc.dx10_clamp,
                 spilled_sgprs: kc.spilled_sgprs,
                 spilled_vgprs: kc.spilled_vgprs,
             };

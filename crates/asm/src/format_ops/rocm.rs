@@ -14,7 +14,7 @@
 
 mod metadata;
 
-use gcn_formats::gpu::{self, ArchTable, ExtraRegs, Rsrc1, Rsrc2};
+use gcn_formats::gpu::{self, ArchTable, ExtraRegs};
 use gcn_formats::hsa::{feature_flags, sgpr_flags, KernelCode};
 use gcn_syntax::{SyntaxKind, SyntaxToken};
 
@@ -240,11 +240,11 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
                 if no_args(asm, ctx, st) {
                     let h = hsa_of(asm, k);
                     match name {
-                        ".debugmode" => h.debug_mode = true,
-                        ".dx10clamp" => h.dx10_clamp = true,
-                        ".ieeemode" => h.ieee_mode = true,
-                        ".privmode" => h.priv_mode = true,
-                        _ => h.tg_size = true,
+                        ".debugmode" => h.rsrc.debug_mode = true,
+                        ".dx10clamp" => h.rsrc.dx10_clamp = true,
+                        ".ieeemode" => h.rsrc.ieee_mode = true,
+                        ".privmode" => h.rsrc.priv_mode = true,
+                        _ => h.rsrc.tg_size = true,
                     }
                 }
             }
@@ -915,7 +915,7 @@ fn descriptor(asm: &Asm, k: usize) -> KernelCode {
     let private_size = h.workitem_private_segment_size.unwrap_or(0);
     let group_size = h.workgroup_group_segment_size.unwrap_or(0);
     let user_sgprs = h.user_data_num.unwrap_or_else(|| h.user_sgprs_from_flags());
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(h.dim_mask, user_sgprs, h.tg_size, private_size != 0);
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(h.dim_mask, user_sgprs, h.rsrc.tg_size, private_size != 0);
     let regs = code_regs(asm, k);
     let used_sgprs = h.used_sgprs.unwrap_or_else(|| {
         let extra = ExtraRegs {
@@ -928,28 +928,19 @@ fn descriptor(asm: &Asm, k: usize) -> KernelCode {
     let used_vgprs = h.used_vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
     let sgprs = used_sgprs.max(1);
     let vgprs = used_vgprs.max(1);
-    let pgm_rsrc1 = h.pgm_rsrc1
-        | gpu::pgm_rsrc1(Rsrc1 {
+    let (pgm_rsrc1, pgm_rsrc2) = h.rsrc.program_resources(
+        gen,
+        &gpu::RsrcLayout {
             vgprs,
             sgprs,
-            priority: h.priority,
-            float_mode: h.float_mode,
-            priv_mode: h.priv_mode,
-            dx10_clamp: h.dx10_clamp,
-            debug_mode: h.debug_mode,
-            ieee_mode: h.ieee_mode,
-        });
-    let pgm_rsrc2 = (h.pgm_rsrc2 & 0xffff_e440)
-        | gpu::pgm_rsrc2(gen, Rsrc2 {
-            scratch: private_size != 0,
             user_data: user_sgprs,
-            trap: false,
+            scratch: private_size != 0,
             dim_mask: Some(h.dim_mask),
-            default_dims: h.pgm_rsrc2 & 0x1b80,
-            tg_size: h.tg_size,
+            default_dims: None,
+            // The new binary format keeps the LDS size in the descriptor only.
             lds_size: if new_bin_format(asm) { 0 } else { group_size },
-            exceptions: h.exceptions,
-        });
+        },
+    );
     let (code_major, code_minor) = h.code_version.unwrap_or((1, u32::from(new_bin_format(asm))));
     let machine = h.machine.unwrap_or((1, arch.major as u16, minor as u16, stepping as u16));
     let mut control_directive = h.control_directive;
