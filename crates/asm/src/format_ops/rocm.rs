@@ -1043,14 +1043,13 @@ pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Inp
     let global = |kind: SectionKind| a.sections.iter().find(|s| s.kind == kind && s.kernel.is_none() && !s.inner);
     let mut symbols = Vec::new();
     for (k, name) in a.kernels.iter().enumerate() {
-        let offset = a
-            .code_labels
-            .iter()
-            .rev()
-            .find(|(n, _, _)| n == name)
-            .filter(|&&(_, s, _)| Some(s) == text)
-            .map(|&(_, _, o)| o as u64)
-            .ok_or_else(|| format!("symbol for kernel `{name}` is undefined"))?;
+        // A label, or any symbol with a place in `.text` (`k = .`).
+        let label = a.code_labels.iter().rev().find(|(n, _, _)| n == name).map(|&(_, s, o)| (Some(s), o as i64));
+        let symbol = || a.symbols.iter().find(|s| s.name == *name).and_then(|s| s.value.map(|v| (s.section, v)));
+        let offset = match label.or_else(symbol) {
+            Some((section, offset)) if section == text && text.is_some() => offset as u64,
+            _ => return Err(format!("symbol for kernel `{name}` is undefined")),
+        };
         let fkernel = rocm.kernels.get(k).is_some_and(|r| r.fkernel);
         symbols.push(CodeSymbol {
             name: name.clone(),
