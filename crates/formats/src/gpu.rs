@@ -255,6 +255,9 @@ pub enum ArchTable {
     AmdCl2,
     /// Mesa and LLVM (GalliumCompute).
     OpenSource,
+    /// ROCm: as Gallium's but Tonga 8.0.2, Goose, Horse, Ellesmere and Baffin 8.0.3,
+    /// Stoney 8.1.0.
+    Rocm,
 }
 
 pub fn arch_version(device: Device, table: ArchTable) -> ArchVersion {
@@ -270,9 +273,16 @@ pub fn arch_version(device: Device, table: ArchTable) -> ArchVersion {
         (8, 0, 4), (8, 0, 4), (8, 1, 0), (8, 0, 4), (8, 0, 4), (8, 0, 4), (9, 0, 0), (9, 0, 1),
         (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
     ];
+    const ROCM: [(u32, u32, u32); 30] = [
+        (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0),
+        (0, 0, 0), (7, 0, 1), (8, 0, 0), (8, 0, 2), (7, 0, 0), (8, 0, 3), (8, 0, 1), (8, 0, 1),
+        (8, 0, 3), (8, 0, 3), (8, 1, 0), (8, 0, 3), (8, 0, 3), (8, 0, 4), (9, 0, 0), (9, 0, 1),
+        (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
+    ];
     let table = match table {
         ArchTable::AmdCl2 => &AMDCL2,
         ArchTable::OpenSource => &GALLIUM,
+        ArchTable::Rocm => &ROCM,
     };
     let (major, minor, stepping) = table.get(device_index(device)).copied().unwrap_or((10, 1, 0));
     ArchVersion { major, minor, stepping }

@@ -1023,10 +1023,11 @@ fn target_text(rocm: &RocmConfig, arch: gpu::ArchVersion) -> String {
     }
 }
 
-/// The architecture version of the binary's notes: the device's, with `.arch_minor` and
-/// `.arch_stepping` applied.
+/// The architecture version of the binary's notes: the device's in the reference's ROCm
+/// table (its descriptors' machine fields take the open-source one, as the reference's
+/// assembler does), with `.arch_minor` and `.arch_stepping` applied.
 fn arch_of(device: gcn_isa::Device, config: &super::FormatConfig) -> gpu::ArchVersion {
-    let mut arch = gpu::arch_version(device, ArchTable::OpenSource);
+    let mut arch = gpu::arch_version(device, ArchTable::Rocm);
     arch.minor = config.arch_minor.unwrap_or(arch.minor);
     arch.stepping = config.arch_stepping.unwrap_or(arch.stepping);
     arch
@@ -1401,6 +1402,21 @@ mod tests {
         let e = ".rocm\n.gotsym u\n.gotsym v\n.global v\n";
         let a = rocm(e);
         assert_eq!(errors(&a), ["GOT symbol `u` is unresolved", "GOT symbol `v` is unresolved"]);
+    }
+
+    #[test]
+    fn isa_note_and_descriptor_take_their_own_arch_tables() {
+        // Tonga: 8.0.2 in the reference's ROCm table (the ISA note), 8.0.0 in the
+        // open-source one (the descriptor's machine fields).
+        let a = rocm(".rocm\n.gpu Tonga\n.kernel k\n .config\n.text\nk: .skip 256\n");
+        assert_eq!(errors(&a), Vec::<String>::new());
+        let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        let isa = bytes.windows(4).position(|w| w == [4, 0, 7, 0]).expect("the ISA note");
+        let word = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+        assert_eq!((word(isa + 4), word(isa + 8), word(isa + 12)), (8, 0, 2));
+        let text = &a.sections[0].content;
+        let half = |o: usize| u16::from_le_bytes([text[o], text[o + 1]]);
+        assert_eq!((half(8), half(10), half(12), half(14)), (1, 8, 0, 0));
     }
 
     #[test]
