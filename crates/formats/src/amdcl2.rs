@@ -28,7 +28,7 @@ pub const NEW_BINARIES: u32 = 191205;
 pub const VERSION_16_3: u32 = 200406;
 
 /// A kernel's configuration (`.config`), register counts resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct KernelConfig {
     pub args: Vec<KernelArg>,
     pub samplers: Vec<u32>,
@@ -47,29 +47,6 @@ pub struct KernelConfig {
     pub use_setup: bool,
     pub use_enqueue: bool,
     pub use_generic: bool,
-}
-
-impl Default for KernelConfig {
-    fn default() -> Self {
-        KernelConfig {
-            args: Vec::new(),
-            samplers: Vec::new(),
-            reqd_work_group_size: [0; 3],
-            work_group_size_hint: [0; 3],
-            vec_type_hint: String::new(),
-            used_sgprs: 0,
-            used_vgprs: 0,
-            rsrc: gpu::RsrcSettings::default(),
-            local_size: 0,
-            gds_size: 0,
-            scratch_buffer_size: 0,
-            dim_mask: None,
-            use_args: false,
-            use_setup: false,
-            use_enqueue: false,
-            use_generic: false,
-        }
-    }
 }
 
 /// A relocation in the code: `symbol` 0 global data, 1 read-write data, 2 bss.

@@ -1109,7 +1109,7 @@ fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbol
     for i in super::symorder::iteration_order(&names) {
         let Some(id) = ids[i] else { continue };
         let s = asm.symbols.get(id);
-        if (!force && !rocm.got_symbols.iter().any(|g| *g == s.name))
+        if (!force && !rocm.got_symbols.contains(&s.name))
             || !matches!(s.binding, Binding::Global | Binding::Weak)
             || asm.layout.kernels.iter().any(|k| k.name == s.name)
         {
@@ -1137,7 +1137,6 @@ fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbol
 fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate::symbols::SymId]) {
     use gcn_formats::rocm::{CodeSymbol, ExtraSymbol, RegionKind, SymbolSection};
     use crate::symbols::Binding;
-    let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
     let mut code_symbols = Vec::new();
     for &id in data {
         let s = asm.symbols.get(id);
@@ -1175,7 +1174,6 @@ fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate:
         let kind = if section == SymbolSection::Rodata { 1 } else { 0 };
         extra_symbols.push(ExtraSymbol { name: s.name.clone(), value, size: s.size.unwrap_or(0), section, info: (bind << 4) | kind, other: 0 });
     }
-    let _ = text;
     let kernels: Vec<String> = asm.layout.kernels.iter().map(|k| k.name.clone()).collect();
     let mut got = Vec::new();
     let got_names = asm.layout.config.rocm.got_symbols.clone();
