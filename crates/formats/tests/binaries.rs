@@ -531,3 +531,18 @@ fn rocm_code_disassembles_to_the_instructions_written() {
     }
     let _ = a;
 }
+
+#[test]
+fn rocm_new_format_from_the_command_line_is_the_pseudo_op() {
+    // `--newROCmBinFormat` writes the file `.newbinfmt` writes.
+    let source = ROCM.replace("GOT", ".gotsym gdata");
+    let (_, with_pseudo_op) = assemble(&source.replace("FORMAT", ".newbinfmt"));
+    let opts = Options { new_rocm_bin_format: true, ..Options::default() };
+    let a = assemble_here(vec![Input { name: "test.s".into(), text: source.replace("FORMAT", "") }], opts);
+    assert!(!a.has_errors());
+    let with_option = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+    assert_eq!(with_option, with_pseudo_op);
+    // And the old format differs: notes after the code, code version 1.0.
+    let (_, old) = assemble(&source.replace("FORMAT", ""));
+    assert_ne!(old, with_pseudo_op);
+}
