@@ -86,6 +86,9 @@ pub struct Options {
     pub llvm_version: Option<u32>,
     /// `--newROCmBinFormat`: ROCm's new binary format without `.newbinfmt`.
     pub new_rocm_bin_format: bool,
+    /// `-S`, `--forceAddSymbols`: every global symbol goes to the binary's symbols
+    /// (ROCm: its dynamic symbols, as the reference does).
+    pub force_add_symbols: bool,
     pub limits: Limits,
     /// Where `.include`d and `.incbin`ed files are read: the disk, unless an editor puts
     /// its open buffers first.
@@ -174,6 +177,7 @@ impl Default for Options {
             driver_version: None,
             llvm_version: None,
             new_rocm_bin_format: false,
+            force_add_symbols: false,
             limits: Limits::default(),
             files: Files::default(),
             work_dir: None,
