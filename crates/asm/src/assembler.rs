@@ -22,6 +22,7 @@ use gcn_syntax::{SyntaxError, SyntaxKind, TextRange};
 
 use crate::diag::{Diagnostic, Severity};
 use crate::expr::{bin_op, un_op, EvalError, Ir, Sections, Value};
+use crate::index::NameKind;
 use crate::layout::{Layout, SectionKind};
 use crate::literals;
 use crate::options::Options;
@@ -128,6 +129,8 @@ pub(crate) struct Asm {
     pub expanded_statements: u64,
     /// Whether the assembly stopped because [`crate::Options::cancel`] was set.
     pub cancelled: bool,
+    /// Where names are defined and used, when [`crate::Options::record_symbols`].
+    pub index: Option<crate::index::SymbolIndex>,
     pub include_depth: u32,
     pub printed: String,
     pub reg_usage: crate::regusage::RegUsage,
@@ -167,7 +170,7 @@ impl Asm {
         let mut symbols = SymbolTable::default();
         let dot = symbols.global_symbol(".");
         symbols.get_mut(dot).value = Some(Value::Abs(0));
-        Asm {
+        let mut asm = Asm {
             target,
             layout,
             opts,
@@ -180,6 +183,7 @@ impl Asm {
             local_count: 0,
             expanded_statements: 0,
             cancelled: false,
+            index: None,
             include_depth: 0,
             printed: String::new(),
             reg_usage: Default::default(),
@@ -195,7 +199,9 @@ impl Asm {
             parse_cache: HashMap::new(),
             places_symbol: None,
             placed_sections: None,
-        }
+        };
+        asm.index = asm.opts.record_symbols.then(Default::default);
+        asm
     }
 
     // ---- diagnostics -------------------------------------------------------------
@@ -457,6 +463,17 @@ impl Asm {
 
     // ---- labels and symbols ---------------------------------------------------------
 
+    /// Records an occurrence of a name at `range` (when an editor asked for the index).
+    pub(crate) fn note_name(&mut self, ctx: &Ctx, kind: crate::index::NameKind, name: impl FnOnce(&mut crate::index::SymbolIndex) -> String, range: TextRange, definition: bool) {
+        if let Some(index) = self.index.as_mut() {
+            let name = name(index);
+            let location = ctx.loc(range.start());
+            let end = ctx.loc(range.end());
+            let len = if end.file == location.file { end.offset.saturating_sub(location.offset) } else { 0 };
+            index.record(kind, name, location, len, definition);
+        }
+    }
+
     fn label(&mut self, ctx: &Ctx, label: &ast::Label) {
         let Some(token) = label.name_token() else { return };
         let range = token.text_range();
@@ -468,6 +485,7 @@ impl Asm {
         let here = self.here();
         if label.is_local() {
             let name = token.text();
+            self.note_name(ctx, NameKind::LocalLabel, |i| i.local_definition(name), range, true);
             let next = self.symbols.global_symbol(&format!("{name}f"));
             let prev = self.symbols.global_symbol(&format!("{name}b"));
             self.set_symbol(next, here);
@@ -485,6 +503,8 @@ impl Asm {
             return;
         }
         let id = self.symbols.define_target(&name);
+        let full = self.symbols.get(id).name.clone();
+        self.note_name(ctx, NameKind::Label, |_| full, range, true);
         let sym = self.symbols.get(id);
         if sym.once_defined && sym.is_defined() {
             self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
@@ -537,6 +557,8 @@ impl Asm {
             };
             self.format_fixed = true;
             let id = self.symbols.define_target(name);
+            let full = self.symbols.get(id).name.clone();
+            self.note_name(ctx, NameKind::RegisterSymbol, |_| full, range, true);
             let sym = self.symbols.get(id);
             if (sym.once_defined || !reassign) && sym.is_defined() {
                 self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
@@ -582,6 +604,10 @@ impl Asm {
             ir
         };
         let id = self.symbols.define_target(name);
+        if name != "." {
+            let full = self.symbols.get(id).name.clone();
+            self.note_name(ctx, NameKind::Symbol, |_| full, range, true);
+        }
         let sym = self.symbols.get(id);
         if (sym.once_defined || !reassign) && sym.is_defined() {
             self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
@@ -1013,15 +1039,23 @@ impl Asm {
             ast::Expr::Literal(lit) => {
                 let token = lit.token().ok_or_else(missing)?;
                 match token.kind() {
-                    SyntaxKind::LOCAL_LABEL_REF => self.local_label_ref(token.text()).map_err(|m| (range, m))?,
+                    SyntaxKind::LOCAL_LABEL_REF => {
+                        let text = token.text();
+                        let (number, dir) = text.split_at(text.len() - 1);
+                        let forward = dir.eq_ignore_ascii_case("f");
+                        self.note_name(ctx, NameKind::LocalLabel, |i| i.local_reference(number, forward), token.text_range(), false);
+                        self.local_label_ref(text).map_err(|m| (range, m))?
+                    }
                     // `.5` in an integer expression names a symbol, as in the reference.
-                    SyntaxKind::FLOAT_NUMBER if token.text().starts_with('.') => self.name_ir(token.text(), base).map_err(|m| (range, m))?,
+                    SyntaxKind::FLOAT_NUMBER if token.text().starts_with('.') => {
+                        self.name_ir_at(ctx, &token, base).map_err(|m| (range, m))?
+                    }
                     _ => Ir::Value(Value::Abs(literal_value(&token).map_err(|m| (range, m))?)),
                 }
             }
             ast::Expr::NameRef(n) => {
                 let token = n.name_token().ok_or_else(missing)?;
-                self.name_ir(token.text(), base).map_err(|m| (range, m))?
+                self.name_ir_at(ctx, &token, base).map_err(|m| (range, m))?
             }
             ast::Expr::Paren(p) => self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?,
             ast::Expr::At(p) => self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?,
@@ -1046,7 +1080,7 @@ impl Asm {
             // of that name: clrxasm's expressions know no registers.
             ast::Expr::Register(r) if r.range().is_none() && r.name_token().is_some() => {
                 let token = r.name_token().ok_or_else(missing)?;
-                self.name_ir(token.text(), base).map_err(|m| (range, m))?
+                self.name_ir_at(ctx, &token, base).map_err(|m| (range, m))?
             }
             ast::Expr::Register(_) | ast::Expr::RegIndex(_) | ast::Expr::Percent(_) => {
                 return Err((range, "a register is not allowed in an expression".into()))
@@ -1068,6 +1102,16 @@ impl Asm {
             Some(v) => Ok(Ir::Value(self.absolute_if_possible(v))),
             None => Err(format!("no local label `{name}` before this point")),
         }
+    }
+
+    /// [`name_ir`](Self::name_ir) of a name token, recorded in the index as a use.
+    fn name_ir_at(&mut self, ctx: &Ctx, token: &gcn_syntax::SyntaxToken, base: bool) -> Result<Ir, String> {
+        if self.index.is_some() && token.text() != "." {
+            let id = self.symbols.lookup(token.text());
+            let full = self.symbols.get(id).name.clone();
+            self.note_name(ctx, NameKind::Symbol, |_| full, token.text_range(), false);
+        }
+        self.name_ir(token.text(), base)
     }
 
     fn name_ir(&mut self, name: &str, base: bool) -> Result<Ir, String> {

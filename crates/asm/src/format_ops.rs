@@ -261,6 +261,9 @@ pub(crate) fn kernel(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Ar
         asm.error_at(ctx, range, "`.kernel` needs a name");
         return;
     };
+    if let Some(first) = args.first() {
+        asm.note_name(ctx, crate::index::NameKind::Kernel, |_| name.clone(), first.syntax().text_range(), true);
+    }
     match asm.layout.enter_kernel(&name) {
         Ok((k, new)) => {
             asm.layout.config.inside = Inside::Main;

@@ -16,6 +16,7 @@
 mod assembler;
 pub mod diag;
 pub mod expr;
+pub mod index;
 mod format_ops;
 pub mod layout;
 pub mod literals;
@@ -122,6 +123,8 @@ pub struct Assembly {
     /// Whether the assembly was stopped early by [`Options::cancel`]: the result is
     /// then incomplete and only good to be thrown away.
     pub cancelled: bool,
+    /// Where names are defined and used, if [`Options::record_symbols`] asked for it.
+    pub index: Option<index::SymbolIndex>,
 }
 
 impl Assembly {
@@ -346,5 +349,6 @@ fn finish(asm: Asm) -> Assembly {
         reg_usage: asm.reg_usage,
         code_labels: asm.code_labels,
         cancelled: asm.cancelled,
+        index: asm.index,
     }
 }

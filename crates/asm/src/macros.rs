@@ -255,6 +255,9 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
     let name_pos = pos;
     pos += n;
     let key = asm.macro_key(&name);
+    if let Some(index) = asm.index.as_mut() {
+        index.record(crate::index::NameKind::Macro, key.clone(), tc.loc(name_pos), n as u32, true);
+    }
     let mut good = true;
     if asm.macros.contains_key(&key) {
         text_error(asm, ctx, &tc, name_pos, format!("macro `{name}` is already defined"));
@@ -353,6 +356,12 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
 /// Expands a macro call; `node` is the statement, its arguments start at offset `from`.
 pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, from: u32) -> Flow {
     let call_loc = ctx.loc(node.text_range().start());
+    if asm.index.is_some() {
+        if let Some(name) = node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()) {
+            let key = asm.macro_key(name.text());
+            asm.note_name(ctx, crate::index::NameKind::Macro, |_| key, name.text_range(), false);
+        }
+    }
     if ctx.depth >= asm.opts.limits.expansion_depth {
         let limit = asm.opts.limits.expansion_depth;
         asm.error_at(

@@ -99,6 +99,9 @@ pub struct Options {
     /// Set by another thread to stop the assembly early (an editor's newer edit): the
     /// assembler then stops at the next statement, and the result says it was cancelled.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Whether to record where names are defined and used ([`crate::index`]), for an
+    /// editor.
+    pub record_symbols: bool,
 }
 
 impl Options {
@@ -182,6 +185,7 @@ impl Default for Options {
             files: Files::default(),
             work_dir: None,
             cancel: None,
+            record_symbols: false,
         }
     }
 }

@@ -3,9 +3,12 @@ fn main() {
     let path = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
     let text = std::fs::read_to_string(&path).unwrap();
     let settings = gcn_ide::Settings { args: vec!["--llvmVersion=30900".into()], ..Default::default() };
-    let t = Instant::now();
-    let parse = gcn_syntax::parse(&text);
-    eprintln!("parse {:?}", t.elapsed());
+    let mut parse = gcn_syntax::parse(&text);
+    for _ in 0..3 {
+        let t = Instant::now();
+        parse = gcn_syntax::parse(&text);
+        eprintln!("parse {:?}", t.elapsed());
+    }
     for _ in 0..5 {
         let t = Instant::now();
         let options = gcn_ide::file_options(&path, &settings);

@@ -18,6 +18,7 @@ use gcn_syntax::{Parse, TextRange, TextSize};
 use crate::diagnostics::{Diagnostic, Related, Severity};
 use crate::project::{ConfigProblem, FileOptions};
 use crate::reg_usage::{kernel_usage, KernelUsage};
+use crate::symbol_index::SymbolIndex;
 
 /// The texts of the editor's open documents, by path: what the assembler reads for
 /// an `.include`/`.incbin` of an open file, instead of the disk.
@@ -98,6 +99,8 @@ pub struct Analysis {
     pub config_problems: Vec<ConfigProblem>,
     /// The project file whose options were used.
     pub project_file: Option<PathBuf>,
+    /// Where each name is defined and used.
+    pub names: SymbolIndex,
     pub assembly: Assembly,
 }
 
@@ -119,6 +122,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     let mut options = input.options.asm_options();
     options.files = Files(input.open_files.clone());
     options.cancel = input.cancel.clone();
+    options.record_symbols = true;
     let name = input.path.display().to_string();
     let source = Input { name, text: input.text.to_string() };
     let assembly = gcn_asm::assemble_parsed(source, input.parse.clone(), options);
@@ -151,6 +155,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         cancelled: assembly.cancelled,
         config_problems: input.options.problems.clone(),
         project_file: input.options.project_file.clone(),
+        names: SymbolIndex::new(&assembly),
         assembly,
     }
 }
@@ -260,6 +265,11 @@ mod tests {
         }
         for f in &analysis.included {
             writeln!(out, "included {}", f.strip_prefix(dir).unwrap_or(f).display()).unwrap();
+        }
+        for o in &analysis.names.occurrences {
+            let what = if o.definition { "def" } else { "use" };
+            let place = if o.file == path { range_text(text, o.range) } else { format!("{}@{:?}", o.file.strip_prefix(dir).unwrap_or(&o.file).display(), o.range) };
+            writeln!(out, "{what} {:?} {} at {place}", o.kind, o.name).unwrap();
         }
         if out.is_empty() {
             out.push_str("nothing to show\n");
