@@ -188,6 +188,37 @@ mod tests {
             check_changes(&initial, changes, encoding(utf8), false)?;
         }
 
+        /// After any edits, the assembler's analysis of the incrementally updated parse
+        /// is the analysis of the final text from scratch.
+        #[test]
+        fn analysis_of_edits_is_the_analysis_from_scratch(
+            initial in text(),
+            changes in prop::collection::vec(change(), 1..6),
+        ) {
+            let mut document = Document::new(&initial, 1, 1);
+            for (l0, c0, l1, c1, insert) in changes {
+                let range = lsp::Range::new(lsp::Position::new(l0, c0), lsp::Position::new(l1, c1));
+                let change = lsp::TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: insert };
+                document.apply_change(change, PositionEncoding::Utf16);
+            }
+            let analyse = |parse: Parse| {
+                let path = std::path::PathBuf::from("/nonexistent/k.s");
+                let settings = gcn_ide::Settings { args: vec!["-brawcode".into()], ..Default::default() };
+                gcn_ide::analyse(gcn_ide::AnalysisInput {
+                    options: gcn_ide::file_options(&path, &settings),
+                    path,
+                    text: document.shared_text(),
+                    parse,
+                    open_files: Default::default(),
+                    cancel: None,
+                })
+            };
+            let edited = analyse(document.parse.clone());
+            let fresh = analyse(gcn_syntax::parse(&document.text()));
+            prop_assert_eq!(&edited.diagnostics, &fresh.diagnostics);
+            prop_assert_eq!(&edited.kernels, &fresh.kernels);
+        }
+
         /// The same, and the incrementally updated tree is the one of a full parse.
         #[test]
         fn changes_give_the_tree_of_a_full_parse(
