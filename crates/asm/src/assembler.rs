@@ -51,12 +51,12 @@ pub(crate) struct Ctx {
     /// that turns out to be a macro call, or lies in a false conditional, has none).
     pub errors: Rc<RefCell<ErrorCursor>>,
     /// The text being processed (offsets of its syntax tree index it).
-    pub source: Rc<str>,
+    pub source: std::sync::Arc<str>,
 }
 
 impl Ctx {
     pub(crate) fn new(mapper: Mapper, origin: Rc<Vec<(String, Location)>>, depth: u32, kind: CtxKind) -> Ctx {
-        Ctx { mapper, origin, depth, kind, errors: Rc::default(), source: Rc::from("") }
+        Ctx { mapper, origin, depth, kind, errors: Rc::default(), source: std::sync::Arc::from("") }
     }
 
     /// A child context for a nested text: one more origin frame.
@@ -155,7 +155,7 @@ pub(crate) struct Asm {
     pub code_labels: Vec<(String, usize, usize)>,
     /// Parses of recent macro expansions, by text (a call repeated with the same
     /// arguments is not parsed again).
-    pub parse_cache: HashMap<String, Rc<(gcn_syntax::Parse, Rc<str>)>>,
+    pub parse_cache: HashMap<String, Rc<(gcn_syntax::Parse, std::sync::Arc<str>)>>,
     /// The internal symbol expressions that need the places of sections wait for.
     places_symbol: Option<SymId>,
     /// The places of the sections of the ROCm section space (section, address), the
@@ -261,7 +261,7 @@ impl Asm {
     pub(crate) fn process_text(&mut self, ctx: Ctx, text: &str) -> Flow {
         if text.len() <= crate::parts::PART_SIZE {
             let parse = gcn_syntax::parse(text);
-            return self.process_parse(ctx, &parse, Rc::from(text), true);
+            return self.process_parse(ctx, &parse, std::sync::Arc::from(text), true);
         }
         self.process_lines(ctx, crate::parts::Lines::Text(text.into())).0
     }
@@ -272,7 +272,7 @@ impl Asm {
         let mut flow = Flow::Continue;
         while let Some(part) = reader.next() {
             let part_ctx = Ctx { mapper: ctx.mapper.shifted(part.start), ..ctx.clone() };
-            flow = self.process_parse(part_ctx, &part.parse, Rc::from(part.text.as_str()), true);
+            flow = self.process_parse(part_ctx, &part.parse, std::sync::Arc::from(part.text.as_str()), true);
             reader.done(part);
             if flow != Flow::Continue {
                 break;
@@ -284,7 +284,7 @@ impl Asm {
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of
     /// a repetition (its syntax errors were reported with the first; the statements that
     /// have them are still skipped).
-    pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, source: Rc<str>, report_syntax: bool) -> Flow {
+    pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, source: std::sync::Arc<str>, report_syntax: bool) -> Flow {
         ctx.source = source;
         ctx.errors = Rc::new(RefCell::new(ErrorCursor { errors: parse.errors().to_vec(), next: 0, silent: !report_syntax }));
         let flow = self.statements(&ctx, parse.tree().statements());

@@ -58,7 +58,7 @@ pub struct StreamInput {
 /// What is assembled: texts in memory, one text already parsed, or one stream.
 enum Sources {
     Texts(Vec<Input>),
-    Parsed(Input, gcn_syntax::Parse),
+    Parsed(String, Arc<str>, gcn_syntax::Parse),
     Stream(StreamInput),
 }
 
@@ -224,11 +224,12 @@ fn on_assembler_thread(sources: Sources, options: Options) -> Assembly {
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
-/// Assembles one text whose parse the caller already has (an editor keeps it up to
-/// date as the text changes): the same result as [`assemble`] with the text alone,
-/// without parsing it again. `parse` must be the parse of `input.text`.
-pub fn assemble_parsed(input: Input, parse: gcn_syntax::Parse, options: Options) -> Assembly {
-    on_assembler_thread(Sources::Parsed(input, parse), options)
+/// Assembles one text (named `name` in messages) whose parse the caller already has
+/// (an editor keeps it up to date as the text changes): the same result as
+/// [`assemble`] with the text alone, without parsing or copying it. `parse` must be the
+/// parse of `text`.
+pub fn assemble_parsed(name: String, text: Arc<str>, parse: gcn_syntax::Parse, options: Options) -> Assembly {
+    on_assembler_thread(Sources::Parsed(name, text, parse), options)
 }
 
 /// [`assemble`] on the calling thread (whose stack must be large enough).
@@ -241,7 +242,7 @@ fn assemble_sources(sources: Sources, options: Options) -> Assembly {
     define_command_line_symbols(&mut asm);
     match sources {
         Sources::Texts(inputs) => process_texts(&mut asm, inputs),
-        Sources::Parsed(input, parse) => process_parsed(&mut asm, input, &parse),
+        Sources::Parsed(name, text, parse) => process_parsed(&mut asm, name, text, &parse),
         Sources::Stream(input) => process_stream(&mut asm, input),
     }
     format_ops::end_of_source(&mut asm);
@@ -295,11 +296,10 @@ fn process_texts(asm: &mut Asm, inputs: Vec<Input>) {
     }
 }
 
-fn process_parsed(asm: &mut Asm, input: Input, parse: &gcn_syntax::Parse) {
-    let text: Arc<str> = input.text.into();
-    let file = asm.sources.add(input.name, text.clone());
+fn process_parsed(asm: &mut Asm, name: String, text: Arc<str>, parse: &gcn_syntax::Parse) {
+    let file = asm.sources.add(name, text.clone());
     let ctx = Ctx::new(Mapper::File(file), Default::default(), 0, CtxKind::File);
-    asm.process_parse(ctx, parse, std::rc::Rc::from(&*text), true);
+    asm.process_parse(ctx, parse, text, true);
 }
 
 fn process_stream(asm: &mut Asm, input: StreamInput) {

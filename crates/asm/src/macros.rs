@@ -390,7 +390,7 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
         let parsed = match asm.parse_cache.get(expansion.text.as_str()) {
             Some(p) => p.clone(),
             None => {
-                let p = Rc::new((gcn_syntax::parse(&expansion.text), Rc::<str>::from(expansion.text.as_str())));
+                let p = Rc::new((gcn_syntax::parse(&expansion.text), std::sync::Arc::<str>::from(expansion.text.as_str())));
                 if expansion.text.len() <= 4096 {
                     if asm.parse_cache.len() >= 4096 {
                         asm.parse_cache.clear();
@@ -785,7 +785,7 @@ pub(crate) fn repeat(asm: &mut Asm, ctx: &Ctx, rep: &ast::Repeat) -> Flow {
             if n <= 0 || body.text.trim().is_empty() {
                 return Flow::Continue;
             }
-            let parse = (gcn_syntax::parse(&body.text), Rc::from(body.text.as_str()));
+            let parse = (gcn_syntax::parse(&body.text), std::sync::Arc::from(body.text.as_str()));
             let mapper = body.mapper(fallback);
             for i in 0..n as u64 {
                 let frame = (format!("in repetition {}/{n}", i + 1), header_loc);
@@ -810,7 +810,7 @@ fn run_iteration(
     header: &ast::PseudoOp,
     mapper: Mapper,
     frame: (String, Location),
-    parse: &(gcn_syntax::Parse, Rc<str>),
+    parse: &(gcn_syntax::Parse, std::sync::Arc<str>),
     first: bool,
 ) -> Flow {
     let (parse, source) = (&parse.0, parse.1.clone());
@@ -883,7 +883,7 @@ fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: 
     let total = values.len();
     for (i, value) in values.iter().enumerate() {
         let expansion = substitute_irp(body, &var, value, fallback);
-        let parse = (gcn_syntax::parse(&expansion.text), Rc::from(expansion.text.as_str()));
+        let parse = (gcn_syntax::parse(&expansion.text), std::sync::Arc::from(expansion.text.as_str()));
         let frame = (format!("in repetition {}/{total}", i + 1), header_loc);
         match run_iteration(asm, ctx, header, expansion.mapper(fallback), frame, &parse, true) {
             Flow::Continue => {}
@@ -954,7 +954,7 @@ fn loop_repeat(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fa
     if !is_for && test(asm) != Some(true) {
         return Flow::Continue;
     }
-    let parse = (gcn_syntax::parse(&body.text), Rc::from(body.text.as_str()));
+    let parse = (gcn_syntax::parse(&body.text), std::sync::Arc::from(body.text.as_str()));
     let mapper = body.mapper(fallback);
     let mut i = 0u64;
     loop {

@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use gcn_asm::{Assembly, FileLoader, Files, Input, Location};
+use gcn_asm::{Assembly, FileLoader, Files, Location};
 use gcn_syntax::{Parse, TextRange, TextSize};
 
 use crate::diagnostics::{Diagnostic, Related, Severity};
@@ -124,8 +124,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     options.cancel = input.cancel.clone();
     options.record_symbols = true;
     let name = input.path.display().to_string();
-    let source = Input { name, text: input.text.to_string() };
-    let assembly = gcn_asm::assemble_parsed(source, input.parse.clone(), options);
+    let assembly = gcn_asm::assemble_parsed(name, input.text.clone(), input.parse.clone(), options);
     let mut diagnostics = Vec::new();
     let warnings = input.options.warnings();
     for d in &assembly.diagnostics {
@@ -143,7 +142,8 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     for d in &mut diagnostics {
         d.range = widen(&input.text, d.range);
     }
-    let kernels = kernel_usage(&assembly, &input.parse);
+    let names = SymbolIndex::new(&assembly);
+    let kernels = kernel_usage(&assembly, &names, &input.path);
     diagnostics.extend(crate::reg_usage::count_warnings(&kernels));
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let included = (1..assembly.sources.len()).map(|i| normalize(Path::new(&assembly.sources.file(gcn_asm::FileId(i as u32)).name))).collect();
@@ -155,7 +155,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         cancelled: assembly.cancelled,
         config_problems: input.options.problems.clone(),
         project_file: input.options.project_file.clone(),
-        names: SymbolIndex::new(&assembly),
+        names,
         assembly,
     }
 }
