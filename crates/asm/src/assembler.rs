@@ -131,6 +131,9 @@ pub(crate) struct Asm {
     pub cancelled: bool,
     /// Where names are defined and used, when [`crate::Options::record_symbols`].
     pub index: Option<crate::index::SymbolIndex>,
+    /// Encodings kept from the last assembly of this source, when
+    /// [`crate::Options::encode_cache`] is given.
+    pub encode_cache: Option<crate::encode_cache::EncodeCache>,
     pub include_depth: u32,
     pub printed: String,
     pub reg_usage: crate::regusage::RegUsage,
@@ -199,8 +202,10 @@ impl Asm {
             parse_cache: HashMap::new(),
             places_symbol: None,
             placed_sections: None,
+            encode_cache: None,
         };
         asm.index = asm.opts.record_symbols.then(Default::default);
+        asm.encode_cache = asm.opts.encode_cache.as_ref().map(|c| c.take());
         asm
     }
 
@@ -1398,10 +1403,21 @@ impl Asm {
         }
         let start = self.layout.offset();
         let section = self.layout.current();
-        let result = {
-            let target = self.target;
-            let mut resolver = Resolver { asm: self, ctx, instr_start: start as i64, section };
-            encode::encode_instruction(&target, instr, &mut resolver)
+        let target = self.target;
+        let cached = self.encode_cache.as_mut().and_then(|c| c.get(instr.syntax(), target));
+        let result = match cached {
+            Some(encoded) => Ok(encoded),
+            None => {
+                let mut resolver = Resolver { asm: self, ctx, instr_start: start as i64, section, asked: Default::default() };
+                let result = encode::encode_instruction(&target, instr, &mut resolver);
+                let reusable = !resolver.asked.get();
+                if let (Ok(encoded), Some(cache)) = (&result, self.encode_cache.as_mut()) {
+                    if reusable && encoded.fixups.is_empty() {
+                        cache.insert(instr.syntax(), target, encoded);
+                    }
+                }
+                result
+            }
         };
         match result {
             Ok(encoded) => {
@@ -1460,7 +1476,7 @@ impl Asm {
     /// The register range a `%…` value names.
     pub(crate) fn register_value(&mut self, ctx: &Ctx, expr: &ast::Expr) -> Result<RegRange, (TextRange, String)> {
         let target = self.target;
-        let mut resolver = Resolver { asm: self, ctx, instr_start: 0, section: 0 };
+        let mut resolver = Resolver { asm: self, ctx, instr_start: 0, section: 0, asked: Default::default() };
         let mut cx = encode::operands::Cx::new(&target, &mut resolver);
         cx.register_value(expr).map_err(|e| (e.range, e.message))
     }
@@ -1525,6 +1541,9 @@ struct Resolver<'a> {
     ctx: &'a Ctx,
     instr_start: i64,
     section: usize,
+    /// Whether the encoder asked anything that depends on the program (so that its
+    /// result may not be reused for another occurrence of the same node).
+    asked: std::cell::Cell<bool>,
 }
 
 impl Resolver<'_> {
@@ -1544,6 +1563,7 @@ impl Resolver<'_> {
 
 impl encode::Resolver for Resolver<'_> {
     fn eval(&mut self, expr: &ast::Expr) -> Result<encode::Value, String> {
+        self.asked.set(true);
         match self.value(expr).and_then(|v| v.map(|v| self.asm.data_value(v)).transpose()) {
             Ok(Some(v)) => Ok(encode::Value::Known(v)),
             Ok(None) => Ok(encode::Value::Pending),
@@ -1554,6 +1574,7 @@ impl encode::Resolver for Resolver<'_> {
     }
 
     fn eval_branch(&mut self, expr: &ast::Expr) -> Result<encode::Value, String> {
+        self.asked.set(true);
         match self.value(expr)? {
             Some(v) => Ok(encode::Value::Known(branch_offset(v, self.section, self.instr_start, &self.asm.layout)?)),
             None => Ok(encode::Value::Pending),
@@ -1561,15 +1582,20 @@ impl encode::Resolver for Resolver<'_> {
     }
 
     fn register_symbol(&mut self, name: &str) -> Option<RegRange> {
+        self.asked.set(true);
         let id = self.asm.symbols.find_existing(name)?;
         self.asm.symbols.get(id).register
     }
 
     fn has_register_symbols(&self) -> bool {
-        self.asm.any_register_symbol
+        let any = self.asm.any_register_symbol;
+        self.asked.set(self.asked.get() | any);
+        any
     }
 
     fn old_mod_param(&self) -> bool {
-        self.asm.opts.old_mod_param
+        let old = self.asm.opts.old_mod_param;
+        self.asked.set(self.asked.get() | old);
+        old
     }
 }

@@ -15,6 +15,7 @@
 
 mod assembler;
 pub mod diag;
+pub mod encode_cache;
 pub mod expr;
 pub mod index;
 mod format_ops;
@@ -313,7 +314,11 @@ fn process_stream(asm: &mut Asm, input: StreamInput) {
     }
 }
 
-fn finish(asm: Asm) -> Assembly {
+fn finish(mut asm: Asm) -> Assembly {
+    if let (Some(cache), Some(shared)) = (asm.encode_cache.take(), asm.opts.encode_cache.as_ref()) {
+        // A cancelled assembly saw only part of the source: its cache is still good.
+        shared.put_back(cache);
+    }
     let symbols = asm
         .symbols
         .iter()

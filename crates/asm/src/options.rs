@@ -102,6 +102,9 @@ pub struct Options {
     /// Whether to record where names are defined and used ([`crate::index`]), for an
     /// editor.
     pub record_symbols: bool,
+    /// Encodings to reuse from the last assembly of the same source, and to keep for
+    /// the next (an editor's).
+    pub encode_cache: Option<crate::encode_cache::SharedEncodeCache>,
 }
 
 impl Options {
@@ -186,6 +189,7 @@ impl Default for Options {
             work_dir: None,
             cancel: None,
             record_symbols: false,
+            encode_cache: None,
         }
     }
 }

@@ -81,6 +81,8 @@ pub struct AnalysisInput {
     pub open_files: Arc<OpenFiles>,
     /// Set to stop the analysis early (its result is then [`Analysis::cancelled`]).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Encodings kept from the last analysis of the same source, to reuse.
+    pub encode_cache: Option<gcn_asm::encode_cache::SharedEncodeCache>,
 }
 
 /// What the editor shows of one source.
@@ -123,6 +125,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     options.files = Files(input.open_files.clone());
     options.cancel = input.cancel.clone();
     options.record_symbols = true;
+    options.encode_cache = input.encode_cache.clone();
     let name = input.path.display().to_string();
     let assembly = gcn_asm::assemble_parsed(name, input.text.clone(), input.parse.clone(), options);
     let mut diagnostics = Vec::new();
@@ -250,6 +253,7 @@ mod tests {
             options,
             open_files: Arc::default(),
             cancel: None,
+            encode_cache: None,
         });
         let dir = path.parent().unwrap();
         let mut out = String::new();
@@ -307,6 +311,7 @@ mod tests {
             options: options_with_project(&path, &Settings { args: vec!["-brawcode".into()], ..Settings::default() }, None),
             open_files: Arc::new(open),
             cancel: None,
+            encode_cache: None,
         });
         let messages: Vec<_> = analysis.diagnostics.iter().map(|d| (range_text(text, d.range), d.message.clone())).collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
@@ -325,6 +330,7 @@ mod tests {
             options: options_with_project(&path, &Settings::default(), None),
             open_files: Arc::default(),
             cancel: Some(Arc::new(AtomicBool::new(true))),
+            encode_cache: None,
         });
         assert!(analysis.cancelled);
     }
