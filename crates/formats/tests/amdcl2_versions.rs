@@ -1,0 +1,231 @@
+//! AMD OpenCL 2.0 binaries across driver versions, GPUs and bitness: every field that
+//! depends on them, checked against `data/amdcl2_versions.txt` (values derived from the
+//! reference generator's rules; see the comments there).
+
+use gcn_asm::{assemble_here, Input, Options, Severity};
+
+const SOURCE: &str = "
+.amdcl2
+.gpu GPU
+.BITSbit
+.driver_version DRIVER
+.kernel k
+    .config
+        .dims x
+        .useargs
+        .arg n, char
+        .arg v, int3
+        .arg p, float*, global
+    .text
+        s_endpgm
+";
+
+/// A minimal ELF reader: what the checks need, nothing the writer could share.
+struct Elf<'a> {
+    data: &'a [u8],
+    is64: bool,
+    flags: u32,
+    /// Name, offset, size.
+    sections: Vec<(String, usize, usize)>,
+    /// Program header type and flags.
+    program_headers: Vec<(u32, u32)>,
+}
+
+fn u16_at(d: &[u8], o: usize) -> u16 {
+    u16::from_le_bytes(d[o..o + 2].try_into().unwrap())
+}
+fn u32_at(d: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes(d[o..o + 4].try_into().unwrap())
+}
+fn u64_at(d: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(d[o..o + 8].try_into().unwrap())
+}
+
+impl<'a> Elf<'a> {
+    fn parse(data: &'a [u8]) -> Elf<'a> {
+        assert_eq!(&data[..4], b"\x7fELF");
+        let is64 = data[4] == 2;
+        let word = |o: usize| if is64 { u64_at(data, o) as usize } else { u32_at(data, o) as usize };
+        let (phoff, shoff, flags, phnum, shentsize, shnum, shstrndx) = if is64 {
+            (word(0x20), word(0x28), u32_at(data, 0x30), u16_at(data, 0x38), u16_at(data, 0x3a), u16_at(data, 0x3c), u16_at(data, 0x3e))
+        } else {
+            (word(0x1c), word(0x20), u32_at(data, 0x24), u16_at(data, 0x2c), u16_at(data, 0x2e), u16_at(data, 0x30), u16_at(data, 0x32))
+        };
+        let header = |i: usize| shoff + i * shentsize as usize;
+        let (off_at, size_at) = if is64 { (0x18, 0x20) } else { (0x10, 0x14) };
+        let raw: Vec<(u32, usize, usize)> =
+            (0..shnum as usize).map(|i| (u32_at(data, header(i)), word(header(i) + off_at), word(header(i) + size_at))).collect();
+        let strtab = raw[shstrndx as usize].1;
+        let name = |at: u32| {
+            let s = &data[strtab + at as usize..];
+            String::from_utf8(s[..s.iter().position(|&c| c == 0).unwrap()].to_vec()).unwrap()
+        };
+        let sections = raw.iter().skip(1).map(|&(n, o, s)| (name(n), o, s)).collect();
+        let phentsize = if is64 { 56 } else { 32 };
+        let program_headers = (0..phnum as usize)
+            .map(|i| {
+                let at = phoff + i * phentsize;
+                (u32_at(data, at), if is64 { u32_at(data, at + 4) } else { u32_at(data, at + 24) })
+            })
+            .collect();
+        Elf { data, is64, flags, sections, program_headers }
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.sections.iter().map(|s| s.0.as_str()).collect()
+    }
+
+    fn section(&self, name: &str) -> &'a [u8] {
+        let s = self.sections.iter().find(|s| s.0 == name).unwrap_or_else(|| panic!("no section {name} in {:?}", self.names()));
+        &self.data[s.1..s.1 + s.2]
+    }
+}
+
+/// Notes of a note section: type and description.
+fn notes(data: &[u8]) -> Vec<(u32, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 12 <= data.len() {
+        let (namesz, descsz, ntype) = (u32_at(data, at) as usize, u32_at(data, at + 4) as usize, u32_at(data, at + 8));
+        at += 12 + namesz.next_multiple_of(4);
+        out.push((ntype, data[at..at + descsz].to_vec()));
+        at += descsz.next_multiple_of(4);
+    }
+    out
+}
+
+fn number(s: &str) -> u64 {
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).unwrap(),
+        None => s.parse().unwrap(),
+    }
+}
+
+fn check(line: &str) -> Result<(), String> {
+    let (head, fields) = line.split_once(':').unwrap();
+    let head: Vec<&str> = head.split_whitespace().collect();
+    let (driver, gpu, bits) = (head[0], head[1], head[2]);
+    let source = SOURCE.replace("DRIVER", driver).replace("GPU", gpu).replace("BITS", bits);
+    let a = assemble_here(vec![Input { name: "test.s".into(), text: source }], Options::default());
+    let errors: Vec<_> = a.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.clone()).collect();
+    // `error=` takes the rest of the line.
+    let fields: Vec<(&str, &str)> = match fields.trim().strip_prefix("error=") {
+        Some(e) => vec![("error", e)],
+        None => fields.split_whitespace().map(|f| f.split_once('=').unwrap()).collect(),
+    };
+    let field = |k: &str| fields.iter().find(|f| f.0 == k).map(|f| f.1);
+    if !errors.is_empty() {
+        return Err(format!("assembly errors {errors:?}"));
+    }
+    let bytes = match (a.binary(), field("error")) {
+        (Ok(_), Some(e)) => return Err(format!("written, expected the error `{e}`")),
+        (Err(d), Some(e)) => {
+            let messages: Vec<_> = d.iter().map(|d| d.message.clone()).collect();
+            return if messages.iter().any(|m| m.contains(e)) { Ok(()) } else { Err(format!("errors {messages:?}, expected `{e}`")) };
+        }
+        (Err(d), None) => return Err(format!("errors {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>())),
+        (Ok(b), None) => b,
+    };
+    let mut wrong = Vec::new();
+    let mut expect = |what: &str, got: String, want: String| {
+        if got != want {
+            wrong.push(format!("{what}: got {got}, expected {want}"));
+        }
+    };
+    let outer = Elf::parse(&bytes);
+    expect("class", (if outer.is64 { "64" } else { "32" }).into(), bits.into());
+    expect("flags", outer.flags.to_string(), field("flags").unwrap().into());
+    let layout = field("layout").unwrap();
+    // The setup: after the 0xa60-byte stub (old), else first in the inner .hsatext.
+    let setup: &[u8] = if layout == "old" {
+        expect("acl", String::from_utf8_lossy(outer.section(".comment")).into(), "AMD-COMP-LIB-v0.8 (0.0.326)".into());
+        // Metadata, then the 20-byte ISA metadata.
+        let meta_size = number(field("meta").unwrap().split(',').nth(1).unwrap()) as usize;
+        expect("rodata size", outer.section(".rodata").len().to_string(), (meta_size + 20).to_string());
+        &outer.section(".text")[0xa60..0xa60 + 256]
+    } else {
+        expect("acl", String::from_utf8_lossy(outer.section(".comment")).into(), "AMD-COMP-LIB-v0.8 (0.0.SC_BUILD_NUMBER)".into());
+        let inner = Elf::parse(outer.section(".text"));
+        let sections = if layout == "1912" {
+            vec![".hsatext", ".note", ".strtab", ".symtab", ".shstrtab"]
+        } else {
+            vec![".shstrtab", ".strtab", ".note", ".hsatext", ".symtab"]
+        };
+        expect("inner sections", format!("{:?}", inner.names()), format!("{sections:?}"));
+        let notes = notes(inner.section(".note"));
+        let types: Vec<u32> = notes.iter().map(|n| n.0).collect();
+        expect("note types", format!("{types:?}"), (if layout == "1912" { "[1, 2, 5, 3, 4]" } else { "[1, 2, 3, 4, 5]" }).into());
+        let desc = |t: u32| notes.iter().find(|n| n.0 == t).map(|n| n.1.clone()).unwrap_or_default();
+        let is64 = bits == "64";
+        expect("note 1", format!("{:?}", desc(1)), format!("{:?}", [1u8, 0, 0, 0, 0, 0, 0, 0]));
+        expect("note 2", format!("{:?}", desc(2)), format!("{:?}", [1u8, 0, 0, 0, 0, 0, 0, 0, 1, u8::from(is64), 1, 0]));
+        let n3 = desc(3);
+        expect("note 3 size", n3.len().to_string(), (if layout == "1912" { 0x1e } else { 0x1a }).to_string());
+        let isa = format!("{}.{}.{}", u32_at(&n3, 4), u32_at(&n3, 8), u32_at(&n3, 12));
+        expect("isa version", isa, field("isa").unwrap().into());
+        expect("note 3 head", format!("{:?}", &n3[..4]), format!("{:?}", [4u8, 0, 7, 0]));
+        expect("note 3 vendor", String::from_utf8_lossy(&n3[16..26]).into(), "AMD\0AMDGPU".into());
+        let n4 = desc(4);
+        let n4_want: Vec<u8> = match (layout, is64) {
+            ("1912", true) => vec![0xf0, 0x83, 0x17, 0xfb, 0xfc, 0x7f, 0, 0],
+            ("1912", false) => vec![0xb0, 0xa6, 0xf2, 0],
+            _ => [&[0x19u8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0][..], b"AMD HSA Runtime Finalizer\0\0\0\0"].concat(),
+        };
+        expect("note 4", format!("{n4:?}"), format!("{n4_want:?}"));
+        let n5_want: Vec<u8> = match (layout, field("note5").unwrap()) {
+            ("1912", "64") => b"\x16\0-hsa_call_convention=\0\0".to_vec(),
+            ("1912", _) => b"\x31\0-hsa_call_convention=0 -use-buffer-for-hsa-globa".to_vec(),
+            (_, "64") => b"\x16\0-hsa_call_convention=0\0\0".to_vec(),
+            (_, "gpupro") => b"\x16\0-hsa_call_convention=0\0t".to_vec(),
+            _ => b"\x32\0-hsa_call_convention=0 -use-buffer-for-hsa-global \0R".to_vec(),
+        };
+        expect("note 5", String::from_utf8_lossy(&desc(5)).into(), String::from_utf8_lossy(&n5_want).into());
+        let code_ph = inner.program_headers.iter().find(|p| p.0 == 0x6000_0003).map_or(0, |p| p.1);
+        expect("code program header flags", code_ph.to_string(), field("ph").unwrap().into());
+        &inner.section(".hsatext")[..256]
+    };
+    // Metadata.
+    let meta: Vec<&str> = field("meta").unwrap().split(',').collect();
+    let rodata = outer.section(".rodata");
+    let is64 = bits == "64";
+    let word = |o: usize| if is64 { u64_at(rodata, o) } else { u64::from(u32_at(rodata, o)) };
+    let w = if is64 { 8 } else { 4 };
+    expect("metadata header size", word(0).to_string(), number(meta[0]).to_string());
+    expect("metadata size", word(w).to_string(), meta[1].into());
+    let dummy = rodata.windows(22).position(|s| s == b"__OpenCL_dummy_kernel\0").unwrap() + 22;
+    let arch_word_len = rodata[dummy..].iter().position(|&c| c == 0).unwrap();
+    expect("arch word", String::from_utf8_lossy(&rodata[dummy..dummy + arch_word_len]).into(), meta[2].into());
+    // The first argument entry follows the strings (and, from 2004.06, the empty vector
+    // type hint).
+    let entry = dummy + arch_word_len + 1 + usize::from(layout == "16.3");
+    expect("first argument entry size", word(entry).to_string(), (if is64 { 88 } else { 64 }).to_string());
+    let type_at = entry + if is64 { 52 } else { 32 };
+    expect("char type code", u32_at(rodata, type_at).to_string(), field("chartype").unwrap().into());
+    // Setup.
+    let s: Vec<u64> = field("setup").unwrap().split(',').map(number).collect();
+    expect("setup word", format!("{:#x}", u64_at(setup, 0)), format!("{:#x}", s[0]));
+    expect("arch indicator", format!("{:#x}", u16_at(setup, 58)), format!("{:#x}", s[1]));
+    expect("setup1", format!("{:#x}", u16_at(setup, 56)), format!("{:#x}", s[2]));
+    expect("kernel argument size", u32_at(setup, 72).to_string(), s[3].to_string());
+    expect("setup2", format!("{:#x}", u32_at(setup, 100)), format!("{:#x}", s[4]));
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(wrong.join("; "))
+    }
+}
+
+#[test]
+fn version_dependent_fields_follow_the_reference_rules() {
+    let data = include_str!("data/amdcl2_versions.txt");
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for line in data.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        cases += 1;
+        if let Err(e) = check(line) {
+            failures.push(format!("{line}\n    {e}"));
+        }
+    }
+    assert!(cases > 20);
+    assert!(failures.is_empty(), "{} of {cases} cases differ:\n{}", failures.len(), failures.join("\n"));
+}
