@@ -1225,6 +1225,12 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         syms.add(name.as_bytes(), 5, rodata_pos, temp.metadata.len() as u64, elf::STT_OBJECT);
         rodata_pos += temp.metadata.len() as u64;
     }
+    // A main extra section named `.brig` gets a `__BRIG__` symbol, numbered as if
+    // `.rodata` and `.text` (sections 5 and 6) both came before the extra sections.
+    if let Some(brig) = input.extra_sections.iter().position(|s| s.name == ".brig") {
+        let size = input.extra_sections[brig].data.len() as u64;
+        syms.add(b"__BRIG__", 7 + brig as u16, 0, size, elf::STT_OBJECT);
+    }
     if !new_binaries {
         let mut text_pos = 0u64;
         for (kernel, temp) in input.kernels.iter().zip(&temps) {

@@ -229,3 +229,47 @@ fn version_dependent_fields_follow_the_reference_rules() {
     assert!(cases > 20);
     assert!(failures.is_empty(), "{} of {cases} cases differ:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Symbols of an ELF's `.symtab`: name, section index, value, size.
+fn symbols(elf: &Elf) -> Vec<(String, u16, u64, u64)> {
+    let (symtab, strtab) = (elf.section(".symtab"), elf.section(".strtab"));
+    let size = if elf.is64 { 24 } else { 16 };
+    symtab
+        .chunks_exact(size)
+        .map(|s| {
+            let name = &strtab[u32_at(s, 0) as usize..];
+            let name = String::from_utf8(name[..name.iter().position(|&c| c == 0).unwrap()].to_vec()).unwrap();
+            if elf.is64 {
+                (name, u16_at(s, 6), u64_at(s, 8), u64_at(s, 16))
+            } else {
+                (name, u16_at(s, 14), u64::from(u32_at(s, 4)), u64::from(u32_at(s, 8)))
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_brig_section_gets_its_symbol_in_every_layout() {
+    for driver in ["180005", "191205", "234800"] {
+        let source = format!(
+            ".amdcl2\n.gpu Bonaire\n.64bit\n.driver_version {driver}\n.compile_options \"-O\"\n\
+             .section .other\n.byte 1\n.section .brig\n.byte 1, 2, 3\n\
+             .kernel k\n    .config\n        .dims x\n    .text\n        s_endpgm\n"
+        );
+        let a = assemble_here(vec![Input { name: "test.s".into(), text: source }], Options::default());
+        let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        let outer = Elf::parse(&bytes);
+        let names: Vec<String> = symbols(&outer).into_iter().map(|s| s.0).collect();
+        // After the kernels' metadata symbols, before the old layout's ISA symbols.
+        let mut want = vec!["", "__OpenCL_compiler_options", "__OpenCL_&__OpenCL_k_kernel_metadata", "__BRIG__"];
+        if driver == "180005" {
+            want.extend(["__ISA_&__OpenCL_k_kernel_binary", "__ISA_&__OpenCL_k_kernel_metadata"]);
+        }
+        want.push("acl_version_string");
+        assert_eq!(names, want, "driver {driver}");
+        // The second extra section: index 7 + 1 (after .rodata 5 and .text 6), 3 bytes.
+        let brig = symbols(&outer).into_iter().find(|s| s.0 == "__BRIG__").unwrap();
+        assert_eq!((brig.1, brig.2, brig.3), (8, 0, 3), "driver {driver}");
+        assert_eq!(outer.names()[7], ".brig", "driver {driver}");
+    }
+}
