@@ -273,3 +273,100 @@ fn a_brig_section_gets_its_symbol_in_every_layout() {
         assert_eq!(outer.names()[7], ".brig", "driver {driver}");
     }
 }
+
+/// Section header fields: type, flags, link, info, alignment, entry size.
+fn section_header(elf: &Elf, name: &str) -> (u32, u64, u32, u32, u64, u64) {
+    let d = elf.data;
+    let (shoff, shentsize) = if elf.is64 { (u64_at(d, 0x28) as usize, u16_at(d, 0x3a)) } else { (u32_at(d, 0x20) as usize, u16_at(d, 0x2e)) };
+    let i = 1 + elf.sections.iter().position(|s| s.0 == name).unwrap();
+    let h = shoff + i * shentsize as usize;
+    if elf.is64 {
+        (u32_at(d, h + 4), u64_at(d, h + 8), u32_at(d, h + 40), u32_at(d, h + 44), u64_at(d, h + 48), u64_at(d, h + 56))
+    } else {
+        let w = |o| u64::from(u32_at(d, h + o));
+        (u32_at(d, h + 4), w(8), u32_at(d, h + 24), u32_at(d, h + 28), w(32), w(36))
+    }
+}
+
+/// Relocations with addends (64-bit): offset, symbol, type, addend.
+fn relas(data: &[u8]) -> Vec<(u64, u64, u64, u64)> {
+    data.chunks_exact(24).map(|r| (u64_at(r, 0), u64_at(r, 8) >> 32, u64_at(r, 8) & 0xffff_ffff, u64_at(r, 16))).collect()
+}
+
+/// Global data, read-write data, bss and samplers in the inner binary, with
+/// relocations to each: section order, symbol order and indices, relocation symbols,
+/// the global data padding before 2004.06, program headers (rules of the reference's
+/// `generateInternal`, `putInnerSymbols`, `CL2InnerTextRelsGen`, `CL2InnerGlobalDataRelsGen`).
+#[test]
+fn inner_data_samplers_and_relocations_in_both_new_layouts() {
+    for driver in ["191205", "200406"] {
+        let v16_3 = driver == "200406";
+        let source = format!(
+            ".amdcl2\n.gpu Bonaire\n.64bit\n.driver_version {driver}\n\
+             .globaldata\ng: .int 1, 2, 3, 4\n    .quad 0, 0\n\
+             .rwdata\nrw: .int 5\n\
+             .bssdata align=16\nb: .skip 12\n\
+             .sampler 0x11, 0x22\n\
+             .kernel k\n    .config\n        .dims x\n        .sampler 1\n    .text\n\
+             s_mov_b32 s0, g+4\n s_mov_b32 s1, (rw+2)>>32\n s_mov_b32 s2, b+1\n s_endpgm\n"
+        );
+        let a = assemble_here(vec![Input { name: "test.s".into(), text: source }], Options::default());
+        let errors: Vec<_> = a.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.clone()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        let outer = Elf::parse(&bytes);
+        let inner = Elf::parse(outer.section(".text"));
+        let data = [".hsadata_global_agent", ".hsabss_global_agent", ".hsadata_readonly_agent", ".hsatext"];
+        let rest = [".hsaimage_samplerinit", ".rela.hsadata_readonly_agent", ".rela.hsatext"];
+        let sections: Vec<&str> = if v16_3 {
+            [&[".shstrtab", ".strtab", ".note"][..], &data, &[".symtab"], &rest].concat()
+        } else {
+            [&data[..], &rest, &[".note", ".strtab", ".symtab", ".shstrtab"]].concat()
+        };
+        assert_eq!(inner.names(), sections, "driver {driver}");
+        let index = |name: &str| 1 + inner.names().iter().position(|n| *n == name).unwrap() as u16;
+        let (ro, text, si) = (index(".hsadata_readonly_agent"), index(".hsatext"), index(".hsaimage_samplerinit"));
+        // Global data: padded (with read-write data and bss) to 256 bytes before 2004.06.
+        assert_eq!(inner.section(".hsadata_readonly_agent").len(), if v16_3 { 32 } else { 256 - 4 - 12 }, "driver {driver}");
+        // The kernel's sampler first, then the kernel, the other samplers, the section
+        // symbols, one symbol per sampler initializer. Sampler values: global data size
+        // minus the sampler count, plus 8 per sampler (as the reference counts them).
+        let code_size = 256 + 3 * 8 + 4;
+        let mut want: Vec<(String, u16, u64, u64)> = vec![
+            ("&input_bc::&_.Samp1".into(), ro, 30 + 8, 8),
+            ("&__OpenCL_k_kernel".into(), text, 0, code_size),
+            ("&input_bc::&_.Samp0".into(), ro, 30, 8),
+            ("__hsa_section.hsadata_global_agent".into(), index(".hsadata_global_agent"), 0, 0),
+            ("__hsa_section.hsabss_global_agent".into(), index(".hsabss_global_agent"), 0, 0),
+            ("__hsa_section.hsadata_readonly_agent".into(), ro, 0, 0),
+            ("__hsa_section.hsatext".into(), text, 0, 0),
+            (String::new(), si, 0, 0),
+            (String::new(), si, 8, 0),
+        ];
+        if v16_3 {
+            want.insert(0, (String::new(), 0, 0, 0));
+        }
+        assert_eq!(symbols(&inner), want, "driver {driver}");
+        let first = u64::from(v16_3);
+        // Sampler relocations: the last 16 bytes of the global data, to the sampler
+        // initializer symbols.
+        assert_eq!(relas(inner.section(".rela.hsadata_readonly_agent")), vec![(16, first + 7, 4, 0), (24, first + 8, 4, 0)]);
+        // Code relocations: after the 256-byte setup; low 32 bits type 1, high type 2;
+        // read-write data, bss, global data section symbols in that order.
+        assert_eq!(
+            relas(inner.section(".rela.hsatext")),
+            vec![(260, first + 5, 1, 4), (268, first + 3, 2, 2), (276, first + 4, 1, 1)],
+            "driver {driver}"
+        );
+        let symtab = index(".symtab") as u32;
+        assert_eq!(section_header(&inner, ".rela.hsatext"), (4, 0, symtab, text as u32, 8, 24));
+        assert_eq!(section_header(&inner, ".rela.hsadata_readonly_agent"), (4, 0, symtab, ro as u32, 8, 24));
+        // Sampler initializers: flags SHF_MERGE, entry size 8, aligned to 8 from 2004.06.
+        assert_eq!(section_header(&inner, ".hsaimage_samplerinit"), (1, 0x10, 0, 0, if v16_3 { 8 } else { 1 }, 8));
+        assert_eq!(inner.section(".hsaimage_samplerinit"), [8, 0, 1, 0, 0x11, 0, 0, 0, 8, 0, 1, 0, 0x22, 0, 0, 0]);
+        assert_eq!(section_header(&inner, ".hsabss_global_agent").4, 16);
+        // Program headers: data (read-write and bss), global data, code.
+        let ph: Vec<(u32, u32)> = inner.program_headers.iter().copied().filter(|p| p.0 >= 0x6000_0000).collect();
+        assert_eq!(ph, vec![(0x6000_0001, 6), (0x6000_0002, 6), (0x6000_0003, if v16_3 { 5 } else { 6 })], "driver {driver}");
+    }
+}
