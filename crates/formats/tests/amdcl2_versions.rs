@@ -370,3 +370,85 @@ fn inner_data_samplers_and_relocations_in_both_new_layouts() {
         assert_eq!(ph, vec![(0x6000_0001, 6), (0x6000_0002, 6), (0x6000_0003, if v16_3 { 5 } else { 6 })], "driver {driver}");
     }
 }
+
+/// The old layout (drivers before 1912.05) from `.config`: the generated 0xa60-byte
+/// stub, the setup and the metadata's fields that only it has (rules of the reference's
+/// `generateKernelStub`, `analyzeCode`, `generateKernelSetup` with old binaries and
+/// `writeMetadata`).
+#[test]
+fn old_layout_stub_setup_and_metadata_from_config() {
+    let code = "s_mov_b32 s0, 1\n v_mov_b32 v0, 0x1234\n buffer_load_dword v1, v0, s[0:3], 0 offen\n ds_read_b32 v2, v0\n s_endpgm\n";
+    // (gpu, config, stub words at their offsets, setup words, metadata options and
+    // pipes/scratch field)
+    struct Case {
+        gpu: &'static str,
+        config: &'static str,
+        stub: Vec<(usize, u32)>,
+        setup: Vec<(usize, u32)>,
+        options: u32,
+        pipes_usage: u64,
+        enqueue: u32,
+    }
+    let cases = [
+        Case {
+            gpu: "Bonaire",
+            config: ".dims x\n .localsize 1000\n .sgprsnum 10\n .vgprsnum 7\n .arg n, uint\n",
+            stub: vec![
+                // header: text offset, instructions, VGPRs, size (instructions), global and
+                // local memory operations, SGPRs+VGPRs, SGPRs with VCC
+                (0, 0xa60), (4, 5), (8, 7), (36, 5), (40, 1), (44, 1), (52, 17), (60, 12),
+                (0xb8, 0xa60), (0x164, 3), (0x168, 13),
+                // end: text offset, 0x100, code+0x100, 0x200, code+0xb60 twice, VGPRs, all
+                // SGPRs, VGPRs, SGPRs, float mode, 1, scratch dwords, local size, all ones
+                (0x9a0, 0xa60), (0x9a8, 0x100), (0x9ac, 32 + 0x100), (0x9b8, 0x200), (0x9c0, 32 + 0xb60),
+                (0x9d0, 32 + 0xb60), (0x9d8, 7), (0x9dc, 12), (0x9e8, 7), (0x9ec, 10), (0x9f0, 0xc0), (0x9f8, 1),
+                (0xa08, 0), (0xa0c, 1000), (0xa10, 0xffff_ffff),
+                // PGM_RSRC2 with the LDS size: 4 user SGPRs, TGID_X, 2 LDS blocks
+                (0xa48, 0x1_0088),
+            ],
+            setup: vec![(0, 1), (4, 0), (48, 0xc_0041), (52, 0x88), (56, 0x000a_0001), (60, 0), (64, 1000), (72, 4), (84, 0x0007_000c), (88, 7), (92, 10), (100, 0x0600_0203)],
+            options: 0x120,
+            pipes_usage: 0,
+            enqueue: 0,
+        },
+        Case {
+            gpu: "Tonga",
+            config: ".dims xyz\n .scratchbuffer 40\n .useenqueue\n .sgprsnum 20\n .vgprsnum 9\n",
+            stub: vec![
+                (0, 0xa60), (4, 5), (8, 9), (36, 5), (40, 1), (44, 1), (52, 29), (60, 26),
+                (0x164, 3), (0x168, 12),
+                (0x9d8, 9), (0x9dc, 26), (0x9e8, 9), (0x9ec, 20), (0xa08, 10), (0xa0c, 0),
+                // scratch, 10 user SGPRs, TGID_X/Y/Z, TIDIG_COMP_CNT 2 (enqueue)
+                (0xa48, 0x1395),
+            ],
+            setup: vec![(0, 1), (48, 0xc_00c2), (52, 0x1395), (56, 0x000a_002b), (60, 40), (64, 0), (72, 0), (84, 0x0009_001a), (100, 0x0603_0003)],
+            options: 0x120,
+            pipes_usage: 40,
+            enqueue: 1,
+        },
+    ];
+    for c in cases {
+        let source = format!(".amdcl2\n.gpu {}\n.64bit\n.driver_version 180005\n.kernel k\n    .config\n {}\n    .text\n {code}", c.gpu, c.config);
+        let a = assemble_here(vec![Input { name: "test.s".into(), text: source }], Options::default());
+        let errors: Vec<_> = a.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.clone()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        let outer = Elf::parse(&bytes);
+        let text = outer.section(".text");
+        assert_eq!(text.len(), 0xa60 + 256 + 32, "{}", c.gpu);
+        for (at, want) in c.stub {
+            assert_eq!(u32_at(text, at), want, "{}: stub word at {at:#x}", c.gpu);
+        }
+        for (at, want) in c.setup {
+            assert_eq!(u32_at(text, 0xa60 + at), want, "{}: setup word at {at}", c.gpu);
+        }
+        let rodata = outer.section(".rodata");
+        assert_eq!(u32_at(rodata, 0x1c), c.options, "{}: options", c.gpu);
+        // pipes usage (or the scratch size): after the name lengths and three zero words
+        assert_eq!(u64_at(rodata, 0x88), c.pipes_usage, "{}: pipes usage", c.gpu);
+        // use of enqueue, after the argument count and 40 zero bytes
+        assert_eq!(u32_at(rodata, 0xa8 + 40), c.enqueue, "{}: enqueue", c.gpu);
+        // The 20-byte ISA metadata after the metadata.
+        assert_eq!(&rodata[rodata.len() - 20..], &[0, 0, 0x68, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0x42, 9, 0, 0, 0, 0, 0, 0]);
+    }
+}
