@@ -452,3 +452,22 @@ fn old_layout_stub_setup_and_metadata_from_config() {
         assert_eq!(&rodata[rodata.len() - 20..], &[0, 0, 0x68, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0x42, 9, 0, 0, 0, 0, 0, 0]);
     }
 }
+
+/// As the reference, a driver version 0 (`.driver_version 0`, `-t 0`) is no version:
+/// the next source of the version applies.
+#[test]
+fn driver_version_zero_is_not_given() {
+    let run = |t: Option<u32>| {
+        let source = ".amdcl2\n.gpu Bonaire\n.64bit\n.driver_version 0\n.get_driver_version v\n.kernel k\n    .config\n    .text\n        s_endpgm\n";
+        let opts = Options { driver_version: t, ..Options::default() };
+        let a = assemble_here(vec![Input { name: "test.s".into(), text: source.into() }], opts);
+        let v = a.symbols.iter().find(|s| s.name == "v").and_then(|s| s.value).unwrap() as u64;
+        let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        let outer = Elf::parse(&bytes);
+        // The old layout has a stub (0xa60 bytes) and no inner ELF in .text.
+        (v, outer.section(".text").starts_with(b"\x7fELF"))
+    };
+    assert_eq!(run(Some(180005)), (180005, false));
+    assert_eq!(run(Some(0)), (u64::from(gcn_formats::DEFAULT_AMDCL2_DRIVER_VERSION), true));
+    assert_eq!(run(None), (u64::from(gcn_formats::DEFAULT_AMDCL2_DRIVER_VERSION), true));
+}
