@@ -471,3 +471,26 @@ fn driver_version_zero_is_not_given() {
     assert_eq!(run(Some(0)), (u64::from(gcn_formats::DEFAULT_AMDCL2_DRIVER_VERSION), true));
     assert_eq!(run(None), (u64::from(gcn_formats::DEFAULT_AMDCL2_DRIVER_VERSION), true));
 }
+
+/// An `.hsaconfig` kernel in the old layout: the reference makes its stub from the plain
+/// configuration, whose register counts stay unset (all ones), and writes the HSA
+/// descriptor as the setup.
+#[test]
+fn old_layout_stub_of_an_hsa_kernel() {
+    let source = ".amdcl2\n.gpu Bonaire\n.64bit\n.driver_version 180005\n.kernel k\n    .hsaconfig\n        .dims x\n        .arg n, uint\n    .text\n        s_endpgm\n";
+    let a = assemble_here(vec![Input { name: "test.s".into(), text: source.into() }], Options::default());
+    let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+    let outer = Elf::parse(&bytes);
+    let text = outer.section(".text");
+    let want = [
+        (4, 1), (8, u32::MAX), (52, u32::MAX - 1), (60, 1),
+        (0x9d8, u32::MAX), (0x9dc, 1), (0x9e8, u32::MAX), (0x9ec, u32::MAX), (0x9f0, 0xc0),
+        // 4 user SGPRs, no dimensions (the plain configuration has none)
+        (0xa48, 8),
+    ];
+    for (at, w) in want {
+        assert_eq!(u32_at(text, at), w, "stub word at {at:#x}");
+    }
+    // The setup is the HSA descriptor: version 1.0, machine kind 1.
+    assert_eq!(&text[0xa60..0xa60 + 10], &[1, 0, 0, 0, 0, 0, 0, 0, 1, 0]);
+}
