@@ -208,6 +208,7 @@ fn check(line: &str) -> Result<(), String> {
     expect("setup1", format!("{:#x}", u16_at(setup, 56)), format!("{:#x}", s[2]));
     expect("kernel argument size", u32_at(setup, 72).to_string(), s[3].to_string());
     expect("setup2", format!("{:#x}", u32_at(setup, 100)), format!("{:#x}", s[4]));
+    expect("PGM_RSRC2", format!("{:#x}", u32_at(setup, 52)), format!("{:#x}", s[5]));
     if wrong.is_empty() {
         Ok(())
     } else {
