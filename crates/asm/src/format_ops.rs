@@ -17,6 +17,7 @@ pub(crate) mod build;
 
 pub(crate) use build::{config_reg_counts, finish_config};
 mod cl2;
+pub(crate) use cl2::old_layout_section_error;
 mod gallium;
 mod hsa;
 mod rocm;
