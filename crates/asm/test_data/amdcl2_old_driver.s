@@ -35,3 +35,11 @@
 .kernel k3
     .isametadata
     .stub
+# Re-entering a kernel whose last section was a new inner one: the kernel is current
+# again (its configuration and code) and so is that section.
+.kernel k2
+    .byte 5
+    .config
+        .dims x
+    .text
+    s_endpgm
