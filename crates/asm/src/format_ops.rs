@@ -17,6 +17,7 @@ pub(crate) mod build;
 
 pub(crate) use build::{config_reg_counts, finish_config};
 mod cl2;
+pub(crate) use cl2::old_layout_section_error;
 mod gallium;
 mod hsa;
 mod rocm;
@@ -229,8 +230,8 @@ pub(crate) fn device_chosen(asm: &mut Asm, ctx: &Ctx, range: TextRange) {
 }
 
 /// The driver version the source asks for: `.driver_version`, else `-t`, else the
-/// format's default. For AMD OpenCL 1.2 a `.driver_info` string makes it 0 (taken from
-/// the string by the writer).
+/// format's default (AMD OpenCL 2.0: a version 0 counts as not given). For AMD OpenCL
+/// 1.2 a `.driver_info` string makes it 0 (taken from the string by the writer).
 pub(crate) fn driver_version(asm: &Asm) -> u32 {
     let config = &asm.layout.config;
     match asm.layout.format {
@@ -241,9 +242,11 @@ pub(crate) fn driver_version(asm: &Asm) -> u32 {
                 asm.opts.driver_version.unwrap_or(gcn_formats::DEFAULT_AMD_DRIVER_VERSION)
             }
         }
+        // As the reference, 0 (`.driver_version 0`, `-t 0`) means not given.
         BinaryFormat::AmdCl2 => config
             .driver_version
-            .or(asm.opts.driver_version)
+            .filter(|&v| v != 0)
+            .or(asm.opts.driver_version.filter(|&v| v != 0))
             .unwrap_or(gcn_formats::DEFAULT_AMDCL2_DRIVER_VERSION),
         _ => config.driver_version.or(asm.opts.driver_version).unwrap_or(gcn_formats::DEFAULT_MESA_VERSION),
     }

@@ -359,7 +359,15 @@ impl Layout {
                 _ => self.create("", Owner::Kernel(k), SectionKind::Config),
             },
         };
-        self.switch_to(section);
+        if self.sections[section].inner && self.format == BinaryFormat::AmdCl2 {
+            // The kernel's last section was a new inner one (made inside it): as in the
+            // reference, the kernel is current again, with that section.
+            self.config.inside = crate::format_ops::Inside::Main;
+            self.owner = Owner::Kernel(k);
+            self.current = section;
+        } else {
+            self.switch_to(section);
+        }
         Ok((k, new))
     }
 

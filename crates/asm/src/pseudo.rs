@@ -825,6 +825,12 @@ fn query(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], value: i
 fn section(asm: &mut Asm, ctx: &Ctx, range: TextRange, name: &str) {
     asm.format_fixed = true;
     asm.abs_offset = None;
+    if asm.layout.format == BinaryFormat::AmdCl2 {
+        if let Some(m) = crate::format_ops::old_layout_section_error(asm, name) {
+            asm.error_at(ctx, range, m);
+            return;
+        }
+    }
     if let Err(m) = asm.layout.switch_section(name) {
         asm.error_at(ctx, range, m);
     }

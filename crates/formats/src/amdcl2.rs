@@ -389,11 +389,12 @@ fn kernel_stub(input: &Input, config: &KernelConfig, code: &[u8]) -> Vec<u8> {
     let gen = input.device.generation();
     let needed_extra = if gen >= Generation::Gcn1_2 { 4 } else { 2 };
     let extra = if config.use_enqueue { needed_extra } else { 0 };
-    let sgprs_all = config.used_sgprs + 2 + extra;
+    // Wrapping: an HSA configuration leaves the counts unset (u32::MAX), as the reference.
+    let sgprs_all = config.used_sgprs.wrapping_add(2 + extra);
     let (instrs, global, local) = analyze_code(gen, code);
     let mut b = Bytes::default();
     b.u32(0xa60).u32(instrs).u32(config.used_vgprs).zeros(24).u32(instrs).u32(global).u32(local).u32(0)
-        .u32(config.used_sgprs + config.used_vgprs).u32(0).u32(sgprs_all);
+        .u32(config.used_sgprs.wrapping_add(config.used_vgprs)).u32(0).u32(sgprs_all);
     b.zeros(0xb8 - b.len()).u32(0xa60);
     b.zeros(0x164 - b.len()).u32(3).u32(if config.local_size != 0 { 13 } else { 12 });
     b.zeros(0x9a0 - b.len());
@@ -752,7 +753,15 @@ fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, FormatError> {
                 let size = metadata_size(input, config);
                 temp.metadata = write_metadata(input, i, config, &temp, size);
                 if !new_binaries {
-                    temp.stub = kernel_stub(input, config, &kernel.code);
+                    temp.stub = match &kernel.setup {
+                        // The reference makes the stub of an HSA kernel from its plain
+                        // configuration, whose register counts are never set.
+                        KernelSetup::Hsa(..) => {
+                            let unset = KernelConfig { used_sgprs: u32::MAX, used_vgprs: u32::MAX, ..config.clone() };
+                            kernel_stub(input, &unset, &kernel.code)
+                        }
+                        _ => kernel_stub(input, config, &kernel.code),
+                    };
                 }
                 temp
             }
@@ -1224,6 +1233,12 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         let name = format!("__OpenCL_&__OpenCL_{}_kernel_metadata", kernel.name);
         syms.add(name.as_bytes(), 5, rodata_pos, temp.metadata.len() as u64, elf::STT_OBJECT);
         rodata_pos += temp.metadata.len() as u64;
+    }
+    // A main extra section named `.brig` gets a `__BRIG__` symbol, numbered as if
+    // `.rodata` and `.text` (sections 5 and 6) both came before the extra sections.
+    if let Some(brig) = input.extra_sections.iter().position(|s| s.name == ".brig") {
+        let size = input.extra_sections[brig].data.len() as u64;
+        syms.add(b"__BRIG__", 7 + brig as u16, 0, size, elf::STT_OBJECT);
     }
     if !new_binaries {
         let mut text_pos = 0u64;

@@ -527,3 +527,24 @@ fn setup_args(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         c.args.push(a);
     }
 }
+
+/// `.section NAME` (and `.rodata`, `.data`) in AMD OpenCL 2.0 before driver 1912.05:
+/// the reference refuses the global data, read-write data and bss sections, and a new
+/// section of the inner binary (made inside a kernel or after `.inner`), whose binary
+/// the old layout does not have.
+pub(crate) fn old_layout_section_error(asm: &Asm, name: &str) -> Option<&'static str> {
+    if driver_version(asm) >= NEW_BINARIES {
+        return None;
+    }
+    match name {
+        ".rodata" => Some("global data allowed only for new binary format"),
+        ".data" => Some("global rwdata allowed only for new binary format"),
+        ".bss" => Some("global BSS allowed only for new binary format"),
+        _ => match asm.layout.owner() {
+            Owner::Global => None,
+            Owner::Kernel(_) if name == ".text" => None,
+            _ if asm.layout.find(name, Owner::Inner).is_some() => None,
+            _ => Some("inner sections are allowed only for new binary format"),
+        },
+    }
+}
