@@ -758,3 +758,24 @@ async fn an_edit_of_an_open_included_file_reaches_its_includer() {
     .assert_eq(&render_diagnostics(&diagnostics));
     assert_eq!(diagnostics[0]["relatedInformation"][0]["location"]["uri"], helpers);
 }
+
+#[tokio::test]
+async fn an_inlay_hint_refresh_answered_after_the_next_edit_keeps_the_server_alive() {
+    let capabilities = json!({ "workspace": { "inlayHint": { "refreshSupport": true } } });
+    let mut client = TestClient::start(Duration::ZERO, capabilities).await;
+    client.open(".rawcode\ns_nop 0\n").await;
+    for version in 2..5 {
+        // The server asks for a refresh after publishing; the client answers only after
+        // its next edit, when the analysis that asked is long replaced.
+        let request = loop {
+            let m = client.receive(PATIENCE).await.expect("a refresh request");
+            if m["method"] == "workspace/inlayHint/refresh" {
+                break m;
+            }
+        };
+        client.change(version, &[((1, 6), (1, 7), if version % 2 == 0 { "1" } else { "0" })]).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        client.send(json!({ "jsonrpc": "2.0", "id": request["id"], "result": null })).await;
+    }
+    assert!(client.symbols().await.is_array());
+}

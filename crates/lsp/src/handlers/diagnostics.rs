@@ -80,7 +80,10 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
             client.publish_diagnostics(uri.clone(), diagnostics, Some(document.version)).await;
             publish_config_problems(&state, &client, &analysis).await;
             if state.inlay_refresh.load(std::sync::atomic::Ordering::Relaxed) {
-                let _ = client.inlay_hint_refresh().await;
+                // Not awaited here: this task is aborted by the next change, and
+                // tower-lsp must not see the wait for the client's answer dropped.
+                let client = client.clone();
+                tokio::spawn(async move { client.inlay_hint_refresh().await });
             }
         }
     });
