@@ -67,8 +67,8 @@ test('labels, instructions, registers, numbers', () => {
   const t = tokenize(grammar, 'loop: v_add_f32 v1, s[2:3], 0x1f\n1: s_branch 1b ; s_mov_b32 vcc_lo, -1.5e3');
   assert.strictEqual(scopeOf(t, 'loop'), 'entity.name.label.clrx');
   assert.strictEqual(scopeOf(t, 'v_add_f32'), 'keyword.other.instruction.clrx');
-  assert.strictEqual(scopeOf(t, 'v1'), 'variable.language.register.clrx');
-  assert.strictEqual(scopeOf(t, 's'), 'variable.language.register.clrx');
+  assert.strictEqual(scopeOf(t, 'v1'), 'variable.other.register.clrx');
+  assert.strictEqual(scopeOf(t, 's'), 'variable.other.register.clrx');
   assert.strictEqual(scopeOf(t, '0x1f'), 'constant.numeric.hex.clrx');
   assert.strictEqual(scopeOf(t, '1'), 'entity.name.label.clrx');
   assert.strictEqual(scopeOf(t, '1b'), 'constant.numeric.local-label-ref.clrx');
