@@ -61,6 +61,19 @@ local path = dir .. '/kernel.s'
 vim.cmd('edit ' .. path)
 local buf = vim.api.nvim_get_current_buf()
 check(vim.bo.filetype == 'clrx', 'kernel.s (.gallium, .gpu) is clrx')
+-- Highlighting (syntax/clrx.vim, generated with the VS Code grammar from the same lists).
+local function syn_at(pat)
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local col = l:find(pat)
+    if col then return vim.fn.synIDattr(vim.fn.synID(i, col, 1), 'name') end
+  end
+  return 'no ' .. pat
+end
+local groups = {
+  syn_at('s_load_dwordx2'), syn_at('%.gallium'), syn_at('s6'), syn_at('^# Two'), syn_at('^offsetby:'),
+}
+check(vim.deep_equal(groups, { 'clrxInstruction', 'clrxPseudoOp', 'clrxRegister', 'clrxComment', 'clrxLabel' }),
+  'highlight groups: ' .. table.concat(groups, ' '))
 
 local client
 if not check(wait(function()

@@ -147,3 +147,8 @@ test('every pseudo-op (general and of each binary format) is a directive', () =>
   assert.strictEqual(scopeOf(t, '.no_such_op'), 'invalid.illegal.unknown-directive.clrx');
   assert.strictEqual(scopeOf(t, '.local_sym'), 'variable.other.constant.clrx');
 });
+
+test("Neovim's syntax file is generated from the same lists", () => {
+  const current = fs.readFileSync(gen.vimSyntaxPath, 'utf8');
+  assert.ok(current === gen.vimSyntax(), 'editors/nvim/syntax/clrx.vim is out of date: run `npm run gen-grammar --prefix editors/vscode`');
+});
