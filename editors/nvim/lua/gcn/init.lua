@@ -31,6 +31,7 @@ local ns = vim.api.nvim_create_namespace('gcn_register_counts')
 local usage = {} -- bufnr -> { changedtick, kernels }
 local timers = {}
 local unsupported = {} -- client id -> true when gcn/registerUsage is unknown
+local attached = {} -- bufnr -> true while on_lines refreshes the counts
 
 local function notify(msg, level)
   vim.notify('gcn: ' .. msg, level or vim.log.levels.INFO)
@@ -263,11 +264,19 @@ local function on_attach(client, bufnr)
   vim.bo[bufnr].commentstring = '# %s'
   vim.bo[bufnr].comments = 's1:/*,mb:*,ex:*/,:#'
   local group = vim.api.nvim_create_augroup('gcn_buf_' .. bufnr, { clear = true })
-  vim.api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI' }, {
-    group = group,
-    buffer = bufnr,
-    callback = function() schedule_usage(bufnr, 300) end,
-  })
+  -- Every change (typing, plugins, API edits) refreshes the counts, debounced.
+  if not attached[bufnr] then
+    attached[bufnr] = true
+    vim.api.nvim_buf_attach(bufnr, false, {
+      on_lines = function()
+        if not attached[bufnr] then
+          return true -- detach
+        end
+        vim.schedule(function() schedule_usage(bufnr, 300) end)
+      end,
+      on_detach = function() attached[bufnr] = nil end,
+    })
+  end
   vim.api.nvim_create_autocmd('BufWritePost', {
     group = group,
     buffer = bufnr,
@@ -286,6 +295,7 @@ local function on_attach(client, bufnr)
         return
       end
       usage[bufnr] = nil
+      attached[bufnr] = nil
       if timers[bufnr] then
         timers[bufnr]:stop()
         timers[bufnr]:close()
