@@ -13,3 +13,9 @@ editors/nvim/test/run.sh
 npm test --prefix editors/vscode --silent
 # The VS Code extension in a real VS Code (code-server + headless Chromium), a few minutes.
 editors/vscode/e2e/run.sh
+# Both editor tests again against editors/contract/mock-gcn-lsp.js (the real server plus
+# stand-ins for the protocol parts it lacks yet), so the front ends' side of register
+# usage, hover, definition, assembling and on-save is tested before the server has them.
+target_dir="$(cargo metadata --format-version 1 --no-deps \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+GCN_LSP="$target_dir/debug/gcn-lsp" editors/contract/run.sh

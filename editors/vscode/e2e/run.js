@@ -308,6 +308,25 @@ async function main() {
       return `${before.trim()} -> ${(await usageItem.innerText()).trim()}`;
     }, has.registerUsage ? undefined : 'gcn/registerUsage');
 
+    await step('the status bar tooltip lists every kernel', async () => {
+      await usageItem.hover();
+      const tip = page.locator('.monaco-hover-content, .workbench-hover', { hasText: 'offsetby' }).first();
+      await tip.waitFor({ timeout: WAIT });
+      const text = await tip.innerText();
+      if (!/scale/.test(text)) throw new Error(`tooltip: ${text}`);
+      await page.mouse.move(700, 300);
+      return text.replace(/\s+/g, ' ').slice(0, 120);
+    }, has.registerUsage ? undefined : 'gcn/registerUsage');
+    await step('CLRX: Show Register Usage jumps to the kernel picked', async () => {
+      await command('CLRX: Show Register Usage');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'offsetby' }).first();
+      await row.waitFor({ timeout: WAIT });
+      await page.keyboard.type('offsetby');
+      await page.keyboard.press('Enter');
+      const want = lineOf(kernel, /^offsetby:/) + 1; // one line was inserted above
+      await until(async () => (await cursorLine()) === want, `cursor on line ${want}`);
+    }, has.registerUsage ? undefined : 'gcn/registerUsage');
+
     await step('saving writes build/kernel.bin (gcn.toml [on-save])', async () => {
       fs.rmSync(bin, { force: true });
       await page.keyboard.press('Control+s');
@@ -320,6 +339,19 @@ async function main() {
       await command('CLRX: Assemble File');
       await until(() => fs.existsSync(bin), 'build/kernel.bin');
     }, has.assemble ? undefined : 'executeCommand gcn.assemble');
+
+    await step('a changed setting applies without a restart (gcn.onSave.output)', async () => {
+      // As a user editing the workspace's settings (VS Code watches the file).
+      fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+      fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'gcn.onSave.output': 'out/{stem}.o' }));
+      const other = path.join(ws, 'out', 'kernel.o');
+      await page.waitForTimeout(2000); // VS Code notices the settings file
+      await until(async () => {
+        await insertAfter(1, '# saved again');
+        await page.keyboard.press('Control+s');
+        return fs.existsSync(other) || (await page.waitForTimeout(3000), fs.existsSync(other));
+      }, 'out/kernel.o', 30000);
+    }, has.onSave ? undefined : 'textDocumentSync.save (on-save output)');
 
     await step('CLRX: Show Syntax Tree opens the tree beside', async () => {
       await command('CLRX: Show Syntax Tree');
