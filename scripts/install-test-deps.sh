@@ -26,6 +26,7 @@ fi
 cache="${GCN_TOOLS_CACHE:-$HOME/.cache/gcn-tools}"
 code_server_version=4.100.3
 if ! command -v chromium >/dev/null 2>&1 || ! command -v rg >/dev/null 2>&1; then
+  apt-get update -qq
   apt-get install -y --no-install-recommends build-essential python3 pkg-config \
     libsecret-1-dev libkrb5-dev libx11-dev libxkbfile-dev ripgrep chromium
 fi

@@ -13,7 +13,7 @@ bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
 printf '#!/bin/sh\nexec node %q "$@"\n' "$here/mock-gcn-lsp.js" > "$bin/gcn-lsp"
 chmod +x "$bin/gcn-lsp"
-export GCN_LSP_REAL="$GCN_LSP" GCN_LSP="$bin/gcn-lsp"
+export GCN_LSP_REAL="$GCN_LSP" GCN_LSP="$bin/gcn-lsp" GCN_E2E_SERVER=setting
 what="${1:-all}"
 if [ "$what" = all ] || [ "$what" = nvim ]; then
   "$root/editors/nvim/test/run.sh"

@@ -37,6 +37,7 @@ function isClrx(doc) {
 
 async function startClient() {
   const setting = vscode.workspace.getConfiguration('gcn').get('server.path');
+  core.makeShippedExecutable(extensionContext.extensionPath);
   const found = core.findServer({ setting, extensionPath: extensionContext.extensionPath });
   if (found.error) {
     output.appendLine(found.error);

@@ -190,6 +190,22 @@ if kernels then
   check(wait(function() return gcn.statusline():find('VGPR 41', 1, true) ~= nil end),
     'statusline follows the edit writing v40: ' .. gcn.statusline())
   vim.api.nvim_buf_set_lines(buf, mul, mul + 1, false, {})
+  -- :GcnRegisters offers every kernel (vim.ui.select) and jumps to the one picked.
+  local offered
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    offered = vim.tbl_map(opts.format_item, items)
+    for _, k in ipairs(items) do
+      if k.name == 'offsetby' then return on_choice(k) end
+    end
+    on_choice(nil)
+  end
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd('GcnRegisters')
+  local label = line_of('^offsetby:')
+  check(wait(function() return vim.api.nvim_win_get_cursor(0)[1] == label + 1 end),
+    ':GcnRegisters jumps to the kernel picked: ' .. table.concat(offered or {}, ' | '):gsub('%s+', ' '))
+  vim.ui.select = select
 else
   skip('register counts and statusline (' .. tostring(err) .. ')', 'gcn/registerUsage')
 end

@@ -160,16 +160,22 @@ async function main() {
   log(`gcn-lsp offers: hover=${has.hover} definition=${has.definition} registerUsage=${has.registerUsage} ` +
     `gcn.assemble=${has.assemble} on-save=${has.onSave}`);
 
-  // The .vsix, built by the npm script a user or CI runs, installed as a user does.
-  execFileSync(process.execPath, [path.join(ext, 'scripts', 'package.js')], { cwd: ext, stdio: 'ignore' });
+  // The .vsix, built by the npm script a user or CI runs, installed as a user does: with
+  // the server inside (server/gcn-lsp), or (GCN_E2E_SERVER=setting) without, gcn-lsp given
+  // by the gcn.server.path setting.
+  const bundled = process.env.GCN_E2E_SERVER !== 'setting';
+  execFileSync(process.execPath, [path.join(ext, 'scripts', 'package.js')], {
+    cwd: ext, stdio: 'ignore', env: { ...process.env, GCN_LSP: bundled ? server : '' },
+  });
   const pkg = require(path.join(ext, 'package.json'));
-  const vsix = path.join(ext, `${pkg.name}-${pkg.version}.vsix`);
+  const arch = { x64: 'x64', arm64: 'arm64', arm: 'armhf' }[process.arch] || process.arch;
+  const vsix = path.join(ext, `${pkg.name}-${pkg.version}${bundled ? `-${process.platform}-${arch}` : ''}.vsix`);
   execFileSync(codeServer, ['--extensions-dir', extDir, '--user-data-dir', userData, '--install-extension', vsix], { stdio: 'ignore' });
   log(`installed ${path.basename(vsix)}`);
 
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
-    'gcn.server.path': server,
+    ...(bundled ? {} : { 'gcn.server.path': server }),
     'workbench.startupEditor': 'none',
     'workbench.colorTheme': 'Default Dark Modern',
     'workbench.tips.enabled': false,
@@ -215,6 +221,13 @@ async function main() {
       await token('s_load_dwordx2').waitFor({ timeout: WAIT });
     });
 
+    await step(bundled ? 'the server runs from the extension (server/gcn-lsp)' : 'the server runs from gcn.server.path', async () => {
+      const want = bundled ? path.join(extDir, `gcn-tools.${pkg.name}-${pkg.version}`, 'server', 'gcn-lsp') : server;
+      return until(() => {
+        const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+        return ps.split('\n').find((l) => l.startsWith(want) || l.includes(` ${want}`));
+      }, `a process ${want}`);
+    });
     await step('language mode is CLRX GCN Assembly', async () => until(async () => {
       const t = await page.locator('.statusbar-item[id="status.editor.mode"]').innerText();
       return t.includes('CLRX GCN Assembly') && t;

@@ -90,6 +90,18 @@ function findServer({ setting, extensionPath, env = process.env }) {
   return { error: `gcn-lsp not found (${tried.join(', ')})` };
 }
 
+/** Gives the shipped server its execute bit back if the .vsix install dropped it. */
+function makeShippedExecutable(extensionPath) {
+  const file = path.join(extensionPath, 'server', process.platform === 'win32' ? 'gcn-lsp.exe' : 'gcn-lsp');
+  try {
+    if (fs.statSync(file).isFile() && !isExecutable(file) && process.platform !== 'win32') {
+      fs.chmodSync(file, 0o755);
+    }
+  } catch {
+    // no shipped server
+  }
+}
+
 /** The kernel of `kernels` whose range starts last at or before `line`, or undefined. */
 function kernelAt(kernels, line) {
   let best;
@@ -123,4 +135,4 @@ function usageDetail(k) {
   return bits.join(', ');
 }
 
-module.exports = { serverSettings, findServer, onPath, kernelAt, usageText, usageDetail };
+module.exports = { serverSettings, findServer, onPath, makeShippedExecutable, kernelAt, usageText, usageDetail };
