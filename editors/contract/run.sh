@@ -11,7 +11,7 @@ root="$(cd "$here/../.." && pwd)"
 : "${GCN_LSP:?set GCN_LSP to the real gcn-lsp}"
 bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
-printf '#!/bin/sh\nexec node %q "$@"\n' "$here/mock-gcn-lsp.js" > "$bin/gcn-lsp"
+printf '#!/usr/bin/env bash\nexec -a "$0" node %q "$@"\n' "$here/mock-gcn-lsp.js" > "$bin/gcn-lsp"
 chmod +x "$bin/gcn-lsp"
 export GCN_LSP_REAL="$GCN_LSP" GCN_LSP="$bin/gcn-lsp" GCN_E2E_SERVER=setting
 what="${1:-all}"
