@@ -333,6 +333,7 @@ async function activate(context) {
         treeTimer = setTimeout(() => treeChanged.fire(treeUri(e.document.uri)), 500);
       }
     }),
+    vscode.workspace.onDidOpenTextDocument(claimClrx),
     vscode.workspace.onDidSaveTextDocument((doc) => {
       if (isClrx(doc)) scheduleUsage(0);
     }),
@@ -351,7 +352,23 @@ async function activate(context) {
     }),
     { dispose: () => stopClient() },
   );
+  vscode.workspace.textDocuments.forEach(claimClrx);
   await startClient();
+}
+
+/**
+ * A `.s`/`.S` file that another extension's language took (GNU as, x86, ARM…) becomes
+ * `clrx` when its first lines are CLRX (`gcn.detectByContent`).
+ */
+function claimClrx(doc) {
+  if (doc.languageId === 'clrx' || doc.uri.scheme !== 'file' || !/\.s$/i.test(doc.uri.path)) return;
+  if (!vscode.workspace.getConfiguration('gcn').get('detectByContent')) return;
+  // The user's own files.associations win.
+  const assoc = vscode.workspace.getConfiguration('files').get('associations') || {};
+  if (Object.values(assoc).includes(doc.languageId)) return;
+  if (core.looksLikeClrx(doc.getText())) {
+    vscode.languages.setTextDocumentLanguage(doc, 'clrx').then(undefined, () => {});
+  }
 }
 
 async function deactivate() {

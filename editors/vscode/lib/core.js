@@ -90,6 +90,15 @@ function findServer({ setting, extensionPath, env = process.env }) {
   return { error: `gcn-lsp not found (${tried.join(', ')})` };
 }
 
+// Pseudo-ops only CLRX sources use (a binary format, the GPU, kernels and their
+// configuration), `.arch GCN…`, or `s_endpgm`: the same markers as Neovim's detection.
+const CLRX_MARKERS = /^\s*\.(?:amdcl2|amd|gallium|rocm|rawcode|gpu|kernel|kcode|hsaconfig|config|cws|sgprsnum|vgprsnum|driver_version|llvm_version|64bit|32bit|get_gpu|ifarch|ifgpu)(?![\w.$])|^\s*\.arch\s+gcn|(?:^|[\s:;])s_endpgm(?![\w.$])/im;
+
+/** Whether the first `lines` lines of `text` look like a CLRX source. */
+function looksLikeClrx(text, lines = 50) {
+  return CLRX_MARKERS.test(text.split('\n', lines).join('\n'));
+}
+
 /** Gives the shipped server its execute bit back if the .vsix install dropped it. */
 function makeShippedExecutable(extensionPath) {
   const file = path.join(extensionPath, 'server', process.platform === 'win32' ? 'gcn-lsp.exe' : 'gcn-lsp');
@@ -135,4 +144,4 @@ function usageDetail(k) {
   return bits.join(', ');
 }
 
-module.exports = { serverSettings, findServer, onPath, makeShippedExecutable, kernelAt, usageText, usageDetail };
+module.exports = { looksLikeClrx, serverSettings, findServer, onPath, makeShippedExecutable, kernelAt, usageText, usageDetail };

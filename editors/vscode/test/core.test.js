@@ -57,3 +57,13 @@ test('status bar text', () => {
   assert.strictEqual(core.usageDetail(k), '18 SGPRs allocated (2 extra), 24 VGPRs allocated');
   assert.strictEqual(core.usageText({ ...k, waves: 1 }), 'SGPR 16 · VGPR 24 · 1 wave');
 });
+
+test('CLRX sources are told from other assembly by their first lines', () => {
+  assert.ok(core.looksLikeClrx('# k\n.gallium\n.gpu Tonga\n'));
+  assert.ok(core.looksLikeClrx('.AMDCL2\n'));
+  assert.ok(core.looksLikeClrx('  .arch GCN1.4\n'));
+  assert.ok(core.looksLikeClrx('start: s_endpgm\n'));
+  assert.ok(!core.looksLikeClrx('\t.text\n\t.globl main\nmain:\n\tret\n'));
+  assert.ok(!core.looksLikeClrx('.arch armv7-a\n.amdgcn_target "x"\n'));
+  assert.ok(!core.looksLikeClrx(`${'nop\n'.repeat(60)}.gallium\n`));
+});
