@@ -126,6 +126,8 @@ pub(crate) struct Asm {
     /// `local` names so far (alternate macro syntax: `.LL0`, `.LL1`, …).
     pub local_count: u64,
     pub expanded_statements: u64,
+    /// Whether the assembly stopped because [`crate::Options::cancel`] was set.
+    pub cancelled: bool,
     pub include_depth: u32,
     pub printed: String,
     pub reg_usage: crate::regusage::RegUsage,
@@ -160,7 +162,7 @@ pub(crate) struct Asm {
 
 impl Asm {
     pub(crate) fn new(opts: Options) -> Asm {
-        let target = Target { device: opts.device, gen: opts.device.generation(), wave32: opts.wave32 };
+        let target = Target { device: opts.device, gen: opts.device.generation(), wave32: opts.wave32, buggy_fp_lit: opts.buggy_fp_lit };
         let layout = Layout::new(opts.format);
         let mut symbols = SymbolTable::default();
         let dot = symbols.global_symbol(".");
@@ -177,6 +179,7 @@ impl Asm {
             macro_count: 0,
             local_count: 0,
             expanded_statements: 0,
+            cancelled: false,
             include_depth: 0,
             printed: String::new(),
             reg_usage: Default::default(),
@@ -207,11 +210,13 @@ impl Asm {
 
     fn report(&mut self, ctx: &Ctx, range: TextRange, severity: Severity, message: String) {
         let location = ctx.loc(range.start());
-        self.diag_at(location, ctx.origin.clone(), severity, message);
+        let end = ctx.loc(range.end());
+        let len = if end.file == location.file { end.offset.saturating_sub(location.offset) } else { 0 };
+        self.diags.push(Diagnostic { severity, location: Some(location), len, message, origin: ctx.origin.as_ref().clone() });
     }
 
     pub(crate) fn diag_at(&mut self, location: Location, origin: Rc<Vec<(String, Location)>>, severity: Severity, message: String) {
-        self.diags.push(Diagnostic { severity, location: Some(location), message, origin: origin.as_ref().clone() });
+        self.diags.push(Diagnostic { severity, location: Some(location), len: 0, message, origin: origin.as_ref().clone() });
     }
 
     /// Reports the syntax errors before `end` not reported yet; true if there were some.
@@ -285,6 +290,10 @@ impl Asm {
 
     pub(crate) fn statements(&mut self, ctx: &Ctx, stmts: impl Iterator<Item = Statement>) -> Flow {
         for stmt in stmts {
+            if self.opts.cancel.is_some() && self.opts.is_cancelled() {
+                self.cancelled = true;
+                return Flow::Stop;
+            }
             if ctx.depth > 0 {
                 self.expanded_statements += 1;
                 if self.expanded_statements > self.opts.limits.expanded_statements {

@@ -16,6 +16,8 @@ pub enum Severity {
 pub struct Diagnostic {
     pub severity: Severity,
     pub location: Option<Location>,
+    /// Bytes the diagnostic covers from `location`, in the same file (0: a point).
+    pub len: u32,
     pub message: String,
     pub origin: Vec<(String, Location)>,
 }

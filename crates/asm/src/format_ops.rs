@@ -15,7 +15,7 @@ mod amd;
 mod args;
 pub(crate) mod build;
 
-pub(crate) use build::finish_config;
+pub(crate) use build::{config_reg_counts, finish_config};
 mod cl2;
 mod gallium;
 mod hsa;

@@ -33,7 +33,7 @@ use gcn_isa::{Generation, SpecialRegUse};
 use std::sync::Arc;
 
 pub use crate::diag::{Diagnostic, Severity};
-pub use crate::options::{BinaryFormat, Limits, Options};
+pub use crate::options::{BinaryFormat, Disk, FileLoader, Files, Limits, Options};
 pub use crate::pseudo::{CLRX_VERSION, DEFAULT_POLICY};
 pub use crate::source::{FileId, Location, SourceMap};
 
@@ -54,9 +54,10 @@ pub struct StreamInput {
     pub reader: Box<dyn std::io::Read + Send>,
 }
 
-/// What is assembled: texts in memory, or one stream.
+/// What is assembled: texts in memory, one text already parsed, or one stream.
 enum Sources {
     Texts(Vec<Input>),
+    Parsed(Input, gcn_syntax::Parse),
     Stream(StreamInput),
 }
 
@@ -84,13 +85,19 @@ pub struct KernelRegUsage {
     pub special: SpecialRegUse,
     /// SGPRs the generation adds for VCC (always), FLAT_SCRATCH and XNACK_MASK.
     pub extra_sgprs: u32,
-    /// All SGPRs: `sgprs + extra_sgprs`, the reference's unified count (what `.sgprsnum`
-    /// means in GalliumCompute, ROCm and HSA configurations, and everywhere since policy
-    /// 200). A format writer still raises it to what the kernel's setup needs (user SGPRs,
-    /// dimensions) and caps it at the device's maximum.
+    /// The kernel configuration's `.sgprsnum`, in its format's terms (AMD OpenCL 1.2 and
+    /// the AMD OpenCL 2.0 `.config` count SGPRs without VCC, FLAT_SCRATCH and XNACK_MASK;
+    /// GalliumCompute, HSA configurations and ROCm with them): the value the source sets,
+    /// else the one the binary writer puts in the binary (what the code and the kernel's
+    /// setup need).
     pub sgprsnum: u32,
-    /// The VGPR count for the kernel's configuration (`.vgprsnum`'s default).
+    /// The kernel configuration's `.vgprsnum`: the value the source sets, else the one
+    /// the binary writer puts in the binary.
     pub vgprsnum: u32,
+    /// Whether [`KernelRegUsage::sgprsnum`] counts VCC, FLAT_SCRATCH and XNACK_MASK.
+    pub sgprsnum_with_extra: bool,
+    /// Waves per SIMD that `sgprsnum` and `vgprsnum` allow (1 to 10).
+    pub waves: u32,
 }
 
 /// What an assembly produced.
@@ -104,12 +111,17 @@ pub struct Assembly {
     pub printed: String,
     pub format: BinaryFormat,
     pub generation: Generation,
+    /// Whether the code runs in wave32 mode (GCN 1.5).
+    pub wave32: bool,
     pub policy: u32,
     pub reg_usage: regusage::RegUsage,
     /// Labels of code sections: name, section, offset (for kernels found by label).
     pub code_labels: Vec<(String, usize, usize)>,
     /// What the binary-format pseudo-ops set, for [`Assembly::binary`].
     pub config: layout::FormatConfig,
+    /// Whether the assembly was stopped early by [`Options::cancel`]: the result is
+    /// then incomplete and only good to be thrown away.
+    pub cancelled: bool,
 }
 
 impl Assembly {
@@ -153,19 +165,29 @@ impl Assembly {
                 }
             }
         }
+        let configured = format_ops::config_reg_counts(self);
         self.kernels
             .iter()
             .zip(counts)
-            .map(|(name, c)| {
+            .zip(configured)
+            .map(|((name, c), config)| {
                 let extra = self.generation.extra_sgprs(SpecialRegUse { vcc: true, ..c.special });
+                let (sgprsnum, with_extra) = match config.sgprs {
+                    Some(n) => (n, config.sgprs_with_extra),
+                    None => (c.sgprs + extra, true),
+                };
+                let vgprsnum = config.vgprs.unwrap_or(c.vgprs);
+                let all_sgprs = if with_extra { sgprsnum } else { sgprsnum + extra };
                 KernelRegUsage {
                     name: name.clone(),
                     sgprs: c.sgprs,
                     vgprs: c.vgprs,
                     special: c.special,
                     extra_sgprs: extra,
-                    sgprsnum: c.sgprs + extra,
-                    vgprsnum: c.vgprs,
+                    sgprsnum,
+                    vgprsnum,
+                    sgprsnum_with_extra: with_extra,
+                    waves: gcn_formats::gpu::waves_per_simd(self.generation, self.wave32, all_sgprs, vgprsnum),
                 }
             })
             .collect()
@@ -199,6 +221,13 @@ fn on_assembler_thread(sources: Sources, options: Options) -> Assembly {
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
+/// Assembles one text whose parse the caller already has (an editor keeps it up to
+/// date as the text changes): the same result as [`assemble`] with the text alone,
+/// without parsing it again. `parse` must be the parse of `input.text`.
+pub fn assemble_parsed(input: Input, parse: gcn_syntax::Parse, options: Options) -> Assembly {
+    on_assembler_thread(Sources::Parsed(input, parse), options)
+}
+
 /// [`assemble`] on the calling thread (whose stack must be large enough).
 pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
     assemble_sources(Sources::Texts(inputs), options)
@@ -206,18 +235,10 @@ pub fn assemble_here(inputs: Vec<Input>, options: Options) -> Assembly {
 
 fn assemble_sources(sources: Sources, options: Options) -> Assembly {
     let mut asm = Asm::new(options);
-    if asm.opts.buggy_fp_lit {
-        // Refused rather than ignored: it would change how float literals encode.
-        asm.diags.push(Diagnostic {
-            severity: Severity::Error,
-            location: None,
-            message: "--buggyFPLit (the float-literal rules of CLRX 0.1.2 and older) is not supported yet".into(),
-            origin: Vec::new(),
-        });
-    }
     define_command_line_symbols(&mut asm);
     match sources {
         Sources::Texts(inputs) => process_texts(&mut asm, inputs),
+        Sources::Parsed(input, parse) => process_parsed(&mut asm, input, &parse),
         Sources::Stream(input) => process_stream(&mut asm, input),
     }
     format_ops::end_of_source(&mut asm);
@@ -231,6 +252,7 @@ fn define_command_line_symbols(asm: &mut Asm) {
             asm.diags.push(Diagnostic {
                 severity: Severity::Warning,
                 location: None,
+                len: 0,
                 message: "a definition of `.` on the command line is ignored".into(),
                 origin: Vec::new(),
             });
@@ -270,6 +292,13 @@ fn process_texts(asm: &mut Asm, inputs: Vec<Input>) {
     }
 }
 
+fn process_parsed(asm: &mut Asm, input: Input, parse: &gcn_syntax::Parse) {
+    let text: Arc<str> = input.text.into();
+    let file = asm.sources.add(input.name, text.clone());
+    let ctx = Ctx::new(Mapper::File(file), Default::default(), 0, CtxKind::File);
+    asm.process_parse(ctx, parse, std::rc::Rc::from(&*text), true);
+}
+
 fn process_stream(asm: &mut Asm, input: StreamInput) {
     let file = asm.sources.add_streamed(input.name);
     let ctx = Ctx::new(Mapper::File(file), Default::default(), 0, CtxKind::File);
@@ -277,7 +306,7 @@ fn process_stream(asm: &mut Asm, input: StreamInput) {
     asm.sources.set_lines(file, end.lines);
     if let Some((offset, message)) = end.error {
         let location = Some(Location { file, offset });
-        asm.diags.push(Diagnostic { severity: Severity::Error, location, message, origin: Vec::new() });
+        asm.diags.push(Diagnostic { severity: Severity::Error, location, len: 0, message, origin: Vec::new() });
     }
 }
 
@@ -307,6 +336,7 @@ fn finish(asm: Asm) -> Assembly {
         kernels: asm.layout.kernels.iter().map(|k| k.name.clone()).collect(),
         format: asm.layout.format,
         generation: asm.target.gen,
+        wave32: asm.target.wave32,
         policy: asm.opts.policy.unwrap_or(DEFAULT_POLICY),
         sections: asm.layout.sections,
         symbols,
@@ -315,5 +345,6 @@ fn finish(asm: Asm) -> Assembly {
         printed: asm.printed,
         reg_usage: asm.reg_usage,
         code_labels: asm.code_labels,
+        cancelled: asm.cancelled,
     }
 }

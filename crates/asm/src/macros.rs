@@ -997,7 +997,7 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
     let file = match asm.file_cache.get(&key) {
         Some(&f) => f,
         None => {
-            let text = match std::fs::read(&found) {
+            let text = match asm.opts.files.read(&found) {
                 Ok(bytes) => match String::from_utf8(bytes) {
                     Ok(t) => t,
                     Err(e) => {
@@ -1031,18 +1031,21 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
     }
 }
 
-/// Finds a file for `.include`/`.incbin`; `\` separators are taken as `/`.
+/// Finds a file for `.include`/`.incbin`; `\` separators are taken as `/`. Relative
+/// paths start from the working directory ([`crate::Options::work_dir`]).
 pub(crate) fn find_file(asm: &Asm, including: &str, path: &str) -> Option<std::path::PathBuf> {
     let normalized = path.replace('\\', "/");
     let p = std::path::Path::new(&normalized);
+    let files = &asm.opts.files;
     if p.is_absolute() {
-        return p.is_file().then(|| p.to_path_buf());
+        return files.is_file(p).then(|| p.to_path_buf());
     }
     let beside = std::path::Path::new(including).parent().map(|d| d.join(p));
     std::iter::once(p.to_path_buf())
         .chain(asm.opts.include_dirs.iter().map(|d| d.join(p)))
         .chain(beside)
-        .find(|c| c.is_file())
+        .map(|c| asm.opts.resolve(&c))
+        .find(|c| files.is_file(c))
 }
 
 #[cfg(test)]

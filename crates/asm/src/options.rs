@@ -1,6 +1,8 @@
 //! What an assembly is asked to do: format, device, switches and limits.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use gcn_isa::Device;
 
@@ -85,6 +87,73 @@ pub struct Options {
     /// `--newROCmBinFormat`: ROCm's new binary format without `.newbinfmt`.
     pub new_rocm_bin_format: bool,
     pub limits: Limits,
+    /// Where `.include`d and `.incbin`ed files are read: the disk, unless an editor puts
+    /// its open buffers first.
+    pub files: Files,
+    /// The directory relative paths (`.include`, `.incbin`, `-I`) start from, as the
+    /// current directory does for `gcnasm`; `None`: the process's current directory.
+    pub work_dir: Option<PathBuf>,
+    /// Set by another thread to stop the assembly early (an editor's newer edit): the
+    /// assembler then stops at the next statement, and the result says it was cancelled.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Options {
+    /// `path` as the assembler reads it: relative paths start from [`Options::work_dir`].
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        match &self.work_dir {
+            Some(dir) if path.is_relative() => dir.join(path),
+            _ => path.to_path_buf(),
+        }
+    }
+
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// Reads the files a source includes.
+pub trait FileLoader: Send + Sync {
+    /// Whether `path` names a file that can be included (an open buffer, or a regular
+    /// file on disk).
+    fn is_file(&self, path: &Path) -> bool;
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>>;
+}
+
+/// The disk, through `std::fs`.
+pub struct Disk;
+
+impl FileLoader for Disk {
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        std::fs::read(path)
+    }
+}
+
+/// The [`FileLoader`] of an assembly (the disk by default).
+#[derive(Clone)]
+pub struct Files(pub Arc<dyn FileLoader>);
+
+impl Default for Files {
+    fn default() -> Files {
+        Files(Arc::new(Disk))
+    }
+}
+
+impl std::fmt::Debug for Files {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Files")
+    }
+}
+
+impl std::ops::Deref for Files {
+    type Target = dyn FileLoader;
+    fn deref(&self) -> &Self::Target {
+        &*self.0
+    }
 }
 
 impl Default for Options {
@@ -106,6 +175,9 @@ impl Default for Options {
             llvm_version: None,
             new_rocm_bin_format: false,
             limits: Limits::default(),
+            files: Files::default(),
+            work_dir: None,
+            cancel: None,
         }
     }
 }

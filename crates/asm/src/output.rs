@@ -40,6 +40,7 @@ pub(crate) fn reg_usage_json(asm: &Assembly) -> String {
                 "extra_sgprs": k.extra_sgprs,
                 "sgprsnum": k.sgprsnum,
                 "vgprsnum": k.vgprsnum,
+                "waves": k.waves,
             })
         })
         .collect();

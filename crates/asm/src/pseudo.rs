@@ -206,8 +206,12 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ".noaltmacro" => asm.opts.alt_macro = false,
         ".macrocase" => asm.opts.macro_case_insensitive = true,
         ".nomacrocase" => asm.opts.macro_case_insensitive = false,
-        ".buggyfplit" => asm.error_at(ctx, range, "`.buggyfplit` (the float-literal rules of CLRX 0.1.2 and older) is not supported yet"),
-        ".nobuggyfplit" => asm.opts.buggy_fp_lit = false,
+        // CLRX 0.1.2's float-literal rules, for the instructions that follow
+        // (gcn_isa::encode::operands::FpRules).
+        ".buggyfplit" | ".nobuggyfplit" => {
+            asm.opts.buggy_fp_lit = name == ".buggyfplit";
+            asm.target.buggy_fp_lit = asm.opts.buggy_fp_lit;
+        }
         ".oldmodparam" => asm.opts.old_mod_param = true,
         ".nooldmodparam" => asm.opts.old_mod_param = false,
         ".wave32" | ".nowave32" => {
@@ -917,7 +921,7 @@ fn incbin(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
         asm.error_at(ctx, arg_range(args, 0, range), format!("binary file `{path}` not found in the current directory or any include directory"));
         return;
     };
-    let bytes = match std::fs::read(&found) {
+    let bytes = match asm.opts.files.read(&found) {
         Ok(b) => b,
         Err(e) => {
             asm.error_at(ctx, arg_range(args, 0, range), format!("cannot read `{path}`: {e}"));

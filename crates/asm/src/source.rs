@@ -52,6 +52,15 @@ impl SourceMap {
         file.wide_lines = lines.wide;
     }
 
+    /// How many files there are (ids run from 0).
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }

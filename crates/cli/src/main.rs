@@ -8,24 +8,25 @@
 //! never with a fake output.
 //!
 //! - [`assemble`]: the command line to the core's options, and the result to the output;
-//! - [`cli`]: the options, parsed with clap;
+//! - `gcn_driver::cli`: the options, parsed with clap (shared with the language server);
 //! - [`input`]: reading files or standard input as UTF-8;
 //! - [`diagnostics`]: several files as one source, offsets back to file, line and
 //!   column, and the error formats;
-//! - [`output`]: atomic writes, and the check that an output is not an input;
+//! - `gcn_driver::output`: atomic writes, and the check that an output is not an input;
 //! - [`run`]: one run, from options to exit status.
 //!
 //! Exit status: 0 on success, 1 when the source has errors or the run cannot do what
 //! was asked, 2 for a malformed command line.
 
 mod assemble;
-mod cli;
+
 mod diagnostics;
 mod input;
-mod output;
+
 mod run;
 
 use clap::Parser;
+use gcn_driver::cli;
 
 fn main() -> std::process::ExitCode {
     run::run(&cli::Cli::parse())

@@ -16,9 +16,10 @@ use std::process::ExitCode;
 
 use gcn_syntax::{Parse, SyntaxError};
 
-use crate::cli::{Cli, EmitKind};
+use gcn_driver::{Cli, EmitKind};
 use crate::diagnostics::{located_error, tool_error, SourceMap};
-use crate::{input, output};
+use crate::input;
+use gcn_driver::output;
 
 /// Where clrxasm writes its binary when no `-o` is given.
 const DEFAULT_OUTPUT: &str = "a.out";

@@ -19,6 +19,35 @@ pub fn max_sgprs_without_vcc(gen: Generation) -> u32 {
 }
 
 pub const MAX_VGPRS: u32 = 256;
+
+/// Most waves one SIMD runs at once.
+pub const MAX_WAVES_PER_SIMD: u32 = 10;
+
+/// Waves per SIMD that a kernel's register counts allow (at most
+/// [`MAX_WAVES_PER_SIMD`], at least 1): each SIMD has a file of SGPRs (512 on GCN 1.0
+/// and 1.1, allocated by 8; 800 from GCN 1.2, allocated by 16; not a limit on GCN 1.5)
+/// and of VGPRs (256 per lane, allocated by 4; on GCN 1.5 1024 by 8 for wave32, 512 by
+/// 4 for wave64). `sgprs` counts every SGPR, VCC, FLAT_SCRATCH and XNACK_MASK included.
+pub fn waves_per_simd(gen: Generation, wave32: bool, sgprs: u32, vgprs: u32) -> u32 {
+    let fit = |file: u32, granule: u32, used: u32| {
+        if used == 0 {
+            MAX_WAVES_PER_SIMD
+        } else {
+            file / used.div_ceil(granule).saturating_mul(granule)
+        }
+    };
+    let by_sgprs = match gen {
+        Generation::Gcn1_0 | Generation::Gcn1_1 => fit(512, 8, sgprs),
+        g if g >= Generation::Gcn1_5 => MAX_WAVES_PER_SIMD,
+        _ => fit(800, 16, sgprs),
+    };
+    let by_vgprs = match gen {
+        g if g >= Generation::Gcn1_5 && wave32 => fit(1024, 8, vgprs),
+        g if g >= Generation::Gcn1_5 => fit(512, 4, vgprs),
+        _ => fit(256, 4, vgprs),
+    };
+    by_sgprs.min(by_vgprs).clamp(1, MAX_WAVES_PER_SIMD)
+}
 pub const MAX_LOCAL_SIZE: u64 = 32768;
 pub const MAX_GDS_SIZE: u64 = 65536;
 

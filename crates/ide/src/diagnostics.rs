@@ -1,8 +1,11 @@
 //! Problems to show in the editor.
 //!
-//! Today these are the parser's syntax errors, all of them errors. The assembler's own
-//! checks (unknown instructions, operand types) can be added here later as further
-//! sources, without changing the shape of a [`Diagnostic`].
+//! An open source's diagnostics are the assembler's ([`crate::analysis`]): syntax,
+//! assembling, encoding and the binary writer, the same `gcnasm` prints for the same
+//! options. [`diagnostics`] gives the parser's syntax errors alone, for a text that is
+//! not assembled.
+
+use std::path::PathBuf;
 
 use gcn_syntax::{Parse, TextRange};
 
@@ -21,6 +24,17 @@ pub struct Diagnostic {
     pub range: TextRange,
     pub severity: Severity,
     pub message: String,
+    /// Other places that explain it: where in an included file or macro body it
+    /// arose, and the chain of calls and includes that led there, innermost first.
+    pub related: Vec<Related>,
+}
+
+/// A place related to a diagnostic, in any file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Related {
+    pub file: PathBuf,
+    pub range: TextRange,
+    pub message: String,
 }
 
 /// The diagnostics of a parsed file, sorted by position.
@@ -32,6 +46,7 @@ pub fn diagnostics(parse: &Parse) -> Vec<Diagnostic> {
             range: e.range,
             severity: Severity::Error,
             message: e.message.clone(),
+            related: Vec::new(),
         })
         .collect()
 }

@@ -1,12 +1,18 @@
-//! Editor features for CLRX GCN assembly, computed from a [`gcn_syntax::Parse`] and free of
-//! any LSP type.
+//! Editor features for CLRX GCN assembly, computed from a [`gcn_syntax::Parse`] and the
+//! assembler core, and free of any LSP type.
 //!
 //! Each feature lives in its own module and works on plain data: byte ranges
 //! ([`TextRange`]) in, plain structs out. The language server (`gcn-lsp`) is the only
 //! place that turns them into protocol types; other front ends (the command line, tests)
 //! can use them as they are.
 //!
-//! - [`diagnostics`](mod@diagnostics): problems to show in the editor (today, syntax errors).
+//! - [`project`]: the options of a source (editor settings, `gcn.toml`, `gcnasm`'s own
+//!   arguments).
+//! - [`analysis`]: a source assembled as `gcnasm` would, off the editor's loop and
+//!   cancellable: its diagnostics, register usage and included files.
+//! - [`diagnostics`](mod@diagnostics): problems to show in the editor.
+//! - [`reg_usage`]: the registers and occupancy of each kernel.
+//! - [`on_save`]: the binary written when a source is saved.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
 //! - [`line_index`]: byte offsets to and from line/column positions, with columns counted
 //!   in UTF-8 or UTF-16 code units.
@@ -19,15 +25,22 @@
 //! assert_eq!(symbols[0].children[0].name, "foo");
 //! ```
 
+pub mod analysis;
 pub mod diagnostics;
 pub mod document_symbols;
 pub mod line_index;
+pub mod on_save;
+pub mod project;
+pub mod reg_usage;
 
 pub use gcn_syntax::{TextRange, TextSize};
 
-pub use crate::diagnostics::{diagnostics, Diagnostic, Severity};
+pub use crate::analysis::{analyse, Analysis, AnalysisInput, OpenFiles};
+pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};
+pub use crate::project::{file_options, FileOptions, Settings};
+pub use crate::reg_usage::KernelUsage;
 
 #[cfg(test)]
 mod test_util;

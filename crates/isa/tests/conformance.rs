@@ -175,7 +175,7 @@ fn run_case(case: &Case) -> Outcome {
     let Some(device) = Device::from_name(&case.gpu) else {
         return Outcome::Fail(format!("unknown device {}", case.gpu));
     };
-    let target = Target { device, gen: device.generation(), wave32: case.wave32 };
+    let target = Target { device, gen: device.generation(), wave32: case.wave32, buggy_fp_lit: false };
     let parse = gcn_syntax::parse(&case.src);
     let instr = parse.tree().statements().find_map(|s| match s {
         ast::Statement::Instruction(i) => Some(i),
@@ -352,7 +352,7 @@ fn encode_list() {
     for line in text.lines() {
         let Some((gpu, src)) = line.split_once('\t') else { continue };
         let Some(device) = Device::from_name(gpu) else { continue };
-        let target = Target { device, gen: device.generation(), wave32: false };
+        let target = Target { device, gen: device.generation(), wave32: false, buggy_fp_lit: false };
         let parse = gcn_syntax::parse(src);
         let Some(instr) = parse.tree().statements().find_map(|s| match s {
             ast::Statement::Instruction(i) => Some(i),
@@ -405,7 +405,7 @@ fn never_panics() {
     std::panic::set_hook(Box::new(|_| {}));
     let mut try_src = |gpu: &str, wave32: bool, src: &str| {
         let Some(device) = Device::from_name(gpu) else { return };
-        let target = Target { device, gen: device.generation(), wave32 };
+        let target = Target { device, gen: device.generation(), wave32, buggy_fp_lit: false };
         let ok = catch_unwind(AssertUnwindSafe(|| {
             let parse = gcn_syntax::parse(src);
             for s in parse.tree().statements() {
@@ -491,7 +491,7 @@ fn register_uses() {
     ];
     for (gpu, src, want) in cases {
         let device = Device::from_name(gpu).unwrap();
-        let target = Target { device, gen: device.generation(), wave32: false };
+        let target = Target { device, gen: device.generation(), wave32: false, buggy_fp_lit: false };
         let parse = gcn_syntax::parse(src);
         let instr = parse
             .tree()
@@ -524,7 +524,7 @@ fn bench_encode() {
             }
         }
         let device = Device::from_name(&case.gpu).unwrap();
-        let target = Target { device, gen: device.generation(), wave32: case.wave32 };
+        let target = Target { device, gen: device.generation(), wave32: case.wave32, buggy_fp_lit: false };
         let parse = gcn_syntax::parse(&case.src);
         if let Some(i) = parse.tree().statements().find_map(|s| match s {
             ast::Statement::Instruction(i) => Some(i),

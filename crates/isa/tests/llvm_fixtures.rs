@@ -277,6 +277,7 @@ fn llvm_fixtures() {
             device: *device,
             gen: device.generation(),
             wave32: *wave32,
+            buggy_fp_lit: false,
         };
         let (mut total, mut pass, mut allowed, mut fail) = (0, 0, 0, 0);
         for fx in fixtures {

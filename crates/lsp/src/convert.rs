@@ -74,6 +74,12 @@ pub fn range(rope: &Rope, range: TextRange, encoding: PositionEncoding) -> lsp::
     )
 }
 
+/// An LSP range of two `gcn-ide` positions (from a [`gcn_ide::LineIndex`], for a text
+/// that is not an open document).
+pub fn lsp_range(start: gcn_ide::Position, end: gcn_ide::Position) -> lsp::Range {
+    lsp::Range::new(lsp::Position::new(start.line, start.character), lsp::Position::new(end.line, end.character))
+}
+
 /// The byte range of an LSP range (ends in either order).
 pub fn text_range(rope: &Rope, range: lsp::Range, encoding: PositionEncoding) -> TextRange {
     let start = offset(rope, range.start, encoding);

@@ -15,9 +15,12 @@ pub struct Document {
     pub parse: Parse,
     /// The version the client gave the text.
     pub version: i32,
-    /// Bumped by the server on every change, unique across documents and reopenings: what
-    /// a pending diagnostics publication checks to know it is not stale.
+    /// Bumped by the server on every change of the document, of a file it includes or
+    /// of the settings, unique across documents and reopenings: what a pending analysis
+    /// or publication checks to know it is not stale.
     pub revision: u64,
+    /// The text as one string, made when first asked for after a change.
+    text: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<str>>>,
 }
 
 impl Document {
@@ -27,7 +30,13 @@ impl Document {
             parse: gcn_syntax::parse(text),
             version,
             revision,
+            text: Default::default(),
         }
+    }
+
+    /// The text as one shared string (made once per change).
+    pub fn shared_text(&self) -> std::sync::Arc<str> {
+        self.text.get_or_init(|| self.rope.to_string().into()).clone()
     }
 
     /// Applies one change of a `didChange`: a whole new text, or a ranged replacement
@@ -37,6 +46,7 @@ impl Document {
         change: TextDocumentContentChangeEvent,
         encoding: PositionEncoding,
     ) {
+        self.text = Default::default();
         match change.range {
             None => {
                 self.parse = gcn_syntax::parse(&change.text);

@@ -25,6 +25,7 @@ pub use crate::server::{Config, Server};
 pub fn service(config: Config) -> (tower_lsp::LspService<Server>, tower_lsp::ClientSocket) {
     tower_lsp::LspService::build(move |client| Server::new(client, config))
         .custom_method(handlers::syntax_tree::METHOD, Server::syntax_tree)
+        .custom_method(handlers::register_usage::METHOD, Server::register_usage)
         .finish()
 }
 

@@ -1,11 +1,11 @@
 //! The `LanguageServer` implementation: shared state and dispatch to [`crate::handlers`].
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use gcn_ide::PositionEncoding;
+use gcn_ide::{Analysis, PositionEncoding, Settings};
 use tokio::task::AbortHandle;
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
@@ -30,14 +30,23 @@ impl Default for Config {
     }
 }
 
-/// State shared by the handlers and the diagnostics tasks. Its locks are never held
+/// State shared by the handlers and the analysis tasks. Its locks are never held
 /// across an `.await`, except `publish`, which orders publications.
-#[derive(Debug)]
 pub(crate) struct State {
     pub(crate) config: Config,
     encoding: Mutex<PositionEncoding>,
     documents: Mutex<HashMap<Url, Document>>,
-    /// The debounced publication waiting for each document, aborted by the next change.
+    /// The editor's settings (`initializationOptions`, `didChangeConfiguration`).
+    pub(crate) settings: Mutex<Settings>,
+    /// The latest analysis of each open document, with the revision it is of.
+    pub(crate) analyses: Mutex<HashMap<Url, (u64, Arc<Analysis>)>>,
+    /// The cancel flag of the analysis running for each document.
+    pub(crate) running: Mutex<HashMap<Url, Arc<AtomicBool>>>,
+    /// Project files with problems published, to clear them once fixed.
+    pub(crate) config_files: Mutex<HashSet<Url>>,
+    /// Whether the client refreshes inlay hints when asked to.
+    pub(crate) inlay_refresh: AtomicBool,
+    /// The debounced analysis waiting for each document, aborted by the next change.
     pending: Mutex<HashMap<Url, AbortHandle>>,
     /// Held while checking that diagnostics are current and sending them, and while
     /// clearing a closed document's diagnostics, so a stale publication never goes out
@@ -52,6 +61,11 @@ impl State {
             config,
             encoding: Mutex::new(PositionEncoding::Utf16),
             documents: Mutex::new(HashMap::new()),
+            settings: Mutex::new(Settings::default()),
+            analyses: Mutex::new(HashMap::new()),
+            running: Mutex::new(HashMap::new()),
+            config_files: Mutex::new(HashSet::new()),
+            inlay_refresh: AtomicBool::new(false),
             pending: Mutex::new(HashMap::new()),
             publish: tokio::sync::Mutex::new(()),
             next_revision: AtomicU64::new(1),
@@ -86,6 +100,39 @@ impl State {
             .unwrap()
             .get(uri)
             .is_some_and(|d| d.revision == revision)
+    }
+
+    /// The open documents' URIs.
+    pub(crate) fn uris(&self) -> Vec<Url> {
+        self.documents.lock().unwrap().keys().cloned().collect()
+    }
+
+    /// The delay between a change and its analysis: the settings', else the server's.
+    pub(crate) fn debounce(&self) -> Duration {
+        self.settings.lock().unwrap().diagnostics_delay.map_or(self.config.debounce, Duration::from_millis)
+    }
+
+    /// The analysis of `uri` if it is of the document's current revision.
+    pub(crate) fn current_analysis(&self, uri: &Url, revision: u64) -> Option<Arc<Analysis>> {
+        let analyses = self.analyses.lock().unwrap();
+        analyses.get(uri).filter(|(r, _)| *r == revision).map(|(_, a)| a.clone())
+    }
+
+    /// Gives the document `uri` a new revision without changing its text (a file it
+    /// includes changed, or the settings did); its new revision.
+    pub(crate) fn touch(&self, uri: &Url) -> Option<u64> {
+        let revision = self.next_revision();
+        let mut documents = self.documents.lock().unwrap();
+        let document = documents.get_mut(uri)?;
+        document.revision = revision;
+        Some(revision)
+    }
+
+    /// Stops the analysis running for `uri`, if any.
+    pub(crate) fn cancel_running(&self, uri: &Url) {
+        if let Some(flag) = self.running.lock().unwrap().remove(uri) {
+            flag.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Records the pending publication of `uri`, aborting the one it replaces.
@@ -143,6 +190,25 @@ impl LanguageServer for Server {
         handlers::text_sync::did_close(self, params).await;
     }
 
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        handlers::on_save::did_save(self, params.text_document.uri).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        handlers::configuration::did_change_configuration(self, params.settings).await;
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {
+        match params.command.as_str() {
+            handlers::on_save::ASSEMBLE => handlers::on_save::execute_assemble(self, params.arguments).await,
+            other => Err(tower_lsp::jsonrpc::Error::invalid_params(format!("unknown command {other}"))),
+        }
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        handlers::register_usage::inlay_hints(self, params).await
+    }
+
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,
@@ -155,6 +221,11 @@ impl LanguageServer for Server {
 }
 
 impl Server {
+    /// The `gcn/registerUsage` custom request.
+    pub async fn register_usage(&self, params: serde_json::Value) -> Result<serde_json::Value> {
+        handlers::register_usage::register_usage(self, params).await
+    }
+
     /// The `gcn/syntaxTree` custom request.
     pub async fn syntax_tree(&self, params: serde_json::Value) -> Result<String> {
         handlers::syntax_tree::syntax_tree(&self.state, params)

@@ -81,7 +81,7 @@ pub(crate) fn code_regs_in(
 
 fn error(a: &Assembly, location: Option<Location>, message: impl Into<String>) -> Diagnostic {
     let _ = a;
-    Diagnostic { severity: Severity::Error, location, message: message.into(), origin: Vec::new() }
+    Diagnostic { severity: Severity::Error, location, len: 0, message: message.into(), origin: Vec::new() }
 }
 
 /// Where an error about the binary as a whole is reported: where the device was chosen,
@@ -188,12 +188,19 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     amd::write(&input).map_err(|e| vec![kernel_error(a, e)])
 }
 
-fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::KernelConfig {
+/// The SGPR and VGPR counts an AMD OpenCL 1.2 configuration gets when the source sets
+/// none: what the code and the kernel's setup need (SGPRs without VCC).
+fn amd_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
     let user_sgprs = kc.user_datas.iter().map(|u| u.reg_start + u.reg_size).max().unwrap_or(0);
     let dim_mask = kc.dim_mask.unwrap_or((kc.pgm_rsrc2 >> 7) & 7);
     let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
-    let used_sgprs = kc.sgprs.unwrap_or_else(|| gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)));
-    let used_vgprs = kc.vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
+    (gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)), min_vgprs.max(regs.vgprs))
+}
+
+fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::KernelConfig {
+    let (default_sgprs, default_vgprs) = amd_default_regs(kc, gen, regs);
+    let used_sgprs = kc.sgprs.unwrap_or(default_sgprs);
+    let used_vgprs = kc.vgprs.unwrap_or(default_vgprs);
     amd::KernelConfig {
         args: kc.args.clone(),
         samplers: kc.samplers.clone(),
@@ -264,6 +271,37 @@ fn symbol_in(a: &Assembly, name: &str) -> Option<(Option<usize>, i64)> {
     a.symbols.iter().find(|s| s.name == name).and_then(|s| s.value.map(|v| (s.section, v)))
 }
 
+/// SGPRs an AMD OpenCL 2.0 configuration reserves beyond its count: VCC, and
+/// FLAT_SCRATCH (and XNACK_MASK from GCN 1.2) for kernels that enqueue.
+fn cl2_extra_sgprs(kc: &KernelConfig, gen: Generation) -> u32 {
+    let needed_extra = if gen >= Generation::Gcn1_2 { 6 } else { 4 };
+    if kc.use_enqueue || kc.use_generic {
+        needed_extra
+    } else {
+        2
+    }
+}
+
+/// The SGPR and VGPR counts an AMD OpenCL 2.0 configuration (`.config`) gets when the
+/// source sets none: what the code and the setup need, SGPRs without the extra ones.
+fn cl2_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
+    let user_sgprs = if kc.use_generic {
+        12
+    } else if kc.use_enqueue {
+        10
+    } else if kc.use_setup {
+        8
+    } else if kc.use_args {
+        6
+    } else {
+        4
+    };
+    let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
+    let max_total = gpu::max_sgprs(gen);
+    ((max_total - cl2_extra_sgprs(kc, gen)).min(min_sgprs.max(regs.sgprs)), min_vgprs.max(regs.vgprs))
+}
+
 fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let device = device(a);
     let gen = device.generation();
@@ -293,22 +331,8 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             },
             ConfigKind::Config => {
                 let mut c = cl2_config(kc);
-                let user_sgprs = if kc.use_generic {
-                    12
-                } else if kc.use_enqueue {
-                    10
-                } else if kc.use_setup {
-                    8
-                } else if kc.use_args {
-                    6
-                } else {
-                    4
-                };
-                let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
-                let (min_sgprs, min_vgprs) =
-                    gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
-                let needed_extra = if gen >= Generation::Gcn1_2 { 6 } else { 4 };
-                let extra = if kc.use_enqueue || kc.use_generic { needed_extra } else { 2 };
+                let (default_sgprs, default_vgprs) = cl2_default_regs(kc, gen, regs);
+                let extra = cl2_extra_sgprs(kc, gen);
                 c.used_sgprs = match kc.sgprs {
                     Some(s) => {
                         let s = if policy >= POLICY_UNIFIED_SGPR_COUNT { s.max(extra) - extra } else { s };
@@ -321,9 +345,9 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                         }
                         s
                     }
-                    None => (max_total - extra).min(min_sgprs.max(regs.sgprs)),
+                    None => default_sgprs,
                 };
-                c.used_vgprs = kc.vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
+                c.used_vgprs = kc.vgprs.unwrap_or(default_vgprs);
                 amdcl2::KernelSetup::Config(c)
             }
             ConfigKind::Hsa => {
@@ -463,6 +487,72 @@ fn control_directive(a: &Assembly, k: usize, errors: &mut Vec<Diagnostic>) -> Op
 
 // ---- GalliumCompute ------------------------------------------------------------------------
 
+/// The user SGPRs of a GalliumCompute configuration: `.userdatanum`, else 4 (from LLVM
+/// 4.0, those the HSA flags enable).
+fn gallium_user_data(kc: &KernelConfig, llvm: u32) -> u32 {
+    match kc.user_data_num {
+        Some(n) => n,
+        None if llvm >= 40000 => kc.hsa.as_ref().map_or(0, |h| h.user_sgprs_from_flags()),
+        None => 4,
+    }
+}
+
+/// The SGPR and VGPR counts a GalliumCompute configuration gets when the source sets
+/// none: what the code and the setup need, SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK.
+fn gallium_default_regs(kc: &KernelConfig, gen: Generation, llvm: u32, regs: CodeRegs) -> (u32, u32) {
+    let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
+    let (min_sgprs, min_vgprs) =
+        gpu::setup_min_registers(dim_mask, gallium_user_data(kc, llvm), kc.tg_size, kc.scratch_buffer != 0);
+    let mut extra = regs.extra;
+    extra.vcc = true;
+    if llvm >= 40000 {
+        if let Some(h) = &kc.hsa {
+            extra.flat_scratch |= h.sgpr_flags & gcn_formats::hsa::sgpr_flags::FLAT_SCRATCH_INIT != 0;
+            extra.xnack_mask |= h.feature_flags & gcn_formats::hsa::feature_flags::XNACK_ENABLED != 0;
+        }
+    }
+    let sgprs = (min_sgprs.max(regs.sgprs) + gpu::extra_sgprs(gen, extra)).min(gpu::max_sgprs(gen));
+    (sgprs, min_vgprs.max(regs.vgprs))
+}
+
+/// The register counts of a kernel's configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ConfigRegs {
+    pub sgprs: Option<u32>,
+    pub vgprs: Option<u32>,
+    /// Whether `sgprs` counts VCC, FLAT_SCRATCH and XNACK_MASK.
+    pub sgprs_with_extra: bool,
+}
+
+/// For each kernel, the `.sgprsnum` and `.vgprsnum` of its configuration in the terms of
+/// its format (AMD OpenCL 1.2 and 2.0 `.config` count SGPRs without VCC, FLAT_SCRATCH and
+/// XNACK_MASK; GalliumCompute with them): what the source sets, else the value the
+/// binary writer puts in the binary. `None` for a kernel the writer sets no count for
+/// here (no configuration, or one these defaults do not cover).
+pub(crate) fn config_reg_counts(a: &Assembly) -> Vec<ConfigRegs> {
+    let gen = device(a).generation();
+    let llvm = a.config.snapshot.llvm_version;
+    (0..a.kernels.len())
+        .map(|k| {
+            let Some(kc) = a.config.kernels.get(k) else {
+                return ConfigRegs { sgprs: None, vgprs: None, sgprs_with_extra: true };
+            };
+            let defaults = match (a.format, kc.kind) {
+                (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_default_regs(kc, gen, code_regs(a, k))),
+                (BinaryFormat::AmdCl2, ConfigKind::Config) => Some(cl2_default_regs(kc, gen, code_regs(a, k))),
+                (BinaryFormat::Gallium, ConfigKind::Config) => Some(gallium_default_regs(kc, gen, llvm, code_regs(a, k))),
+                _ => None,
+            };
+            let old_config = matches!(a.format, BinaryFormat::Amd | BinaryFormat::AmdCl2) && kc.kind == ConfigKind::Config;
+            ConfigRegs {
+                sgprs: kc.sgprs.or(defaults.map(|d| d.0)),
+                vgprs: kc.vgprs.or(defaults.map(|d| d.1)),
+                sgprs_with_extra: !old_config,
+            }
+        })
+        .collect()
+}
+
 fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let device = device(a);
     let gen = device.generation();
@@ -478,12 +568,7 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         let kc = &config.kernels[k];
         let mut resolved = None;
         let prog_info = if kc.kind == ConfigKind::Config {
-            let mut user_data = kc.user_data_num.unwrap_or(4);
-            if llvm >= 40000 && kc.user_data_num.is_none() {
-                user_data = kc.hsa.as_ref().map_or(0, |h| h.user_sgprs_from_flags());
-            }
-            let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
-            let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_data, kc.tg_size, kc.scratch_buffer != 0);
+            let user_data = gallium_user_data(kc, llvm);
             if let Some(s) = kc.sgprs {
                 if s > max_sgprs {
                     errors.push(error(
@@ -493,19 +578,9 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                     ));
                 }
             }
-            let regs = code_regs(a, k);
-            let used_sgprs = kc.sgprs.unwrap_or_else(|| {
-                let mut extra = regs.extra;
-                extra.vcc = true;
-                if llvm >= 40000 {
-                    if let Some(h) = &kc.hsa {
-                        extra.flat_scratch |= h.sgpr_flags & gcn_formats::hsa::sgpr_flags::FLAT_SCRATCH_INIT != 0;
-                        extra.xnack_mask |= h.feature_flags & gcn_formats::hsa::feature_flags::XNACK_ENABLED != 0;
-                    }
-                }
-                (min_sgprs.max(regs.sgprs) + gpu::extra_sgprs(gen, extra)).min(max_sgprs)
-            });
-            let used_vgprs = kc.vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
+            let (default_sgprs, default_vgprs) = gallium_default_regs(kc, gen, llvm, code_regs(a, k));
+            let used_sgprs = kc.sgprs.unwrap_or(default_sgprs);
+            let used_vgprs = kc.vgprs.unwrap_or(default_vgprs);
             let c = gallium::KernelConfig {
                 dim_mask: kc.dim_mask,
                 used_sgprs,

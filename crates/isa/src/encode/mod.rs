@@ -27,6 +27,9 @@ pub struct Target {
     pub gen: Generation,
     /// Wavefront of 32 lanes (GCN 1.5 with `-3` / `.wave32`): lane masks are one SGPR.
     pub wave32: bool,
+    /// CLRX 0.1.2's float-literal rules (`--buggyFPLit`, `.buggyfplit`): see
+    /// [`operands::FpRules`].
+    pub buggy_fp_lit: bool,
 }
 
 /// A register file.

@@ -318,13 +318,13 @@ pub enum Imm {
 }
 
 impl Imm {
-    /// The 32-bit value for an operand of type `ty`: integers truncated, floats in the
-    /// suffix's precision or else the type's (`f16` half, `f64` high half of the
-    /// double, anything else single). `None` when pending.
-    pub fn bits(&self, ty: ValueType) -> Option<u32> {
+    /// The 32-bit value for an operand of type `ty` under `rules`: integers truncated,
+    /// floats in the suffix's precision or else the operand's ([`FpRules::kind`]).
+    /// `None` when pending.
+    pub fn bits(&self, ty: ValueType, rules: FpRules) -> Option<u32> {
         match *self {
             Imm::Int(v) => Some(v as u32),
-            Imm::Float(f) => Some(f.bits(f.suffix.unwrap_or(float_kind_of(ty)))),
+            Imm::Float(f) => Some(f.bits(f.suffix.unwrap_or(rules.kind(ty)))),
             Imm::Pending => None,
         }
     }
@@ -339,37 +339,79 @@ pub fn float_kind_of(ty: ValueType) -> FloatKind {
     }
 }
 
-/// The inline-constant code for an immediate (`Int` value or float literal) in an
-/// operand of type `ty` on `gen`, or `None` when it needs a literal.
+/// Which float-literal rules apply: clrxasm's (the default), or CLRX 0.1.2's
+/// (`--buggyFPLit`, `.buggyfplit`), as `GCNAsmUtils::parseOperand` chooses them with
+/// `asmr.buggyFPLit` (amdasm/GCNAsmHelpers.cpp).
 ///
-/// Integers -16..=64 are codes 128..=208. Then the value (as the operand reads it:
-/// half bits for `f16`, the high half for `f64`, single bits otherwise) is matched
-/// against 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 (240..=247) and 1/(2*pi) (248,
-/// GCN 1.2+), as clrxasm does for any value, integer or float.
-pub fn inline_constant(imm: &Imm, ty: ValueType, gen: Generation) -> Option<u16> {
-    let value: i64 = match *imm {
-        Imm::Int(v) => v,
-        Imm::Float(f) => f.bits(f.suffix.unwrap_or(float_kind_of(ty))) as i64,
-        Imm::Pending => return None,
+/// - Default: an unsuffixed float takes the operand's precision (half for `f16`, the
+///   high half of the double for 64-bit operands, single otherwise), and becomes an
+///   inline constant (0.0, ±0.5, ±1.0, ±2.0, ±4.0, 1/(2*pi) on GCN 1.2+) only when it
+///   is written in that precision: `2.0` and `2.0l` on an `f64` operand are code 244,
+///   `2.0s` there is a literal 0x40000000, as `1.0h` on an `f32` operand is a literal.
+/// - Buggy: there are no double literals without the `l` suffix (64-bit operands read
+///   floats as single precision), a single-precision value becomes an inline constant
+///   whatever the operand's type, a half one only when it is 0, a double one never.
+///
+/// Under both, an integer (`0x40000000`, an expression) is an inline constant only from
+/// -16 to 64: its bits are never read as a float constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FpRules {
+    pub buggy: bool,
+}
+
+impl FpRules {
+    /// The precision of an unsuffixed float literal in an operand of type `ty`.
+    pub fn kind(self, ty: ValueType) -> FloatKind {
+        match float_kind_of(ty) {
+            FloatKind::Double if self.buggy => FloatKind::Single,
+            kind => kind,
+        }
+    }
+}
+
+/// The inline-constant code for an immediate in an operand of type `ty` on `gen`
+/// under `rules`, or `None` when it needs a literal (see [`FpRules`]).
+///
+/// Integers -16..=64 are codes 128..=208 and no other integer is a constant. A float
+/// literal is 128 when its bits are 0, else one of 0.5, -0.5, 1.0, -1.0, 2.0, -2.0,
+/// 4.0, -4.0 (240..=247) and 1/(2*pi) (248, GCN 1.2+) in its own precision.
+pub fn inline_constant(imm: &Imm, ty: ValueType, gen: Generation, rules: FpRules) -> Option<u16> {
+    let f = match *imm {
+        Imm::Int(v) if (0..=64).contains(&v) => return Some(128 + v as u16),
+        Imm::Int(v) if (-16..0).contains(&v) => return Some((192 - v) as u16),
+        Imm::Int(_) | Imm::Pending => return None,
+        Imm::Float(f) => f,
     };
-    if (0..=64).contains(&value) {
-        return Some(128 + value as u16);
+    let kind = f.suffix.unwrap_or(rules.kind(ty));
+    let bits = f.bits(kind);
+    let shortened = if rules.buggy {
+        // CLRX 0.1.2: single precision always, half only for 0, double never.
+        match kind {
+            FloatKind::Single => true,
+            FloatKind::Half => bits == 0,
+            FloatKind::Double => false,
+        }
+    } else {
+        kind == rules.kind(ty)
+    };
+    if !shortened {
+        return None;
     }
-    if (-16..0).contains(&value) {
-        return Some((192 - value) as u16);
+    if bits == 0 {
+        return Some(128);
     }
-    let table: &[i64; 9] = match ty {
-        ValueType::F16 => &[0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118],
-        ValueType::F64 => &[
+    let table: &[u32; 9] = match kind {
+        FloatKind::Half => &[0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118],
+        FloatKind::Double => &[
             0x3fe0_0000, 0xbfe0_0000, 0x3ff0_0000, 0xbff0_0000, 0x4000_0000, 0xc000_0000, 0x4010_0000,
             0xc010_0000, 0x3fc4_5f30,
         ],
-        _ => &[
+        FloatKind::Single => &[
             0x3f00_0000, 0xbf00_0000, 0x3f80_0000, 0xbf80_0000, 0x4000_0000, 0xc000_0000, 0x4080_0000,
             0xc080_0000, 0x3e22_f983,
         ],
     };
-    let i = table.iter().position(|&t| t == value)?;
+    let i = table.iter().position(|&t| t == bits)?;
     if i == 8 && gen < Generation::Gcn1_2 {
         return None;
     }
@@ -507,10 +549,12 @@ impl SrcSpec {
 
     /// A vector-ALU source: VGPRs, SGPRs, constants, a literal and LDS_DIRECT; narrow
     /// it with the builder methods.
+    /// A 64-bit integer operand reads an unsuffixed float literal as a double, as a
+    /// 64-bit float one does (clrxasm's `correctOpType`).
     pub const fn vector(regs: u8, ty: ValueType) -> SrcSpec {
         SrcSpec {
             regs,
-            ty,
+            ty: if regs == 2 && matches!(ty, ValueType::Int) { ValueType::F64 } else { ty },
             vgpr: true,
             sgpr: true,
             inline: true,
@@ -1028,6 +1072,11 @@ impl<'a> Cx<'a> {
         Cx { target, resolver, regs: RegUses::new(), fixups: Vec::new(), literal: None, names_first: false, file_symbols: FileSymbols::default() }
     }
 
+    /// The float-literal rules in force (`Target::buggy_fp_lit`).
+    pub fn fp_rules(&self) -> FpRules {
+        FpRules { buggy: self.target.buggy_fp_lit }
+    }
+
     pub fn gen(&self) -> Generation {
         self.target.gen
     }
@@ -1206,13 +1255,10 @@ impl<'a> Cx<'a> {
             return Ok(reg.symbol_range());
         }
         let imm = self.imm(expr)?;
-        let ty = match imm {
-            Imm::Float(FloatLit { suffix: Some(FloatKind::Half), .. }) => ValueType::F16,
-            Imm::Float(FloatLit { suffix: Some(FloatKind::Double), .. }) => ValueType::F64,
-            Imm::Float(_) => ValueType::F32,
-            _ => ValueType::Int,
-        };
-        match inline_constant(&imm, ty, self.gen()) {
+        // clrxasm reads the value as an operand of no type (GCNAssembler.cpp,
+        // parseRegisterRange: parseOperand with INSTROP_ONLYINLINECONSTS), where floats
+        // are single precision: `%0.5` is a constant, `%0.5h` and `%0.5l` are not.
+        match inline_constant(&imm, ValueType::Int, self.gen(), self.fp_rules()) {
             Some(code) => Ok(RegRange { file: RegFile::Sgpr, first: code, count: 1 }),
             None => Err(EncodeError::new(range_of(expr), "expected a register or an inline constant")),
         }
@@ -1579,7 +1625,7 @@ impl<'a> Cx<'a> {
         }
         let imm = self.imm(expr)?;
         if spec.inline && !spec.force_literal {
-            if let Some(code) = inline_constant(&imm, spec.ty, self.gen()) {
+            if let Some(code) = inline_constant(&imm, spec.ty, self.gen(), self.fp_rules()) {
                 return Ok(Src { code, kind: SrcKind::Inline, range });
             }
         }
@@ -1596,7 +1642,7 @@ impl<'a> Cx<'a> {
         if !spec.literal {
             return Err(EncodeError::new(range, spec.literal_error));
         }
-        self.set_literal(imm.bits(spec.ty), value_expr)
+        self.set_literal(imm.bits(spec.ty, self.fp_rules()), value_expr)
             .map_err(|e| EncodeError::new(range, e.message))?;
         Ok(Src { code: 255, kind: SrcKind::Literal, range })
     }
@@ -1783,7 +1829,13 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// clrxasm checks the alignment of plain SGPR ranges only (GCNAsmHelpers.cpp,
+/// parseSRegRange: `if (!ttmpReg && !doubleReg)`; parseSymRegRange: `rstart <
+/// maxSGPRsNum`): `ttmp[1:2]` is good anywhere, as are the named pairs.
 fn check_align(reg: &Reg, align: Align) -> Result<()> {
+    if reg.kind != RegKind::Sgpr {
+        return Ok(());
+    }
     let code = reg.code;
     let count = reg.count;
     let bad = match align {
@@ -1901,7 +1953,7 @@ mod tests {
 
     fn encode(symbols: &'static [(&'static str, RegRange)], src: &str) -> std::result::Result<Encoded, EncodeError> {
         let device = Device::from_name("pitcairn").unwrap();
-        let target = Target { device, gen: device.generation(), wave32: false };
+        let target = Target { device, gen: device.generation(), wave32: false, buggy_fp_lit: false };
         let parse = gcn_syntax::parse(src);
         let instr = parse
             .tree()
@@ -1966,7 +2018,35 @@ mod tests {
         assert_eq!(parse_float("0x1.8p1").unwrap().value, 3.0);
         assert_eq!(parse_float("1.5e").unwrap().value, 1.5);
         let f = parse_float("0.15915494").unwrap();
-        assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_2), Some(248));
-        assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_0), None);
+        let new = FpRules::default();
+        assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_2, new), Some(248));
+        assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_0, new), None);
+    }
+
+    #[test]
+    fn inline_constant_rules() {
+        let new = FpRules::default();
+        let buggy = FpRules { buggy: true };
+        let g = Generation::Gcn1_2;
+        let fl = |t: &str| Imm::Float(parse_float(t).unwrap());
+        // Integers are constants only from -16 to 64, whatever their bits.
+        assert_eq!(inline_constant(&Imm::Int(0x4000_0000), ValueType::F32, g, new), None);
+        assert_eq!(inline_constant(&Imm::Int(0x3c00), ValueType::F16, g, new), None);
+        assert_eq!(inline_constant(&Imm::Int(-16), ValueType::F32, g, new), Some(208));
+        // A float in another precision than the operand's is a literal.
+        assert_eq!(inline_constant(&fl("2.0l"), ValueType::F32, g, new), None);
+        assert_eq!(inline_constant(&fl("0.0h"), ValueType::F32, g, new), None);
+        assert_eq!(inline_constant(&fl("2.0s"), ValueType::F64, g, new), None);
+        assert_eq!(inline_constant(&fl("2.0l"), ValueType::F64, g, new), Some(244));
+        // A tiny float whose bits are a small integer is no integer constant.
+        assert_eq!(inline_constant(&fl("1e-44"), ValueType::F32, g, new), None);
+        // CLRX 0.1.2: single precision everywhere, half only for 0, double never.
+        assert_eq!(inline_constant(&fl("2.0s"), ValueType::F64, g, buggy), Some(244));
+        assert_eq!(inline_constant(&fl("1.0"), ValueType::F16, g, buggy), None);
+        assert_eq!(inline_constant(&fl("0.0"), ValueType::F16, g, buggy), Some(128));
+        assert_eq!(inline_constant(&fl("1.0s"), ValueType::F16, g, buggy), Some(242));
+        assert_eq!(inline_constant(&fl("0.0l"), ValueType::F32, g, buggy), None);
+        assert_eq!(fl("1.5").bits(ValueType::F64, buggy), Some(0x3fc0_0000));
+        assert_eq!(fl("1.5").bits(ValueType::F64, new), Some(0x3ff8_0000));
     }
 }

@@ -148,12 +148,25 @@ fn encode_scalar(
             let mut sdst = 0u32;
             let mut srcs = [0u32; 2];
             let mut nsrc = 0;
+            // SSRC0 is a literal as written (not only through `_e64`'s promotion).
+            let mut src0_literal = false;
             for (o, e) in ops.iter().zip(&items.operands) {
                 match o.kind {
                     OperandKind::SDst => sdst = sdst_code(cx, o, e, true)?,
                     OperandKind::SSrc => {
-                        let spec = SrcSpec::scalar(o.min_regs, o.ty).force_literal(force_literal);
-                        srcs[nsrc.min(1)] = cx.src(e, &spec)?.code as u32;
+                        let mut spec = SrcSpec::scalar(o.min_regs, o.ty).force_literal(force_literal);
+                        // clrxasm refuses a literal SSRC1 after a literal SSRC0, even of the
+                        // same value (ONLYINLINECONSTS, GCNAsmEncode1.cpp parseSOP2Encoding
+                        // and parseSOPCEncoding); it promotes the constants of `_e64` forms
+                        // to literals only after parsing.
+                        if nsrc == 1 && src0_literal {
+                            spec = spec.no_literal("only one literal can be used in an instruction");
+                        }
+                        let code = cx.src(e, &spec)?.code as u32;
+                        if nsrc == 0 && code == 255 {
+                            src0_literal = !force_literal || written_literal(cx, e, &spec)?;
+                        }
+                        srcs[nsrc.min(1)] = code;
                         nsrc += 1;
                     }
                     OperandKind::GprIdxMode => {
@@ -565,9 +578,21 @@ fn smrd(
     Ok(smallvec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
 }
 
+/// Whether a source encoded as a literal under `_e64` would be one without it: a
+/// `lit()`, a pending value or a value that is no inline constant.
+fn written_literal<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, e: &E, spec: &SrcSpec) -> Result<bool> {
+    if e.kind() == SyntaxKind::CALL_EXPR && call_named(&e.expr(), "lit").is_some() {
+        return Ok(true);
+    }
+    let imm = cx.imm(e)?;
+    Ok(super::operands::inline_constant(&imm, spec.ty, cx.gen(), cx.fp_rules()).is_none())
+}
+
+/// SBASE: an aligned SGPR range; a TTMP range is not checked (the field drops its
+/// low bit), as clrxasm does.
 fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) -> Result<u32> {
     let reg = cx.sreg(e, o.min_regs as u32, Align::None, false)?;
-    if reg.code % 2 != 0 {
+    if reg.code % 2 != 0 && reg.kind == super::operands::RegKind::Sgpr {
         return Err(EncodeError::new(reg.range, "unaligned scalar register range"));
     }
     Ok(reg.code8() as u32)
@@ -745,7 +770,7 @@ mod tests {
 
     fn encode(src: &str, defined: bool) -> Result<Encoded, EncodeError> {
         let device = Device::from_name("pitcairn").unwrap();
-        let target = Target { device, gen: device.generation(), wave32: false };
+        let target = Target { device, gen: device.generation(), wave32: false, buggy_fp_lit: false };
         let parse = gcn_syntax::parse(src);
         let instr = parse
             .tree()

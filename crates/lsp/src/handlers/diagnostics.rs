@@ -1,29 +1,67 @@
-//! `textDocument/publishDiagnostics`, debounced.
+//! Analyses and `textDocument/publishDiagnostics`.
 //!
-//! Each change schedules a publication after [`Config::debounce`](crate::Config) and aborts
-//! the one scheduled before it. A publication is sent only if the document's revision is
-//! still the one it was scheduled for, checked under the publication lock right before
-//! sending; it carries the document's version.
+//! Each change schedules an analysis of its document after the debounce delay (none on
+//! open), aborting the one scheduled before it and stopping the one running (its cancel
+//! flag). An analysis runs on a blocking thread, off the message loop; its result is
+//! kept, and its diagnostics sent, only if the document's revision is still the one it
+//! was made for, checked under the publication lock right before sending. A document
+//! whose included file changes, and every document when the settings change, gets a new
+//! revision and is analysed again.
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
-use gcn_ide::PositionEncoding;
-use tower_lsp::lsp_types::{Diagnostic, Url};
+use gcn_ide::{Analysis, AnalysisInput, LineIndex, OpenFiles, PositionEncoding};
+use tower_lsp::lsp_types::{self as lsp, Diagnostic, Url};
 
 use crate::convert;
 use crate::document::Document;
-use crate::server::Server;
+use crate::server::{Server, State};
 
-/// The LSP diagnostics of a document.
-pub fn diagnostics(document: &Document, encoding: PositionEncoding) -> Vec<Diagnostic> {
-    gcn_ide::diagnostics(&document.parse)
+/// The path a document is analysed under: its file, or for another scheme (an unsaved
+/// buffer) its URI's path, which names no file.
+pub fn document_path(uri: &Url) -> PathBuf {
+    uri.to_file_path().unwrap_or_else(|_| PathBuf::from(uri.path()))
+}
+
+/// The LSP diagnostics of an analysis of `document`.
+pub fn diagnostics(document: &Document, analysis: &Analysis, encoding: PositionEncoding) -> Vec<Diagnostic> {
+    let mut indexes: HashMap<&Path, Option<LineIndex>> = HashMap::new();
+    analysis
+        .diagnostics
         .iter()
-        .map(|d| convert::diagnostic(&document.rope, d, encoding))
+        .map(|d| {
+            let mut out = convert::diagnostic(&document.rope, d, encoding);
+            let related: Vec<lsp::DiagnosticRelatedInformation> = d
+                .related
+                .iter()
+                .filter_map(|r| {
+                    let index = indexes.entry(&r.file).or_insert_with(|| match analysis.file_text(&r.file) {
+                        Some(text) => Some(LineIndex::new(text)),
+                        None => std::fs::read_to_string(&r.file).ok().map(|t| LineIndex::new(&t)),
+                    });
+                    let (start, end) = index.as_ref()?.range(r.range, encoding);
+                    let uri = Url::from_file_path(&r.file).ok()?;
+                    Some(lsp::DiagnosticRelatedInformation {
+                        location: lsp::Location::new(uri, convert::lsp_range(start, end)),
+                        message: r.message.clone(),
+                    })
+                })
+                .collect();
+            if !related.is_empty() {
+                out.related_information = Some(related);
+            }
+            out
+        })
         .collect()
 }
 
-/// Publishes the diagnostics of `uri` after `delay`, unless it changes again first.
+/// Analyses `uri` after `delay` and publishes its diagnostics, unless it changes first.
 pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
+    server.state.cancel_running(&uri);
     let state = server.state.clone();
     let client = server.client.clone();
     let task_uri = uri.clone();
@@ -32,16 +70,136 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
             tokio::time::sleep(delay).await;
         }
         let uri = task_uri;
+        let Some(analysis) = analyse(&state, &uri, revision).await else { return };
         let _publishing = state.publish.lock().await;
         let Some(document) = state.snapshot(&uri).filter(|d| d.revision == revision) else {
             return;
         };
-        let diagnostics = diagnostics(&document, state.encoding());
+        let diagnostics = diagnostics(&document, &analysis, state.encoding());
         if state.is_current(&uri, revision) {
-            client
-                .publish_diagnostics(uri, diagnostics, Some(document.version))
-                .await;
+            client.publish_diagnostics(uri.clone(), diagnostics, Some(document.version)).await;
+            publish_config_problems(&state, &client, &analysis).await;
+            if state.inlay_refresh.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = client.inlay_hint_refresh().await;
+            }
         }
     });
     server.state.set_pending(uri, Some(task.abort_handle()));
+}
+
+/// The analysis of `uri` at its current revision: the one kept, else a new one (which
+/// is kept if the document has not changed meanwhile). `None` when the document is
+/// closed or changes while it is analysed.
+pub async fn current(state: &Arc<State>, uri: &Url) -> Option<Arc<Analysis>> {
+    loop {
+        let document = state.snapshot(uri)?;
+        if let Some(analysis) = state.current_analysis(uri, document.revision) {
+            return Some(analysis);
+        }
+        if let Some(analysis) = analyse(state, uri, document.revision).await {
+            return Some(analysis);
+        }
+        // It changed while it was analysed: try the newer revision.
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Analyses revision `revision` of `uri` off the message loop and keeps the result;
+/// `None` if the document changed (or closed) before the analysis ended.
+async fn analyse(state: &Arc<State>, uri: &Url, revision: u64) -> Option<Arc<Analysis>> {
+    let document = state.snapshot(uri).filter(|d| d.revision == revision)?;
+    if let Some(analysis) = state.current_analysis(uri, revision) {
+        return Some(analysis);
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    state.running.lock().unwrap().insert(uri.clone(), cancel.clone());
+    let input = AnalysisInput {
+        path: document_path(uri),
+        text: document.shared_text(),
+        parse: document.parse.clone(),
+        options: gcn_ide::file_options(&document_path(uri), &state.settings.lock().unwrap()),
+        open_files: Arc::new(open_files(state, uri)),
+        cancel: Some(cancel),
+    };
+    let analysis = tokio::task::spawn_blocking(move || gcn_ide::analyse(input)).await.ok()?;
+    if analysis.cancelled || !state.is_current(uri, revision) {
+        return None;
+    }
+    let analysis = Arc::new(analysis);
+    state.analyses.lock().unwrap().insert(uri.clone(), (revision, analysis.clone()));
+    Some(analysis)
+}
+
+/// The texts of the open documents other than `uri`.
+pub(crate) fn open_files(state: &State, uri: &Url) -> OpenFiles {
+    let mut files = OpenFiles::default();
+    state.with_documents(|docs| {
+        for (other, document) in docs.iter().filter(|(u, _)| *u != uri) {
+            if let Ok(path) = other.to_file_path() {
+                files.insert(&path, document.shared_text());
+            }
+        }
+    });
+    files
+}
+
+/// Analyses again every open document that includes `path` (an open document that
+/// changed).
+pub fn reanalyse_includers(server: &Server, path: &Path) {
+    let path = gcn_ide::analysis::normalize(path);
+    let includers: Vec<Url> = {
+        let analyses = server.state.analyses.lock().unwrap();
+        analyses.iter().filter(|(_, (_, a))| a.included.contains(&path)).map(|(u, _)| u.clone()).collect()
+    };
+    for uri in includers {
+        if let Some(revision) = server.state.touch(&uri) {
+            schedule(server, uri, revision, server.state.debounce());
+        }
+    }
+}
+
+/// Analyses every open document again (the settings changed).
+pub fn reanalyse_all(server: &Server) {
+    for uri in server.state.uris() {
+        if let Some(revision) = server.state.touch(&uri) {
+            schedule(server, uri, revision, Duration::ZERO);
+        }
+    }
+}
+
+/// Diagnostics on the project file an analysis used or tried, for its problems; a
+/// project file fixed since gets its diagnostics cleared.
+async fn publish_config_problems(state: &State, client: &tower_lsp::Client, analysis: &Analysis) {
+    let mut by_file: HashMap<Url, Vec<Diagnostic>> = HashMap::new();
+    for problem in &analysis.config_problems {
+        let Some(file) = &problem.file else { continue };
+        let Ok(uri) = Url::from_file_path(file) else { continue };
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let index = LineIndex::new(&text);
+        let range = problem.range.filter(|r| usize::from(r.end()) <= text.len()).unwrap_or_default();
+        let (start, end) = index.range(range, state.encoding());
+        by_file.entry(uri).or_default().push(Diagnostic {
+            range: convert::lsp_range(start, end),
+            severity: Some(lsp::DiagnosticSeverity::ERROR),
+            source: Some("gcn".into()),
+            message: problem.message.clone(),
+            ..Default::default()
+        });
+    }
+    if let Some(project) = &analysis.project_file {
+        if let Ok(uri) = Url::from_file_path(project) {
+            by_file.entry(uri).or_default();
+        }
+    }
+    let cleared: Vec<Url> = {
+        let mut known = state.config_files.lock().unwrap();
+        let cleared = known.iter().filter(|u| by_file.get(*u).is_some_and(|d| d.is_empty())).cloned().collect();
+        known.extend(by_file.iter().filter(|(_, d)| !d.is_empty()).map(|(u, _)| u.clone()));
+        cleared
+    };
+    for (uri, diagnostics) in by_file {
+        if !diagnostics.is_empty() || cleared.contains(&uri) {
+            client.publish_diagnostics(uri, diagnostics, None).await;
+        }
+    }
 }

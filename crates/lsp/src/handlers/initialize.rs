@@ -23,6 +23,22 @@ pub fn negotiate_encoding(capabilities: &ClientCapabilities) -> PositionEncoding
 pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
     let encoding = negotiate_encoding(&params.capabilities);
     state.set_encoding(encoding);
+    if let Some(options) = &params.initialization_options {
+        match super::configuration::parse(options) {
+            Ok(Some(settings)) => *state.settings.lock().unwrap() = settings,
+            Ok(None) => {}
+            // No message can go to the client before `initialized`: the log has it.
+            Err(message) => eprintln!("{message}"),
+        }
+    }
+    let refresh = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.inlay_hint.as_ref())
+        .and_then(|h| h.refresh_support)
+        .unwrap_or(false);
+    state.inlay_refresh.store(refresh, std::sync::atomic::Ordering::Relaxed);
     InitializeResult {
         capabilities: ServerCapabilities {
             position_encoding: Some(convert::encoding_kind(encoding)),
@@ -30,10 +46,16 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
                 TextDocumentSyncOptions {
                     open_close: Some(true),
                     change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
                     ..Default::default()
                 },
             )),
             document_symbol_provider: Some(OneOf::Left(true)),
+            inlay_hint_provider: Some(OneOf::Left(true)),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: vec![super::on_save::ASSEMBLE.to_string()],
+                ..Default::default()
+            }),
             ..Default::default()
         },
         server_info: Some(ServerInfo {

@@ -1,8 +1,11 @@
 //! One module per protocol feature; each turns protocol parameters into calls to
 //! `gcn-ide` and the answers back into protocol types through [`crate::convert`].
 
+pub mod configuration;
 pub mod diagnostics;
 pub mod document_symbols;
 pub mod initialize;
+pub mod on_save;
+pub mod register_usage;
 pub mod syntax_tree;
 pub mod text_sync;

@@ -1,4 +1,5 @@
-//! `didOpen`, `didChange` and `didClose`: the open documents.
+//! `didOpen`, `didChange` and `didClose`: the open documents. A change also makes the
+//! documents that include the changed one be analysed again.
 //!
 //! `did_open` and `did_change` are synchronous: they run to the end in the first poll of
 //! their handler's future, which tower-lsp starts in arrival order, so changes are never
@@ -17,7 +18,8 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
     server
         .state
         .with_documents(|docs| docs.insert(doc.uri.clone(), document));
-    diagnostics::schedule(server, doc.uri, revision, std::time::Duration::ZERO);
+    diagnostics::schedule(server, doc.uri.clone(), revision, std::time::Duration::ZERO);
+    diagnostics::reanalyse_includers(server, &diagnostics::document_path(&doc.uri));
 }
 
 pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
@@ -36,7 +38,8 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
         true
     });
     if changed {
-        diagnostics::schedule(server, uri, revision, server.state.config.debounce);
+        diagnostics::schedule(server, uri.clone(), revision, server.state.debounce());
+        diagnostics::reanalyse_includers(server, &diagnostics::document_path(&uri));
     }
 }
 
@@ -44,6 +47,9 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     server.state.with_documents(|docs| docs.remove(&uri));
     server.state.set_pending(uri.clone(), None);
+    server.state.cancel_running(&uri);
+    server.state.analyses.lock().unwrap().remove(&uri);
+    diagnostics::reanalyse_includers(server, &diagnostics::document_path(&uri));
     let _publishing = server.state.publish.lock().await;
     server
         .client

@@ -37,6 +37,7 @@ fn run(device: &str, wave32: bool, src: &str) -> Result<Encoded, Vec<EncodeError
         device,
         gen: device.generation(),
         wave32,
+        buggy_fp_lit: false,
     };
     let parse = gcn_syntax::parse(src);
     assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());

@@ -6,7 +6,7 @@ use smallvec::smallvec;
 use super::mods::{self, Extra, ModSpec};
 use super::{fail, has_wide_operand, implicit, mask_regs, parse_src, valign, Ctx, ModAllow, VSrc};
 use crate::arch::Generation;
-use crate::encode::operands::{is_word, range_of, Cx, OperandSyntax, Reg, SrcSpec};
+use crate::encode::operands::{is_word, range_of, Align, Cx, OperandSyntax, Reg, SrcSpec};
 use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
 use crate::table::{Encoding, Flags, OperandKind, ValueType};
@@ -82,23 +82,23 @@ pub(super) fn encode(
                     p.dst_cc = Some(reg);
                 }
             }),
+            // clrxasm reads the carry-in / mask of a VOP2 row with no alignment rule at
+            // all (INSTROP_UNALIGNED): `v_cndmask_b32 v1, v2, v3, s[15:16]` is good.
             OperandKind::VccSrc => cx
-                .sreg(expr, mask_regs(cx), valign(cx), false)
+                .sreg(expr, mask_regs(cx), Align::None, false)
                 .map(|reg| p.src_cc = Some(reg)),
             OperandKind::KImm => parse_kimm(cx, &expr.expr(), op.ty).map(|()| p.kimm = true),
             OperandKind::Src | OperandKind::VSrc | OperandKind::SSrc => {
                 let first = seen_src == 0;
                 seen_src += 1;
                 let spec = if first {
-                    let base = if enc == Encoding::Vop1 && op.kind == OperandKind::VSrc {
+                    // With a constant (V_MADMK/V_MADAK) SRC0 may still be a literal: the
+                    // two share the literal word when their values are equal
+                    // (`Cx::set_literal`), as clrxasm writes one word for them.
+                    if enc == Encoding::Vop1 && op.kind == OperandKind::VSrc {
                         SrcSpec::vgpr_only(regs as u8)
                     } else {
                         SrcSpec::vector(regs as u8, op.ty)
-                    };
-                    if row.operands.iter().any(|o| o.kind == OperandKind::KImm) {
-                        base.no_literal("only one literal can be used in an instruction")
-                    } else {
-                        base
                     }
                 } else {
                     let mut spec = SrcSpec::vector(regs as u8, op.ty).no_lds_direct();
@@ -501,13 +501,16 @@ pub(super) fn encode(
 /// The constant of V_MADMK/V_MADAK/V_FMAMK/V_FMAAK: a literal of the operand's type.
 fn parse_kimm(cx: &mut Cx<'_>, expr: &ast::Expr, ty: ValueType) -> Result<(), EncodeError> {
     let imm = cx.imm(expr)?;
-    cx.set_literal(imm.bits(ty), expr)
+    cx.set_literal(imm.bits(ty, cx.fp_rules()), expr)
 }
 
 /// Why the instruction has no SDWA (`sdwa`) or DPP form, if it has none.
 fn extra_illegal(ctx: &Ctx<'_, '_>, gen: Generation, sdwa: bool) -> Option<&'static str> {
     let row = ctx.row;
-    if has_wide_operand(row, gen, sdwa) {
+    // clrxasm takes the DPP and DPP8 forms of the 64-bit compares on GCN 1.5 (the DPP
+    // word names the first VGPR of SRC0, VSRC1 the first of SRC1).
+    let wide_dpp_ok = !sdwa && gen.is_gfx10() && row.encoding == Encoding::Vopc;
+    if !wide_dpp_ok && has_wide_operand(row, gen, sdwa) {
         return Some(if sdwa {
             "the SDWA encoding is illegal for this instruction (64-bit operands)"
         } else {

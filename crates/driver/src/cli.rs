@@ -17,7 +17,7 @@ use clap::{ArgAction, CommandFactory, Parser, ValueEnum};
 /// Assembler for AMD GCN assembly in the CLRX dialect, a drop-in for clrxasm.
 ///
 /// Reads the FILEs in order as one source (standard input when there is none).
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[command(
     name = "gcnasm",
     version,
@@ -136,6 +136,17 @@ pub struct Cli {
 }
 
 impl Cli {
+    /// Parses arguments (without the program's name) as `gcnasm` would; a malformed
+    /// command line (or `--help`, `--version`) gives the first line of clap's message.
+    pub fn try_parse_args<S: AsRef<str>>(args: &[S]) -> Result<Cli, String> {
+        let args = std::iter::once("gcnasm").chain(args.iter().map(|a| a.as_ref()));
+        Cli::try_parse_from(args).map_err(|e| {
+            let text = e.to_string();
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("malformed arguments");
+            first.trim_start_matches("error: ").to_string()
+        })
+    }
+
     /// The one-line usage, for `--usage`.
     pub fn usage() -> String {
         Cli::command().render_usage().to_string()

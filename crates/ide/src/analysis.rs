@@ -1,0 +1,321 @@
+//! The analysis of one open source: the assembler core run on the editor's text, with
+//! the editor's open buffers before the disk, turned into what the editor shows:
+//! diagnostics on the source's own lines, the registers each kernel uses, and the files
+//! the source read.
+//!
+//! [`analyse`] is a plain function of its input, so an editor may run it anywhere (off
+//! its message loop) and stop it early through [`AnalysisInput::cancel`] when a newer
+//! edit makes it pointless.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use gcn_asm::{Assembly, FileLoader, Files, Input, Location};
+use gcn_syntax::{Parse, TextRange, TextSize};
+
+use crate::diagnostics::{Diagnostic, Related, Severity};
+use crate::project::{ConfigProblem, FileOptions};
+use crate::reg_usage::{kernel_usage, KernelUsage};
+
+/// The texts of the editor's open documents, by path: what the assembler reads for
+/// an `.include`/`.incbin` of an open file, instead of the disk.
+#[derive(Debug, Clone, Default)]
+pub struct OpenFiles {
+    texts: HashMap<PathBuf, Arc<str>>,
+}
+
+impl OpenFiles {
+    pub fn insert(&mut self, path: &Path, text: Arc<str>) {
+        self.texts.insert(normalize(path), text);
+    }
+
+    pub fn remove(&mut self, path: &Path) {
+        self.texts.remove(&normalize(path));
+    }
+
+    pub fn get(&self, path: &Path) -> Option<&Arc<str>> {
+        self.texts.get(&normalize(path))
+    }
+}
+
+impl FileLoader for OpenFiles {
+    fn is_file(&self, path: &Path) -> bool {
+        self.get(path).is_some() || path.is_file()
+    }
+
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        match self.get(path) {
+            Some(text) => Ok(text.as_bytes().to_vec()),
+            None => std::fs::read(path),
+        }
+    }
+}
+
+/// `path` with `.` and `a/..` removed, without asking the file system (the open
+/// buffers are known by such paths; a link is not followed).
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// What one analysis works on.
+pub struct AnalysisInput {
+    /// The source's path: its name in messages, and where relative includes start.
+    pub path: PathBuf,
+    pub text: Arc<str>,
+    /// The parse of `text`, reused by the assembler.
+    pub parse: Parse,
+    pub options: FileOptions,
+    pub open_files: Arc<OpenFiles>,
+    /// Set to stop the analysis early (its result is then [`Analysis::cancelled`]).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// What the editor shows of one source.
+pub struct Analysis {
+    pub path: PathBuf,
+    /// Every diagnostic, placed on the source's own lines (those from included files
+    /// and expansions on the line that led there, with the chain as related places).
+    pub diagnostics: Vec<Diagnostic>,
+    pub kernels: Vec<KernelUsage>,
+    /// Every file the assembly read besides the source (includes), normalized.
+    pub included: Vec<PathBuf>,
+    /// Whether the analysis was stopped before its end: its results are incomplete.
+    pub cancelled: bool,
+    /// Problems of the settings or the project file (also among `diagnostics`, at
+    /// the start of the source).
+    pub config_problems: Vec<ConfigProblem>,
+    /// The project file whose options were used.
+    pub project_file: Option<PathBuf>,
+    pub assembly: Assembly,
+}
+
+impl Analysis {
+    /// The text the assembly read for `path` (the source or an included file).
+    pub fn file_text(&self, path: &Path) -> Option<&str> {
+        let sources = &self.assembly.sources;
+        let path = normalize(path);
+        (0..sources.len())
+            .map(|i| sources.file(gcn_asm::FileId(i as u32)))
+            .find(|f| normalize(Path::new(&f.name)) == path)
+            .map(|f| &*f.text)
+    }
+}
+
+/// Assembles the source as `gcnasm` would with the same arguments, and keeps what the
+/// editor shows.
+pub fn analyse(input: AnalysisInput) -> Analysis {
+    let mut options = input.options.asm_options();
+    options.files = Files(input.open_files.clone());
+    options.cancel = input.cancel.clone();
+    let name = input.path.display().to_string();
+    let source = Input { name, text: input.text.to_string() };
+    let assembly = gcn_asm::assemble_parsed(source, input.parse.clone(), options);
+    let mut diagnostics = Vec::new();
+    let warnings = input.options.warnings();
+    for d in &assembly.diagnostics {
+        if d.severity == gcn_asm::Severity::Warning && !warnings {
+            continue;
+        }
+        diagnostics.push(place(&assembly, d));
+    }
+    if !assembly.has_errors() && !assembly.cancelled {
+        if let Err(gcn_driver::NoOutput::Binary(errors)) = gcn_driver::output_bytes(&assembly, input.options.emit()) {
+            diagnostics.extend(errors.iter().map(|d| place(&assembly, d)));
+        }
+    }
+    diagnostics.extend(input.options.problems.iter().map(config_warning));
+    for d in &mut diagnostics {
+        d.range = widen(&input.text, d.range);
+    }
+    let kernels = kernel_usage(&assembly, &input.parse);
+    diagnostics.extend(crate::reg_usage::count_warnings(&kernels));
+    diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
+    let included = (1..assembly.sources.len()).map(|i| normalize(Path::new(&assembly.sources.file(gcn_asm::FileId(i as u32)).name))).collect();
+    Analysis {
+        path: input.path,
+        diagnostics,
+        kernels,
+        included,
+        cancelled: assembly.cancelled,
+        config_problems: input.options.problems.clone(),
+        project_file: input.options.project_file.clone(),
+        assembly,
+    }
+}
+
+/// A problem of the settings or project file, shown at the start of the source too
+/// (the project file itself is not a document the editor asked about).
+fn config_warning(problem: &ConfigProblem) -> Diagnostic {
+    let (what, related) = match &problem.file {
+        Some(file) => {
+            let range = problem.range.unwrap_or_default();
+            let related = Related { file: file.clone(), range, message: problem.message.clone() };
+            (format!("{} (its options are not used)", file.display()), vec![related])
+        }
+        None => ("the editor's gcn settings (their args are not used)".to_string(), Vec::new()),
+    };
+    Diagnostic {
+        range: TextRange::default(),
+        severity: Severity::Warning,
+        message: format!("{what}: {}", problem.message),
+        related,
+    }
+}
+
+/// An empty range made to cover the word at its start (a name, a number), else the
+/// character there, so that an editor has something to underline; a range that is not
+/// empty, or at the end of a line, is kept.
+fn widen(text: &str, range: TextRange) -> TextRange {
+    let start = usize::from(range.start());
+    if !range.is_empty() || start >= text.len() || !text.is_char_boundary(start) {
+        return range;
+    }
+    let rest = &text[start..];
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | ':');
+    let len = match rest.find(|c: char| !word(c)) {
+        Some(0) => rest.chars().next().filter(|&c| c != '\n' && c != '\r').map_or(0, char::len_utf8),
+        Some(n) => n,
+        None => rest.len(),
+    };
+    TextRange::at(range.start(), TextSize::from(len as u32))
+}
+
+/// The file of the source itself in an assembly.
+const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
+
+/// A core diagnostic on the source's lines: where it is when that is in the source,
+/// else where the source led to it (the outermost call site or include in the
+/// source); the place itself and the chain of expansions become related places.
+fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
+    let related_at = |loc: &Location, message: &str| Related {
+        file: PathBuf::from(&assembly.sources.file(loc.file).name),
+        range: TextRange::empty(TextSize::from(loc.offset)),
+        message: message.to_string(),
+    };
+    let mut related: Vec<Related> = Vec::new();
+    let range = match d.location {
+        Some(loc) if loc.file == SOURCE => TextRange::at(loc.offset.into(), d.len.into()),
+        Some(loc) => {
+            let mut place = related_at(&loc, "the error is here");
+            place.range = TextRange::at(loc.offset.into(), d.len.into());
+            related.push(place);
+            // The outermost frame in the source is where the user's line led here.
+            d.origin.iter().find(|(_, l)| l.file == SOURCE).map_or(TextRange::default(), |(_, l)| TextRange::empty(l.offset.into()))
+        }
+        None => TextRange::default(),
+    };
+    related.extend(d.origin.iter().rev().map(|(what, loc)| related_at(loc, what)));
+    let severity = match d.severity {
+        gcn_asm::Severity::Error => Severity::Error,
+        gcn_asm::Severity::Warning => Severity::Warning,
+    };
+    Diagnostic { range, severity, message: d.message.clone(), related }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+
+    use super::*;
+    use crate::project::{options_with_project, Settings};
+    use crate::test_util::range_text;
+
+    /// Analyses `test_data/analysis/NAME.s` from disk (its includes too), with the
+    /// arguments of its first line (`# args: ...`).
+    fn render(path: &Path, text: &str) -> String {
+        let args = text.lines().next().and_then(|l| l.strip_prefix("# args:")).unwrap_or("");
+        let settings = Settings { args: args.split_whitespace().map(String::from).collect(), ..Settings::default() };
+        let options = options_with_project(path, &settings, None);
+        let analysis = analyse(AnalysisInput {
+            path: path.to_path_buf(),
+            text: text.into(),
+            parse: gcn_syntax::parse(text),
+            options,
+            open_files: Arc::default(),
+            cancel: None,
+        });
+        let dir = path.parent().unwrap();
+        let mut out = String::new();
+        for d in &analysis.diagnostics {
+            writeln!(out, "{:?} {}: {}", d.severity, range_text(text, d.range), d.message).unwrap();
+            for r in &d.related {
+                let file = r.file.strip_prefix(dir).unwrap_or(&r.file);
+                writeln!(out, "    related {}@{}: {}", file.display(), u32::from(r.range.start()), r.message).unwrap();
+            }
+        }
+        for k in &analysis.kernels {
+            writeln!(out, "kernel {} at {}: {} ({k:?})", k.name, range_text(text, k.range), k.label()).unwrap();
+        }
+        for f in &analysis.included {
+            writeln!(out, "included {}", f.strip_prefix(dir).unwrap_or(f).display()).unwrap();
+        }
+        if out.is_empty() {
+            out.push_str("nothing to show\n");
+        }
+        out
+    }
+
+    #[test]
+    fn analysis_snapshots() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/analysis");
+        let mut cases: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "s"))
+            .collect();
+        cases.sort();
+        assert!(cases.len() >= 5);
+        for path in cases {
+            let text = std::fs::read_to_string(&path).unwrap();
+            expect_test::expect_file![path.with_extension("txt")].assert_eq(&render(&path, &text));
+        }
+    }
+
+    #[test]
+    fn open_buffers_win_over_the_disk() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/analysis");
+        let mut open = OpenFiles::default();
+        open.insert(&dir.join("include/./helpers.s"), ".macro bump reg\n        s_frobnicate\n.endm\n.macro broken r\n.endm\n".into());
+        let text = ".include \"include/helpers.s\"\nbump v1\n";
+        let path = dir.join("buffer.s");
+        let analysis = analyse(AnalysisInput {
+            path: path.clone(),
+            text: text.into(),
+            parse: gcn_syntax::parse(text),
+            options: options_with_project(&path, &Settings { args: vec!["-brawcode".into()], ..Settings::default() }, None),
+            open_files: Arc::new(open),
+            cancel: None,
+        });
+        let messages: Vec<_> = analysis.diagnostics.iter().map(|d| (range_text(text, d.range), d.message.clone())).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].0.starts_with("2:0"), "{messages:?}");
+        assert!(messages[0].1.contains("s_frobnicate"), "{messages:?}");
+    }
+
+    #[test]
+    fn a_cancelled_analysis_says_so() {
+        let text = ".rept 100000\ns_nop 0\n.endr\n";
+        let path = PathBuf::from("/nonexistent/c.s");
+        let analysis = analyse(AnalysisInput {
+            path: path.clone(),
+            text: text.into(),
+            parse: gcn_syntax::parse(text),
+            options: options_with_project(&path, &Settings::default(), None),
+            open_files: Arc::default(),
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+        });
+        assert!(analysis.cancelled);
+    }
+}

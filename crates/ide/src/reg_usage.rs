@@ -1,0 +1,118 @@
+//! Registers per kernel, as the editor shows them: the core's counts
+//! (`Assembly::kernel_reg_usage`, the numbers `gcnasm --emit reg-usage` prints), placed
+//! at each kernel's label in the source, with the occupancy they allow, a short text for
+//! inlay hints and status lines, and a warning where the source sets a count below what
+//! the code uses.
+
+use gcn_asm::Assembly;
+use gcn_syntax::{Parse, TextRange};
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
+
+/// The registers of one kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelUsage {
+    pub name: String,
+    /// Where the kernel is in the source: its code's label (`NAME:`), else its
+    /// `.kernel NAME`; empty at the start when neither is in the source.
+    pub range: TextRange,
+    /// Highest SGPR and VGPR the code writes, plus one.
+    pub sgprs: u32,
+    pub vgprs: u32,
+    /// SGPRs that VCC, FLAT_SCRATCH and XNACK_MASK add.
+    pub extra_sgprs: u32,
+    /// The configuration's `.sgprsnum` / `.vgprsnum` in the format's terms.
+    pub sgprsnum: u32,
+    pub vgprsnum: u32,
+    /// Whether `sgprsnum` counts VCC, FLAT_SCRATCH and XNACK_MASK.
+    pub sgprsnum_with_extra: bool,
+    /// Whether the source sets `.sgprsnum` / `.vgprsnum` itself.
+    pub sgprsnum_given: bool,
+    pub vgprsnum_given: bool,
+    /// Waves per SIMD the counts allow.
+    pub waves: u32,
+}
+
+impl KernelUsage {
+    /// Every SGPR the kernel takes, VCC, FLAT_SCRATCH and XNACK_MASK included.
+    pub fn total_sgprs(&self) -> u32 {
+        if self.sgprsnum_with_extra {
+            self.sgprsnum
+        } else {
+            self.sgprsnum + self.extra_sgprs
+        }
+    }
+
+    /// `SGPR 16 · VGPR 24 · 10 waves`: the registers the kernel takes (every SGPR,
+    /// special ones included) and its occupancy.
+    pub fn label(&self) -> String {
+        let waves = if self.waves == 1 { "wave" } else { "waves" };
+        format!("SGPR {} · VGPR {} · {} {waves}", self.total_sgprs(), self.vgprsnum, self.waves)
+    }
+}
+
+/// The kernels of an assembly with their registers, placed in the source `parse`.
+pub fn kernel_usage(assembly: &Assembly, parse: &Parse) -> Vec<KernelUsage> {
+    let outline = document_symbols(parse);
+    assembly
+        .kernel_reg_usage()
+        .into_iter()
+        .enumerate()
+        .map(|(k, u)| {
+            let config = assembly.config.kernels.get(k);
+            KernelUsage {
+                range: kernel_range(&outline, &u.name).unwrap_or_default(),
+                sgprs: u.sgprs,
+                vgprs: u.vgprs,
+                extra_sgprs: u.extra_sgprs,
+                sgprsnum: u.sgprsnum,
+                vgprsnum: u.vgprsnum,
+                sgprsnum_with_extra: u.sgprsnum_with_extra,
+                sgprsnum_given: config.is_some_and(|c| c.sgprs.is_some()),
+                vgprsnum_given: config.is_some_and(|c| c.vgprs.is_some()),
+                waves: u.waves,
+                name: u.name,
+            }
+        })
+        .collect()
+}
+
+/// The name of the kernel's first code label, else of its first `.kernel`.
+fn kernel_range(outline: &[DocumentSymbol], name: &str) -> Option<TextRange> {
+    let mut named = Vec::new();
+    let mut stack: Vec<&DocumentSymbol> = outline.iter().collect();
+    while let Some(symbol) = stack.pop() {
+        if symbol.name == name {
+            named.push((symbol.kind, symbol.focus_range));
+        }
+        stack.extend(symbol.children.iter());
+    }
+    let first = |kind| named.iter().filter(|(k, _)| *k == kind).map(|&(_, r)| r).min_by_key(|r| r.start());
+    first(SymbolKind::Label).or_else(|| first(SymbolKind::Kernel))
+}
+
+/// A warning at the kernel for each count the source sets below what its code uses.
+pub fn count_warnings(kernels: &[KernelUsage]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for k in kernels {
+        let used_sgprs = if k.sgprsnum_with_extra { k.sgprs + k.extra_sgprs } else { k.sgprs };
+        if k.sgprsnum_given && k.sgprsnum < used_sgprs {
+            out.push(Diagnostic {
+                range: k.range,
+                severity: Severity::Warning,
+                message: format!("kernel `{}`: .sgprsnum is {} but its code uses {used_sgprs} SGPRs", k.name, k.sgprsnum),
+                related: Vec::new(),
+            });
+        }
+        if k.vgprsnum_given && k.vgprsnum < k.vgprs {
+            out.push(Diagnostic {
+                range: k.range,
+                severity: Severity::Warning,
+                message: format!("kernel `{}`: .vgprsnum is {} but its code uses {} VGPRs", k.name, k.vgprsnum, k.vgprs),
+                related: Vec::new(),
+            });
+        }
+    }
+    out
+}
