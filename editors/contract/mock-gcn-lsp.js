@@ -8,6 +8,8 @@
 //   - workspace/executeCommand gcn.assemble and didSave: write a placeholder file at the
 //     on-save output (settings' onSave.output, else gcn.toml's [on-save] output),
 //   - the matching capabilities.
+// Whatever the real server does offer (its capabilities; gcn/registerUsage unless it answers
+// "method not found") goes to it: the stand-ins only fill the gaps.
 // Used by `editors/contract/run.sh`; the real-editor tests run against it as well as
 // against the real server, so the front ends' side of each feature is exercised before the
 // server's side exists.
@@ -20,6 +22,14 @@ const { fileURLToPath } = require('url');
 const real = spawn(process.env.GCN_LSP_REAL, [], { stdio: ['pipe', 'pipe', 'inherit'] });
 const docs = new Map(); // uri -> text
 let settings = {};
+let realCaps = {};
+const fallbacks = new Map(); // request id -> stand-in answer if the server lacks the method
+const realHas = {
+  hover: () => Boolean(realCaps.hoverProvider),
+  definition: () => Boolean(realCaps.definitionProvider),
+  assemble: () => ((realCaps.executeCommandProvider || {}).commands || []).includes('gcn.assemble'),
+  save: () => Boolean(realCaps.textDocumentSync && typeof realCaps.textDocumentSync === 'object' && realCaps.textDocumentSync.save),
+};
 
 function reader(stream, onMessage) {
   let buf = Buffer.alloc(0);
@@ -143,17 +153,20 @@ reader(process.stdin, (msg) => {
       docs.set(p.textDocument.uri, applyChanges(docs.get(p.textDocument.uri) || '', p.contentChanges));
       break;
     case 'textDocument/didSave':
+      if (realHas.save()) break;
       try { assemble(p.textDocument.uri); } catch { /* nothing configured */ }
       return;
     case 'gcn/registerUsage':
-      toClient({ id: msg.id, result: { version: 0, kernels: registerUsage(docs.get(p.textDocument.uri) || '') } });
-      return;
+      fallbacks.set(msg.id, () => ({ version: 0, kernels: registerUsage(docs.get(p.textDocument.uri) || '') }));
+      break;
     case 'textDocument/hover': {
+      if (realHas.hover()) break;
       const w = wordAt(docs.get(p.textDocument.uri) || '', p.position);
       toClient({ id: msg.id, result: w ? { contents: { kind: 'markdown', value: `\`${w}\` (mock hover)` } } : null });
       return;
     }
     case 'textDocument/definition': {
+      if (realHas.definition()) break;
       const text = docs.get(p.textDocument.uri) || '';
       const w = wordAt(text, p.position);
       const i = w ? text.split('\n').findIndex((l) => l.startsWith(`${w}:`)) : -1;
@@ -161,7 +174,7 @@ reader(process.stdin, (msg) => {
       return;
     }
     case 'workspace/executeCommand':
-      if (p.command === 'gcn.assemble') {
+      if (p.command === 'gcn.assemble' && !realHas.assemble()) {
         try {
           toClient({ id: msg.id, result: { output: assemble(p.arguments[0]) } });
         } catch (e) {
@@ -176,8 +189,17 @@ reader(process.stdin, (msg) => {
 });
 
 reader(real.stdout, (msg) => {
+  if (msg.id !== undefined && fallbacks.has(msg.id) && msg.method === undefined) {
+    const stand = fallbacks.get(msg.id);
+    fallbacks.delete(msg.id);
+    if (msg.error && msg.error.code === -32601) {
+      toClient({ id: msg.id, result: stand() });
+      return;
+    }
+  }
   if (msg.result && msg.result.capabilities) {
     const c = msg.result.capabilities;
+    realCaps = JSON.parse(JSON.stringify(c));
     c.hoverProvider = true;
     c.definitionProvider = true;
     c.executeCommandProvider = { commands: ['gcn.assemble'] };

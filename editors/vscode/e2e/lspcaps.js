@@ -56,6 +56,7 @@ function probe(serverPath, file, timeoutMs = 20000) {
         caps,
         hover: Boolean(caps.hoverProvider),
         definition: Boolean(caps.definitionProvider),
+        inlayHints: Boolean(caps.inlayHintProvider),
         registerUsage: !usage.error,
         registerUsageError: usage.error && usage.error.message,
         assemble: ((caps.executeCommandProvider || {}).commands || []).includes('gcn.assemble'),

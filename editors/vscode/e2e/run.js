@@ -157,7 +157,7 @@ async function main() {
   const bin = path.join(ws, 'build', 'kernel.bin');
 
   const has = await probe(server, kernel);
-  log(`gcn-lsp offers: hover=${has.hover} definition=${has.definition} registerUsage=${has.registerUsage} ` +
+  log(`gcn-lsp offers: hover=${has.hover} definition=${has.definition} inlayHints=${has.inlayHints} registerUsage=${has.registerUsage} ` +
     `gcn.assemble=${has.assemble} on-save=${has.onSave}`);
 
   // The .vsix, built by the npm script a user or CI runs, installed as a user does: with
@@ -310,6 +310,12 @@ async function main() {
 
     const inLast = lineOf(kernel, /v_add_u32\s+v3, vcc, 7, v3/);
     const usageItem = page.locator('footer .statusbar-item', { hasText: /VGPR \d+/ }).first();
+    await step('register counts at the kernel label (inlay hint)', async () => {
+      await gotoLine(lineOf(kernel, /^scale:/));
+      const hint = page.locator('.monaco-editor .view-line', { hasText: /SGPR \d+ · VGPR \d+/ }).first();
+      await hint.waitFor({ timeout: WAIT });
+      return (await hint.innerText()).replace(/\s+/g, ' ').trim();
+    }, has.inlayHints ? undefined : 'inlayHintProvider');
     await step('status bar shows the register usage of the kernel under the cursor', async () => {
       // In the last kernel: whichever line the server gives as a kernel's start (its label
       // or its .kernel pseudo-op), the kernel starting last before the cursor is this one.
