@@ -312,9 +312,14 @@ async function main() {
     const usageItem = page.locator('footer .statusbar-item', { hasText: /VGPR \d+/ }).first();
     await step('register counts at the kernel label (inlay hint)', async () => {
       await gotoLine(lineOf(kernel, /^scale:/));
-      const hint = page.locator('.monaco-editor .view-line', { hasText: /SGPR \d+ · VGPR \d+/ }).first();
-      await hint.waitFor({ timeout: WAIT });
-      return (await hint.innerText()).replace(/\s+/g, ' ').trim();
+      // The hint is text of the label's line (spaces drawn as no-break spaces).
+      return until(() => page.evaluate(() => {
+        for (const line of document.querySelectorAll('.monaco-editor .view-line')) {
+          const t = line.textContent.replace(/\u00a0/g, ' ').trim();
+          if (/^scale:\s*SGPR \d+ · VGPR \d+ · \d+ waves?$/.test(t)) return t;
+        }
+        return false;
+      }), 'an inlay hint with the counts after scale:');
     }, has.inlayHints ? undefined : 'inlayHintProvider');
     await step('status bar shows the register usage of the kernel under the cursor', async () => {
       // In the last kernel: whichever line the server gives as a kernel's start (its label
@@ -365,18 +370,22 @@ async function main() {
       await until(() => fs.existsSync(bin), 'build/kernel.bin');
     }, has.assemble ? undefined : 'executeCommand gcn.assemble');
 
-    await step('a changed setting applies without a restart (gcn.onSave.output)', async () => {
-      // As a user editing the workspace's settings (VS Code watches the file).
+    await step('a changed setting applies without a restart (gcn.args -D)', async () => {
+      // A line that fails only when E2E_FLAG is defined; the setting defines it.
+      await insertAfter(1, '.ifdef E2E_FLAG; .error "E2E_FLAG is set"; .endif');
+      await page.waitForTimeout(1500);
+      if ((await page.locator('.monaco-editor .squiggly-error').count()) > 0) throw new Error('an error before the setting');
       fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
-      fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'gcn.onSave.output': 'out/{stem}.o' }));
-      const other = path.join(ws, 'out', 'kernel.o');
-      await page.waitForTimeout(2000); // VS Code notices the settings file
-      await until(async () => {
-        await insertAfter(1, '# saved again');
-        await page.keyboard.press('Control+s');
-        return fs.existsSync(other) || (await page.waitForTimeout(3000), fs.existsSync(other));
-      }, 'out/kernel.o', 30000);
-    }, has.onSave ? undefined : 'textDocumentSync.save (on-save output)');
+      const settingsFile = path.join(ws, '.vscode', 'settings.json');
+      fs.writeFileSync(settingsFile, JSON.stringify({ 'gcn.args': ['-D', 'E2E_FLAG'] }));
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: WAIT });
+      await until(async () => /E2E_FLAG is set/.test(await page.locator('.markers-panel').innerText()),
+        'the error "E2E_FLAG is set" in the Problems panel');
+      fs.writeFileSync(settingsFile, '{}');
+      await until(async () => (await page.locator('.monaco-editor .squiggly-error').count()) === 0, 'the error gone with the setting');
+      await gotoLine(2);
+      await page.keyboard.press('Control+Shift+K');
+    });
 
     await step('CLRX: Show Syntax Tree opens the tree beside', async () => {
       await command('CLRX: Show Syntax Tree');

@@ -123,8 +123,14 @@ function kernelAt(kernels, line) {
   return best;
 }
 
-/** `SGPR 16 · VGPR 24 · 10 waves` for a kernel of gcn/registerUsage. */
+/**
+ * `SGPR 16 · VGPR 24 · 10 waves` for a kernel of gcn/registerUsage: the server's own `label`
+ * when it gives one (the text of its inlay hints), else made from the counts.
+ */
 function usageText(k) {
+  if (typeof k.label === 'string' && k.label !== '') {
+    return k.label;
+  }
   const parts = [`SGPR ${k.sgprs}`, `VGPR ${k.vgprs}`];
   if (typeof k.waves === 'number') {
     parts.push(`${k.waves} ${k.waves === 1 ? 'wave' : 'waves'}`);

@@ -56,6 +56,7 @@ test('status bar text', () => {
   assert.strictEqual(core.usageText(k), 'SGPR 16 · VGPR 24 · 10 waves');
   assert.strictEqual(core.usageDetail(k), '18 SGPRs allocated (2 extra), 24 VGPRs allocated');
   assert.strictEqual(core.usageText({ ...k, waves: 1 }), 'SGPR 16 · VGPR 24 · 1 wave');
+  assert.strictEqual(core.usageText({ ...k, label: 'SGPR 18 · VGPR 24 · 10 waves' }), 'SGPR 18 · VGPR 24 · 10 waves');
 });
 
 test('CLRX sources are told from other assembly by their first lines', () => {

@@ -73,8 +73,11 @@ M.has_capability = has_capability
 
 -- ---- register usage --------------------------------------------------------------------
 
---- `SGPR 16 · VGPR 24 · 10 waves`.
+--- `SGPR 16 · VGPR 24 · 10 waves`: the server's `label` (its inlay hint text) when given.
 function M.usage_text(k)
+  if type(k.label) == 'string' and k.label ~= '' then
+    return k.label
+  end
   local t = ('SGPR %s · VGPR %s'):format(k.sgprs, k.vgprs)
   if type(k.waves) == 'number' then
     t = t .. (' · %d %s'):format(k.waves, k.waves == 1 and 'wave' or 'waves')
@@ -324,6 +327,11 @@ function M.setup(opts)
     init_options = settings,
     settings = { gcn = settings },
     on_attach = on_attach,
+    -- Neovim asks for inlay hints again after each change anyway. Without refresh
+    -- requests from the server, gcn-lsp (tower-lsp 0.20) is also spared a panic when
+    -- Neovim's answer to one arrives after the server dropped the request (seen with the
+    -- server of 2026-11-25: its analysis task is aborted by the next edit).
+    capabilities = { workspace = { inlayHint = { refreshSupport = false } } },
   }, M.config.lsp or {}))
   vim.lsp.enable('gcn_lsp')
   -- Running servers take the new settings without a restart.
