@@ -250,12 +250,25 @@ if tree and tree ~= -1 then
 end
 vim.api.nvim_set_current_win(src_win)
 
--- New settings reach the running server (no restart).
+-- New settings reach the running server (no restart) and take effect: a line that fails
+-- only when E2E_FLAG is defined, then setup() with args that define it.
 local id = client.id
-gcn.setup({ diagnostics_delay = 10 })
+vim.api.nvim_buf_set_lines(buf, 1, 1, false, { '.ifdef E2E_FLAG; .error "E2E_FLAG is set"; .endif' })
+vim.wait(1500)
+local function flag_error()
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.message:find('E2E_FLAG is set', 1, true) then return true end
+  end
+end
+check(not flag_error(), 'no E2E_FLAG error before the setting')
+gcn.setup({ diagnostics_delay = 10, args = { '-D', 'E2E_FLAG' } })
 check(gcn.client(buf) and gcn.client(buf).id == id, 'setup() again keeps the server running')
-check(vim.deep_equal(gcn.client(buf).settings, { gcn = { diagnosticsDelay = 10 } }),
+check(vim.deep_equal(gcn.client(buf).settings, { gcn = { diagnosticsDelay = 10, args = { '-D', 'E2E_FLAG' } } }),
   'new settings sent: ' .. vim.inspect(gcn.client(buf).settings):gsub('%s+', ' '))
+check(wait(flag_error), 'the server applies them: error "E2E_FLAG is set" shown')
+gcn.setup({})
+check(wait(function() return not flag_error() end), 'and drops it when the setting goes')
+vim.api.nvim_buf_set_lines(buf, 1, 2, false, {})
 
 -- :checkhealth gcn runs and finds the server.
 vim.cmd('checkhealth gcn')
