@@ -2,8 +2,8 @@
 --
 --   require('gcn').setup({
 --     cmd = { 'gcn-lsp' },                 -- the server; default: gcn-lsp on PATH
---     args = { '-g', 'Tonga' },            -- gcnasm options (default: gcn.toml's)
---     on_save_output = 'build/{stem}.bin', -- binary written on save (default: gcn.toml's)
+--     args = { '-g', 'Tonga' },            -- gcnasm options (gcn.toml's args come after)
+--     on_save_output = 'build/{stem}.bin', -- binary written on save (gcn.toml's wins)
 --     diagnostics_delay = 200,             -- ms after an edit (default: the server's)
 --     register_counts = true,              -- counts at kernel labels (inlay hints or virtual text)
 --   })
