@@ -406,7 +406,66 @@ async function main() {
   }
 }
 
-main().then(() => {
+/**
+ * A user without gcn-lsp: the .vsix without a server inside, no setting, nothing on PATH.
+ * The extension must say what is missing and how to install it.
+ */
+async function missingServer() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gcn-vscode-e2e-missing-'));
+  const ws = path.join(tmp, 'project');
+  const userData = path.join(tmp, 'user-data');
+  const extDir = path.join(tmp, 'extensions');
+  fs.mkdirSync(ws);
+  fs.copyFileSync(path.join(fixture, 'kernel.s'), path.join(ws, 'kernel.s'));
+  execFileSync(process.execPath, [path.join(ext, 'scripts', 'package.js')], {
+    cwd: ext, stdio: 'ignore', env: { ...process.env, GCN_LSP: '' },
+  });
+  const pkg = require(path.join(ext, 'package.json'));
+  execFileSync(codeServer, ['--extensions-dir', extDir, '--user-data-dir', userData, '--install-extension',
+    path.join(ext, `${pkg.name}-${pkg.version}.vsix`)], { stdio: 'ignore' });
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, 'telemetry.telemetryLevel': 'off',
+  }));
+  const noServerPath = (process.env.PATH || '').split(path.delimiter)
+    .filter((d) => d && !fs.existsSync(path.join(d, 'gcn-lsp'))).join(path.delimiter);
+  const port = await freePort();
+  const cs = spawn(codeServer, ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', userData,
+    '--extensions-dir', extDir, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-getting-started-override', ws], { detached: true, stdio: 'ignore', env: { ...process.env, PATH: noServerPath } });
+  let browser;
+  try {
+    await until(() => new Promise((r) => {
+      const sock = net.connect(port, '127.0.0.1', () => { sock.end(); r(true); });
+      sock.on('error', () => r(false));
+    }), 'code-server to listen', 60000);
+    browser = await chromium.launch({
+      executablePath: chromePath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+    await step('without gcn-lsp: a message says it is missing and how to install it', async () => {
+      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'kernel.s' });
+      await row.waitFor({ timeout: 90000 });
+      await row.click();
+      const toast = page.locator('.notification-toast', { hasText: 'gcn-lsp not found' }).first();
+      await toast.waitFor({ timeout: WAIT });
+      const text = (await toast.innerText()).replace(/\s+/g, ' ');
+      if (!/cargo build --release -p gcn-lsp/.test(text) || !/gcn\.server\.path/.test(text) || !/Open Settings/.test(text)) {
+        throw new Error(`message: ${text}`);
+      }
+      return text.slice(0, 160);
+    });
+  } finally {
+    if (browser) await browser.close().catch(() => {});
+    try { process.kill(-cs.pid, 'SIGTERM'); } catch { /* gone */ }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().then(() => (process.env.GCN_E2E_SERVER === 'setting' ? undefined : missingServer())).then(() => {
   log(`VS Code e2e: ${failures} failed, ${skips} skipped`);
   process.exit(failures > 0 ? 1 : 0);
 }, (err) => {
