@@ -209,3 +209,8 @@ reader(real.stdout, (msg) => {
   toClient(msg);
 });
 real.on('exit', (code) => process.exit(code || 0));
+// The editor went away (stdin closed): take the real server down too.
+process.stdin.on('end', () => {
+  real.stdin.end();
+  setTimeout(() => { real.kill(); process.exit(0); }, 1000).unref();
+});
