@@ -54,10 +54,7 @@ function M.register()
     extension = {
       clrx = 'clrx',
       s = M.detect_s,
-      S = function(path, bufnr)
-        return M.is_clrx(vim.api.nvim_buf_get_lines(bufnr, 0, vim.g.gcn_detect_lines or 50, false))
-          and 'clrx' or nil
-      end,
+      S = M.detect_s,
     },
   })
 end
