@@ -221,12 +221,12 @@ async function main() {
       await token('s_load_dwordx2').waitFor({ timeout: WAIT });
     });
 
+    const serverExe = bundled ? path.join(extDir, `gcn-tools.${pkg.name}-${pkg.version}`, 'server', 'gcn-lsp') : server;
+    const serverPids = () => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
+      .map((l) => l.trim().split(/\s+/)).filter(([, a0]) => a0 === serverExe).map(([pid]) => pid);
     await step(bundled ? 'the server runs from the extension (server/gcn-lsp)' : 'the server runs from gcn.server.path', async () => {
-      const want = bundled ? path.join(extDir, `gcn-tools.${pkg.name}-${pkg.version}`, 'server', 'gcn-lsp') : server;
-      return until(() => {
-        const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-        return ps.split('\n').find((l) => l.startsWith(want) || l.includes(` ${want}`));
-      }, `a process ${want}`);
+      const pids = await until(() => serverPids().length > 0 && serverPids(), `a process ${serverExe}`);
+      return `${serverExe} (pid ${pids.join(', ')})`;
     });
     await step('language mode is CLRX GCN Assembly', async () => until(async () => {
       const t = await page.locator('.statusbar-item[id="status.editor.mode"]').innerText();
@@ -385,6 +385,20 @@ async function main() {
       await until(async () => (await page.locator('.monaco-editor .squiggly-error').count()) === 0, 'the error gone with the setting');
       await gotoLine(2);
       await page.keyboard.press('Control+Shift+K');
+    });
+
+    await step('CLRX: Restart Server starts a new server, which answers', async () => {
+      const before = serverPids();
+      await command('CLRX: Restart Server');
+      await until(() => {
+        const now = serverPids();
+        return now.length > 0 && now.every((p) => !before.includes(p));
+      }, 'a new server process');
+      await insertAfter(lineOf(kernel, /^\s+s_endpgm/), 'v_mov_b32 v1, (1+');
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: WAIT });
+      await page.keyboard.press('Control+Shift+K');
+      await until(async () => (await page.locator('.monaco-editor .squiggly-error').count()) === 0, 'no squiggle');
+      return `pid ${before.join(',')} -> ${serverPids().join(',')}`;
     });
 
     await step('CLRX: Show Syntax Tree opens the tree beside', async () => {
