@@ -140,6 +140,12 @@ function assemble(uri) {
 reader(process.stdin, (msg) => {
   const p = msg.params || {};
   switch (msg.method) {
+    case 'exit':
+      // The server is to exit now; end its input so that it does even if it waits for more.
+      toServer(msg);
+      real.stdin.end();
+      setTimeout(() => { real.kill(); process.exit(0); }, 500).unref();
+      return;
     case 'initialize':
       settings = p.initializationOptions || {};
       break;
