@@ -22,6 +22,7 @@ use gcn_syntax::{SyntaxError, SyntaxKind, TextRange};
 
 use crate::diag::{Diagnostic, Severity};
 use crate::expr::{bin_op, un_op, EvalError, Ir, Sections, Value};
+use crate::index::NameKind;
 use crate::layout::{Layout, SectionKind};
 use crate::literals;
 use crate::options::Options;
@@ -50,12 +51,12 @@ pub(crate) struct Ctx {
     /// that turns out to be a macro call, or lies in a false conditional, has none).
     pub errors: Rc<RefCell<ErrorCursor>>,
     /// The text being processed (offsets of its syntax tree index it).
-    pub source: Rc<str>,
+    pub source: std::sync::Arc<str>,
 }
 
 impl Ctx {
     pub(crate) fn new(mapper: Mapper, origin: Rc<Vec<(String, Location)>>, depth: u32, kind: CtxKind) -> Ctx {
-        Ctx { mapper, origin, depth, kind, errors: Rc::default(), source: Rc::from("") }
+        Ctx { mapper, origin, depth, kind, errors: Rc::default(), source: std::sync::Arc::from("") }
     }
 
     /// A child context for a nested text: one more origin frame.
@@ -128,6 +129,11 @@ pub(crate) struct Asm {
     pub expanded_statements: u64,
     /// Whether the assembly stopped because [`crate::Options::cancel`] was set.
     pub cancelled: bool,
+    /// Where names are defined and used, when [`crate::Options::record_symbols`].
+    pub index: Option<crate::index::SymbolIndex>,
+    /// Encodings kept from the last assembly of this source, when
+    /// [`crate::Options::encode_cache`] is given.
+    pub encode_cache: Option<crate::encode_cache::EncodeCache>,
     pub include_depth: u32,
     pub printed: String,
     pub reg_usage: crate::regusage::RegUsage,
@@ -152,7 +158,7 @@ pub(crate) struct Asm {
     pub code_labels: Vec<(String, usize, usize)>,
     /// Parses of recent macro expansions, by text (a call repeated with the same
     /// arguments is not parsed again).
-    pub parse_cache: HashMap<String, Rc<(gcn_syntax::Parse, Rc<str>)>>,
+    pub parse_cache: HashMap<String, Rc<(gcn_syntax::Parse, std::sync::Arc<str>)>>,
     /// The internal symbol expressions that need the places of sections wait for.
     places_symbol: Option<SymId>,
     /// The places of the sections of the ROCm section space (section, address), the
@@ -167,7 +173,7 @@ impl Asm {
         let mut symbols = SymbolTable::default();
         let dot = symbols.global_symbol(".");
         symbols.get_mut(dot).value = Some(Value::Abs(0));
-        Asm {
+        let mut asm = Asm {
             target,
             layout,
             opts,
@@ -180,6 +186,7 @@ impl Asm {
             local_count: 0,
             expanded_statements: 0,
             cancelled: false,
+            index: None,
             include_depth: 0,
             printed: String::new(),
             reg_usage: Default::default(),
@@ -195,7 +202,11 @@ impl Asm {
             parse_cache: HashMap::new(),
             places_symbol: None,
             placed_sections: None,
-        }
+            encode_cache: None,
+        };
+        asm.index = asm.opts.record_symbols.then(Default::default);
+        asm.encode_cache = asm.opts.encode_cache.as_ref().map(|c| c.take());
+        asm
     }
 
     // ---- diagnostics -------------------------------------------------------------
@@ -255,7 +266,7 @@ impl Asm {
     pub(crate) fn process_text(&mut self, ctx: Ctx, text: &str) -> Flow {
         if text.len() <= crate::parts::PART_SIZE {
             let parse = gcn_syntax::parse(text);
-            return self.process_parse(ctx, &parse, Rc::from(text), true);
+            return self.process_parse(ctx, &parse, std::sync::Arc::from(text), true);
         }
         self.process_lines(ctx, crate::parts::Lines::Text(text.into())).0
     }
@@ -266,7 +277,7 @@ impl Asm {
         let mut flow = Flow::Continue;
         while let Some(part) = reader.next() {
             let part_ctx = Ctx { mapper: ctx.mapper.shifted(part.start), ..ctx.clone() };
-            flow = self.process_parse(part_ctx, &part.parse, Rc::from(part.text.as_str()), true);
+            flow = self.process_parse(part_ctx, &part.parse, std::sync::Arc::from(part.text.as_str()), true);
             reader.done(part);
             if flow != Flow::Continue {
                 break;
@@ -278,7 +289,7 @@ impl Asm {
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of
     /// a repetition (its syntax errors were reported with the first; the statements that
     /// have them are still skipped).
-    pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, source: Rc<str>, report_syntax: bool) -> Flow {
+    pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, source: std::sync::Arc<str>, report_syntax: bool) -> Flow {
         ctx.source = source;
         ctx.errors = Rc::new(RefCell::new(ErrorCursor { errors: parse.errors().to_vec(), next: 0, silent: !report_syntax }));
         let flow = self.statements(&ctx, parse.tree().statements());
@@ -457,6 +468,17 @@ impl Asm {
 
     // ---- labels and symbols ---------------------------------------------------------
 
+    /// Records an occurrence of a name at `range` (when an editor asked for the index).
+    pub(crate) fn note_name(&mut self, ctx: &Ctx, kind: crate::index::NameKind, name: impl FnOnce(&mut crate::index::SymbolIndex) -> String, range: TextRange, definition: bool) {
+        if let Some(index) = self.index.as_mut() {
+            let name = name(index);
+            let location = ctx.loc(range.start());
+            let end = ctx.loc(range.end());
+            let len = if end.file == location.file { end.offset.saturating_sub(location.offset) } else { 0 };
+            index.record(kind, name, location, len, definition);
+        }
+    }
+
     fn label(&mut self, ctx: &Ctx, label: &ast::Label) {
         let Some(token) = label.name_token() else { return };
         let range = token.text_range();
@@ -468,6 +490,7 @@ impl Asm {
         let here = self.here();
         if label.is_local() {
             let name = token.text();
+            self.note_name(ctx, NameKind::LocalLabel, |i| i.local_definition(name), range, true);
             let next = self.symbols.global_symbol(&format!("{name}f"));
             let prev = self.symbols.global_symbol(&format!("{name}b"));
             self.set_symbol(next, here);
@@ -485,6 +508,8 @@ impl Asm {
             return;
         }
         let id = self.symbols.define_target(&name);
+        let full = self.symbols.get(id).name.clone();
+        self.note_name(ctx, NameKind::Label, |_| full, range, true);
         let sym = self.symbols.get(id);
         if sym.once_defined && sym.is_defined() {
             self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
@@ -537,6 +562,8 @@ impl Asm {
             };
             self.format_fixed = true;
             let id = self.symbols.define_target(name);
+            let full = self.symbols.get(id).name.clone();
+            self.note_name(ctx, NameKind::RegisterSymbol, |_| full, range, true);
             let sym = self.symbols.get(id);
             if (sym.once_defined || !reassign) && sym.is_defined() {
                 self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
@@ -582,6 +609,10 @@ impl Asm {
             ir
         };
         let id = self.symbols.define_target(name);
+        if name != "." {
+            let full = self.symbols.get(id).name.clone();
+            self.note_name(ctx, NameKind::Symbol, |_| full, range, true);
+        }
         let sym = self.symbols.get(id);
         if (sym.once_defined || !reassign) && sym.is_defined() {
             self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
@@ -1013,15 +1044,23 @@ impl Asm {
             ast::Expr::Literal(lit) => {
                 let token = lit.token().ok_or_else(missing)?;
                 match token.kind() {
-                    SyntaxKind::LOCAL_LABEL_REF => self.local_label_ref(token.text()).map_err(|m| (range, m))?,
+                    SyntaxKind::LOCAL_LABEL_REF => {
+                        let text = token.text();
+                        let (number, dir) = text.split_at(text.len() - 1);
+                        let forward = dir.eq_ignore_ascii_case("f");
+                        self.note_name(ctx, NameKind::LocalLabel, |i| i.local_reference(number, forward), token.text_range(), false);
+                        self.local_label_ref(text).map_err(|m| (range, m))?
+                    }
                     // `.5` in an integer expression names a symbol, as in the reference.
-                    SyntaxKind::FLOAT_NUMBER if token.text().starts_with('.') => self.name_ir(token.text(), base).map_err(|m| (range, m))?,
+                    SyntaxKind::FLOAT_NUMBER if token.text().starts_with('.') => {
+                        self.name_ir_at(ctx, &token, base).map_err(|m| (range, m))?
+                    }
                     _ => Ir::Value(Value::Abs(literal_value(&token).map_err(|m| (range, m))?)),
                 }
             }
             ast::Expr::NameRef(n) => {
                 let token = n.name_token().ok_or_else(missing)?;
-                self.name_ir(token.text(), base).map_err(|m| (range, m))?
+                self.name_ir_at(ctx, &token, base).map_err(|m| (range, m))?
             }
             ast::Expr::Paren(p) => self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?,
             ast::Expr::At(p) => self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?,
@@ -1046,7 +1085,7 @@ impl Asm {
             // of that name: clrxasm's expressions know no registers.
             ast::Expr::Register(r) if r.range().is_none() && r.name_token().is_some() => {
                 let token = r.name_token().ok_or_else(missing)?;
-                self.name_ir(token.text(), base).map_err(|m| (range, m))?
+                self.name_ir_at(ctx, &token, base).map_err(|m| (range, m))?
             }
             ast::Expr::Register(_) | ast::Expr::RegIndex(_) | ast::Expr::Percent(_) => {
                 return Err((range, "a register is not allowed in an expression".into()))
@@ -1068,6 +1107,16 @@ impl Asm {
             Some(v) => Ok(Ir::Value(self.absolute_if_possible(v))),
             None => Err(format!("no local label `{name}` before this point")),
         }
+    }
+
+    /// [`name_ir`](Self::name_ir) of a name token, recorded in the index as a use.
+    fn name_ir_at(&mut self, ctx: &Ctx, token: &gcn_syntax::SyntaxToken, base: bool) -> Result<Ir, String> {
+        if self.index.is_some() && token.text() != "." {
+            let id = self.symbols.lookup(token.text());
+            let full = self.symbols.get(id).name.clone();
+            self.note_name(ctx, NameKind::Symbol, |_| full, token.text_range(), false);
+        }
+        self.name_ir(token.text(), base)
     }
 
     fn name_ir(&mut self, name: &str, base: bool) -> Result<Ir, String> {
@@ -1354,10 +1403,21 @@ impl Asm {
         }
         let start = self.layout.offset();
         let section = self.layout.current();
-        let result = {
-            let target = self.target;
-            let mut resolver = Resolver { asm: self, ctx, instr_start: start as i64, section };
-            encode::encode_instruction(&target, instr, &mut resolver)
+        let target = self.target;
+        let cached = self.encode_cache.as_mut().and_then(|c| c.get(instr.syntax(), target));
+        let result = match cached {
+            Some(encoded) => Ok(encoded),
+            None => {
+                let mut resolver = Resolver { asm: self, ctx, instr_start: start as i64, section, asked: Default::default() };
+                let result = encode::encode_instruction(&target, instr, &mut resolver);
+                let reusable = !resolver.asked.get();
+                if let (Ok(encoded), Some(cache)) = (&result, self.encode_cache.as_mut()) {
+                    if reusable && encoded.fixups.is_empty() {
+                        cache.insert(instr.syntax(), target, encoded);
+                    }
+                }
+                result
+            }
         };
         match result {
             Ok(encoded) => {
@@ -1416,7 +1476,7 @@ impl Asm {
     /// The register range a `%…` value names.
     pub(crate) fn register_value(&mut self, ctx: &Ctx, expr: &ast::Expr) -> Result<RegRange, (TextRange, String)> {
         let target = self.target;
-        let mut resolver = Resolver { asm: self, ctx, instr_start: 0, section: 0 };
+        let mut resolver = Resolver { asm: self, ctx, instr_start: 0, section: 0, asked: Default::default() };
         let mut cx = encode::operands::Cx::new(&target, &mut resolver);
         cx.register_value(expr).map_err(|e| (e.range, e.message))
     }
@@ -1481,6 +1541,9 @@ struct Resolver<'a> {
     ctx: &'a Ctx,
     instr_start: i64,
     section: usize,
+    /// Whether the encoder asked anything that depends on the program (so that its
+    /// result may not be reused for another occurrence of the same node).
+    asked: std::cell::Cell<bool>,
 }
 
 impl Resolver<'_> {
@@ -1500,6 +1563,7 @@ impl Resolver<'_> {
 
 impl encode::Resolver for Resolver<'_> {
     fn eval(&mut self, expr: &ast::Expr) -> Result<encode::Value, String> {
+        self.asked.set(true);
         match self.value(expr).and_then(|v| v.map(|v| self.asm.data_value(v)).transpose()) {
             Ok(Some(v)) => Ok(encode::Value::Known(v)),
             Ok(None) => Ok(encode::Value::Pending),
@@ -1510,6 +1574,7 @@ impl encode::Resolver for Resolver<'_> {
     }
 
     fn eval_branch(&mut self, expr: &ast::Expr) -> Result<encode::Value, String> {
+        self.asked.set(true);
         match self.value(expr)? {
             Some(v) => Ok(encode::Value::Known(branch_offset(v, self.section, self.instr_start, &self.asm.layout)?)),
             None => Ok(encode::Value::Pending),
@@ -1517,15 +1582,20 @@ impl encode::Resolver for Resolver<'_> {
     }
 
     fn register_symbol(&mut self, name: &str) -> Option<RegRange> {
+        self.asked.set(true);
         let id = self.asm.symbols.find_existing(name)?;
         self.asm.symbols.get(id).register
     }
 
     fn has_register_symbols(&self) -> bool {
-        self.asm.any_register_symbol
+        let any = self.asm.any_register_symbol;
+        self.asked.set(self.asked.get() | any);
+        any
     }
 
     fn old_mod_param(&self) -> bool {
-        self.asm.opts.old_mod_param
+        let old = self.asm.opts.old_mod_param;
+        self.asked.set(self.asked.get() | old);
+        old
     }
 }

@@ -70,16 +70,9 @@ pub struct KernelConfig {
     pub dim_mask: Option<u32>,
     pub sgprs: Option<u32>,
     pub vgprs: Option<u32>,
-    pub pgm_rsrc1: u32,
-    pub pgm_rsrc2: u32,
-    pub float_mode: u32,
-    pub ieee_mode: bool,
-    pub priority: u32,
-    pub exceptions: u32,
-    pub tg_size: bool,
-    pub debug_mode: bool,
-    pub priv_mode: bool,
-    pub dx10_clamp: bool,
+    /// `.pgmrsrc1`, `.pgmrsrc2`, the modes, priority, exceptions, TG_SIZE: what every
+    /// format's program resource registers take from the source.
+    pub rsrc: gcn_formats::gpu::RsrcSettings,
     pub local_size: u64,
     pub scratch_buffer: u32,
     pub gds_size: u32,
@@ -126,16 +119,7 @@ impl Default for KernelConfig {
             dim_mask: None,
             sgprs: None,
             vgprs: None,
-            pgm_rsrc1: 0,
-            pgm_rsrc2: 0,
-            float_mode: 0xc0,
-            ieee_mode: false,
-            priority: 0,
-            exceptions: 0,
-            tg_size: false,
-            debug_mode: false,
-            priv_mode: false,
-            dx10_clamp: false,
+            rsrc: gcn_formats::gpu::RsrcSettings::default(),
             local_size: 0,
             scratch_buffer: 0,
             gds_size: 0,
@@ -277,6 +261,9 @@ pub(crate) fn kernel(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Ar
         asm.error_at(ctx, range, "`.kernel` needs a name");
         return;
     };
+    if let Some(first) = args.first() {
+        asm.note_name(ctx, crate::index::NameKind::Kernel, |_| name.clone(), first.syntax().text_range(), true);
+    }
     match asm.layout.enter_kernel(&name) {
         Ok((k, new)) => {
             asm.layout.config.inside = Inside::Main;

@@ -47,6 +47,8 @@ pub enum SectionKind {
     Dummy = 14,
     /// Gallium scratch buffer symbol section (`.scratchsym`).
     Scratch = 15,
+    /// ROCm global offset table (`.gotsym`): 8 zero bytes an entry, addresses only.
+    Got = 16,
     /// Any other named section.
     Extra = 255,
 }
@@ -326,7 +328,7 @@ impl Layout {
             (AmdCl2, _, _) => (Owner::Inner, SectionKind::Extra),
             (Gallium | Rocm, _, ".text") => (Owner::Global, SectionKind::Code),
             (Gallium | Rocm, _, ".rodata") => (Owner::Global, SectionKind::Data),
-            (Gallium, _, ".comment") => (Owner::Global, SectionKind::Comment),
+            (Gallium | Rocm, _, ".comment") => (Owner::Global, SectionKind::Comment),
             (Rocm, _, ".data") => (Owner::Global, SectionKind::Data),
             (Gallium | Rocm, _, _) => (Owner::Global, SectionKind::Extra),
         };

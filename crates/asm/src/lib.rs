@@ -15,7 +15,9 @@
 
 mod assembler;
 pub mod diag;
+pub mod encode_cache;
 pub mod expr;
+pub mod index;
 mod format_ops;
 pub mod layout;
 pub mod literals;
@@ -57,7 +59,7 @@ pub struct StreamInput {
 /// What is assembled: texts in memory, one text already parsed, or one stream.
 enum Sources {
     Texts(Vec<Input>),
-    Parsed(Input, gcn_syntax::Parse),
+    Parsed(String, Arc<str>, gcn_syntax::Parse),
     Stream(StreamInput),
 }
 
@@ -122,6 +124,8 @@ pub struct Assembly {
     /// Whether the assembly was stopped early by [`Options::cancel`]: the result is
     /// then incomplete and only good to be thrown away.
     pub cancelled: bool,
+    /// Where names are defined and used, if [`Options::record_symbols`] asked for it.
+    pub index: Option<index::SymbolIndex>,
 }
 
 impl Assembly {
@@ -221,11 +225,12 @@ fn on_assembler_thread(sources: Sources, options: Options) -> Assembly {
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
-/// Assembles one text whose parse the caller already has (an editor keeps it up to
-/// date as the text changes): the same result as [`assemble`] with the text alone,
-/// without parsing it again. `parse` must be the parse of `input.text`.
-pub fn assemble_parsed(input: Input, parse: gcn_syntax::Parse, options: Options) -> Assembly {
-    on_assembler_thread(Sources::Parsed(input, parse), options)
+/// Assembles one text (named `name` in messages) whose parse the caller already has
+/// (an editor keeps it up to date as the text changes): the same result as
+/// [`assemble`] with the text alone, without parsing or copying it. `parse` must be the
+/// parse of `text`.
+pub fn assemble_parsed(name: String, text: Arc<str>, parse: gcn_syntax::Parse, options: Options) -> Assembly {
+    on_assembler_thread(Sources::Parsed(name, text, parse), options)
 }
 
 /// [`assemble`] on the calling thread (whose stack must be large enough).
@@ -238,7 +243,7 @@ fn assemble_sources(sources: Sources, options: Options) -> Assembly {
     define_command_line_symbols(&mut asm);
     match sources {
         Sources::Texts(inputs) => process_texts(&mut asm, inputs),
-        Sources::Parsed(input, parse) => process_parsed(&mut asm, input, &parse),
+        Sources::Parsed(name, text, parse) => process_parsed(&mut asm, name, text, &parse),
         Sources::Stream(input) => process_stream(&mut asm, input),
     }
     format_ops::end_of_source(&mut asm);
@@ -292,11 +297,10 @@ fn process_texts(asm: &mut Asm, inputs: Vec<Input>) {
     }
 }
 
-fn process_parsed(asm: &mut Asm, input: Input, parse: &gcn_syntax::Parse) {
-    let text: Arc<str> = input.text.into();
-    let file = asm.sources.add(input.name, text.clone());
+fn process_parsed(asm: &mut Asm, name: String, text: Arc<str>, parse: &gcn_syntax::Parse) {
+    let file = asm.sources.add(name, text.clone());
     let ctx = Ctx::new(Mapper::File(file), Default::default(), 0, CtxKind::File);
-    asm.process_parse(ctx, parse, std::rc::Rc::from(&*text), true);
+    asm.process_parse(ctx, parse, text, true);
 }
 
 fn process_stream(asm: &mut Asm, input: StreamInput) {
@@ -310,7 +314,11 @@ fn process_stream(asm: &mut Asm, input: StreamInput) {
     }
 }
 
-fn finish(asm: Asm) -> Assembly {
+fn finish(mut asm: Asm) -> Assembly {
+    if let (Some(cache), Some(shared)) = (asm.encode_cache.take(), asm.opts.encode_cache.as_ref()) {
+        // A cancelled assembly saw only part of the source: its cache is still good.
+        shared.put_back(cache);
+    }
     let symbols = asm
         .symbols
         .iter()
@@ -346,5 +354,6 @@ fn finish(asm: Asm) -> Assembly {
         reg_usage: asm.reg_usage,
         code_labels: asm.code_labels,
         cancelled: asm.cancelled,
+        index: asm.index,
     }
 }

@@ -255,6 +255,9 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
     let name_pos = pos;
     pos += n;
     let key = asm.macro_key(&name);
+    if let Some(index) = asm.index.as_mut() {
+        index.record(crate::index::NameKind::Macro, key.clone(), tc.loc(name_pos), n as u32, true);
+    }
     let mut good = true;
     if asm.macros.contains_key(&key) {
         text_error(asm, ctx, &tc, name_pos, format!("macro `{name}` is already defined"));
@@ -353,6 +356,12 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
 /// Expands a macro call; `node` is the statement, its arguments start at offset `from`.
 pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, from: u32) -> Flow {
     let call_loc = ctx.loc(node.text_range().start());
+    if asm.index.is_some() {
+        if let Some(name) = node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()) {
+            let key = asm.macro_key(name.text());
+            asm.note_name(ctx, crate::index::NameKind::Macro, |_| key, name.text_range(), false);
+        }
+    }
     if ctx.depth >= asm.opts.limits.expansion_depth {
         let limit = asm.opts.limits.expansion_depth;
         asm.error_at(
@@ -381,7 +390,7 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
         let parsed = match asm.parse_cache.get(expansion.text.as_str()) {
             Some(p) => p.clone(),
             None => {
-                let p = Rc::new((gcn_syntax::parse(&expansion.text), Rc::<str>::from(expansion.text.as_str())));
+                let p = Rc::new((gcn_syntax::parse(&expansion.text), std::sync::Arc::<str>::from(expansion.text.as_str())));
                 if expansion.text.len() <= 4096 {
                     if asm.parse_cache.len() >= 4096 {
                         asm.parse_cache.clear();
@@ -776,7 +785,7 @@ pub(crate) fn repeat(asm: &mut Asm, ctx: &Ctx, rep: &ast::Repeat) -> Flow {
             if n <= 0 || body.text.trim().is_empty() {
                 return Flow::Continue;
             }
-            let parse = (gcn_syntax::parse(&body.text), Rc::from(body.text.as_str()));
+            let parse = (gcn_syntax::parse(&body.text), std::sync::Arc::from(body.text.as_str()));
             let mapper = body.mapper(fallback);
             for i in 0..n as u64 {
                 let frame = (format!("in repetition {}/{n}", i + 1), header_loc);
@@ -801,7 +810,7 @@ fn run_iteration(
     header: &ast::PseudoOp,
     mapper: Mapper,
     frame: (String, Location),
-    parse: &(gcn_syntax::Parse, Rc<str>),
+    parse: &(gcn_syntax::Parse, std::sync::Arc<str>),
     first: bool,
 ) -> Flow {
     let (parse, source) = (&parse.0, parse.1.clone());
@@ -874,7 +883,7 @@ fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: 
     let total = values.len();
     for (i, value) in values.iter().enumerate() {
         let expansion = substitute_irp(body, &var, value, fallback);
-        let parse = (gcn_syntax::parse(&expansion.text), Rc::from(expansion.text.as_str()));
+        let parse = (gcn_syntax::parse(&expansion.text), std::sync::Arc::from(expansion.text.as_str()));
         let frame = (format!("in repetition {}/{total}", i + 1), header_loc);
         match run_iteration(asm, ctx, header, expansion.mapper(fallback), frame, &parse, true) {
             Flow::Continue => {}
@@ -945,7 +954,7 @@ fn loop_repeat(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fa
     if !is_for && test(asm) != Some(true) {
         return Flow::Continue;
     }
-    let parse = (gcn_syntax::parse(&body.text), Rc::from(body.text.as_str()));
+    let parse = (gcn_syntax::parse(&body.text), std::sync::Arc::from(body.text.as_str()));
     let mapper = body.mapper(fallback);
     let mut i = 0u64;
     loop {

@@ -86,6 +86,9 @@ pub struct Options {
     pub llvm_version: Option<u32>,
     /// `--newROCmBinFormat`: ROCm's new binary format without `.newbinfmt`.
     pub new_rocm_bin_format: bool,
+    /// `-S`, `--forceAddSymbols`: every global symbol goes to the binary's symbols
+    /// (ROCm: its dynamic symbols, as the reference does).
+    pub force_add_symbols: bool,
     pub limits: Limits,
     /// Where `.include`d and `.incbin`ed files are read: the disk, unless an editor puts
     /// its open buffers first.
@@ -96,6 +99,12 @@ pub struct Options {
     /// Set by another thread to stop the assembly early (an editor's newer edit): the
     /// assembler then stops at the next statement, and the result says it was cancelled.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Whether to record where names are defined and used ([`crate::index`]), for an
+    /// editor.
+    pub record_symbols: bool,
+    /// Encodings to reuse from the last assembly of the same source, and to keep for
+    /// the next (an editor's).
+    pub encode_cache: Option<crate::encode_cache::SharedEncodeCache>,
 }
 
 impl Options {
@@ -174,10 +183,13 @@ impl Default for Options {
             driver_version: None,
             llvm_version: None,
             new_rocm_bin_format: false,
+            force_add_symbols: false,
             limits: Limits::default(),
             files: Files::default(),
             work_dir: None,
             cancel: None,
+            record_symbols: false,
+            encode_cache: None,
         }
     }
 }

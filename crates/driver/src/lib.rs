@@ -47,6 +47,7 @@ pub fn options(cli: &Cli) -> Options {
     opts.driver_version = cli.driver_version;
     opts.llvm_version = cli.llvm_version;
     opts.new_rocm_bin_format = cli.new_rocm_bin_format;
+    opts.force_add_symbols = cli.force_add_symbols;
     let limits = &mut opts.limits;
     if let Some(n) = cli.max_expansion_depth {
         limits.expansion_depth = n;
@@ -79,9 +80,6 @@ pub fn output_bytes(result: &Assembly, emit: Option<EmitKind>) -> Result<Vec<u8>
         Some(EmitKind::Json) => Ok(result.to_json().into_bytes()),
         Some(EmitKind::RegUsage) => Ok(result.reg_usage_json().into_bytes()),
         Some(kind) => Err(NoOutput::Unsupported(format!("--emit {} is not supported here", kind.name()))),
-        None if result.format == BinaryFormat::Rocm => {
-            Err(NoOutput::Unsupported("writing the rocm binary format is not supported yet".into()))
-        }
         None => result.binary().map_err(NoOutput::Binary),
     }
 }

@@ -16,7 +16,7 @@ use gcn_isa::Device;
 use crate::args::{access, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, Bytes, Class, ElfBuilder, Header, LocalSymbols, ProgramHeader, Region};
 pub use crate::elf::ExtraSection;
-use crate::gpu::{self, Rsrc2};
+use crate::gpu;
 use crate::FormatError;
 
 /// CAL note types.
@@ -65,9 +65,9 @@ pub struct KernelConfig {
     pub reqd_work_group_size: [u32; 3],
     pub used_vgprs: u32,
     pub used_sgprs: u32,
-    pub pgm_rsrc2: u32,
-    pub ieee_mode: bool,
-    pub float_mode: u32,
+    /// `.pgmrsrc2`, the float and IEEE modes, exceptions, TG_SIZE (the rest is unused:
+    /// this format has no COMPUTE_PGM_RSRC1).
+    pub rsrc: gpu::RsrcSettings,
     pub hw_local_size: u64,
     pub hw_region: Option<u32>,
     pub scratch_buffer_size: u32,
@@ -82,8 +82,6 @@ pub struct KernelConfig {
     pub use_const_data: bool,
     pub user_datas: Vec<UserData>,
     pub dim_mask: Option<u32>,
-    pub tg_size: bool,
-    pub exceptions: u32,
 }
 
 impl Default for KernelConfig {
@@ -94,9 +92,7 @@ impl Default for KernelConfig {
             reqd_work_group_size: [0; 3],
             used_vgprs: 0,
             used_sgprs: 0,
-            pgm_rsrc2: 0,
-            ieee_mode: false,
-            float_mode: 0xc0,
+            rsrc: gpu::RsrcSettings::default(),
             hw_local_size: 0,
             hw_region: None,
             scratch_buffer_size: 0,
@@ -111,8 +107,6 @@ impl Default for KernelConfig {
             use_const_data: false,
             user_datas: Vec::new(),
             dim_mask: None,
-            tg_size: false,
-            exceptions: 0,
         }
     }
 }
@@ -304,7 +298,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
     if config.hw_local_size > gpu::MAX_LOCAL_SIZE {
         return Err(err("HWLocalSize out of range"));
     }
-    if config.float_mode >= 256 {
+    if config.rsrc.float_mode >= 256 {
         return Err(err("FloatMode out of range"));
     }
     for arg in &config.args {
@@ -809,23 +803,22 @@ fn cal_notes(driver: u32, input: &Input, config: &KernelConfig, r: &Resolved) ->
     let local_size = if local_pointers { 32768 } else { config.hw_local_size as u32 };
     let user_sgprs = config.user_datas.iter().map(|u| u.reg_start + u.reg_size).max().unwrap_or(0);
     let user_sgprs = if user_sgprs != 0 { user_sgprs } else { 2 };
-    let rsrc2 = (config.pgm_rsrc2 & 0xffff_e440)
-        | gpu::pgm_rsrc2(gen, Rsrc2 {
-            scratch: config.scratch_buffer_size != 0,
+    let rsrc2 = config.rsrc.pgm_rsrc2(
+        gen,
+        &gpu::RsrcLayout {
             user_data: user_sgprs,
-            trap: false,
+            scratch: config.scratch_buffer_size != 0,
             dim_mask: config.dim_mask,
-            default_dims: config.pgm_rsrc2 & 0x1b80,
-            tg_size: config.tg_size,
             lds_size: local_size,
-            exceptions: config.exceptions,
-        });
+            ..gpu::RsrcLayout::default()
+        },
+    );
     entry(&mut d, 0x8000_1041, config.used_vgprs);
     entry(&mut d, 0x8000_1042, config.used_sgprs);
     entry(&mut d, 0x8000_1863, gpu::max_sgprs_without_vcc(gen));
     entry(&mut d, 0x8000_1864, 256);
-    entry(&mut d, 0x8000_1043, config.float_mode);
-    entry(&mut d, 0x8000_1044, u32::from(config.ieee_mode));
+    entry(&mut d, 0x8000_1043, config.rsrc.float_mode);
+    entry(&mut d, 0x8000_1044, u32::from(config.rsrc.ieee_mode));
     entry(&mut d, 0x8000_1045, (config.scratch_buffer_size + 3) >> 2);
     entry(&mut d, 0x0000_2e13, rsrc2);
     let cws = config.reqd_work_group_size;

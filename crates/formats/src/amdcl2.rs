@@ -18,7 +18,7 @@ use gcn_isa::{Device, Generation};
 use crate::args::{access, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, AddrBase, Bytes, Class, ElfBuilder, Header, LocalSymbols, Note, ProgramHeader, Region, Symbol};
 pub use crate::elf::ExtraSection;
-use crate::gpu::{self, ArchTable, Rsrc1, Rsrc2};
+use crate::gpu::{self, ArchTable};
 use crate::hsa::{HsaConfig, KernelCode, KernelCodeDefaults};
 use crate::FormatError;
 
@@ -28,7 +28,7 @@ pub const NEW_BINARIES: u32 = 191205;
 pub const VERSION_16_3: u32 = 200406;
 
 /// A kernel's configuration (`.config`), register counts resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct KernelConfig {
     pub args: Vec<KernelArg>,
     pub samplers: Vec<u32>,
@@ -37,56 +37,16 @@ pub struct KernelConfig {
     pub vec_type_hint: String,
     pub used_sgprs: u32,
     pub used_vgprs: u32,
-    pub pgm_rsrc1: u32,
-    pub pgm_rsrc2: u32,
-    pub ieee_mode: bool,
-    pub float_mode: u32,
+    /// `.pgmrsrc1`, `.pgmrsrc2`, the modes, priority, exceptions, TG_SIZE.
+    pub rsrc: gpu::RsrcSettings,
     pub local_size: u32,
     pub gds_size: u32,
     pub scratch_buffer_size: u32,
-    pub priority: u32,
-    pub exceptions: u32,
     pub dim_mask: Option<u32>,
-    pub tg_size: bool,
-    pub debug_mode: bool,
-    pub priv_mode: bool,
-    pub dx10_clamp: bool,
     pub use_args: bool,
     pub use_setup: bool,
     pub use_enqueue: bool,
     pub use_generic: bool,
-}
-
-impl Default for KernelConfig {
-    fn default() -> Self {
-        KernelConfig {
-            args: Vec::new(),
-            samplers: Vec::new(),
-            reqd_work_group_size: [0; 3],
-            work_group_size_hint: [0; 3],
-            vec_type_hint: String::new(),
-            used_sgprs: 0,
-            used_vgprs: 0,
-            pgm_rsrc1: 0,
-            pgm_rsrc2: 0,
-            ieee_mode: false,
-            float_mode: 0xc0,
-            local_size: 0,
-            gds_size: 0,
-            scratch_buffer_size: 0,
-            priority: 0,
-            exceptions: 0,
-            dim_mask: None,
-            tg_size: false,
-            debug_mode: false,
-            priv_mode: false,
-            dx10_clamp: false,
-            use_args: false,
-            use_setup: false,
-            use_enqueue: false,
-            use_generic: false,
-        }
-    }
 }
 
 /// A relocation in the code: `symbol` 0 global data, 1 read-write data, 2 bss.
@@ -254,7 +214,7 @@ pub fn config_pgm_rsrc2(gen: Generation, config: &KernelConfig, store_local_size
             };
         }
         Some(_) => {}
-        None => dim_values = config.pgm_rsrc2 & 0x1b80,
+        None => dim_values = config.rsrc.pgm_rsrc2 & 0x1b80,
     }
     let gcn14 = gen >= Generation::Gcn1_4;
     let user_data = if config.use_generic {
@@ -270,17 +230,17 @@ pub fn config_pgm_rsrc2(gen: Generation, config: &KernelConfig, store_local_size
     } else {
         4
     };
-    (config.pgm_rsrc2 & 0xffff_e440)
-        | gpu::pgm_rsrc2(gen, Rsrc2 {
-            scratch: config.scratch_buffer_size != 0,
+    config.rsrc.pgm_rsrc2(
+        gen,
+        &gpu::RsrcLayout {
             user_data,
-            trap: false,
+            scratch: config.scratch_buffer_size != 0,
             dim_mask,
-            default_dims: dim_values,
-            tg_size: config.tg_size,
+            default_dims: Some(dim_values),
             lds_size: if store_local_size { config.local_size } else { 0 },
-            exceptions: config.exceptions,
-        })
+            ..gpu::RsrcLayout::default()
+        },
+    )
 }
 
 fn kernel_setup(input: &Input, config: &KernelConfig, new_binaries: bool, pipes_used: bool) -> Vec<u8> {
@@ -292,17 +252,9 @@ fn kernel_setup(input: &Input, config: &KernelConfig, new_binaries: bool, pipes_
     let extra = if config.use_enqueue || config.use_generic { needed_extra } else { 0 };
     let sgprs = (config.used_sgprs + extra + 2).max(1);
     let vgprs = config.used_vgprs.max(1);
-    let rsrc1 = config.pgm_rsrc1
-        | gpu::pgm_rsrc1(Rsrc1 {
-            vgprs,
-            sgprs,
-            priority: config.priority,
-            float_mode: config.float_mode,
-            priv_mode: config.priv_mode,
-            dx10_clamp: config.dx10_clamp || new_binaries,
-            debug_mode: config.debug_mode,
-            ieee_mode: config.ieee_mode,
-        });
+    // The new binaries always clamp (DX10_CLAMP).
+    let rsrc = gpu::RsrcSettings { dx10_clamp: config.rsrc.dx10_clamp || new_binaries, ..config.rsrc };
+    let rsrc1 = rsrc.pgm_rsrc1(&gpu::RsrcLayout { vgprs, sgprs, ..gpu::RsrcLayout::default() });
     let mut setup1: u16 = if config.use_generic {
         0x2f
     } else if config.use_enqueue {
@@ -449,7 +401,7 @@ fn kernel_stub(input: &Input, config: &KernelConfig, code: &[u8]) -> Vec<u8> {
     b.u64(0xa60).u32(0x100).u32((code_size + 0x100) as u32).u32(0).u32(0).u32(0x200).u32(0)
         .u64(code_size + 0xb60).u32(0).u32(0).u64(code_size + 0xb60)
         .u32(config.used_vgprs).u32(sgprs_all).u32(0).u32(0).u32(config.used_vgprs).u32(config.used_sgprs)
-        .u32(config.float_mode & 0xff).u32(0).u32(1).zeros(12)
+        .u32(config.rsrc.float_mode & 0xff).u32(0).u32(1).zeros(12)
         .u32((config.scratch_buffer_size + 3) >> 2).u32(config.local_size).u32(0xffff_ffff).u32(0);
     b.zeros(0x9a0 + 0xa8 - b.len()).u32(config_pgm_rsrc2(gen, config, true));
     b.zeros(0xa60 - b.len());
@@ -1345,7 +1297,7 @@ pub fn finish_hsa(config: &HsaConfig, f: &HsaFinish) -> KernelCode {
     let (min_sgprs, min_vgprs) = gpu::setup_min_registers(
         dim_mask,
         user_sgprs,
-        config.tg_size,
+        config.rsrc.tg_size,
         config.workitem_private_segment_size.is_some_and(|s| s != 0),
     );
     let mut extra = f.extra;
@@ -1367,28 +1319,18 @@ pub fn finish_hsa(config: &HsaConfig, f: &HsaFinish) -> KernelCode {
     let used_vgprs = config.used_vgprs.unwrap_or_else(|| min_vgprs.max(f.code_vgprs));
     let sgprs = used_sgprs.max(1);
     let vgprs = used_vgprs.max(1);
-    let rsrc1 = config.pgm_rsrc1
-        | gpu::pgm_rsrc1(Rsrc1 {
+    let (rsrc1, rsrc2) = config.rsrc.program_resources(
+        gen,
+        &gpu::RsrcLayout {
             vgprs,
             sgprs,
-            priority: config.priority,
-            float_mode: config.float_mode,
-            priv_mode: config.priv_mode,
-            dx10_clamp: config.dx10_clamp,
-            debug_mode: config.debug_mode,
-            ieee_mode: config.ieee_mode,
-        });
-    let rsrc2 = (config.pgm_rsrc2 & 0xffff_e440)
-        | gpu::pgm_rsrc2(gen, Rsrc2 {
-            scratch: config.workitem_private_segment_size.is_some_and(|s| s != 0),
             user_data: user_sgprs,
-            trap: false,
+            scratch: config.workitem_private_segment_size.is_some_and(|s| s != 0),
             dim_mask: Some(config.dim_mask),
-            default_dims: config.pgm_rsrc2 & 0x1b80,
-            tg_size: config.tg_size,
+            default_dims: None,
             lds_size: 0,
-            exceptions: config.exceptions,
-        });
+        },
+    );
     let arg_size = kernel_arg_size(&f.args, f.is64, f.driver_version >= NEW_BINARIES);
     config.kernel_code(KernelCodeDefaults {
         machine: (1, 0, 0, 0),

@@ -14,7 +14,7 @@ use gcn_isa::Device;
 
 use crate::elf::{self, Bytes, Class, ElfBuilder, Header, Region, Symbol};
 pub use crate::elf::ExtraSection;
-use crate::gpu::{self, Rsrc1, Rsrc2};
+use crate::gpu;
 use crate::FormatError;
 
 /// Argument types of the kernel table.
@@ -57,19 +57,11 @@ pub struct KernelConfig {
     pub dim_mask: Option<u32>,
     pub used_sgprs: u32,
     pub used_vgprs: u32,
-    pub pgm_rsrc1: u32,
-    pub pgm_rsrc2: u32,
-    pub ieee_mode: bool,
-    pub float_mode: u32,
+    /// `.pgmrsrc1`, `.pgmrsrc2`, the modes, priority, exceptions, TG_SIZE.
+    pub rsrc: gpu::RsrcSettings,
     pub local_size: u32,
     pub scratch_buffer_size: u32,
     pub user_data_num: u32,
-    pub priority: u32,
-    pub exceptions: u32,
-    pub tg_size: bool,
-    pub debug_mode: bool,
-    pub priv_mode: bool,
-    pub dx10_clamp: bool,
     pub spilled_sgprs: u32,
     pub spilled_vgprs: u32,
 }
@@ -120,28 +112,18 @@ const DEFAULT_COMMENT: &str = "CLRX GalliumBinGenerator 0.1.9";
 pub fn config_prog_info(device: Device, config: &KernelConfig) -> [(u32, u32); 5] {
     let gen = device.generation();
     let scratch_blocks = ((config.scratch_buffer_size << 6) + 1023) >> 10;
-    let rsrc1 = config.pgm_rsrc1
-        | gpu::pgm_rsrc1(Rsrc1 {
+    let (rsrc1, rsrc2) = config.rsrc.program_resources(
+        gen,
+        &gpu::RsrcLayout {
             vgprs: config.used_vgprs.max(1),
             sgprs: config.used_sgprs.max(1),
-            priority: config.priority,
-            float_mode: config.float_mode,
-            priv_mode: config.priv_mode,
-            dx10_clamp: config.dx10_clamp,
-            debug_mode: config.debug_mode,
-            ieee_mode: config.ieee_mode,
-        });
-    let rsrc2 = (config.pgm_rsrc2 & 0xffff_e440)
-        | gpu::pgm_rsrc2(gen, Rsrc2 {
-            scratch: config.scratch_buffer_size != 0,
             user_data: config.user_data_num,
-            trap: false,
+            scratch: config.scratch_buffer_size != 0,
             dim_mask: config.dim_mask,
-            default_dims: config.pgm_rsrc2 & 0x1b80,
-            tg_size: config.tg_size,
+            default_dims: None,
             lds_size: config.local_size,
-            exceptions: config.exceptions,
-        });
+        },
+    );
     [
         (0xb848, rsrc1),
         (0xb84c, rsrc2),
@@ -165,7 +147,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
             if u64::from(c.local_size) > gpu::MAX_LOCAL_SIZE {
                 return Err(FormatError::kernel(&k.name, "LocalSize out of range"));
             }
-            if c.priority >= 4 {
+            if c.rsrc.priority >= 4 {
                 return Err(FormatError::kernel(&k.name, "Priority out of range"));
             }
             if c.user_data_num > 16 {
@@ -337,16 +319,7 @@ pub fn finish_hsa(hsa: Option<&crate::hsa::HsaConfig>, config: &KernelConfig, f:
             config.user_data_num = v;
         }
         config.dim_mask = config.dim_mask.map(|m| m | h.dim_mask);
-        config.pgm_rsrc1 |= h.pgm_rsrc1;
-        config.pgm_rsrc2 |= h.pgm_rsrc2;
-        config.ieee_mode |= h.ieee_mode;
-        config.float_mode |= h.float_mode;
-        config.priority = config.priority.max(h.priority);
-        config.exceptions |= h.exceptions;
-        config.tg_size |= h.tg_size;
-        config.debug_mode |= h.debug_mode;
-        config.priv_mode |= h.priv_mode;
-        config.dx10_clamp |= h.dx10_clamp;
+        config.rsrc.merge(&h.rsrc);
         if let Some(v) = h.workgroup_group_segment_size {
             config.local_size = v;
         }

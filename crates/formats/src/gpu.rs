@@ -103,7 +103,7 @@ pub fn default_dim_mask(pgm_rsrc2: u32) -> u32 {
 
 /// Fields of COMPUTE_PGM_RSRC1.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Rsrc1 {
+struct Rsrc1 {
     pub vgprs: u32,
     pub sgprs: u32,
     pub priority: u32,
@@ -114,7 +114,7 @@ pub struct Rsrc1 {
     pub ieee_mode: bool,
 }
 
-pub fn pgm_rsrc1(r: Rsrc1) -> u32 {
+fn pgm_rsrc1(r: Rsrc1) -> u32 {
     ((r.vgprs.wrapping_sub(1)) >> 2)
         | (((r.sgprs.wrapping_sub(1)) >> 3) << 6)
         | ((r.float_mode & 0xff) << 12)
@@ -127,7 +127,7 @@ pub fn pgm_rsrc1(r: Rsrc1) -> u32 {
 
 /// Fields of COMPUTE_PGM_RSRC2.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Rsrc2 {
+struct Rsrc2 {
     pub scratch: bool,
     pub user_data: u32,
     pub trap: bool,
@@ -139,7 +139,7 @@ pub struct Rsrc2 {
     pub exceptions: u32,
 }
 
-pub fn pgm_rsrc2(gen: Generation, r: Rsrc2) -> u32 {
+fn pgm_rsrc2(gen: Generation, r: Rsrc2) -> u32 {
     // GCN 1.1 and later allocate LDS in 512-byte blocks, GCN 1.0 in 256-byte ones.
     let shift = if gen < Generation::Gcn1_1 { 8 } else { 9 };
     let mask = (1u32 << shift) - 1;
@@ -156,8 +156,122 @@ pub fn pgm_rsrc2(gen: Generation, r: Rsrc2) -> u32 {
         | ((r.exceptions & 0x7f) << 24)
 }
 
-/// AMDGPU architecture version (major, minor, stepping) per device.
+/// The settings of a kernel that its program resource registers (COMPUTE_PGM_RSRC1 and
+/// COMPUTE_PGM_RSRC2) take from the source, the same in every format that has them:
+/// the raw `.pgmrsrc1`/`.pgmrsrc2` values and the modes, priority, exceptions and
+/// TG_SIZE. [`RsrcSettings::program_resources`] is the one place the registers are made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RsrcSettings {
+    /// `.pgmrsrc1`: ORed into the computed value.
+    pub pgm_rsrc1: u32,
+    /// `.pgmrsrc2`: its bits outside the computed fields are kept, and its dimension
+    /// fields are the default dimensions.
+    pub pgm_rsrc2: u32,
+    pub float_mode: u32,
+    pub ieee_mode: bool,
+    pub priority: u32,
+    pub exceptions: u32,
+    pub tg_size: bool,
+    pub debug_mode: bool,
+    pub priv_mode: bool,
+    pub dx10_clamp: bool,
+}
+
+impl Default for RsrcSettings {
+    /// Nothing set; the float mode is the reference's default (0xc0: denormals of
+    /// 64-bit and 16-bit values kept).
+    fn default() -> RsrcSettings {
+        RsrcSettings {
+            pgm_rsrc1: 0,
+            pgm_rsrc2: 0,
+            float_mode: 0xc0,
+            ieee_mode: false,
+            priority: 0,
+            exceptions: 0,
+            tg_size: false,
+            debug_mode: false,
+            priv_mode: false,
+            dx10_clamp: false,
+        }
+    }
+}
+
+/// What a format's writer decides for the program resource registers: register counts,
+/// user SGPRs, dimensions, scratch use and the LDS size to store.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RsrcLayout {
+    /// VGPRs and SGPRs to allocate (at least 1).
+    pub vgprs: u32,
+    pub sgprs: u32,
+    pub user_data: u32,
+    pub scratch: bool,
+    /// The dimension mask, or `None` for the default dimensions.
+    pub dim_mask: Option<u32>,
+    /// Default dimensions in register position, or `None` for those of `.pgmrsrc2`.
+    pub default_dims: Option<u32>,
+    /// LDS bytes stored in the register (0 where the format keeps them elsewhere).
+    pub lds_size: u32,
+}
+
+/// Bits of COMPUTE_PGM_RSRC2 that [`pgm_rsrc2`] computes (a raw value keeps the others).
+const RSRC2_COMPUTED: u32 = !0xffff_e440;
+/// Dimension fields of COMPUTE_PGM_RSRC2 (work-group ids and TIDIG_COMP_CNT).
+const RSRC2_DIMS: u32 = 0x1b80;
+
+impl RsrcSettings {
+    /// COMPUTE_PGM_RSRC1.
+    pub fn pgm_rsrc1(&self, layout: &RsrcLayout) -> u32 {
+        self.pgm_rsrc1
+            | pgm_rsrc1(Rsrc1 {
+                vgprs: layout.vgprs,
+                sgprs: layout.sgprs,
+                priority: self.priority,
+                float_mode: self.float_mode,
+                priv_mode: self.priv_mode,
+                dx10_clamp: self.dx10_clamp,
+                debug_mode: self.debug_mode,
+                ieee_mode: self.ieee_mode,
+            })
+    }
+
+    /// COMPUTE_PGM_RSRC2.
+    pub fn pgm_rsrc2(&self, gen: Generation, layout: &RsrcLayout) -> u32 {
+        (self.pgm_rsrc2 & !RSRC2_COMPUTED)
+            | pgm_rsrc2(gen, Rsrc2 {
+                scratch: layout.scratch,
+                user_data: layout.user_data,
+                trap: false,
+                dim_mask: layout.dim_mask,
+                default_dims: layout.default_dims.unwrap_or(self.pgm_rsrc2 & RSRC2_DIMS),
+                tg_size: self.tg_size,
+                lds_size: layout.lds_size,
+                exceptions: self.exceptions,
+            })
+    }
+
+    /// Adds settings given a second time (GalliumCompute's HSA pseudo-ops over its
+    /// configuration): bits and flags are ORed, the higher priority is kept.
+    pub fn merge(&mut self, other: &RsrcSettings) {
+        self.pgm_rsrc1 |= other.pgm_rsrc1;
+        self.pgm_rsrc2 |= other.pgm_rsrc2;
+        self.ieee_mode |= other.ieee_mode;
+        self.float_mode |= other.float_mode;
+        self.priority = self.priority.max(other.priority);
+        self.exceptions |= other.exceptions;
+        self.tg_size |= other.tg_size;
+        self.debug_mode |= other.debug_mode;
+        self.priv_mode |= other.priv_mode;
+        self.dx10_clamp |= other.dx10_clamp;
+    }
+
+    /// Both program resource registers: (COMPUTE_PGM_RSRC1, COMPUTE_PGM_RSRC2).
+    pub fn program_resources(&self, gen: Generation, layout: &RsrcLayout) -> (u32, u32) {
+        (self.pgm_rsrc1(layout), self.pgm_rsrc2(gen, layout))
+    }
+}
+
+/// AMDGPU architecture version (major, minor, stepping) per device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ArchVersion {
     pub major: u32,
     pub minor: u32,
@@ -170,6 +284,9 @@ pub enum ArchTable {
     AmdCl2,
     /// Mesa and LLVM (GalliumCompute).
     OpenSource,
+    /// ROCm: as Gallium's but Tonga 8.0.2, Goose, Horse, Ellesmere and Baffin 8.0.3,
+    /// Stoney 8.1.0.
+    Rocm,
 }
 
 pub fn arch_version(device: Device, table: ArchTable) -> ArchVersion {
@@ -185,10 +302,40 @@ pub fn arch_version(device: Device, table: ArchTable) -> ArchVersion {
         (8, 0, 4), (8, 0, 4), (8, 1, 0), (8, 0, 4), (8, 0, 4), (8, 0, 4), (9, 0, 0), (9, 0, 1),
         (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
     ];
+    const ROCM: [(u32, u32, u32); 30] = [
+        (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0),
+        (0, 0, 0), (7, 0, 1), (8, 0, 0), (8, 0, 2), (7, 0, 0), (8, 0, 3), (8, 0, 1), (8, 0, 1),
+        (8, 0, 3), (8, 0, 3), (8, 1, 0), (8, 0, 3), (8, 0, 3), (8, 0, 4), (9, 0, 0), (9, 0, 1),
+        (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
+    ];
     let table = match table {
         ArchTable::AmdCl2 => &AMDCL2,
         ArchTable::OpenSource => &GALLIUM,
+        ArchTable::Rocm => &ROCM,
     };
     let (major, minor, stepping) = table.get(device_index(device)).copied().unwrap_or((10, 1, 0));
     ArchVersion { major, minor, stepping }
+}
+
+#[cfg(test)]
+mod rsrc_tests {
+    use super::*;
+
+    #[test]
+    fn program_resources_from_settings_and_layout() {
+        let settings = RsrcSettings { dx10_clamp: true, ..RsrcSettings::default() };
+        let layout = RsrcLayout { vgprs: 11, sgprs: 14, user_data: 8, dim_mask: Some(9), ..RsrcLayout::default() };
+        // VGPR blocks 2, SGPR blocks 1, float mode 0xc0, DX10_CLAMP; user SGPRs 8,
+        // work-group id x, no work-item ids beyond x.
+        assert_eq!(settings.program_resources(Generation::Gcn1_2, &layout), (0x002c_0042, 0x90));
+        // No dimension mask: the dimensions of `.pgmrsrc2`.
+        let raw = RsrcSettings { pgm_rsrc2: 0x1380, ..RsrcSettings::default() };
+        assert_eq!(raw.pgm_rsrc2(Generation::Gcn1_2, &RsrcLayout::default()), 0x1380);
+        // LDS in 256-byte blocks on GCN 1.0, 512-byte ones later; `.pgmrsrc1` ORed in.
+        let lds = RsrcLayout { lds_size: 512, ..RsrcLayout::default() };
+        assert_eq!(RsrcSettings::default().pgm_rsrc2(Generation::Gcn1_0, &lds), 2 << 15);
+        assert_eq!(RsrcSettings::default().pgm_rsrc2(Generation::Gcn1_1, &lds), 1 << 15);
+        let raw1 = RsrcSettings { pgm_rsrc1: 0x8000_0000, float_mode: 0, ..RsrcSettings::default() };
+        assert_eq!(raw1.pgm_rsrc1(&RsrcLayout { vgprs: 1, sgprs: 1, ..RsrcLayout::default() }), 0x8000_0000);
+    }
 }

@@ -39,8 +39,6 @@ pub struct HsaConfig {
     pub kernel_code_prefetch_offset: Option<u64>,
     pub kernel_code_prefetch_size: Option<u64>,
     pub max_scratch_backing_memory: Option<u64>,
-    pub pgm_rsrc1: u32,
-    pub pgm_rsrc2: u32,
     pub sgpr_flags: u16,
     pub feature_flags: u16,
     pub workitem_private_segment_size: Option<u32>,
@@ -67,14 +65,8 @@ pub struct HsaConfig {
     pub used_sgprs: Option<u32>,
     pub used_vgprs: Option<u32>,
     pub user_data_num: Option<u32>,
-    pub ieee_mode: bool,
-    pub float_mode: u32,
-    pub priority: u32,
-    pub exceptions: u32,
-    pub tg_size: bool,
-    pub debug_mode: bool,
-    pub priv_mode: bool,
-    pub dx10_clamp: bool,
+    /// `.pgmrsrc1`, `.pgmrsrc2`, the modes, priority, exceptions, TG_SIZE.
+    pub rsrc: crate::gpu::RsrcSettings,
 }
 
 impl Default for HsaConfig {
@@ -86,8 +78,6 @@ impl Default for HsaConfig {
             kernel_code_prefetch_offset: None,
             kernel_code_prefetch_size: None,
             max_scratch_backing_memory: None,
-            pgm_rsrc1: 0,
-            pgm_rsrc2: 0,
             sgpr_flags: 0,
             feature_flags: 0,
             workitem_private_segment_size: None,
@@ -112,14 +102,7 @@ impl Default for HsaConfig {
             used_sgprs: None,
             used_vgprs: None,
             user_data_num: None,
-            ieee_mode: false,
-            float_mode: 0xc0,
-            priority: 0,
-            exceptions: 0,
-            tg_size: false,
-            debug_mode: false,
-            priv_mode: false,
-            dx10_clamp: false,
+            rsrc: crate::gpu::RsrcSettings::default(),
         }
     }
 }

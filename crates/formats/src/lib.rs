@@ -6,6 +6,7 @@
 //! - [`amdcl2`]: AMD OpenCL 2.0, old (before driver 1912.05) and new layouts, with the
 //!   HSA layout of the new one;
 //! - [`gallium`]: GalliumCompute (Mesa3D Clover), before and from LLVM 4.0;
+//! - [`rocm`]: ROCm code objects, old and new layouts, with the global offset table;
 //! - [`elf`]: the ELF writer they share, [`hsa`] the AMD HSA kernel descriptor,
 //!   [`gpu`] device facts (register limits, program resource registers).
 //!
@@ -36,6 +37,7 @@ pub mod elf;
 pub mod gallium;
 pub mod gpu;
 pub mod hsa;
+pub mod rocm;
 
 use std::fmt;
 

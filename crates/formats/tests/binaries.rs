@@ -1,7 +1,8 @@
 //! Checks beyond bytes: every ELF the writers produce (outer and inner) parses with the
-//! `object` crate and holds what was assembled; the code of a GalliumCompute binary
-//! disassembles (llvm-objdump from LLVM 14, a fixture made once by
-//! `scripts/gallium-disasm-fixture.sh`) to the instructions written.
+//! `object` crate and holds what was assembled; the code of a GalliumCompute binary and
+//! of a ROCm code object disassembles (llvm-objdump from LLVM 14, fixtures made once by
+//! `scripts/gallium-disasm-fixture.sh` and `scripts/rocm-disasm-fixture.sh`) to the
+//! instructions written.
 //!
 //! Byte-exactness with the reference is checked by the conformance suite.
 
@@ -17,6 +18,10 @@ struct Parsed {
     sections: Vec<(String, Vec<u8>, usize)>,
     /// Name, address, size.
     symbols: Vec<(String, u64, u64)>,
+    /// Names of the dynamic symbols.
+    dynamic_symbols: Vec<String>,
+    /// Dynamic relocations: (offset, symbol index).
+    dynamic_relocations: Vec<(u64, usize)>,
 }
 
 impl Parsed {
@@ -50,6 +55,19 @@ fn describe<'d, O: Object<'d>>(file: &O) -> Parsed {
             })
             .collect(),
         symbols: file.symbols().map(|s| (s.name().expect("symbol name").to_string(), s.address(), s.size())).collect(),
+        dynamic_symbols: file.dynamic_symbols().map(|s| s.name().expect("dynamic symbol name").to_string()).collect(),
+        dynamic_relocations: file
+            .dynamic_relocations()
+            .into_iter()
+            .flatten()
+            .map(|(offset, r)| {
+                let index = match r.target() {
+                    object::RelocationTarget::Symbol(i) => i.0,
+                    t => panic!("relocation target {t:?}"),
+                };
+                (offset, index)
+            })
+            .collect(),
     }
 }
 
@@ -381,4 +399,150 @@ fn gallium_code_disassembles_to_the_instructions_written() {
             None => assert_eq!(d.text, expected),
         }
     }
+}
+
+// ---- ROCm -------------------------------------------------------------------------------
+
+const ROCM: &str = "
+.rocm
+.gpu Fiji
+FORMAT
+.globaldata
+gdata:
+.global gdata
+    .int 1, 2, 3, 4
+GOT
+.kernel first
+    .config
+        .dims x
+        .use_kernarg_segment_ptr
+.kernel second
+    .fkernel
+    .config
+        .dims xy
+.text
+first:
+    .skip 256
+    s_mov_b32 s0, 1
+    s_endpgm
+.p2align 8
+second:
+    .skip 256
+    v_mov_b32 v0, 0
+    s_endpgm
+.global datav
+datav:
+    .int 7
+.section .comment
+    .ascii \"made by the tests\"
+.section .extra
+    .byte 1, 2, 3
+";
+
+#[test]
+fn rocm_elfs_parse() {
+    let variants = [("", ""), (".newbinfmt", ""), (".newbinfmt", ".gotsym gdata\n.gotsym datav, datav.got\n.gotsym first\n.global first")];
+    for (format, got) in variants {
+        let source = ROCM.replace("FORMAT", format).replace("GOT", got);
+        let (a, bytes) = assemble(&source);
+        assert_eq!(bytes[4], 2, "a 64-bit ELF");
+        let elf = parse(&bytes);
+        let code = code(&a, None);
+        let text = elf.section(".text");
+        assert_eq!(text, code.as_slice());
+        // Each kernel's code starts with its descriptor: code version 1.0 or 1.1.
+        assert_eq!(&text[0..8], &[1, 0, 0, 0, u8::from(!format.is_empty()), 0, 0, 0]);
+        assert_eq!(elf.section(".rodata"), &[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]);
+        assert_eq!(elf.section(".comment"), b"made by the tests");
+        assert_eq!(elf.section(".extra"), &[1, 2, 3]);
+        // The old format has an empty `.AMDGPU.config` (and its notes after the code).
+        let config = elf.sections.iter().find(|s| s.0 == ".AMDGPU.config");
+        assert_eq!(config.map(|s| s.1.len()), format.is_empty().then_some(0));
+        assert!(!elf.section(".note").is_empty());
+        // Symbols are addresses: `.text` starts at 4096, `second` at 512 in it.
+        assert_eq!(elf.symbol("first").0, 4096);
+        assert_eq!(elf.symbol("second").0, 4096 + 512);
+        assert_eq!(elf.symbol("_DYNAMIC").0, 8192);
+        if got.is_empty() {
+            assert_eq!(elf.dynamic_symbols, ["first", "second"]);
+            assert!(elf.dynamic_relocations.is_empty());
+        } else {
+            // Data of the code first, the kernels, then the other symbols.
+            assert_eq!(elf.dynamic_symbols, ["datav", "first", "second", "gdata"]);
+            let datav = a.symbols.iter().find(|s| s.name == "datav").and_then(|s| s.value).unwrap() as u64;
+            assert_eq!(elf.symbol("datav").0, 4096 + datav);
+            let rodata = elf.symbol("gdata").0;
+            assert!(rodata > 0 && rodata < 4096);
+            // One relocation a GOT entry, at the entry, against its symbol (index in
+            // `.dynsym`, the null symbol first).
+            assert_eq!(elf.section(".got"), &[0; 24]);
+            let got_at = 8192 + 0x60;
+            assert_eq!(elf.dynamic_relocations, [(got_at, 4), (got_at + 8, 1), (got_at + 16, 2)]);
+        }
+    }
+}
+
+#[test]
+fn rocm_code_disassembles_to_the_instructions_written() {
+    let source = include_str!("data/rocm_disasm.s");
+    let (a, bytes) = assemble(source);
+    let elf = parse(&bytes);
+    let text = elf.section(".text");
+    let text_at = elf.symbol("vectorAdd").0;
+    let fixture = include_str!("data/rocm_disasm.objdump");
+    // The instructions llvm-objdump decoded after each descriptor, without the padding
+    // (`s_nop 0`) that aligns the next kernel.
+    let mut decoded = Vec::new();
+    for line in fixture.lines().filter(|l| l.starts_with('\t') && !l.contains("s_nop 0")) {
+        let (text, comment) = line.split_once("//").expect("an encoding comment");
+        let (address, rest) = comment.trim().split_once(": ").expect("an address");
+        let address = u64::from_str_radix(address, 16).expect("a hex address");
+        let hex = rest.split('<').next().unwrap();
+        let words: Vec<u32> = hex.split_whitespace().map(|w| u32::from_str_radix(w, 16).expect("a hex word")).collect();
+        decoded.push((text.trim().to_string(), address, words));
+    }
+    // The words are the code written now, where llvm-objdump found them.
+    for (line, address, words) in &decoded {
+        let at = (address - text_at) as usize;
+        let code: Vec<u32> = text[at..at + 4 * words.len()].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(&code, words, "{line}");
+    }
+    // And they are the instructions of the source.
+    let written: Vec<String> = source
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('.') && !l.ends_with(':'))
+        .map(|l| l.replace(" & ", " "))
+        .collect();
+    assert_eq!(written.len(), decoded.len());
+    let vop32 = ["v_cmp_gt_u32", "v_lshlrev_b32", "v_mov_b32", "v_add_u32", "v_addc_u32", "v_mul_f32"];
+    for (line, (text, address, _)) in written.iter().zip(&decoded) {
+        let expected = llvm_spelling(line, &vop32);
+        if let Some(target) = line.strip_prefix("s_cbranch_scc0 ") {
+            // A branch: LLVM shows the offset in words; the source names the target.
+            assert!(text.starts_with("s_cbranch_scc0"), "{text}");
+            let offset: i64 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+            let second = elf.symbol("second").0;
+            assert_eq!(target, "second + 256 + 12");
+            assert_eq!((*address as i64 + 4 + 4 * offset) as u64, second + 256 + 12);
+        } else {
+            assert_eq!(text, &expected);
+        }
+    }
+    let _ = a;
+}
+
+#[test]
+fn rocm_new_format_from_the_command_line_is_the_pseudo_op() {
+    // `--newROCmBinFormat` writes the file `.newbinfmt` writes.
+    let source = ROCM.replace("GOT", ".gotsym gdata");
+    let (_, with_pseudo_op) = assemble(&source.replace("FORMAT", ".newbinfmt"));
+    let opts = Options { new_rocm_bin_format: true, ..Options::default() };
+    let a = assemble_here(vec![Input { name: "test.s".into(), text: source.replace("FORMAT", "") }], opts);
+    assert!(!a.has_errors());
+    let with_option = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+    assert_eq!(with_option, with_pseudo_op);
+    // And the old format differs: notes after the code, code version 1.0.
+    let (_, old) = assemble(&source.replace("FORMAT", ""));
+    assert_ne!(old, with_pseudo_op);
 }

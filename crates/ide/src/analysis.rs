@@ -12,12 +12,13 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use gcn_asm::{Assembly, FileLoader, Files, Input, Location};
+use gcn_asm::{Assembly, FileLoader, Files, Location};
 use gcn_syntax::{Parse, TextRange, TextSize};
 
 use crate::diagnostics::{Diagnostic, Related, Severity};
 use crate::project::{ConfigProblem, FileOptions};
 use crate::reg_usage::{kernel_usage, KernelUsage};
+use crate::symbol_index::SymbolIndex;
 
 /// The texts of the editor's open documents, by path: what the assembler reads for
 /// an `.include`/`.incbin` of an open file, instead of the disk.
@@ -80,6 +81,8 @@ pub struct AnalysisInput {
     pub open_files: Arc<OpenFiles>,
     /// Set to stop the analysis early (its result is then [`Analysis::cancelled`]).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Encodings kept from the last analysis of the same source, to reuse.
+    pub encode_cache: Option<gcn_asm::encode_cache::SharedEncodeCache>,
 }
 
 /// What the editor shows of one source.
@@ -98,6 +101,8 @@ pub struct Analysis {
     pub config_problems: Vec<ConfigProblem>,
     /// The project file whose options were used.
     pub project_file: Option<PathBuf>,
+    /// Where each name is defined and used.
+    pub names: SymbolIndex,
     pub assembly: Assembly,
 }
 
@@ -119,9 +124,10 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     let mut options = input.options.asm_options();
     options.files = Files(input.open_files.clone());
     options.cancel = input.cancel.clone();
+    options.record_symbols = true;
+    options.encode_cache = input.encode_cache.clone();
     let name = input.path.display().to_string();
-    let source = Input { name, text: input.text.to_string() };
-    let assembly = gcn_asm::assemble_parsed(source, input.parse.clone(), options);
+    let assembly = gcn_asm::assemble_parsed(name, input.text.clone(), input.parse.clone(), options);
     let mut diagnostics = Vec::new();
     let warnings = input.options.warnings();
     for d in &assembly.diagnostics {
@@ -139,7 +145,8 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     for d in &mut diagnostics {
         d.range = widen(&input.text, d.range);
     }
-    let kernels = kernel_usage(&assembly, &input.parse);
+    let names = SymbolIndex::new(&assembly);
+    let kernels = kernel_usage(&assembly, &names, &input.path);
     diagnostics.extend(crate::reg_usage::count_warnings(&kernels));
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let included = (1..assembly.sources.len()).map(|i| normalize(Path::new(&assembly.sources.file(gcn_asm::FileId(i as u32)).name))).collect();
@@ -151,6 +158,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         cancelled: assembly.cancelled,
         config_problems: input.options.problems.clone(),
         project_file: input.options.project_file.clone(),
+        names,
         assembly,
     }
 }
@@ -245,6 +253,7 @@ mod tests {
             options,
             open_files: Arc::default(),
             cancel: None,
+            encode_cache: None,
         });
         let dir = path.parent().unwrap();
         let mut out = String::new();
@@ -260,6 +269,11 @@ mod tests {
         }
         for f in &analysis.included {
             writeln!(out, "included {}", f.strip_prefix(dir).unwrap_or(f).display()).unwrap();
+        }
+        for o in &analysis.names.occurrences {
+            let what = if o.definition { "def" } else { "use" };
+            let place = if o.file == path { range_text(text, o.range) } else { format!("{}@{:?}", o.file.strip_prefix(dir).unwrap_or(&o.file).display(), o.range) };
+            writeln!(out, "{what} {:?} {} at {place}", o.kind, o.name).unwrap();
         }
         if out.is_empty() {
             out.push_str("nothing to show\n");
@@ -297,6 +311,7 @@ mod tests {
             options: options_with_project(&path, &Settings { args: vec!["-brawcode".into()], ..Settings::default() }, None),
             open_files: Arc::new(open),
             cancel: None,
+            encode_cache: None,
         });
         let messages: Vec<_> = analysis.diagnostics.iter().map(|d| (range_text(text, d.range), d.message.clone())).collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
@@ -315,6 +330,7 @@ mod tests {
             options: options_with_project(&path, &Settings::default(), None),
             open_files: Arc::default(),
             cancel: Some(Arc::new(AtomicBool::new(true))),
+            encode_cache: None,
         });
         assert!(analysis.cancelled);
     }

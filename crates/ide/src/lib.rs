@@ -12,6 +12,7 @@
 //!   cancellable: its diagnostics, register usage and included files.
 //! - [`diagnostics`](mod@diagnostics): problems to show in the editor.
 //! - [`reg_usage`]: the registers and occupancy of each kernel.
+//! - [`symbol_index`]: where each name is defined and used, across included files.
 //! - [`on_save`]: the binary written when a source is saved.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
 //! - [`line_index`]: byte offsets to and from line/column positions, with columns counted
@@ -32,6 +33,7 @@ pub mod line_index;
 pub mod on_save;
 pub mod project;
 pub mod reg_usage;
+pub mod symbol_index;
 
 pub use gcn_syntax::{TextRange, TextSize};
 

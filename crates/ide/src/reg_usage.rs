@@ -4,11 +4,15 @@
 //! inlay hints and status lines, and a warning where the source sets a count below what
 //! the code uses.
 
-use gcn_asm::Assembly;
-use gcn_syntax::{Parse, TextRange};
+use std::path::Path;
 
+use gcn_asm::index::NameKind;
+use gcn_asm::Assembly;
+use gcn_syntax::TextRange;
+
+use crate::analysis::normalize;
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
+use crate::symbol_index::SymbolIndex;
 
 /// The registers of one kernel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,9 +56,9 @@ impl KernelUsage {
     }
 }
 
-/// The kernels of an assembly with their registers, placed in the source `parse`.
-pub fn kernel_usage(assembly: &Assembly, parse: &Parse) -> Vec<KernelUsage> {
-    let outline = document_symbols(parse);
+/// The kernels of an assembly with their registers, placed in `source` by the names
+/// the assembler recorded.
+pub fn kernel_usage(assembly: &Assembly, names: &SymbolIndex, source: &Path) -> Vec<KernelUsage> {
     assembly
         .kernel_reg_usage()
         .into_iter()
@@ -62,7 +66,7 @@ pub fn kernel_usage(assembly: &Assembly, parse: &Parse) -> Vec<KernelUsage> {
         .map(|(k, u)| {
             let config = assembly.config.kernels.get(k);
             KernelUsage {
-                range: kernel_range(&outline, &u.name).unwrap_or_default(),
+                range: kernel_range(names, source, &u.name).unwrap_or_default(),
                 sgprs: u.sgprs,
                 vgprs: u.vgprs,
                 extra_sgprs: u.extra_sgprs,
@@ -78,18 +82,14 @@ pub fn kernel_usage(assembly: &Assembly, parse: &Parse) -> Vec<KernelUsage> {
         .collect()
 }
 
-/// The name of the kernel's first code label, else of its first `.kernel`.
-fn kernel_range(outline: &[DocumentSymbol], name: &str) -> Option<TextRange> {
-    let mut named = Vec::new();
-    let mut stack: Vec<&DocumentSymbol> = outline.iter().collect();
-    while let Some(symbol) = stack.pop() {
-        if symbol.name == name {
-            named.push((symbol.kind, symbol.focus_range));
-        }
-        stack.extend(symbol.children.iter());
-    }
-    let first = |kind| named.iter().filter(|(k, _)| *k == kind).map(|&(_, r)| r).min_by_key(|r| r.start());
-    first(SymbolKind::Label).or_else(|| first(SymbolKind::Kernel))
+/// The name of the kernel's first code label in the source, else of its first
+/// `.kernel` there.
+fn kernel_range(names: &SymbolIndex, source: &Path, name: &str) -> Option<TextRange> {
+    let source = normalize(source);
+    let first = |kind: NameKind| {
+        names.occurrences.iter().find(|o| o.definition && o.kind == kind && o.name == name && o.file == source).map(|o| o.range)
+    };
+    first(NameKind::Label).or_else(|| first(NameKind::Kernel))
 }
 
 /// A warning at the kernel for each count the source sets below what its code uses.

@@ -88,6 +88,9 @@ mod tests {
             "\r",
             " ",
             "s_nop 0",
+            "v_mov_b32 v1, v2",
+            "s_mov_b32 s3, x",
+            "s_branch lbl",
             "lbl:",
             "1:",
             ".int (1+2*",
@@ -186,6 +189,42 @@ mod tests {
             utf8 in any::<bool>(),
         ) {
             check_changes(&initial, changes, encoding(utf8), false)?;
+        }
+
+        /// After any edits, the assembler's analysis of the incrementally updated parse,
+        /// made after each edit with the encodings kept from the one before, is the
+        /// analysis of the final text from scratch.
+        #[test]
+        fn analysis_of_edits_is_the_analysis_from_scratch(
+            initial in text(),
+            changes in prop::collection::vec(change(), 1..6),
+        ) {
+            let mut document = Document::new(&initial, 1, 1);
+            let cache = gcn_asm::encode_cache::SharedEncodeCache::default();
+            let analyse = |document: &Document, parse: Parse, cache: Option<&gcn_asm::encode_cache::SharedEncodeCache>| {
+                let path = std::path::PathBuf::from("/nonexistent/k.s");
+                let settings = gcn_ide::Settings { args: vec!["-brawcode".into()], ..Default::default() };
+                gcn_ide::analyse(gcn_ide::AnalysisInput {
+                    options: gcn_ide::file_options(&path, &settings),
+                    path,
+                    text: document.shared_text(),
+                    parse,
+                    open_files: Default::default(),
+                    cancel: None,
+                    encode_cache: cache.cloned(),
+                })
+            };
+            let mut edited = analyse(&document, document.parse.clone(), Some(&cache));
+            for (l0, c0, l1, c1, insert) in changes {
+                let range = lsp::Range::new(lsp::Position::new(l0, c0), lsp::Position::new(l1, c1));
+                let change = lsp::TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: insert };
+                document.apply_change(change, PositionEncoding::Utf16);
+                edited = analyse(&document, document.parse.clone(), Some(&cache));
+            }
+            let fresh = analyse(&document, gcn_syntax::parse(&document.text()), None);
+            prop_assert_eq!(&edited.diagnostics, &fresh.diagnostics);
+            prop_assert_eq!(&edited.kernels, &fresh.kernels);
+            prop_assert_eq!(edited.assembly.raw_code(), fresh.assembly.raw_code());
         }
 
         /// The same, and the incrementally updated tree is the one of a full parse.

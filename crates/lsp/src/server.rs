@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use gcn_asm::encode_cache::SharedEncodeCache;
 use gcn_ide::{Analysis, PositionEncoding, Settings};
 use tokio::task::AbortHandle;
 use tower_lsp::jsonrpc::Result;
@@ -42,6 +43,8 @@ pub(crate) struct State {
     pub(crate) analyses: Mutex<HashMap<Url, (u64, Arc<Analysis>)>>,
     /// The cancel flag of the analysis running for each document.
     pub(crate) running: Mutex<HashMap<Url, Arc<AtomicBool>>>,
+    /// Each open document's encodings, kept from one analysis to the next.
+    encode_caches: Mutex<HashMap<Url, SharedEncodeCache>>,
     /// Project files with problems published, to clear them once fixed.
     pub(crate) config_files: Mutex<HashSet<Url>>,
     /// Whether the client refreshes inlay hints when asked to.
@@ -65,6 +68,7 @@ impl State {
             analyses: Mutex::new(HashMap::new()),
             running: Mutex::new(HashMap::new()),
             config_files: Mutex::new(HashSet::new()),
+            encode_caches: Mutex::new(HashMap::new()),
             inlay_refresh: AtomicBool::new(false),
             pending: Mutex::new(HashMap::new()),
             publish: tokio::sync::Mutex::new(()),
@@ -100,6 +104,18 @@ impl State {
             .unwrap()
             .get(uri)
             .is_some_and(|d| d.revision == revision)
+    }
+
+    /// The encodings kept for the document `uri`.
+    pub(crate) fn encode_cache(&self, uri: &Url) -> SharedEncodeCache {
+        self.encode_caches.lock().unwrap().entry(uri.clone()).or_default().clone()
+    }
+
+    /// Forgets what was kept for a closed document.
+    pub(crate) fn forget(&self, uri: &Url) {
+        self.cancel_running(uri);
+        self.analyses.lock().unwrap().remove(uri);
+        self.encode_caches.lock().unwrap().remove(uri);
     }
 
     /// The open documents' URIs.

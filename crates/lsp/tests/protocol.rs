@@ -254,6 +254,7 @@ loop: s_sub_u32 s0, s0, 1
     s_cbranch_scc0 loop
     s_endpgm
 .kernel second
+    .config
     .text
 second: s_endpgm
 ";
@@ -335,7 +336,7 @@ async fn document_symbols_list_kernels_and_labels() {
           20 first 6:0-6:5
           20 loop 8:0-8:4
         2 second 11:8-11:14
-          20 second 13:0-13:6
+          20 second 14:0-14:6
     "#]]
     .assert_eq(&render_symbols(&symbols));
     // Full ranges: a kernel from its `.kernel` to its last statement.
@@ -352,7 +353,7 @@ async fn document_symbols_list_kernels_and_labels() {
 
 /// A line with characters outside ASCII before the edit: `ä` is 2 bytes and 1 UTF-16
 /// unit, `😀` 4 bytes and 2 units.
-const UNICODE: &str = "# größe 😀\n/* ä😀 */ lbl: s_endpgm # ü\n";
+const UNICODE: &str = ".rawcode # größe 😀\n/* ä😀 */ lbl: s_endpgm # ü\n";
 
 #[tokio::test]
 async fn utf16_columns_after_non_ascii_characters() {
@@ -517,4 +518,243 @@ async fn close_clears_diagnostics_and_cancels_pending_ones() {
     );
     // The document is gone.
     assert_eq!(client.symbols().await, Value::Null);
+}
+
+// ---- the assembler's analysis of a project on disk ----------------------------------
+
+/// A scratch project folder, removed when dropped.
+struct Project {
+    dir: std::path::PathBuf,
+}
+
+impl Project {
+    fn new(name: &str, files: &[(&str, &str)]) -> Project {
+        let dir = std::env::temp_dir().join(format!("gcn-lsp-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        Project { dir }
+    }
+
+    fn path(&self, name: &str) -> std::path::PathBuf {
+        self.dir.join(name)
+    }
+
+    fn uri(&self, name: &str) -> String {
+        format!("file://{}", self.path(name).display())
+    }
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl TestClient {
+    /// A request's whole answer: `Ok(result)` or `Err(error)`.
+    async fn request_outcome(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })).await;
+        loop {
+            let message = self.receive(PATIENCE).await.unwrap_or_else(|| panic!("no answer to {method}"));
+            if message.get("method").is_none() && message["id"] == id {
+                return match message.get("error") {
+                    Some(error) => Err(error.clone()),
+                    None => Ok(message["result"].clone()),
+                };
+            }
+            self.queue.push_back(message);
+        }
+    }
+
+    async fn open_file(&mut self, uri: &str, text: &str) {
+        let doc = json!({ "uri": uri, "languageId": "clrx", "version": 1, "text": text });
+        self.notify("textDocument/didOpen", json!({ "textDocument": doc })).await;
+    }
+
+    async fn change_file(&mut self, uri: &str, version: i32, change: Change<'_>) {
+        let ((l0, c0), (l1, c1), text) = change;
+        let range = json!({ "start": { "line": l0, "character": c0 }, "end": { "line": l1, "character": c1 } });
+        let doc = json!({ "uri": uri, "version": version });
+        self.notify("textDocument/didChange", json!({ "textDocument": doc, "contentChanges": [{ "range": range, "text": text }] }))
+            .await;
+    }
+
+    /// The next notification `method` that `matches`, within [`PATIENCE`].
+    async fn notification(&mut self, method: &str, matches: impl Fn(&Value) -> bool) -> Value {
+        let is_it = |m: &Value| m["method"] == method && matches(&m["params"]);
+        if let Some(i) = self.queue.iter().position(is_it) {
+            return self.queue.remove(i).unwrap()["params"].clone();
+        }
+        loop {
+            let m = self.receive(PATIENCE).await.unwrap_or_else(|| panic!("no {method}"));
+            if is_it(&m) {
+                return m["params"].clone();
+            }
+            self.queue.push_back(m);
+        }
+    }
+
+    /// The diagnostics published for `uri` (at `version`, if given).
+    async fn diagnostics_of(&mut self, uri: &str, version: Option<i32>) -> Vec<Value> {
+        let params = self
+            .notification("textDocument/publishDiagnostics", |p| {
+                p["uri"] == uri && version.map_or(true, |v| p["version"] == v)
+            })
+            .await;
+        params["diagnostics"].as_array().unwrap().clone()
+    }
+}
+
+const PROJECT_TOML: &str = "args = [\"-g\", \"Tonga\", \"--llvmVersion=30900\"]\n[on-save]\noutput = \"build/{stem}.bin\"\n";
+
+const HELPERS: &str = ".macro bump reg\n        v_add_u32 \\reg, vcc, 1, \\reg\n.endm\n";
+
+const PROJECT_KERNEL: &str = "\
+.gallium
+.include \"inc/helpers.s\"
+.kernel scale
+    .config
+        .dims x
+.text
+scale:
+        v_mov_b32 v5, s0
+        bump v5
+        s_endpgm
+";
+
+fn project() -> Project {
+    Project::new(
+        "project",
+        &[("gcn.toml", PROJECT_TOML), ("inc/helpers.s", HELPERS), ("kernel.s", PROJECT_KERNEL)],
+    )
+}
+
+#[tokio::test]
+async fn project_sources_get_the_assemblers_diagnostics_and_counts() {
+    let project = project();
+    let uri = project.uri("kernel.s");
+    let mut client = TestClient::default().await;
+    client.open_file(&uri, PROJECT_KERNEL).await;
+    assert_eq!(client.diagnostics_of(&uri, Some(1)).await, Vec::<Value>::new());
+    // An instruction the GPU lacks, and a branch to nowhere.
+    client.change_file(&uri, 2, ((9, 0), (9, 0), "        v_pk_add_f16 v1, v2, v3\n        s_branch nowhere\n")).await;
+    expect![[r#"
+        9:8-9:20 1 unknown instruction: `v_pk_add_f16` is not available on GCN1.2 (only on GCN1.4, GCN1.4.1, GCN1.5, GCN1.5.1)
+        10:17-10:24 1 unresolved symbol `nowhere`
+    "#]]
+    .assert_eq(&render_diagnostics(&client.diagnostics_of(&uri, Some(2)).await));
+    client.change_file(&uri, 3, ((9, 0), (11, 0), "")).await;
+    assert_eq!(client.diagnostics_of(&uri, Some(3)).await, Vec::<Value>::new());
+
+    let usage = client.request("gcn/registerUsage", json!({ "textDocument": { "uri": uri } })).await;
+    expect![[r#"{"kernels":[{"extra_sgprs":2,"label":"SGPR 7 · VGPR 6 · 10 waves","name":"scale","range":{"end":{"character":5,"line":6},"start":{"character":0,"line":6}},"sgprs":0,"sgprsnum":7,"vgprs":6,"vgprsnum":6,"waves":10}],"version":3}"#]]
+    .assert_eq(&usage.to_string());
+    let range = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 20, "character": 0 } });
+    let hints = client.request("textDocument/inlayHint", json!({ "textDocument": { "uri": uri }, "range": range })).await;
+    assert_eq!(hints[0]["label"], usage["kernels"][0]["label"]);
+    assert_eq!(hints[0]["position"], json!({ "line": 6, "character": 6 }));
+}
+
+#[tokio::test]
+async fn saving_writes_the_binary_and_keeps_it_when_the_source_has_errors() {
+    let project = project();
+    let uri = project.uri("kernel.s");
+    let output = project.path("build/kernel.bin");
+    let mut client = TestClient::default().await;
+    client.open_file(&uri, PROJECT_KERNEL).await;
+    client.diagnostics_of(&uri, Some(1)).await;
+    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } })).await;
+    let message = client.notification("window/showMessage", |_| true).await;
+    assert_eq!(message["type"], 3, "{message}");
+    let written = std::fs::read(&output).unwrap();
+    let expected = {
+        let input = gcn_asm::Input { name: project.path("kernel.s").display().to_string(), text: PROJECT_KERNEL.into() };
+        let mut options = gcn_driver::options(&gcn_driver::Cli::try_parse_args(&["-g", "Tonga", "--llvmVersion=30900"]).unwrap());
+        options.work_dir = Some(project.dir.clone());
+        gcn_driver::output_bytes(&gcn_asm::assemble(vec![input], options), None).unwrap()
+    };
+    assert_eq!(written, expected);
+
+    client.change_file(&uri, 2, ((9, 0), (9, 0), "        s_frobnicate\n")).await;
+    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } })).await;
+    let message = client.notification("window/showMessage", |_| true).await;
+    assert_eq!(message["type"], 1, "{message}");
+    assert!(message["message"].as_str().unwrap().contains("1 error"), "{message}");
+    assert_eq!(std::fs::read(&output).unwrap(), written);
+
+    client.change_file(&uri, 3, ((9, 0), (10, 0), "")).await;
+    std::fs::remove_file(&output).unwrap();
+    let answer = client.request("workspace/executeCommand", json!({ "command": "gcn.assemble", "arguments": [uri] })).await;
+    assert_eq!(answer["output"], output.display().to_string());
+    assert_eq!(std::fs::read(&output).unwrap(), written);
+}
+
+#[tokio::test]
+async fn an_output_over_a_source_is_refused() {
+    let project = Project::new("over", &[("gcn.toml", "[on-save]\noutput = \"inc/helpers.s\"\n"), ("inc/helpers.s", HELPERS), ("kernel.s", PROJECT_KERNEL)]);
+    let uri = project.uri("kernel.s");
+    let mut client = TestClient::default().await;
+    client.open_file(&uri, PROJECT_KERNEL).await;
+    client.diagnostics_of(&uri, Some(1)).await;
+    let refused = client.request_outcome("workspace/executeCommand", json!({ "command": "gcn.assemble", "arguments": [uri] })).await;
+    let message = refused.unwrap_err()["message"].as_str().unwrap().to_string();
+    assert!(message.contains("it is a source file"), "{message}");
+    assert_eq!(std::fs::read_to_string(project.path("inc/helpers.s")).unwrap(), HELPERS);
+}
+
+#[tokio::test]
+async fn a_bad_project_file_is_reported_on_it_and_left_out() {
+    let project = Project::new("badtoml", &[("gcn.toml", "args = [\"-g\", \"Nonsense\"]\n"), ("kernel.s", ".rawcode\ns_endpgm\n")]);
+    let uri = project.uri("kernel.s");
+    let mut client = TestClient::default().await;
+    client.open_file(&uri, ".rawcode\ns_endpgm\n").await;
+    let on_source = client.diagnostics_of(&uri, Some(1)).await;
+    assert_eq!(on_source.len(), 1, "{on_source:?}");
+    assert_eq!(on_source[0]["severity"], 2);
+    let on_toml = client.diagnostics_of(&project.uri("gcn.toml"), None).await;
+    assert!(on_toml[0]["message"].as_str().unwrap().contains("Nonsense"), "{on_toml:?}");
+}
+
+#[tokio::test]
+async fn settings_changes_apply_to_open_sources() {
+    let project = Project::new("settings", &[("kernel.s", ".rawcode\ns_cmp_eq_u64 s[0:1], s[2:3]\n")]);
+    let uri = project.uri("kernel.s");
+    let options = json!({ "args": ["-g", "Pitcairn"], "diagnosticsDelay": 0 });
+    let mut client = TestClient::start(Duration::from_millis(20), json!({})).await;
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": { "gcn": options } })).await;
+    client.open_file(&uri, ".rawcode\ns_cmp_eq_u64 s[0:1], s[2:3]\n").await;
+    assert_eq!(client.diagnostics_of(&uri, Some(1)).await.len(), 1);
+    let options = json!({ "args": ["-g", "Tonga"] });
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": options })).await;
+    assert_eq!(client.diagnostics_of(&uri, Some(1)).await, Vec::<Value>::new());
+}
+
+#[tokio::test]
+async fn an_edit_of_an_open_included_file_reaches_its_includer() {
+    let project = project();
+    let (kernel, helpers) = (project.uri("kernel.s"), project.uri("inc/helpers.s"));
+    let mut client = TestClient::default().await;
+    client.open_file(&kernel, PROJECT_KERNEL).await;
+    assert_eq!(client.diagnostics_of(&kernel, Some(1)).await, Vec::<Value>::new());
+    client.open_file(&helpers, HELPERS).await;
+    client.diagnostics_of(&helpers, Some(1)).await;
+    // The macro's body, in the open buffer only (not on disk), gets a mistake.
+    client.change_file(&helpers, 2, ((1, 8), (1, 17), "v_frob")).await;
+    let diagnostics = loop {
+        let d = client.diagnostics_of(&kernel, Some(1)).await;
+        if !d.is_empty() {
+            break d;
+        }
+    };
+    expect![[r#"
+        8:8-8:12 1 unknown instruction `v_frob`
+    "#]]
+    .assert_eq(&render_diagnostics(&diagnostics));
+    assert_eq!(diagnostics[0]["relatedInformation"][0]["location"]["uri"], helpers);
 }

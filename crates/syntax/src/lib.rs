@@ -24,7 +24,7 @@ mod tree_builder;
 
 use std::fmt;
 
-pub use rowan::{TextRange, TextSize};
+pub use rowan::{GreenNode, TextRange, TextSize};
 
 pub use crate::parser::{is_block_directive, is_register_name, SPECIAL_REGISTERS};
 pub use crate::chunks::{parse_chunk, parse_chunk_events, parts, ChunkEvents, Chunker, KnownMacros, Parts};

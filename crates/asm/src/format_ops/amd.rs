@@ -275,8 +275,8 @@ fn bool_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     }
     let c = &mut asm.layout.config.kernels[k];
     match st.name {
-        ".ieeemode" => c.ieee_mode = true,
-        ".tgsize" => c.tg_size = true,
+        ".ieeemode" => c.rsrc.ieee_mode = true,
+        ".tgsize" => c.rsrc.tg_size = true,
         ".useconstdata" => c.use_const_data = true,
         ".useprintf" => c.use_printf = true,
         _ => {}
@@ -341,11 +341,11 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         }
         ".floatmode" => {
             warn_range(asm, ctx, range, 8, v);
-            asm.layout.config.kernels[k].float_mode = (v & 0xff) as u32;
+            asm.layout.config.kernels[k].rsrc.float_mode = (v & 0xff) as u32;
         }
         ".exceptions" => {
             warn_range(asm, ctx, range, 7, v);
-            asm.layout.config.kernels[k].exceptions = (v & 0x7f) as u32;
+            asm.layout.config.kernels[k].rsrc.exceptions = (v & 0x7f) as u32;
         }
         ".uavid" => {
             if let Some(id) = id(asm, "UAV id") {
@@ -375,7 +375,7 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
                 ".condout" => c.cond_out = v,
                 ".earlyexit" => c.early_exit = v,
                 ".hwregion" => c.hw_region = Some(v),
-                ".pgmrsrc2" => c.pgm_rsrc2 = v,
+                ".pgmrsrc2" => c.rsrc.pgm_rsrc2 = v,
                 ".scratchbuffer" => c.scratch_buffer = v,
                 ".uavprivate" => c.uav_private = Some(v),
                 _ => {}

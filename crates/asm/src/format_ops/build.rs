@@ -3,7 +3,7 @@
 //! leaves out come from the code.
 
 use gcn_formats::gpu::{self, ExtraRegs};
-use gcn_formats::{amd, amdcl2, gallium, FormatError};
+use gcn_formats::{amd, amdcl2, gallium, rocm, FormatError};
 use gcn_isa::{Device, Generation};
 
 use super::{ConfigKind, FormatConfig, KernelConfig};
@@ -126,7 +126,7 @@ pub(crate) fn binary(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         BinaryFormat::Amd => build_amd(a),
         BinaryFormat::AmdCl2 => build_amdcl2(a),
         BinaryFormat::Gallium => build_gallium(a),
-        BinaryFormat::Rocm => Err(vec![error(a, binary_location(a), "writing the rocm binary format is not supported yet")]),
+        BinaryFormat::Rocm => build_rocm(a),
     }
 }
 
@@ -192,8 +192,8 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
 /// none: what the code and the kernel's setup need (SGPRs without VCC).
 fn amd_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
     let user_sgprs = kc.user_datas.iter().map(|u| u.reg_start + u.reg_size).max().unwrap_or(0);
-    let dim_mask = kc.dim_mask.unwrap_or((kc.pgm_rsrc2 >> 7) & 7);
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
+    let dim_mask = kc.dim_mask.unwrap_or((kc.rsrc.pgm_rsrc2 >> 7) & 7);
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.rsrc.tg_size, kc.scratch_buffer != 0);
     (gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)), min_vgprs.max(regs.vgprs))
 }
 
@@ -207,9 +207,7 @@ fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::Kernel
         reqd_work_group_size: kc.cws,
         used_vgprs,
         used_sgprs,
-        pgm_rsrc2: kc.pgm_rsrc2,
-        ieee_mode: kc.ieee_mode,
-        float_mode: kc.float_mode,
+        rsrc: kc.rsrc,
         hw_local_size: kc.local_size,
         hw_region: kc.hw_region,
         scratch_buffer_size: kc.scratch_buffer,
@@ -224,8 +222,6 @@ fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::Kernel
         use_const_data: kc.use_const_data,
         user_datas: kc.user_datas.clone(),
         dim_mask: kc.dim_mask,
-        tg_size: kc.tg_size,
-        exceptions: kc.exceptions,
     }
 }
 
@@ -240,20 +236,11 @@ fn cl2_config(kc: &KernelConfig) -> amdcl2::KernelConfig {
         vec_type_hint: kc.vec_type_hint.clone(),
         used_sgprs: kc.sgprs.unwrap_or(0),
         used_vgprs: kc.vgprs.unwrap_or(0),
-        pgm_rsrc1: kc.pgm_rsrc1,
-        pgm_rsrc2: kc.pgm_rsrc2,
-        ieee_mode: kc.ieee_mode,
-        float_mode: kc.float_mode,
+        rsrc: kc.rsrc,
         local_size: kc.local_size as u32,
         gds_size: kc.gds_size,
         scratch_buffer_size: kc.scratch_buffer,
-        priority: kc.priority,
-        exceptions: kc.exceptions,
         dim_mask: kc.dim_mask,
-        tg_size: kc.tg_size,
-        debug_mode: kc.debug_mode,
-        priv_mode: kc.priv_mode,
-        dx10_clamp: kc.dx10_clamp,
         use_args: kc.use_args,
         use_setup: kc.use_setup,
         use_enqueue: kc.use_enqueue,
@@ -296,8 +283,8 @@ fn cl2_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32,
     } else {
         4
     };
-    let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.tg_size, kc.scratch_buffer != 0);
+    let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.rsrc.tg_size, kc.scratch_buffer != 0);
     let max_total = gpu::max_sgprs(gen);
     ((max_total - cl2_extra_sgprs(kc, gen)).min(min_sgprs.max(regs.sgprs)), min_vgprs.max(regs.vgprs))
 }
@@ -500,9 +487,9 @@ fn gallium_user_data(kc: &KernelConfig, llvm: u32) -> u32 {
 /// The SGPR and VGPR counts a GalliumCompute configuration gets when the source sets
 /// none: what the code and the setup need, SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK.
 fn gallium_default_regs(kc: &KernelConfig, gen: Generation, llvm: u32, regs: CodeRegs) -> (u32, u32) {
-    let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.pgm_rsrc2));
+    let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
     let (min_sgprs, min_vgprs) =
-        gpu::setup_min_registers(dim_mask, gallium_user_data(kc, llvm), kc.tg_size, kc.scratch_buffer != 0);
+        gpu::setup_min_registers(dim_mask, gallium_user_data(kc, llvm), kc.rsrc.tg_size, kc.scratch_buffer != 0);
     let mut extra = regs.extra;
     extra.vcc = true;
     if llvm >= 40000 {
@@ -585,19 +572,10 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 dim_mask: kc.dim_mask,
                 used_sgprs,
                 used_vgprs,
-                pgm_rsrc1: kc.pgm_rsrc1,
-                pgm_rsrc2: kc.pgm_rsrc2,
-                ieee_mode: kc.ieee_mode,
-                float_mode: kc.float_mode,
+                rsrc: kc.rsrc,
                 local_size: kc.local_size as u32,
                 scratch_buffer_size: kc.scratch_buffer,
                 user_data_num: user_data,
-                priority: kc.priority,
-                exceptions: kc.exceptions,
-                tg_size: kc.tg_size,
-                debug_mode: kc.debug_mode,
-                priv_mode: kc.priv_mode,
-                dx10_clamp: kc.dx10_clamp,
                 spilled_sgprs: kc.spilled_sgprs,
                 spilled_vgprs: kc.spilled_vgprs,
             };
@@ -664,6 +642,15 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         llvm390: llvm >= 30900,
     };
     gallium::write(&input).map_err(|e| vec![kernel_error(a, e)])
+}
+
+// ---- ROCm -------------------------------------------------------------------------------
+
+/// The ROCm code object. The descriptors are already in the code (written at the end of
+/// the source, see `format_ops::rocm::finish`), and so is the metadata text.
+fn build_rocm(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let input = super::rocm::binary_input(a).map_err(|m| vec![error(a, binary_location(a), m)])?;
+    rocm::write(&input).map_err(|e| vec![kernel_error(a, e)])
 }
 
 impl Assembly {

@@ -322,22 +322,22 @@ fn bool_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     if hsa_config {
         let h = hsa_of(asm, k);
         match name {
-            ".debugmode" => h.debug_mode = true,
-            ".dx10clamp" => h.dx10_clamp = true,
-            ".ieeemode" => h.ieee_mode = true,
-            ".privmode" => h.priv_mode = true,
-            ".tgsize" => h.tg_size = true,
+            ".debugmode" => h.rsrc.debug_mode = true,
+            ".dx10clamp" => h.rsrc.dx10_clamp = true,
+            ".ieeemode" => h.rsrc.ieee_mode = true,
+            ".privmode" => h.rsrc.priv_mode = true,
+            ".tgsize" => h.rsrc.tg_size = true,
             _ => {}
         }
         return;
     }
     let c = &mut asm.layout.config.kernels[k];
     match name {
-        ".debugmode" => c.debug_mode = true,
-        ".dx10clamp" => c.dx10_clamp = true,
-        ".ieeemode" => c.ieee_mode = true,
-        ".privmode" => c.priv_mode = true,
-        ".tgsize" => c.tg_size = true,
+        ".debugmode" => c.rsrc.debug_mode = true,
+        ".dx10clamp" => c.rsrc.dx10_clamp = true,
+        ".ieeemode" => c.rsrc.ieee_mode = true,
+        ".privmode" => c.rsrc.priv_mode = true,
+        ".tgsize" => c.rsrc.tg_size = true,
         ".useargs" => c.use_args = true,
         ".usesetup" => c.use_setup = true,
         ".useenqueue" => c.use_enqueue = true,
@@ -389,11 +389,11 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     match name {
         ".sgprsnum" => c.sgprs = Some(v as u32),
         ".vgprsnum" => c.vgprs = Some(v as u32),
-        ".pgmrsrc1" => c.pgm_rsrc1 = v as u32,
-        ".pgmrsrc2" => c.pgm_rsrc2 = v as u32,
-        ".floatmode" => c.float_mode = (v & 0xff) as u32,
-        ".priority" => c.priority = (v & 3) as u32,
-        ".exceptions" => c.exceptions = (v & 0x7f) as u32,
+        ".pgmrsrc1" => c.rsrc.pgm_rsrc1 = v as u32,
+        ".pgmrsrc2" => c.rsrc.pgm_rsrc2 = v as u32,
+        ".floatmode" => c.rsrc.float_mode = (v & 0xff) as u32,
+        ".priority" => c.rsrc.priority = (v & 3) as u32,
+        ".exceptions" => c.rsrc.exceptions = (v & 0x7f) as u32,
         ".localsize" => c.local_size = v as u64,
         ".gdssize" => c.gds_size = v as u32,
         ".scratchbuffer" => c.scratch_buffer = v as u32,

@@ -263,21 +263,21 @@ fn bool_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt, hsa_op: bool) {
     if hsa_op {
         let h = hsa_of(asm, k);
         match base {
-            "debugmode" => h.debug_mode = true,
-            "dx10clamp" => h.dx10_clamp = true,
-            "ieeemode" => h.ieee_mode = true,
-            "privmode" => h.priv_mode = true,
-            _ => h.tg_size = true,
+            "debugmode" => h.rsrc.debug_mode = true,
+            "dx10clamp" => h.rsrc.dx10_clamp = true,
+            "ieeemode" => h.rsrc.ieee_mode = true,
+            "privmode" => h.rsrc.priv_mode = true,
+            _ => h.rsrc.tg_size = true,
         }
         return;
     }
     let c = &mut asm.layout.config.kernels[k];
     match base {
-        "debugmode" => c.debug_mode = true,
-        "dx10clamp" => c.dx10_clamp = true,
-        "ieeemode" => c.ieee_mode = true,
-        "privmode" => c.priv_mode = true,
-        _ => c.tg_size = true,
+        "debugmode" => c.rsrc.debug_mode = true,
+        "dx10clamp" => c.rsrc.dx10_clamp = true,
+        "ieeemode" => c.rsrc.ieee_mode = true,
+        "privmode" => c.rsrc.priv_mode = true,
+        _ => c.rsrc.tg_size = true,
     }
 }
 
@@ -296,14 +296,14 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         ".vgprsnum" => c.vgprs = Some(v32),
         ".spilledsgprs" => c.spilled_sgprs = v32,
         ".spilledvgprs" => c.spilled_vgprs = v32,
-        ".pgmrsrc1" => c.pgm_rsrc1 = v32,
-        ".pgmrsrc2" => c.pgm_rsrc2 = v32,
-        ".floatmode" => c.float_mode = v32 & 0xff,
+        ".pgmrsrc1" => c.rsrc.pgm_rsrc1 = v32,
+        ".pgmrsrc2" => c.rsrc.pgm_rsrc2 = v32,
+        ".floatmode" => c.rsrc.float_mode = v32 & 0xff,
         ".localsize" => c.local_size = v as u64,
         ".scratchbuffer" => c.scratch_buffer = v32,
-        ".priority" => c.priority = v32 & 3,
+        ".priority" => c.rsrc.priority = v32 & 3,
         ".userdatanum" => c.user_data_num = Some(v32),
-        ".exceptions" => c.exceptions = v32 & 0x7f,
+        ".exceptions" => c.rsrc.exceptions = v32 & 0x7f,
         _ => {}
     }
 }

@@ -21,7 +21,7 @@ use smallvec::SmallVec;
 use crate::arch::{Device, Generation};
 
 /// What the code is assembled for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Target {
     pub device: Device,
     pub gen: Generation,

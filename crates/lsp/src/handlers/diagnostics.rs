@@ -120,6 +120,7 @@ async fn analyse(state: &Arc<State>, uri: &Url, revision: u64) -> Option<Arc<Ana
         options: gcn_ide::file_options(&document_path(uri), &state.settings.lock().unwrap()),
         open_files: Arc::new(open_files(state, uri)),
         cancel: Some(cancel),
+        encode_cache: Some(state.encode_cache(uri)),
     };
     let analysis = tokio::task::spawn_blocking(move || gcn_ide::analyse(input)).await.ok()?;
     if analysis.cancelled || !state.is_current(uri, revision) {

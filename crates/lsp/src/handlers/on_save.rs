@@ -71,6 +71,7 @@ async fn assemble(server: &Server, uri: &Url) -> std::result::Result<Option<Path
         options: options.clone(),
         open_files: Arc::new(diagnostics::open_files(&state, uri)),
         cancel: None,
+        encode_cache: None,
     };
     let written = tokio::task::spawn_blocking(move || {
         let analysis = gcn_ide::analyse(input);

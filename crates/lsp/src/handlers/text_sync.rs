@@ -47,8 +47,7 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     server.state.with_documents(|docs| docs.remove(&uri));
     server.state.set_pending(uri.clone(), None);
-    server.state.cancel_running(&uri);
-    server.state.analyses.lock().unwrap().remove(&uri);
+    server.state.forget(&uri);
     diagnostics::reanalyse_includers(server, &diagnostics::document_path(&uri));
     let _publishing = server.state.publish.lock().await;
     server

@@ -1,0 +1,66 @@
+//! Where the program's names are defined and used, recorded while it is assembled
+//! (when [`crate::Options::record_symbols`] asks for it): what an editor needs for
+//! go-to-definition, references and rename across included files and expansions.
+//!
+//! Names are recorded as the assembler resolves them, so each entry names the symbol
+//! it really is: a symbol by its full scope path (`outer::inner::x`), a local label by
+//! its number and which of its definitions it is (`1#3`, the third `1:`), a macro,
+//! kernel or scope by its name.
+
+use crate::source::Location;
+
+/// What kind of thing a name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NameKind {
+    /// A label (`name:`).
+    Label,
+    /// A symbol given a value (`=`, `.set`, `.equ`, `.equiv`, `.eqv`).
+    Symbol,
+    /// A register symbol (`name = %v[0:3]`).
+    RegisterSymbol,
+    /// A local label (`1:`), referred to as `1b` or `1f`.
+    LocalLabel,
+    Macro,
+    Kernel,
+    Scope,
+}
+
+/// One occurrence of a name in the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrence {
+    pub kind: NameKind,
+    /// The name as resolved (see the module's documentation).
+    pub name: String,
+    /// Where the occurrence is, and its length in bytes.
+    pub location: Location,
+    pub len: u32,
+    /// A definition, or a use.
+    pub definition: bool,
+}
+
+/// Every occurrence of every name, in the order the assembler met them.
+#[derive(Debug, Clone, Default)]
+pub struct SymbolIndex {
+    pub occurrences: Vec<Occurrence>,
+    /// How many `N:` local labels have been defined so far, by `N`.
+    local_counts: std::collections::HashMap<String, u32>,
+}
+
+impl SymbolIndex {
+    pub(crate) fn record(&mut self, kind: NameKind, name: String, location: Location, len: u32, definition: bool) {
+        self.occurrences.push(Occurrence { kind, name, location, len, definition });
+    }
+
+    /// A `N:` local label defined: its indexed name (`N#k`).
+    pub(crate) fn local_definition(&mut self, number: &str) -> String {
+        let count = self.local_counts.entry(number.to_string()).or_insert(0);
+        *count += 1;
+        format!("{number}#{count}")
+    }
+
+    /// `Nb` or `Nf`: the indexed name of the `N:` it refers to.
+    pub(crate) fn local_reference(&self, number: &str, forward: bool) -> String {
+        let count = self.local_counts.get(number).copied().unwrap_or(0);
+        format!("{number}#{}", if forward { count + 1 } else { count })
+    }
+}
