@@ -1,31 +1,10 @@
--- Neovim (0.11+) configuration for gcn-lsp, the CLRX GCN assembly language server.
---
--- Use it from your init.lua with `dofile('/path/to/editors/nvim/gcn-lsp.lua')`, or copy
--- it there. `*.s` and `*.clrx` files get the filetype `clrx`, and gcn-lsp is started for
--- them. Set `vim.g.gcn_lsp_cmd` (a list, e.g. `{ '/path/to/gcn-lsp' }`) before loading
--- this file to run another binary than the `gcn-lsp` on PATH.
-
-vim.filetype.add({
-  extension = {
-    s = 'clrx',
-    clrx = 'clrx',
-  },
-})
-
-vim.lsp.config('gcn_lsp', {
-  cmd = vim.g.gcn_lsp_cmd or { 'gcn-lsp' },
-  filetypes = { 'clrx' },
-  root_markers = { '.git' },
-  -- gcn-lsp answers UTF-8 when offered it; Neovim offers UTF-16 first by default.
-})
-
-vim.lsp.enable('gcn_lsp')
-
--- CLRX comments: `#` to the end of the line, and `/* … */`.
-vim.api.nvim_create_autocmd('FileType', {
-  pattern = 'clrx',
-  callback = function(args)
-    vim.bo[args.buf].commentstring = '# %s'
-    vim.bo[args.buf].comments = 's1:/*,mb:*,ex:*/,:#'
-  end,
-})
+-- Kept for configurations that `dofile` this file: loads the gcn.nvim plugin of this folder
+-- (filetype detection, commands, gcn-lsp) with its defaults. New configurations should load
+-- the folder as a plugin instead (see README.md). `vim.g.gcn_lsp_cmd` (a list, e.g.
+-- `{ '/path/to/gcn-lsp' }`) still selects the server.
+local here = vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2))
+if not vim.tbl_contains(vim.api.nvim_list_runtime_paths(), here) then
+  vim.opt.runtimepath:prepend(here)
+end
+vim.cmd('runtime! plugin/gcn.lua')
+require('gcn').setup({ cmd = vim.g.gcn_lsp_cmd })

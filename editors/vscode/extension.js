@@ -1,40 +1,378 @@
-// Starts gcn-lsp for CLRX GCN assembly files and connects it to VS Code.
+// CLRX GCN assembly for VS Code: starts gcn-lsp for `clrx` documents, passes the `gcn.*`
+// settings to it (and again when they change, without a restart), shows the register
+// usage of the kernel under the cursor in the status bar, and adds the commands
+// Assemble File, Show Register Usage, Show Syntax Tree and Restart Server.
 'use strict';
 
 const vscode = require('vscode');
-const { LanguageClient } = require('vscode-languageclient/node');
+const { LanguageClient, State } = require('vscode-languageclient/node');
+const core = require('./lib/core');
+
+const INSTALL_HINT =
+  'Build it with `cargo build --release -p gcn-lsp` in the gcn-tools repository and put ' +
+  'target/release on PATH, or set "gcn.server.path" to the binary.';
+const TREE_SCHEME = 'gcn-syntax-tree';
 
 let client;
+let extensionContext;
+let output;
+let statusItem;
+let usageCache = new Map(); // uri -> { version, kernels }
+let usageTimer;
+let usageUnsupported = false;
+const treeChanged = new vscode.EventEmitter();
 
-async function activate(context) {
+function settingsGetter() {
   const config = vscode.workspace.getConfiguration('gcn');
-  const command = config.get('server.path') || 'gcn-lsp';
-  const serverOptions = { run: { command }, debug: { command } };
+  return (key) => config.get(key);
+}
+
+function serverSettings() {
+  return core.serverSettings(settingsGetter());
+}
+
+function isClrx(doc) {
+  return doc && doc.languageId === 'clrx' && (doc.uri.scheme === 'file' || doc.uri.scheme === 'untitled');
+}
+
+async function startClient() {
+  const setting = vscode.workspace.getConfiguration('gcn').get('server.path');
+  core.makeShippedExecutable(extensionContext.extensionPath);
+  const found = core.findServer({ setting, extensionPath: extensionContext.extensionPath });
+  if (found.error) {
+    output.appendLine(found.error);
+    const choice = await vscode.window.showErrorMessage(
+      `CLRX: ${found.error}. ${INSTALL_HINT}`,
+      'Open Settings',
+    );
+    if (choice === 'Open Settings') {
+      vscode.commands.executeCommand('workbench.action.openSettings', 'gcn.server.path');
+    }
+    return;
+  }
+  output.appendLine(`starting ${found.command} (${found.source})`);
+  const serverOptions = { command: found.command };
   const clientOptions = {
-    documentSelector: [{ language: 'clrx' }],
-    outputChannelName: 'gcn-lsp',
+    documentSelector: [
+      { language: 'clrx', scheme: 'file' },
+      { language: 'clrx', scheme: 'untitled' },
+    ],
+    outputChannel: output,
+    initializationOptions: serverSettings(),
+    middleware: {
+      workspace: {
+        // The server may pull its settings: answer the `gcn` section in its own shape.
+        configuration: async (params, token, next) => {
+          const answers = await next(params, token);
+          return params.items.map((item, i) =>
+            item.section === 'gcn' ? serverSettings() : Array.isArray(answers) ? answers[i] : null,
+          );
+        },
+      },
+    },
   };
   client = new LanguageClient('gcn', 'gcn-lsp', serverOptions, clientOptions);
-  context.subscriptions.push(
-    vscode.commands.registerCommand('gcn.restartServer', async () => {
-      if (client) {
-        await client.restart();
-      }
-    }),
-  );
+  client.onDidChangeState((e) => {
+    if (e.newState === State.Running) {
+      usageUnsupported = false;
+      usageCache = new Map();
+      scheduleUsage(0);
+    } else if (e.newState === State.Stopped) {
+      statusItem.hide();
+    }
+  });
   try {
     await client.start();
   } catch (err) {
-    vscode.window.showErrorMessage(
-      `Could not start gcn-lsp (${command}): ${err.message}. Set "gcn.server.path".`,
+    vscode.window.showErrorMessage(`CLRX: could not start gcn-lsp (${found.command}): ${err.message}`);
+  }
+}
+
+async function stopClient() {
+  if (client) {
+    const c = client;
+    client = undefined;
+    try {
+      await c.stop();
+    } catch (err) {
+      output.appendLine(`stopping gcn-lsp: ${err.message}`);
+    }
+  }
+}
+
+function running() {
+  return client && client.state === State.Running;
+}
+
+function serverHas(capability) {
+  const caps = running() && client.initializeResult ? client.initializeResult.capabilities : {};
+  return Boolean(caps && caps[capability]);
+}
+
+// ---- register usage -----------------------------------------------------------------
+
+async function fetchUsage(doc) {
+  if (!running() || usageUnsupported || !isClrx(doc)) {
+    return undefined;
+  }
+  const key = doc.uri.toString();
+  const cached = usageCache.get(key);
+  if (cached && cached.version === doc.version) {
+    return cached;
+  }
+  try {
+    const res = await client.sendRequest('gcn/registerUsage', {
+      textDocument: { uri: client.code2ProtocolConverter.asUri(doc.uri) },
+    });
+    const entry = { version: doc.version, kernels: (res && res.kernels) || [] };
+    usageCache.set(key, entry);
+    return entry;
+  } catch (err) {
+    if (err && err.code === -32601) {
+      // Method not found: this gcn-lsp has no register usage yet.
+      usageUnsupported = true;
+      output.appendLine('gcn-lsp does not answer gcn/registerUsage: no register counts');
+    } else {
+      output.appendLine(`gcn/registerUsage: ${err && err.message}`);
+    }
+    return undefined;
+  }
+}
+
+function kernelLink(uri, k) {
+  const args = encodeURIComponent(JSON.stringify([uri.toString(), k.range.start.line, k.range.start.character]));
+  return `[${k.name}](command:gcn.revealPosition?${args})`;
+}
+
+async function updateUsage() {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !isClrx(editor.document)) {
+    statusItem.hide();
+    return;
+  }
+  const usage = await fetchUsage(editor.document);
+  if (!usage || vscode.window.activeTextEditor !== editor) {
+    if (!usage) statusItem.hide();
+    return;
+  }
+  const line = editor.selection.active.line;
+  const k = core.kernelAt(usage.kernels, line);
+  if (usage.kernels.length === 0) {
+    statusItem.hide();
+    return;
+  }
+  statusItem.text = k ? `$(chip) ${core.usageText(k)}` : `$(chip) ${usage.kernels.length} kernels`;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: ['gcn.revealPosition'] };
+  md.appendMarkdown(`**Register usage** (${k ? `cursor in \`${k.name}\`` : 'cursor before the first kernel'})\n\n`);
+  for (const kk of usage.kernels) {
+    const detail = core.usageDetail(kk);
+    md.appendMarkdown(`- ${kernelLink(editor.document.uri, kk)}: ${core.usageText(kk)}${detail ? ` — ${detail}` : ''}\n`);
+  }
+  statusItem.tooltip = md;
+  statusItem.show();
+}
+
+function scheduleUsage(delay) {
+  clearTimeout(usageTimer);
+  usageTimer = setTimeout(() => {
+    updateUsage().catch((err) => output.appendLine(`register usage: ${err.message}`));
+  }, delay);
+}
+
+// ---- commands -------------------------------------------------------------------------
+
+function activeClrxEditor() {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !isClrx(editor.document)) {
+    vscode.window.showWarningMessage('CLRX: open a CLRX assembly file first.');
+    return undefined;
+  }
+  if (!running()) {
+    vscode.window.showWarningMessage('CLRX: gcn-lsp is not running.');
+    return undefined;
+  }
+  return editor;
+}
+
+async function assembleFile() {
+  const editor = activeClrxEditor();
+  if (!editor) return;
+  const cmds = (client.initializeResult.capabilities.executeCommandProvider || {}).commands || [];
+  if (!cmds.includes('gcn.assemble')) {
+    vscode.window.showErrorMessage('CLRX: this gcn-lsp cannot assemble (no gcn.assemble command); update it.');
+    return;
+  }
+  try {
+    const res = await client.sendRequest('workspace/executeCommand', {
+      command: 'gcn.assemble',
+      arguments: [client.code2ProtocolConverter.asUri(editor.document.uri)],
+    });
+    const out = res && res.output;
+    const choice = await vscode.window.showInformationMessage(
+      out ? `CLRX: assembled into ${out}` : 'CLRX: assembled',
+      ...(out ? ['Reveal'] : []),
     );
+    if (choice === 'Reveal') {
+      vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(out));
+    }
+  } catch (err) {
+    vscode.window.showErrorMessage(`CLRX: assembling failed: ${err.message}`);
+  }
+}
+
+async function showRegisterUsage() {
+  const editor = activeClrxEditor();
+  if (!editor) return;
+  if (usageUnsupported) {
+    vscode.window.showErrorMessage('CLRX: this gcn-lsp does not report register usage (gcn/registerUsage); update it.');
+    return;
+  }
+  const usage = await fetchUsage(editor.document);
+  if (!usage) {
+    vscode.window.showErrorMessage('CLRX: no register usage from gcn-lsp (see the gcn-lsp output).');
+    return;
+  }
+  if (usage.kernels.length === 0) {
+    vscode.window.showInformationMessage('CLRX: no kernels in this file.');
+    return;
+  }
+  const items = usage.kernels.map((k) => ({
+    label: k.name,
+    description: core.usageText(k),
+    detail: `line ${k.range.start.line + 1}` + (core.usageDetail(k) ? ` — ${core.usageDetail(k)}` : ''),
+    kernel: k,
+  }));
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Register usage',
+    placeHolder: 'Go to a kernel',
+    matchOnDescription: true,
+  });
+  if (pick) {
+    revealPosition(editor.document.uri.toString(), pick.kernel.range.start.line, pick.kernel.range.start.character);
+  }
+}
+
+async function revealPosition(uri, line, character) {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+  const editor = await vscode.window.showTextDocument(doc);
+  const pos = new vscode.Position(line, character || 0);
+  editor.selection = new vscode.Selection(pos, pos);
+  editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+function treeUri(sourceUri) {
+  return vscode.Uri.from({
+    scheme: TREE_SCHEME,
+    path: sourceUri.path + '.tree',
+    query: encodeURIComponent(sourceUri.toString()),
+  });
+}
+
+const treeProvider = {
+  onDidChange: treeChanged.event,
+  async provideTextDocumentContent(uri) {
+    const source = vscode.Uri.parse(decodeURIComponent(uri.query));
+    if (!running()) {
+      return '# gcn-lsp is not running';
+    }
+    try {
+      const text = await client.sendRequest('gcn/syntaxTree', {
+        textDocument: { uri: client.code2ProtocolConverter.asUri(source) },
+      });
+      return typeof text === 'string' ? text : JSON.stringify(text, null, 2);
+    } catch (err) {
+      return `# gcn/syntaxTree failed: ${err.message}`;
+    }
+  },
+};
+
+async function showSyntaxTree() {
+  const editor = activeClrxEditor();
+  if (!editor) return;
+  const doc = await vscode.workspace.openTextDocument(treeUri(editor.document.uri));
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+}
+
+async function restartServer() {
+  await stopClient();
+  await startClient();
+}
+
+// ---- activation -----------------------------------------------------------------------
+
+async function activate(context) {
+  extensionContext = context;
+  output = vscode.window.createOutputChannel('gcn-lsp');
+  statusItem = vscode.window.createStatusBarItem('gcn.registerUsage', vscode.StatusBarAlignment.Right, 100);
+  statusItem.name = 'CLRX Register Usage';
+  statusItem.command = 'gcn.showRegisterUsage';
+  let treeTimer;
+  context.subscriptions.push(
+    output,
+    statusItem,
+    treeChanged,
+    vscode.commands.registerCommand('gcn.assembleFile', assembleFile),
+    vscode.commands.registerCommand('gcn.showRegisterUsage', showRegisterUsage),
+    vscode.commands.registerCommand('gcn.showSyntaxTree', showSyntaxTree),
+    vscode.commands.registerCommand('gcn.restartServer', restartServer),
+    vscode.commands.registerCommand('gcn.revealPosition', revealPosition),
+    vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, treeProvider),
+    vscode.window.onDidChangeActiveTextEditor(() => scheduleUsage(0)),
+    vscode.window.onDidChangeTextEditorSelection((e) => {
+      if (isClrx(e.textEditor.document)) scheduleUsage(50);
+    }),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (!isClrx(e.document)) return;
+      scheduleUsage(300);
+      const open = vscode.workspace.textDocuments.some(
+        (d) => d.uri.scheme === TREE_SCHEME && d.uri.toString() === treeUri(e.document.uri).toString(),
+      );
+      if (open) {
+        clearTimeout(treeTimer);
+        treeTimer = setTimeout(() => treeChanged.fire(treeUri(e.document.uri)), 500);
+      }
+    }),
+    vscode.workspace.onDidOpenTextDocument(claimClrx),
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (isClrx(doc)) scheduleUsage(0);
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (!e.affectsConfiguration('gcn')) return;
+      if (e.affectsConfiguration('gcn.server')) {
+        await restartServer();
+        return;
+      }
+      if (running()) {
+        // Applied by the running server: no restart.
+        client.sendNotification('workspace/didChangeConfiguration', { settings: { gcn: serverSettings() } });
+        usageCache = new Map();
+        scheduleUsage(500);
+      }
+    }),
+    { dispose: () => stopClient() },
+  );
+  vscode.workspace.textDocuments.forEach(claimClrx);
+  await startClient();
+}
+
+/**
+ * A `.s`/`.S` file that another extension's language took (GNU as, x86, ARM…) becomes
+ * `clrx` when its first lines are CLRX (`gcn.detectByContent`).
+ */
+function claimClrx(doc) {
+  if (doc.languageId === 'clrx' || doc.uri.scheme !== 'file' || !/\.s$/i.test(doc.uri.path)) return;
+  if (!vscode.workspace.getConfiguration('gcn').get('detectByContent')) return;
+  // The user's own files.associations win.
+  const assoc = vscode.workspace.getConfiguration('files').get('associations') || {};
+  if (Object.values(assoc).includes(doc.languageId)) return;
+  if (core.looksLikeClrx(doc.getText())) {
+    vscode.languages.setTextDocumentLanguage(doc, 'clrx').then(undefined, () => {});
   }
 }
 
 async function deactivate() {
-  if (client) {
-    await client.stop();
-  }
+  await stopClient();
 }
 
 module.exports = { activate, deactivate };

@@ -67,8 +67,8 @@ test('labels, instructions, registers, numbers', () => {
   const t = tokenize(grammar, 'loop: v_add_f32 v1, s[2:3], 0x1f\n1: s_branch 1b ; s_mov_b32 vcc_lo, -1.5e3');
   assert.strictEqual(scopeOf(t, 'loop'), 'entity.name.label.clrx');
   assert.strictEqual(scopeOf(t, 'v_add_f32'), 'keyword.other.instruction.clrx');
-  assert.strictEqual(scopeOf(t, 'v1'), 'variable.language.register.clrx');
-  assert.strictEqual(scopeOf(t, 's'), 'variable.language.register.clrx');
+  assert.strictEqual(scopeOf(t, 'v1'), 'variable.other.register.clrx');
+  assert.strictEqual(scopeOf(t, 's'), 'variable.other.register.clrx');
   assert.strictEqual(scopeOf(t, '0x1f'), 'constant.numeric.hex.clrx');
   assert.strictEqual(scopeOf(t, '1'), 'entity.name.label.clrx');
   assert.strictEqual(scopeOf(t, '1b'), 'constant.numeric.local-label-ref.clrx');
@@ -103,4 +103,52 @@ test('modifiers are not mistaken for labels or instructions', () => {
   assert.strictEqual(scopeOf(t, 'offset'), 'storage.modifier.clrx');
   assert.strictEqual(scopeOf(t, '16'), 'constant.numeric.integer.clrx');
   assert.strictEqual(scopeOf(t, 'glc'), 'storage.modifier.clrx');
+});
+
+// The grammar against its sources of truth (see scripts/gen-grammar.js).
+const gen = require('../scripts/gen-grammar');
+
+test('the grammar is generated from the current instruction table and pseudo-op lists', () => {
+  const current = fs.readFileSync(gen.grammarPath, 'utf8');
+  const fresh = gen.render(gen.generate(JSON.parse(current)));
+  assert.ok(current === fresh, 'syntaxes/clrx.tmLanguage.json is out of date: run `npm run gen-grammar --prefix editors/vscode`');
+});
+
+test('every mnemonic of the instruction table is an instruction, with and without suffixes', () => {
+  const names = gen.mnemonics();
+  assert.ok(names.length > 1000, `only ${names.length} mnemonics read`);
+  const wrong = [];
+  for (const name of names) {
+    for (const text of [name, name.toUpperCase(), `${name}_e64`]) {
+      const t = tokenize(grammar, `lbl: ${text} v1, v2`);
+      const found = t.find(([s]) => s === text);
+      if (!found || found[1] !== 'keyword.other.instruction.clrx') wrong.push(`${text}: ${found && found[1]}`);
+    }
+  }
+  assert.deepStrictEqual(wrong, []);
+  const t = tokenize(grammar, '    my_macro 1, 2\n    v_not_an_instruction v1');
+  assert.strictEqual(scopeOf(t, 'my_macro'), 'entity.name.function.macro-call.clrx');
+  assert.strictEqual(scopeOf(t, 'v_not_an_instruction'), 'entity.name.function.macro-call.clrx');
+});
+
+test('every pseudo-op (general and of each binary format) is a directive', () => {
+  const names = gen.pseudoOps();
+  for (const must of ['.kernel', '.gpu', '.amdcl2', '.sgprsnum', '.hsa_vgprsnum', '.md_language', '.arg', '.tgsize']) {
+    assert.ok(names.includes(must), `${must} missing from the pseudo-op list`);
+  }
+  const wrong = [];
+  for (const name of names) {
+    const t = tokenize(grammar, `${name} 1`);
+    const found = t.find(([s]) => s.toLowerCase() === name);
+    if (!found || !/^keyword\.(other|control)\.directive\.clrx$/.test(found[1])) wrong.push(`${name}: ${found && found[1]}`);
+  }
+  assert.deepStrictEqual(wrong, []);
+  const t = tokenize(grammar, '.no_such_op 1\n.local_sym = 3');
+  assert.strictEqual(scopeOf(t, '.no_such_op'), 'invalid.illegal.unknown-directive.clrx');
+  assert.strictEqual(scopeOf(t, '.local_sym'), 'variable.other.constant.clrx');
+});
+
+test("Neovim's syntax file is generated from the same lists", () => {
+  const current = fs.readFileSync(gen.vimSyntaxPath, 'utf8');
+  assert.ok(current === gen.vimSyntax(), 'editors/nvim/syntax/clrx.vim is out of date: run `npm run gen-grammar --prefix editors/vscode`');
 });

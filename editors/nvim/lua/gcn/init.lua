@@ -1,0 +1,346 @@
+-- gcn.nvim: AMD GCN assembly (CLRX dialect) with the gcn-lsp language server, for Neovim 0.11+.
+--
+--   require('gcn').setup({
+--     cmd = { 'gcn-lsp' },                 -- the server; default: gcn-lsp on PATH
+--     args = { '-g', 'Tonga' },            -- gcnasm options (gcn.toml's args come after)
+--     on_save_output = 'build/{stem}.bin', -- binary written on save (gcn.toml's wins)
+--     diagnostics_delay = 200,             -- ms after an edit (default: the server's)
+--     register_counts = true,              -- counts at kernel labels (inlay hints or virtual text)
+--   })
+--
+-- Settings reach the server as initializationOptions, `workspace/didChangeConfiguration`
+-- ({ settings = { gcn = ... } }) and the `gcn` section of `workspace/configuration`;
+-- calling setup() again applies new ones to running servers without a restart.
+local M = {}
+
+local defaults = {
+  cmd = nil, -- nil: vim.g.gcn_lsp_cmd, else { 'gcn-lsp' }
+  args = nil,
+  on_save_output = nil,
+  diagnostics_delay = nil,
+  register_counts = true,
+  root_markers = { 'gcn.toml', '.git' },
+  -- Extra fields merged into vim.lsp.config('gcn_lsp', ...) (capabilities, on_attach, ...).
+  lsp = {},
+}
+
+M.config = vim.deepcopy(defaults)
+M.did_setup = false
+
+local ns = vim.api.nvim_create_namespace('gcn_register_counts')
+local usage = {} -- bufnr -> { changedtick, kernels }
+local timers = {}
+local unsupported = {} -- client id -> true when gcn/registerUsage is unknown
+local attached = {} -- bufnr -> true while on_lines refreshes the counts
+
+local function notify(msg, level)
+  vim.notify('gcn: ' .. msg, level or vim.log.levels.INFO)
+end
+
+--- The settings object the server reads (unset values left out: gcn.toml decides).
+function M.server_settings(cfg)
+  cfg = cfg or M.config
+  local s = {}
+  if cfg.args and #cfg.args > 0 then
+    s.args = cfg.args
+  end
+  if cfg.on_save_output and cfg.on_save_output ~= '' then
+    s.onSave = { output = cfg.on_save_output }
+  end
+  if cfg.diagnostics_delay then
+    s.diagnosticsDelay = cfg.diagnostics_delay
+  end
+  if next(s) == nil then
+    return vim.empty_dict()
+  end
+  return s
+end
+
+function M.cmd()
+  return M.config.cmd or vim.g.gcn_lsp_cmd or { 'gcn-lsp' }
+end
+
+--- The gcn-lsp client attached to `bufnr` (default: current buffer), if any.
+function M.client(bufnr)
+  return vim.lsp.get_clients({ bufnr = bufnr or 0, name = 'gcn_lsp' })[1]
+end
+
+local function has_capability(client, name)
+  return client and client.server_capabilities and client.server_capabilities[name] ~= nil
+    and client.server_capabilities[name] ~= false
+end
+M.has_capability = has_capability
+
+-- ---- register usage --------------------------------------------------------------------
+
+--- `SGPR 16 · VGPR 24 · 10 waves`: the server's `label` (its inlay hint text) when given.
+function M.usage_text(k)
+  if type(k.label) == 'string' and k.label ~= '' then
+    return k.label
+  end
+  local t = ('SGPR %s · VGPR %s'):format(k.sgprs, k.vgprs)
+  if type(k.waves) == 'number' then
+    t = t .. (' · %d %s'):format(k.waves, k.waves == 1 and 'wave' or 'waves')
+  end
+  return t
+end
+
+--- The kernel whose range starts last at or before `line` (0-based).
+function M.kernel_at(kernels, line)
+  local best
+  for _, k in ipairs(kernels or {}) do
+    local start = k.range and k.range.start.line or -1
+    if start <= line and (not best or start >= best.range.start.line) then
+      best = k
+    end
+  end
+  return best
+end
+
+local function draw(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return
+  end
+  vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+  local client = M.client(bufnr)
+  local u = usage[bufnr]
+  if not M.config.register_counts or not u or has_capability(client, 'inlayHintProvider') then
+    return -- the server's inlay hints show them
+  end
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  for _, k in ipairs(u.kernels) do
+    local line = k.range.start.line
+    if line < count then
+      vim.api.nvim_buf_set_extmark(bufnr, ns, line, 0, {
+        virt_text = { { '  ' .. M.usage_text(k), 'LspInlayHint' } },
+        virt_text_pos = 'eol',
+        hl_mode = 'combine',
+      })
+    end
+  end
+end
+
+--- Asks the server for the register usage of `bufnr`; calls `cb(kernels or nil, err)`.
+function M.fetch_usage(bufnr, cb)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  cb = cb or function() end
+  local client = M.client(bufnr)
+  if not client then
+    return cb(nil, 'gcn-lsp is not attached')
+  end
+  if unsupported[client.id] then
+    return cb(nil, 'gcn-lsp does not answer gcn/registerUsage')
+  end
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  client:request('gcn/registerUsage', params, function(err, result)
+    if err then
+      if err.code == -32601 then
+        unsupported[client.id] = true
+      end
+      return cb(nil, err.message or tostring(err))
+    end
+    usage[bufnr] = { changedtick = tick, kernels = (result and result.kernels) or {} }
+    vim.schedule(function()
+      draw(bufnr)
+      vim.cmd('redrawstatus')
+    end)
+    cb(usage[bufnr].kernels)
+  end, bufnr)
+end
+
+local function schedule_usage(bufnr, delay)
+  if timers[bufnr] then
+    timers[bufnr]:stop()
+  else
+    timers[bufnr] = vim.uv.new_timer()
+  end
+  timers[bufnr]:start(delay, 0, vim.schedule_wrap(function()
+    if vim.api.nvim_buf_is_valid(bufnr) then
+      M.fetch_usage(bufnr)
+    end
+  end))
+end
+
+--- For the statusline: the register usage of the kernel under the cursor, or ''.
+---   vim.o.statusline = '%f %= %{v:lua.require("gcn").statusline()}'
+function M.statusline()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local u = usage[bufnr]
+  if not u then
+    return ''
+  end
+  local k = M.kernel_at(u.kernels, vim.api.nvim_win_get_cursor(0)[1] - 1)
+  return k and M.usage_text(k) or ''
+end
+
+-- ---- commands ----------------------------------------------------------------------------
+
+function M.assemble(bufnr, cb)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  cb = cb or function() end
+  local client = M.client(bufnr)
+  if not client then
+    notify('gcn-lsp is not attached to this buffer', vim.log.levels.WARN)
+    return cb(nil, 'not attached')
+  end
+  local cmds = (client.server_capabilities.executeCommandProvider or {}).commands or {}
+  if not vim.tbl_contains(cmds, 'gcn.assemble') then
+    notify('this gcn-lsp cannot assemble (no gcn.assemble command); update it', vim.log.levels.WARN)
+    return cb(nil, 'no gcn.assemble')
+  end
+  local params = { command = 'gcn.assemble', arguments = { vim.uri_from_bufnr(bufnr) } }
+  client:request('workspace/executeCommand', params, function(err, result)
+    if err then
+      notify('assembling failed: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+      return cb(nil, err.message)
+    end
+    local out = result and result.output
+    notify(out and ('assembled into ' .. out) or 'assembled')
+    cb(out)
+  end, bufnr)
+end
+
+function M.registers()
+  local bufnr = vim.api.nvim_get_current_buf()
+  M.fetch_usage(bufnr, function(kernels, err)
+    vim.schedule(function()
+      if not kernels then
+        return notify('no register usage: ' .. tostring(err), vim.log.levels.WARN)
+      end
+      if #kernels == 0 then
+        return notify('no kernels in this file')
+      end
+      vim.ui.select(kernels, {
+        prompt = 'Register usage',
+        format_item = function(k)
+          return ('%-24s %s  (line %d)'):format(k.name, M.usage_text(k), k.range.start.line + 1)
+        end,
+      }, function(k)
+        if k and vim.api.nvim_buf_is_valid(bufnr) then
+          vim.api.nvim_win_set_buf(0, bufnr)
+          vim.api.nvim_win_set_cursor(0, { k.range.start.line + 1, k.range.start.character })
+        end
+      end)
+    end)
+  end)
+end
+
+function M.syntax_tree()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    return notify('gcn-lsp is not attached to this buffer', vim.log.levels.WARN)
+  end
+  local name = 'gcn-syntax-tree://' .. vim.api.nvim_buf_get_name(bufnr)
+  client:request('gcn/syntaxTree', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, function(err, result)
+    vim.schedule(function()
+      if err then
+        return notify('gcn/syntaxTree failed: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+      end
+      local text = type(result) == 'string' and result or vim.inspect(result)
+      local tree = vim.fn.bufnr(name)
+      if tree == -1 then
+        tree = vim.api.nvim_create_buf(false, true)
+        vim.api.nvim_buf_set_name(tree, name)
+      end
+      vim.bo[tree].modifiable = true
+      vim.api.nvim_buf_set_lines(tree, 0, -1, false, vim.split(text, '\n', { trimempty = true }))
+      vim.bo[tree].modifiable = false
+      vim.bo[tree].buftype = 'nofile'
+      vim.bo[tree].bufhidden = 'hide'
+      vim.bo[tree].filetype = 'gcntree'
+      if vim.fn.bufwinid(tree) == -1 then
+        vim.cmd('vsplit')
+        vim.api.nvim_win_set_buf(0, tree)
+      end
+    end)
+  end, bufnr)
+end
+
+-- ---- setup -------------------------------------------------------------------------------
+
+local function on_attach(client, bufnr)
+  if M.config.register_counts and has_capability(client, 'inlayHintProvider') then
+    vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
+  end
+  vim.bo[bufnr].commentstring = '# %s'
+  vim.bo[bufnr].comments = 's1:/*,mb:*,ex:*/,:#'
+  local group = vim.api.nvim_create_augroup('gcn_buf_' .. bufnr, { clear = true })
+  -- Every change (typing, plugins, API edits) refreshes the counts, debounced.
+  if not attached[bufnr] then
+    attached[bufnr] = true
+    vim.api.nvim_buf_attach(bufnr, false, {
+      on_lines = function()
+        if not attached[bufnr] then
+          return true -- detach
+        end
+        vim.schedule(function() schedule_usage(bufnr, 300) end)
+      end,
+      on_detach = function() attached[bufnr] = nil end,
+    })
+  end
+  vim.api.nvim_create_autocmd('BufWritePost', {
+    group = group,
+    buffer = bufnr,
+    callback = function() schedule_usage(bufnr, 50) end,
+  })
+  vim.api.nvim_create_autocmd('CursorMoved', {
+    group = group,
+    buffer = bufnr,
+    callback = function() vim.cmd('redrawstatus') end,
+  })
+  vim.api.nvim_create_autocmd({ 'BufWipeout', 'LspDetach' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function(ev)
+      if ev.event == 'LspDetach' and ev.data and ev.data.client_id ~= client.id then
+        return
+      end
+      usage[bufnr] = nil
+      attached[bufnr] = nil
+      if timers[bufnr] then
+        timers[bufnr]:stop()
+        timers[bufnr]:close()
+        timers[bufnr] = nil
+      end
+      pcall(vim.api.nvim_del_augroup_by_id, group)
+    end,
+  })
+  schedule_usage(bufnr, 0)
+  if M.config.on_attach then
+    M.config.on_attach(client, bufnr)
+  end
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  -- args replace, never merge by index.
+  if opts and opts.args then
+    M.config.args = opts.args
+  end
+  local settings = M.server_settings()
+  vim.lsp.config('gcn_lsp', vim.tbl_deep_extend('force', {
+    cmd = M.cmd(),
+    filetypes = { 'clrx' },
+    root_markers = M.config.root_markers,
+    init_options = settings,
+    settings = { gcn = settings },
+    on_attach = on_attach,
+    -- Neovim asks for inlay hints again after each change anyway. Without refresh
+    -- requests from the server, gcn-lsp (tower-lsp 0.20) is also spared a panic when
+    -- Neovim's answer to one arrives after the server dropped the request (seen with the
+    -- server of 2026-11-25: its analysis task is aborted by the next edit).
+    capabilities = { workspace = { inlayHint = { refreshSupport = false } } },
+  }, M.config.lsp or {}))
+  vim.lsp.enable('gcn_lsp')
+  -- Running servers take the new settings without a restart.
+  for _, client in ipairs(vim.lsp.get_clients({ name = 'gcn_lsp' })) do
+    client.settings = { gcn = settings }
+    client:notify('workspace/didChangeConfiguration', { settings = { gcn = settings } })
+  end
+  M.did_setup = true
+  return M
+end
+
+return M
