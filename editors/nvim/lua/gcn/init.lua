@@ -327,11 +327,6 @@ function M.setup(opts)
     init_options = settings,
     settings = { gcn = settings },
     on_attach = on_attach,
-    -- Neovim asks for inlay hints again after each change anyway. Without refresh
-    -- requests from the server, gcn-lsp (tower-lsp 0.20) is also spared a panic when
-    -- Neovim's answer to one arrives after the server dropped the request (seen with the
-    -- server of 2026-11-25: its analysis task is aborted by the next edit).
-    capabilities = { workspace = { inlayHint = { refreshSupport = false } } },
   }, M.config.lsp or {}))
   vim.lsp.enable('gcn_lsp')
   -- Running servers take the new settings without a restart.
