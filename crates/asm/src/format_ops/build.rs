@@ -530,6 +530,15 @@ pub(crate) fn config_reg_counts(a: &Assembly) -> Vec<ConfigRegs> {
                 (BinaryFormat::Gallium, ConfigKind::Config) => Some(gallium_default_regs(kc, gen, llvm, code_regs(a, k))),
                 _ => None,
             };
+            if a.format == BinaryFormat::Rocm {
+                let h = kc.hsa.clone().unwrap_or_default();
+                let (sgprs, vgprs) = super::rocm::default_regs(&h, gen, code_regs(a, k));
+                return ConfigRegs {
+                    sgprs: Some(h.used_sgprs.unwrap_or(sgprs)),
+                    vgprs: Some(h.used_vgprs.unwrap_or(vgprs)),
+                    sgprs_with_extra: true,
+                };
+            }
             let old_config = matches!(a.format, BinaryFormat::Amd | BinaryFormat::AmdCl2) && kc.kind == ConfigKind::Config;
             ConfigRegs {
                 sgprs: kc.sgprs.or(defaults.map(|d| d.0)),

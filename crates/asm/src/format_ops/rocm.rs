@@ -898,13 +898,27 @@ fn code_regs(asm: &Asm, k: usize) -> super::build::CodeRegs {
     )
 }
 
+/// The SGPR and VGPR counts of a ROCm kernel descriptor that the source leaves out:
+/// what the code and the setup need, SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK.
+pub(crate) fn default_regs(h: &gcn_formats::hsa::HsaConfig, gen: gcn_isa::Generation, regs: super::build::CodeRegs) -> (u32, u32) {
+    let user_sgprs = h.user_data_num.unwrap_or_else(|| h.user_sgprs_from_flags());
+    let private_size = h.workitem_private_segment_size.unwrap_or(0);
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(h.dim_mask, user_sgprs, h.rsrc.tg_size, private_size != 0);
+    let extra = ExtraRegs {
+        vcc: true,
+        flat_scratch: regs.extra.flat_scratch || h.sgpr_flags & sgpr_flags::FLAT_SCRATCH_INIT != 0,
+        xnack_mask: regs.extra.xnack_mask || h.feature_flags & feature_flags::XNACK_ENABLED != 0,
+    };
+    let sgprs = (min_sgprs.max(regs.sgprs) + gpu::extra_sgprs(gen, extra)).min(gpu::max_sgprs(gen));
+    (sgprs, min_vgprs.max(regs.vgprs))
+}
+
 /// Kernel `k`'s finished descriptor: what the source set, the rest as the reference
 /// computes it (register counts from the code, program resource registers, defaults).
 fn descriptor(asm: &Asm, k: usize) -> KernelCode {
     let h = asm.layout.config.kernels[k].hsa.clone().unwrap_or_default();
     let rocm = &asm.layout.config.rocm;
     let gen = asm.target.gen;
-    let max_sgprs = gpu::max_sgprs(gen);
     let arch = gpu::arch_version(asm.opts.device, ArchTable::OpenSource);
     let minor = asm.layout.config.arch_minor.unwrap_or(arch.minor);
     let stepping = asm.layout.config.arch_stepping.unwrap_or(arch.stepping);
@@ -915,17 +929,9 @@ fn descriptor(asm: &Asm, k: usize) -> KernelCode {
     let private_size = h.workitem_private_segment_size.unwrap_or(0);
     let group_size = h.workgroup_group_segment_size.unwrap_or(0);
     let user_sgprs = h.user_data_num.unwrap_or_else(|| h.user_sgprs_from_flags());
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(h.dim_mask, user_sgprs, h.rsrc.tg_size, private_size != 0);
-    let regs = code_regs(asm, k);
-    let used_sgprs = h.used_sgprs.unwrap_or_else(|| {
-        let extra = ExtraRegs {
-            vcc: true,
-            flat_scratch: regs.extra.flat_scratch || h.sgpr_flags & sgpr_flags::FLAT_SCRATCH_INIT != 0,
-            xnack_mask: regs.extra.xnack_mask || h.feature_flags & feature_flags::XNACK_ENABLED != 0,
-        };
-        (min_sgprs.max(regs.sgprs) + gpu::extra_sgprs(gen, extra)).min(max_sgprs)
-    });
-    let used_vgprs = h.used_vgprs.unwrap_or_else(|| min_vgprs.max(regs.vgprs));
+    let (default_sgprs, default_vgprs) = default_regs(&h, gen, code_regs(asm, k));
+    let used_sgprs = h.used_sgprs.unwrap_or(default_sgprs);
+    let used_vgprs = h.used_vgprs.unwrap_or(default_vgprs);
     let sgprs = used_sgprs.max(1);
     let vgprs = used_vgprs.max(1);
     let (pgm_rsrc1, pgm_rsrc2) = h.rsrc.program_resources(
