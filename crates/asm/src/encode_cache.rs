@@ -7,8 +7,9 @@
 //! symbol was asked for (value, branch target, register symbol) and nothing is left to
 //! patch later. Each assembly keeps the entries it used or made; the rest are dropped.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use gcn_isa::encode::{Encoded, RegUses, Target, Words};
 use gcn_syntax::GreenNode;
@@ -42,13 +43,13 @@ impl SharedEncodeCache {
     pub(crate) fn take(&self) -> EncodeCache {
         let mut shared = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let last = std::mem::take(&mut *shared);
-        EncodeCache { previous: last.current, current: HashMap::new() }
+        EncodeCache { previous: last.current, current: HashMap::default() }
     }
 
     /// Keeps what this assembly used or made, for the next.
     pub(crate) fn put_back(&self, cache: EncodeCache) {
         let mut shared = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        *shared = EncodeCache { previous: HashMap::new(), current: cache.current };
+        *shared = EncodeCache { previous: HashMap::default(), current: cache.current };
     }
 }
 
