@@ -205,21 +205,73 @@ fn macro_effects(node: &SyntaxNode) -> Vec<(bool, String)> {
     effects
 }
 
+/// Macro definitions and purges in `node` that start before `before`, in order.
+///
+/// It walks the green tree, without making a cursor per node, and looks only where a
+/// definition or purge can stand: statements, and the nodes that hold statements
+/// (conditionals and their branches). Most statements (instructions, labels,
+/// assignments, macro calls) are skipped by their kind alone, so a long file costs a
+/// look at each of its statements, not at each of its nodes.
 fn collect_macro_effects(node: &SyntaxNode, before: TextSize, out: &mut Vec<(bool, String)>) {
-    for n in node.descendants() {
-        if n.text_range().start() >= before {
+    if node.text_range().start() >= before {
+        return;
+    }
+    if let Some(def) = MacroDef::cast(node.clone()) {
+        // Its body is raw lines: nothing inside defines or purges.
+        if let Some(name) = def.name_token() {
+            out.push((true, name.text().to_ascii_lowercase()));
+        }
+        return;
+    }
+    green_macro_effects(node.green().as_ref(), node.text_range().start(), before, out);
+}
+
+fn green_macro_effects(
+    green: &rowan::GreenNodeData,
+    start: TextSize,
+    before: TextSize,
+    out: &mut Vec<(bool, String)>,
+) {
+    let mut offset = start;
+    for child in green.children() {
+        if offset >= before {
             break;
         }
-        if let Some(def) = MacroDef::cast(n.clone()) {
-            if let Some(name) = def.name_token() {
-                out.push((true, name.text().to_ascii_lowercase()));
-            }
-        } else if let Some(op) = PseudoOp::cast(n.clone()) {
-            if op.name() == ".purgem" && n.parent().is_some_and(|p| p.kind() != MACRO_DEF) {
-                if let Some(arg) = op.args().next().and_then(|a| a.raw_tokens().next()) {
-                    out.push((false, arg.text().to_ascii_lowercase()));
+        let child_start = offset;
+        offset += child.text_len();
+        let NodeOrToken::Node(child) = child else { continue };
+        match SyntaxKind::from_raw(child.kind()) {
+            INSTRUCTION | LABEL | ASSIGNMENT | MACRO_CALL | LINE => {}
+            MACRO_DEF => {
+                let def = MacroDef::cast(SyntaxNode::new_root(child.to_owned())).expect("a MACRO_DEF node");
+                if let Some(name) = def.name_token() {
+                    out.push((true, name.text().to_ascii_lowercase()));
                 }
             }
+            PSEUDO_OP => {
+                if !starts_with_purgem(child) {
+                    continue;
+                }
+                let op = PseudoOp::cast(SyntaxNode::new_root(child.to_owned())).expect("a PSEUDO_OP node");
+                if op.name() == ".purgem" {
+                    if let Some(arg) = op.args().next().and_then(|a| a.raw_tokens().next()) {
+                        out.push((false, arg.text().to_ascii_lowercase()));
+                    }
+                }
+            }
+            _ => green_macro_effects(child, child_start, before, out),
+        }
+    }
+}
+
+/// Whether a pseudo-op node's first token could be `.purgem` (any case).
+fn starts_with_purgem(node: &rowan::GreenNodeData) -> bool {
+    let mut node = node;
+    loop {
+        match node.children().next() {
+            Some(NodeOrToken::Token(t)) => return t.text().eq_ignore_ascii_case(".purgem") || t.kind() == WHITESPACE.into(),
+            Some(NodeOrToken::Node(n)) => node = n,
+            None => return false,
         }
     }
 }
