@@ -9,16 +9,19 @@
 
 use std::sync::{Arc, Mutex};
 
-use rustc_hash::FxHashMap as HashMap;
+use foldhash::HashMap;
 
 use gcn_isa::encode::{Encoded, RegUses, Target, Words};
 use gcn_syntax::GreenNode;
 
-/// An instruction's green node (by address, kept alive by the entry) and the target.
-type Key = (usize, Target);
+/// An instruction's green node, by address (kept alive by its entry). Addresses are
+/// aligned: the hash must mix their high bits into the low ones (foldhash does; FxHash
+/// does not, and its buckets collided).
+type Key = usize;
 
-/// An encoding with nothing left to patch: its words and register uses.
-type Entry = (GreenNode, Words, RegUses);
+/// An encoding with nothing left to patch: the target it is for, the node, its words
+/// and register uses.
+type Entry = (Target, GreenNode, Words, RegUses);
 
 /// The encodings of one assembly and of the one before.
 #[derive(Default)]
@@ -54,19 +57,19 @@ impl SharedEncodeCache {
 }
 
 impl EncodeCache {
-    fn key(node: &gcn_syntax::SyntaxNode, target: Target) -> (Key, GreenNode) {
+    fn key(node: &gcn_syntax::SyntaxNode) -> (Key, GreenNode) {
         let green = node.green().into_owned();
-        ((&*green as *const _ as usize, target), green)
+        (&*green as *const _ as usize, green)
     }
 
     /// The encoding of `node` for `target`, if known.
     pub(crate) fn get(&mut self, node: &gcn_syntax::SyntaxNode, target: Target) -> Option<Encoded> {
-        let (key, _) = Self::key(node, target);
-        let encoded = |(_, words, regs): &Entry| Encoded { words: words.clone(), fixups: Vec::new(), regs: regs.clone() };
+        let (key, _) = Self::key(node);
+        let encoded = |(_, _, words, regs): &Entry| Encoded { words: words.clone(), fixups: Vec::new(), regs: regs.clone() };
         if let Some(entry) = self.current.get(&key) {
-            return Some(encoded(entry));
+            return (entry.0 == target).then(|| encoded(entry));
         }
-        let entry = self.previous.remove(&key)?;
+        let entry = self.previous.remove(&key).filter(|e| e.0 == target)?;
         let found = encoded(&entry);
         self.current.insert(key, entry);
         Some(found)
@@ -75,7 +78,7 @@ impl EncodeCache {
     /// Keeps an encoding that has no fixups.
     pub(crate) fn insert(&mut self, node: &gcn_syntax::SyntaxNode, target: Target, encoded: &Encoded) {
         debug_assert!(encoded.fixups.is_empty());
-        let (key, green) = Self::key(node, target);
-        self.current.insert(key, (green, encoded.words.clone(), encoded.regs.clone()));
+        let (key, green) = Self::key(node);
+        self.current.insert(key, (target, green, encoded.words.clone(), encoded.regs.clone()));
     }
 }

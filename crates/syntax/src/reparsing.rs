@@ -12,7 +12,7 @@ use rowan::{GreenNode, GreenToken, NodeOrToken, TextRange, TextSize};
 use crate::ast::{AstNode, MacroDef, PseudoOp};
 use crate::lexer::{self, lex};
 use crate::parser::{self, is_block_directive, Entry, ParseContext};
-use crate::{tree_builder, Parse, SyntaxError, SyntaxKind, SyntaxKind::*, SyntaxNode};
+use crate::{tree_builder, Parse, SyntaxError, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 /// Replace `delete` with `insert`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,7 +77,7 @@ fn relex_token(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Pars
         return None;
     }
     let range = token.text_range();
-    if !boundaries_hold(root, range, &new_text) {
+    if !boundaries_hold(token.prev_token(), token.next_token(), &new_text) {
         return None;
     }
     let green = token.replace_with(GreenToken::new(kind.into(), &new_text));
@@ -296,7 +296,8 @@ type Fragment = (Vec<NodeOrToken<GreenNode, GreenToken>>, Vec<SyntaxError>);
 /// Parses `new_text` standing where `node` stood; `None` if its edges would lex
 /// differently in place (a token merging across the edge, a comment left open).
 fn parse_fragment(root: &SyntaxNode, node: &SyntaxNode, new_text: &str, entry: Entry) -> Option<Fragment> {
-    if !boundaries_hold(root, node.text_range(), new_text) {
+    let (Some(first), Some(last)) = (node.first_token(), node.last_token()) else { return None };
+    if !boundaries_hold(first.prev_token(), last.next_token(), new_text) {
         return None;
     }
     let (tokens, lex_errors) = lex(new_text);
@@ -311,11 +312,11 @@ fn parse_fragment(root: &SyntaxNode, node: &SyntaxNode, new_text: &str, entry: E
     Some((children, errors))
 }
 
-/// Whether `new_text` in place of `range` keeps token boundaries at both of its edges
-/// when lexed together with its neighbour tokens.
-fn boundaries_hold(root: &SyntaxNode, range: TextRange, new_text: &str) -> bool {
-    let before = root.token_at_offset(range.start()).left_biased().filter(|t| t.text_range().end() <= range.start());
-    let after = root.token_at_offset(range.end()).right_biased().filter(|t| t.text_range().start() >= range.end());
+/// Whether `new_text` in place of what stands between the tokens `before` and `after`
+/// keeps token boundaries at both of its edges when lexed together with them. (The
+/// neighbours are found from the replaced element, not by a search from the root,
+/// whose children a long file has by the hundred thousand.)
+fn boundaries_hold(before: Option<SyntaxToken>, after: Option<SyntaxToken>, new_text: &str) -> bool {
     let prefix = before.map(|t| t.text().to_string()).unwrap_or_default();
     let suffix = after.map(|t| t.text().to_string()).unwrap_or_default();
     let window = format!("{prefix}{new_text}{suffix}");
