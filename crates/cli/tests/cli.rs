@@ -299,3 +299,79 @@ fn unescape_reverses_debug() {
     let text = "a\"b\\c\n\r\t\0'\u{7f}\u{301}é";
     assert_eq!(unescape(&format!("{text:?}")), text);
 }
+
+/// An empty scratch folder of its own for a test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gcnasm-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir.canonicalize().unwrap()
+}
+
+#[test]
+fn dash_writes_standard_output_and_no_file() {
+    let dir = scratch("dash");
+    let run = gcnasm(&strings(&["-b", "rawcode", "-o", "-"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&run), "0", "{}", stderr(&run));
+    assert_eq!(run.stdout, [0x00, 0x00, 0x81, 0xbf]);
+    assert!(folder_contents(&dir).is_empty(), "no file is written");
+    let tree = gcnasm(&strings(&["--emit", "syntax-tree", "-o", "-"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&tree), "0");
+    assert!(stdout(&tree).starts_with("SOURCE_FILE@0..9"), "{}", stdout(&tree));
+    assert!(folder_contents(&dir).is_empty(), "no file is written");
+}
+
+/// Standard output is a pipe whose reader has gone: the write fails (EPIPE, SIGPIPE is
+/// ignored by Rust programs) and the run exits with 1 and says so.
+#[test]
+fn a_closed_pipe_is_an_error() {
+    let dir = scratch("closed-pipe");
+    for args in [&["-b", "rawcode", "-o", "-"][..], &["-b", "rawcode", "-o", "/dev/stdout"], &["-b", "rawcode", "--emit", "json", "-o", "-"]] {
+        let mut child = Command::new(GCNASM)
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run gcnasm");
+        // The reader closes before the source is complete, so before any output.
+        drop(child.stdout.take());
+        child.stdin.take().unwrap().write_all(b"s_endpgm\n").unwrap();
+        let run = child.wait_with_output().unwrap();
+        assert_eq!(status(&run), "1", "{args:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains("cannot write"), "{args:?}: {}", stderr(&run));
+        assert!(folder_contents(&dir).is_empty(), "{args:?}: no file is written");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_are_written_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("devices");
+    let is_device = |p: &str| fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_char_device());
+    if !is_device("/dev/null") || !is_device("/dev/full") {
+        eprintln!("SKIPPED: /dev/null or /dev/full is not a character device here");
+        return;
+    }
+    let null = gcnasm(&strings(&["-b", "rawcode", "-o", "/dev/null"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&null), "0", "{}", stderr(&null));
+    assert!(is_device("/dev/null"));
+    let full = gcnasm(&strings(&["-b", "rawcode", "-o", "/dev/full"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&full), "1");
+    assert!(stderr(&full).contains("cannot write /dev/full"), "{}", stderr(&full));
+    assert!(is_device("/dev/full"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_output_writes_its_target() {
+    let dir = scratch("symlink");
+    fs::write(dir.join("target.bin"), "old").unwrap();
+    std::os::unix::fs::symlink("target.bin", dir.join("link.bin")).unwrap();
+    let run = gcnasm(&strings(&["-b", "rawcode", "-o", "link.bin"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&run), "0", "{}", stderr(&run));
+    assert!(fs::symlink_metadata(dir.join("link.bin")).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read(dir.join("target.bin")).unwrap(), [0x00, 0x00, 0x81, 0xbf]);
+}
