@@ -84,6 +84,10 @@ pub struct Options {
     pub llvm_version: Option<u32>,
     /// `--newROCmBinFormat`: ROCm's new binary format without `.newbinfmt`.
     pub new_rocm_bin_format: bool,
+    /// The reference's test run (`ASM_TESTRUN`, how its conformance corpus was made):
+    /// symbols still unresolved at the end are not errors; data waiting for one keeps
+    /// 0 with a warning. `gcnasm --emit json` assembles so; a binary never does.
+    pub test_run: bool,
     pub limits: Limits,
 }
 
@@ -105,6 +109,7 @@ impl Default for Options {
             driver_version: None,
             llvm_version: None,
             new_rocm_bin_format: false,
+            test_run: false,
             limits: Limits::default(),
         }
     }
