@@ -518,3 +518,26 @@ async fn close_clears_diagnostics_and_cancels_pending_ones() {
     // The document is gone.
     assert_eq!(client.symbols().await, Value::Null);
 }
+
+/// A malformed message gets the protocol's parse error (-32700, id null) and the server
+/// goes on serving; so do JSON that is no JSON-RPC message (-32600) and a frame without
+/// `Content-Length`.
+#[tokio::test]
+async fn malformed_messages_are_answered_and_the_server_goes_on() {
+    let mut client = TestClient::default().await;
+    client.open(VALID).await;
+    client.writer.write_all(b"Content-Length: 10\r\n\r\n{bad json}").await.unwrap();
+    client.writer.write_all(b"Content-Length: 2\r\n\r\n[]").await.unwrap();
+    client.writer.write_all(b"X-Nothing: 1\r\n\r\n").await.unwrap();
+    let mut codes = Vec::new();
+    while codes.len() < 3 {
+        let message = client.receive(PATIENCE).await.expect("an error reply");
+        if message.get("method").is_none() {
+            assert_eq!(message["id"], Value::Null, "{message}");
+            codes.push(message["error"]["code"].as_i64().unwrap());
+        }
+    }
+    assert_eq!(codes, [-32700, -32600, -32700]);
+    let symbols = client.symbols().await;
+    assert!(render_symbols(&symbols).contains("first"), "still serving");
+}
