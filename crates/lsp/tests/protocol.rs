@@ -1,5 +1,9 @@
 //! Protocol tests: the server runs in-process over an in-memory duplex stream, framed and
 //! encoded exactly as over stdio, and a small client drives it with JSON-RPC messages.
+//!
+//! Time is paused (`start_paused`): it moves only when every task waits, straight to
+//! the next timer. So a debounce delay, or a wait that must see nothing sent, takes no
+//! wall-clock time and gives the same result on a loaded machine.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -258,7 +262,7 @@ loop: s_sub_u32 s0, s0, 1
 second: s_endpgm
 ";
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn initialize_advertises_incremental_sync_and_utf16_by_default() {
     let client = TestClient::default().await;
     let capabilities = &client.initialize_result["capabilities"];
@@ -268,7 +272,7 @@ async fn initialize_advertises_incremental_sync_and_utf16_by_default() {
     assert_eq!(capabilities["documentSymbolProvider"], true);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn initialize_picks_utf8_when_offered() {
     let capabilities = json!({ "general": { "positionEncodings": ["utf-16", "utf-8"] } });
     let client = TestClient::start(Duration::from_millis(20), capabilities).await;
@@ -284,7 +288,7 @@ async fn initialize_picks_utf8_when_offered() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn valid_file_has_no_diagnostics() {
     let mut client = TestClient::default().await;
     client.open(VALID).await;
@@ -293,7 +297,7 @@ async fn valid_file_has_no_diagnostics() {
     assert_eq!(diagnostics, Vec::<Value>::new());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn inserted_error_is_reported_on_its_line_and_cleared_when_deleted() {
     let mut client = TestClient::default().await;
     client.open(VALID).await;
@@ -324,7 +328,7 @@ async fn inserted_error_is_reported_on_its_line_and_cleared_when_deleted() {
     client.assert_text(VALID).await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn document_symbols_list_kernels_and_labels() {
     let mut client = TestClient::default().await;
     client.open(VALID).await;
@@ -354,7 +358,7 @@ async fn document_symbols_list_kernels_and_labels() {
 /// unit, `😀` 4 bytes and 2 units.
 const UNICODE: &str = "# größe 😀\n/* ä😀 */ lbl: s_endpgm # ü\n";
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn utf16_columns_after_non_ascii_characters() {
     let mut client = TestClient::default().await;
     client.open(UNICODE).await;
@@ -386,7 +390,7 @@ async fn utf16_columns_after_non_ascii_characters() {
         .await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn utf8_columns_when_negotiated() {
     let capabilities = json!({ "general": { "positionEncodings": ["utf-8"] } });
     let mut client = TestClient::start(Duration::from_millis(20), capabilities).await;
@@ -400,7 +404,7 @@ async fn utf8_columns_when_negotiated() {
     client.assert_text(&UNICODE.replace("lbl", "new_lbl")).await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn crlf_line_endings() {
     let text = VALID.replace('\n', "\r\n");
     let mut client = TestClient::default().await;
@@ -418,7 +422,7 @@ async fn crlf_line_endings() {
         .await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn several_changes_in_one_notification_and_full_replacement() {
     let mut client = TestClient::default().await;
     client.open("a: s_nop 0\n").await;
@@ -449,7 +453,7 @@ async fn several_changes_in_one_notification_and_full_replacement() {
     client.assert_text(".int (\n").await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn quick_changes_publish_only_for_the_last_version() {
     let mut client = TestClient::start(Duration::from_millis(250), json!({})).await;
     client.open(VALID).await;
@@ -476,7 +480,7 @@ async fn quick_changes_publish_only_for_the_last_version() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn no_publication_for_a_version_that_is_already_stale() {
     let mut client = TestClient::start(Duration::from_millis(300), json!({})).await;
     client.open(VALID).await;
@@ -493,7 +497,7 @@ async fn no_publication_for_a_version_that_is_already_stale() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn close_clears_diagnostics_and_cancels_pending_ones() {
     let mut client = TestClient::start(Duration::from_millis(200), json!({})).await;
     client.open(".int (\n").await;
@@ -522,7 +526,7 @@ async fn close_clears_diagnostics_and_cancels_pending_ones() {
 /// A malformed message gets the protocol's parse error (-32700, id null) and the server
 /// goes on serving; so do JSON that is no JSON-RPC message (-32600) and a frame without
 /// `Content-Length`.
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn malformed_messages_are_answered_and_the_server_goes_on() {
     let mut client = TestClient::default().await;
     client.open(VALID).await;
