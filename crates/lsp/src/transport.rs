@@ -158,6 +158,13 @@ enum Verdict {
 }
 
 fn judge(body: &[u8]) -> Verdict {
+    // The usual case first, in one pass over the body (a `didOpen` may be megabytes).
+    if let Ok(request) = serde_json::from_slice::<Request>(body) {
+        return Verdict::Forward { method: Some(request.method().to_string()) };
+    }
+    if serde_json::from_slice::<Response>(body).is_ok() {
+        return Verdict::Forward { method: None };
+    }
     let value: Value = match serde_json::from_slice(body) {
         Ok(value) => value,
         Err(e) => {
@@ -166,12 +173,6 @@ fn judge(body: &[u8]) -> Verdict {
             return Verdict::Refuse { id: Value::Null, error };
         }
     };
-    if let Ok(request) = serde_json::from_value::<Request>(value.clone()) {
-        return Verdict::Forward { method: Some(request.method().to_string()) };
-    }
-    if serde_json::from_value::<Response>(value.clone()).is_ok() {
-        return Verdict::Forward { method: None };
-    }
     let id = match value.get("id") {
         Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
         _ => Value::Null,
