@@ -323,7 +323,15 @@ fn dash_writes_standard_output_and_no_file() {
 #[test]
 fn a_closed_pipe_is_an_error() {
     let dir = scratch("closed-pipe");
-    for args in [&["-b", "rawcode", "-o", "-"][..], &["-b", "rawcode", "-o", "/dev/stdout"], &["-b", "rawcode", "--emit", "json", "-o", "-"]] {
+    let mut runs = vec![&["-b", "rawcode", "-o", "-"][..], &["-b", "rawcode", "--emit", "json", "-o", "-"]];
+    // Only where /dev/stdout is what it should be (a link to the process's fd 1); an
+    // old assembler run as root may have replaced it with a regular file.
+    if fs::symlink_metadata("/dev/stdout").is_ok_and(|m| m.file_type().is_symlink()) {
+        runs.push(&["-b", "rawcode", "-o", "/dev/stdout"]);
+    } else {
+        eprintln!("SKIPPED: -o /dev/stdout, which is not a symbolic link here");
+    }
+    for args in runs {
         let mut child = Command::new(GCNASM)
             .args(args)
             .current_dir(&dir)
