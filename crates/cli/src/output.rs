@@ -37,10 +37,7 @@ pub fn write_output(path: &Path, contents: &[u8]) -> io::Result<()> {
         return write_stdout(contents);
     }
     match fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => Err(io::Error::new(
-            io::ErrorKind::Other,
-            "it is a directory",
-        )),
+        Ok(meta) if meta.is_dir() => Err(io::Error::other("it is a directory")),
         Ok(meta) if meta.is_file() => {
             let target = resolve_links(path)?;
             // `/dev/stdout` and `/proc/self/fd/N` are links that name no path of the
@@ -91,7 +88,7 @@ fn resolve_links(path: &Path) -> io::Result<PathBuf> {
             _ => return Ok(path),
         }
     }
-    Err(io::Error::new(io::ErrorKind::Other, "too many levels of symbolic links"))
+    Err(io::Error::other("too many levels of symbolic links"))
 }
 
 /// Writes `contents` to `path` through a temporary file in the same directory, with the
