@@ -1280,22 +1280,46 @@ impl Asm {
         }
     }
 
-    /// Reports every fixup still waiting at the end of the source: an error in code, a
-    /// warning in data (which keeps zeros, as in the reference's test runs).
+    /// Reports every fixup still waiting at the end of the source, as the reference does
+    /// (`printUnresolvedSymbols`): an error `Unresolved symbol 'NAME'` at the expression,
+    /// for each symbol it still waits for. That includes pending definitions (`a = b` with
+    /// `b` never defined, or `a = b` / `b = a`, a cycle that can never resolve) and data
+    /// (`.int a`): nothing unresolved is silently stored as 0. In a test run
+    /// ([`Options::test_run`](crate::Options::test_run)) only code fields are errors, data
+    /// keeps 0 with a warning and definitions stay undefined silently.
     pub(crate) fn finish_pending(&mut self) {
         for index in 0..self.pending.len() {
             let p = &self.pending[index];
-            if p.done || matches!(p.target, PendingTarget::Symbol(_)) {
+            if p.done {
                 continue;
             }
+            let severity = match (&p.target, self.opts.test_run) {
+                (_, false) => Severity::Error,
+                (PendingTarget::Symbol(_), true) => continue,
+                (PendingTarget::Data { .. }, true) => Severity::Warning,
+                (_, true) => Severity::Error,
+            };
             let mut syms = Vec::new();
             p.ir.symbols(&mut syms);
-            let names: Vec<String> = syms.iter().map(|&s| format!("`{}`", self.symbols.get(s).name)).collect();
-            let (severity, message) = match p.target {
-                PendingTarget::Data { .. } => (Severity::Warning, format!("unresolved symbol {}: 0 was stored", names.join(", "))),
-                _ => (Severity::Error, format!("unresolved symbol {}", names.join(", "))),
-            };
-            self.pending_diag(index, severity, message);
+            let mut names: Vec<String> = Vec::new();
+            for s in syms {
+                let sym = self.symbols.get(s);
+                // A pending definition is named by the symbol it defines.
+                let name = match sym.owner {
+                    Some(owner) => self.symbols.get(owner).name.clone(),
+                    None => sym.name.clone(),
+                };
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            for name in names {
+                let message = match severity {
+                    Severity::Warning => format!("Unresolved symbol '{name}': 0 was stored"),
+                    _ => format!("Unresolved symbol '{name}'"),
+                };
+                self.pending_diag(index, severity, message);
+            }
         }
     }
 

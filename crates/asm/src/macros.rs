@@ -998,9 +998,12 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
         return Flow::Stop;
     }
     let including = asm.sources.file(ctx.loc(range.start()).file).name.clone();
-    let Some(found) = find_file(asm, &including, path) else {
-        asm.error_at(ctx, path_range, format!("include file `{path}` not found in the current directory or any include directory"));
-        return Flow::Continue;
+    let found = match find_file(asm, &including, path) {
+        Ok(found) => found,
+        Err(other) => {
+            asm.error_at(ctx, path_range, not_found_message("include file", path, other));
+            return Flow::Continue;
+        }
     };
     let key = std::fs::canonicalize(&found).unwrap_or_else(|_| found.clone());
     let file = match asm.file_cache.get(&key) {
@@ -1041,20 +1044,42 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
 }
 
 /// Finds a file for `.include`/`.incbin`; `\` separators are taken as `/`. Relative
-/// paths start from the working directory ([`crate::Options::work_dir`]).
-pub(crate) fn find_file(asm: &Asm, including: &str, path: &str) -> Option<std::path::PathBuf> {
+/// paths start from the working directory ([`crate::Options::work_dir`]). Only a file
+/// the loader can include is found (a regular file, links followed, or an editor's
+/// open buffer); `Err(Some(path))` when no candidate is one but one exists as
+/// something else (a directory, a device, a FIFO: never read, as `/dev/zero` would
+/// never end), `Err(None)` when none exists.
+pub(crate) fn find_file(asm: &Asm, including: &str, path: &str) -> Result<std::path::PathBuf, Option<std::path::PathBuf>> {
     let normalized = path.replace('\\', "/");
     let p = std::path::Path::new(&normalized);
-    let files = &asm.opts.files;
-    if p.is_absolute() {
-        return files.is_file(p).then(|| p.to_path_buf());
+    let candidates: Vec<std::path::PathBuf> = if p.is_absolute() {
+        vec![p.to_path_buf()]
+    } else {
+        let beside = std::path::Path::new(including).parent().map(|d| d.join(p));
+        std::iter::once(p.to_path_buf())
+            .chain(asm.opts.include_dirs.iter().map(|d| d.join(p)))
+            .chain(beside)
+            .map(|c| asm.opts.resolve(&c))
+            .collect()
+    };
+    let mut not_regular = None;
+    for c in candidates {
+        if asm.opts.files.is_file(&c) {
+            return Ok(c);
+        }
+        if not_regular.is_none() && std::fs::metadata(&c).is_ok() {
+            not_regular = Some(c);
+        }
     }
-    let beside = std::path::Path::new(including).parent().map(|d| d.join(p));
-    std::iter::once(p.to_path_buf())
-        .chain(asm.opts.include_dirs.iter().map(|d| d.join(p)))
-        .chain(beside)
-        .map(|c| asm.opts.resolve(&c))
-        .find(|c| files.is_file(c))
+    Err(not_regular)
+}
+
+/// The message for a file `.include`/`.incbin` did not find.
+pub(crate) fn not_found_message(what: &str, path: &str, found: Option<std::path::PathBuf>) -> String {
+    match found {
+        Some(other) => format!("{what} `{path}` is not a regular file ({})", other.display()),
+        None => format!("{what} `{path}` not found in the current directory or any include directory"),
+    }
 }
 
 #[cfg(test)]

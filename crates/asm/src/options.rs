@@ -89,6 +89,10 @@ pub struct Options {
     /// `-S`, `--forceAddSymbols`: every global symbol goes to the binary's symbols
     /// (ROCm: its dynamic symbols, as the reference does).
     pub force_add_symbols: bool,
+    /// The reference's test run (`ASM_TESTRUN`, how its conformance corpus was made):
+    /// symbols still unresolved at the end are not errors; data waiting for one keeps
+    /// 0 with a warning. `gcnasm --emit json` assembles so; a binary never does.
+    pub test_run: bool,
     pub limits: Limits,
     /// Where `.include`d and `.incbin`ed files are read: the disk, unless an editor puts
     /// its open buffers first.
@@ -127,6 +131,17 @@ pub trait FileLoader: Send + Sync {
     /// file on disk).
     fn is_file(&self, path: &Path) -> bool;
     fn read(&self, path: &Path) -> std::io::Result<Vec<u8>>;
+
+    /// Up to `count` bytes of a file from `offset` (to its end without a count); at
+    /// most `limit + 1` bytes, so that a file larger than the output limit is refused
+    /// by the assembler without being read whole.
+    fn read_part(&self, path: &Path, offset: u64, count: Option<u64>, limit: u64) -> std::io::Result<Vec<u8>> {
+        let bytes = self.read(path)?;
+        let start = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
+        let wanted = count.unwrap_or(u64::MAX).min(limit.saturating_add(1));
+        let end = start.saturating_add(usize::try_from(wanted).unwrap_or(usize::MAX)).min(bytes.len());
+        Ok(bytes[start..end].to_vec())
+    }
 }
 
 /// The disk, through `std::fs`.
@@ -139,6 +154,16 @@ impl FileLoader for Disk {
 
     fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
         std::fs::read(path)
+    }
+
+    fn read_part(&self, path: &Path, offset: u64, count: Option<u64>, limit: u64) -> std::io::Result<Vec<u8>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = std::fs::File::open(path)?;
+        file.seek(SeekFrom::Start(offset))?;
+        let wanted = count.unwrap_or(u64::MAX).min(limit.saturating_add(1));
+        let mut bytes = Vec::new();
+        file.take(wanted).read_to_end(&mut bytes)?;
+        Ok(bytes)
     }
 }
 
@@ -184,6 +209,7 @@ impl Default for Options {
             llvm_version: None,
             new_rocm_bin_format: false,
             force_add_symbols: false,
+            test_run: false,
             limits: Limits::default(),
             files: Files::default(),
             work_dir: None,

@@ -923,23 +923,22 @@ fn incbin(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
         return;
     }
     let including = asm.sources.file(ctx.loc(range.start()).file).name.clone();
-    let Some(found) = crate::macros::find_file(asm, &including, &path) else {
-        asm.error_at(ctx, arg_range(args, 0, range), format!("binary file `{path}` not found in the current directory or any include directory"));
-        return;
+    let found = match crate::macros::find_file(asm, &including, &path) {
+        Ok(found) => found,
+        Err(other) => {
+            asm.error_at(ctx, arg_range(args, 0, range), crate::macros::not_found_message("binary file", &path, other));
+            return;
+        }
     };
-    let bytes = match asm.opts.files.read(&found) {
+    // Only the bytes wanted are read, and never more than the output may hold.
+    let bytes = match asm.opts.files.read_part(&found, offset as u64, count.map(|c| c as u64), asm.opts.limits.output_size) {
         Ok(b) => b,
         Err(e) => {
             asm.error_at(ctx, arg_range(args, 0, range), format!("cannot read `{path}`: {e}"));
             return;
         }
     };
-    let start = (offset as u64).min(bytes.len() as u64) as usize;
-    let end = match count {
-        Some(c) => (start as u64).saturating_add(c as u64).min(bytes.len() as u64) as usize,
-        None => bytes.len(),
-    };
-    asm.emit(ctx, range, &bytes[start..end]);
+    asm.emit(ctx, range, &bytes);
 }
 
 // ---- conditions -----------------------------------------------------------------------

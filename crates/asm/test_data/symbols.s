@@ -18,7 +18,7 @@ a = 1
 .int live                # evaluated again: 2
 .set live, 4             # error: .eqv symbols cannot be reassigned
 .undef a
-.int a                   # never defined again: 0 with a warning
+.int a                   # never defined again: an error
 .undef nosuch
 lab: .int lab
 lab = 4                  # labels cannot be reassigned

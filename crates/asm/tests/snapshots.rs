@@ -5,7 +5,7 @@
 //!
 //! The first lines may set options, one `#! key[=value]` a line: `format=amd`,
 //! `gpu=Tonga`, `arch=GCN1.4`, `64bit`, `wave32`, `alt`, `macro-case-sensitive`,
-//! `old-mod-param`, `buggy-fp-lit`, `policy=N`, `define=SYM=VALUE`, `include=DIR` (relative to
+//! `old-mod-param`, `buggy-fp-lit`, `test-run`, `policy=N`, `define=SYM=VALUE`, `include=DIR` (relative to
 //! `test_data`), `max-expansion-depth=N`, `max-expanded-statements=N`,
 //! `max-include-depth=N`, `max-output-size=N`.
 
@@ -32,6 +32,7 @@ fn options_of(text: &str) -> Options {
                 "macro-case-sensitive" => opts.macro_case_insensitive = false,
                 "old-mod-param" => opts.old_mod_param = true,
                 "buggy-fp-lit" => opts.buggy_fp_lit = true,
+                "test-run" => opts.test_run = true,
                 "policy" => opts.policy = Some(number() as u32),
                 "define" => {
                     let (sym, v) = value.split_once('=').unwrap_or((value, "0"));

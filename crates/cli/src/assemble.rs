@@ -21,7 +21,9 @@ pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {
         Inputs::Stream { name, file } => assemble_stream(StreamInput { name, reader: Box::new(file) }, options(cli)),
     };
     report(cli, &result);
-    print!("{}", result.printed);
+    if let Err(e) = output::write_stdout(result.printed.as_bytes()) {
+        return refuse(&format!("cannot write to standard output: {e}"));
+    }
     if result.has_errors() {
         return false;
     }
@@ -37,10 +39,14 @@ pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {
         }
     };
     let Some(path) = output else { return refuse("no output file") };
-    match output::write_atomically(path, &bytes) {
+    match output::write_output(path, &bytes) {
         Ok(()) => true,
         Err(e) => {
-            eprintln!("{}", tool_error(&format!("cannot write {}: {e}", path.display())));
+            let name = match output::is_stdout(path) {
+                true => "to standard output".to_string(),
+                false => path.display().to_string(),
+            };
+            eprintln!("{}", tool_error(&format!("cannot write {name}: {e}")));
             false
         }
     }

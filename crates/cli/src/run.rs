@@ -82,7 +82,15 @@ fn output_path(cli: &Cli) -> Option<PathBuf> {
 }
 
 fn overwritten_input<'a>(output: &Path, inputs: &'a [PathBuf]) -> Option<&'a PathBuf> {
+    if output::is_stdout(output) || !is_file_or_missing(output) {
+        // Standard output, a device, a pipe: written in place, never replaced.
+        return None;
+    }
     inputs.iter().find(|input| output::same_file(output, input))
+}
+
+fn is_file_or_missing(path: &Path) -> bool {
+    std::fs::metadata(path).map_or(true, |m| m.is_file())
 }
 
 fn parse_and_emit(output: Option<&Path>, sources: SourceMap) -> ExitCode {
@@ -112,18 +120,12 @@ fn report_syntax_errors(sources: &SourceMap, errors: &[SyntaxError]) {
 fn emit_syntax_tree(parse: &Parse, output: Option<&Path>) -> bool {
     let tree = parse.debug_dump();
     let written = match output {
-        Some(path) => output::write_atomically(path, tree.as_bytes())
+        Some(path) if !output::is_stdout(path) => output::write_output(path, tree.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        None => write_stdout(tree.as_bytes())
+        _ => output::write_stdout(tree.as_bytes())
             .map_err(|e| format!("cannot write to standard output: {e}")),
     };
     written
         .map_err(|message| eprintln!("{}", tool_error(&message)))
         .is_ok()
-}
-
-fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(bytes)?;
-    stdout.flush()
 }

@@ -11,7 +11,8 @@
 //!   exit status, standard output, standard error, and every file the run created or
 //!   changed in the scratch folder (with its content).
 //! - every `input.s` of the conformance corpus (`shared/conformance/binaries`, beside
-//!   the repository) must come back whole from its syntax tree.
+//!   the repository, else its sample in `tests/data/conformance-sample`) must come back
+//!   whole from its syntax tree.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -213,11 +214,7 @@ fn changed_files(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Ve
 
 #[test]
 fn conformance_inputs_come_back_whole_from_the_tree() {
-    let corpus = manifest_dir().join("../../../shared/conformance/binaries");
-    if !corpus.is_dir() {
-        eprintln!("skipped: no conformance corpus at {}", corpus.display());
-        return;
-    }
+    let corpus = conformance_dir().0.join("binaries");
     let mut cases: Vec<_> = fs::read_dir(&corpus)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -298,4 +295,102 @@ fn unescape(quoted: &str) -> String {
 fn unescape_reverses_debug() {
     let text = "a\"b\\c\n\r\t\0'\u{7f}\u{301}é";
     assert_eq!(unescape(&format!("{text:?}")), text);
+}
+
+/// An empty scratch folder of its own for a test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gcnasm-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir.canonicalize().unwrap()
+}
+
+#[test]
+fn dash_writes_standard_output_and_no_file() {
+    let dir = scratch("dash");
+    let run = gcnasm(&strings(&["-b", "rawcode", "-o", "-"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&run), "0", "{}", stderr(&run));
+    assert_eq!(run.stdout, [0x00, 0x00, 0x81, 0xbf]);
+    assert!(folder_contents(&dir).is_empty(), "no file is written");
+    let tree = gcnasm(&strings(&["--emit", "syntax-tree", "-o", "-"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&tree), "0");
+    assert!(stdout(&tree).starts_with("SOURCE_FILE@0..9"), "{}", stdout(&tree));
+    assert!(folder_contents(&dir).is_empty(), "no file is written");
+}
+
+/// Standard output is a pipe whose reader has gone: the write fails (EPIPE, SIGPIPE is
+/// ignored by Rust programs) and the run exits with 1 and says so.
+#[test]
+fn a_closed_pipe_is_an_error() {
+    let dir = scratch("closed-pipe");
+    let mut runs = vec![&["-b", "rawcode", "-o", "-"][..], &["-b", "rawcode", "--emit", "json", "-o", "-"]];
+    // Only where /dev/stdout is what it should be (a link to the process's fd 1); an
+    // old assembler run as root may have replaced it with a regular file.
+    if fs::symlink_metadata("/dev/stdout").is_ok_and(|m| m.file_type().is_symlink()) {
+        runs.push(&["-b", "rawcode", "-o", "/dev/stdout"]);
+    } else {
+        eprintln!("SKIPPED: -o /dev/stdout, which is not a symbolic link here");
+    }
+    for args in runs {
+        let mut child = Command::new(GCNASM)
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run gcnasm");
+        // The reader closes before the source is complete, so before any output.
+        drop(child.stdout.take());
+        child.stdin.take().unwrap().write_all(b"s_endpgm\n").unwrap();
+        let run = child.wait_with_output().unwrap();
+        assert_eq!(status(&run), "1", "{args:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains("cannot write"), "{args:?}: {}", stderr(&run));
+        assert!(folder_contents(&dir).is_empty(), "{args:?}: no file is written");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_are_written_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("devices");
+    let is_device = |p: &str| fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_char_device());
+    if !is_device("/dev/null") || !is_device("/dev/full") {
+        eprintln!("SKIPPED: /dev/null or /dev/full is not a character device here");
+        return;
+    }
+    let null = gcnasm(&strings(&["-b", "rawcode", "-o", "/dev/null"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&null), "0", "{}", stderr(&null));
+    assert!(is_device("/dev/null"));
+    let full = gcnasm(&strings(&["-b", "rawcode", "-o", "/dev/full"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&full), "1");
+    assert!(stderr(&full).contains("cannot write /dev/full"), "{}", stderr(&full));
+    assert!(is_device("/dev/full"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_output_writes_its_target() {
+    let dir = scratch("symlink");
+    fs::write(dir.join("target.bin"), "old").unwrap();
+    std::os::unix::fs::symlink("target.bin", dir.join("link.bin")).unwrap();
+    let run = gcnasm(&strings(&["-b", "rawcode", "-o", "link.bin"]), &dir, b"s_endpgm\n");
+    assert_eq!(status(&run), "0", "{}", stderr(&run));
+    assert!(fs::symlink_metadata(dir.join("link.bin")).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read(dir.join("target.bin")).unwrap(), [0x00, 0x00, 0x81, 0xbf]);
+}
+
+/// The conformance corpus beside the repository (`../shared/conformance`), else the
+/// sample of it kept in the repository (`tests/data/conformance-sample`), so that these
+/// checks always run; and whether it is the whole corpus. `CONFORMANCE_SAMPLE=1` takes
+/// the sample even when the corpus is there.
+fn conformance_dir() -> (PathBuf, bool) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let full = root.join("../shared/conformance");
+    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
+        return (full, true);
+    }
+    eprintln!("../shared/conformance not found: checking its sample, tests/data/conformance-sample");
+    (root.join("tests/data/conformance-sample"), false)
 }

@@ -48,7 +48,7 @@ pub fn write_output(analysis: &Analysis, options: &FileOptions) -> Result<PathBu
             return refuse(format!("cannot create {}: {e}", dir.display()));
         }
     }
-    match gcn_driver::output::write_atomically(output, &bytes) {
+    match gcn_driver::output::write_output(output, &bytes) {
         Ok(()) => Ok(output.to_path_buf()),
         Err(e) => refuse(e.to_string()),
     }

@@ -117,12 +117,19 @@ mod tests {
         prop::collection::vec(piece(), 0..30).prop_map(|p| p.concat())
     }
 
+    /// A line or a column: mostly near the text, sometimes far past its end.
+    fn coordinate(near: u32) -> impl Strategy<Value = u32> {
+        prop_oneof![8 => 0..near, 1 => near..1000, 1 => Just(u32::MAX)]
+    }
+
+    /// A ranged change; its ends may be in either order, past the end of a line or of
+    /// the text, or inside a character (a UTF-16 surrogate pair, a UTF-8 sequence).
     fn change() -> impl Strategy<Value = (u32, u32, u32, u32, String)> {
         (
-            0u32..8,
-            0u32..14,
-            0u32..8,
-            0u32..14,
+            coordinate(8),
+            coordinate(14),
+            coordinate(8),
+            coordinate(14),
             text().prop_map(|t| t.chars().take(6).collect()),
         )
     }
@@ -177,6 +184,29 @@ mod tests {
             PositionEncoding::Utf8
         } else {
             PositionEncoding::Utf16
+        }
+    }
+
+    /// Positions past the end, reversed ranges and columns inside a character are
+    /// clamped, and the document stays what the client holds.
+    #[test]
+    fn clamped_changes() {
+        let far = u32::MAX;
+        let cases = [
+            // Reversed: the same as in order.
+            (1, 2, 0, 1, PositionEncoding::Utf16),
+            // Past the end of a line, and of the text.
+            (0, 99, far, far, PositionEncoding::Utf16),
+            // Inside the surrogate pair of `😀` (UTF-16 columns 2..4 of line 0).
+            (0, 3, 0, 3, PositionEncoding::Utf16),
+            (0, 3, 1, 0, PositionEncoding::Utf16),
+            // Inside the UTF-8 bytes of `😀` and of `é`.
+            (0, 4, 1, 1, PositionEncoding::Utf8),
+            (far, 0, 0, far, PositionEncoding::Utf8),
+        ];
+        for (l0, c0, l1, c1, encoding) in cases {
+            check_changes("x😀y\r\né\n", vec![(l0, c0, l1, c1, "Z".into())], encoding, true)
+                .unwrap_or_else(|e| panic!("{l0}:{c0}..{l1}:{c1} {encoding:?}: {e}"));
         }
     }
 

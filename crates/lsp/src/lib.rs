@@ -17,6 +17,7 @@ pub mod convert;
 pub mod document;
 mod handlers;
 mod server;
+pub mod transport;
 
 pub use crate::handlers::syntax_tree::dump as dump_syntax_tree;
 pub use crate::server::{Config, Server};
@@ -29,19 +30,20 @@ pub fn service(config: Config) -> (tower_lsp::LspService<Server>, tower_lsp::Cli
         .finish()
 }
 
-/// Serves one client over `input` and `output` until the client exits.
-pub async fn serve<I, O>(config: Config, input: I, output: O)
+/// Serves one client over `input` and `output` until the client exits (or the input
+/// ends); returns the exit status the process should end with: 0 when `shutdown` came
+/// before, 1 otherwise. Malformed messages are answered and skipped, handler panics
+/// become error replies (see [`transport`]).
+pub async fn serve<I, O>(config: Config, input: I, output: O) -> i32
 where
     I: tokio::io::AsyncRead + Unpin,
-    O: tokio::io::AsyncWrite,
+    O: tokio::io::AsyncWrite + Unpin,
 {
     let (service, socket) = service(config);
-    tower_lsp::Server::new(input, output, socket)
-        .serve(service)
-        .await;
+    transport::serve(service, socket, input, output).await
 }
 
-/// Serves one client over standard input and output.
-pub async fn run_stdio(config: Config) {
-    serve(config, tokio::io::stdin(), tokio::io::stdout()).await;
+/// Serves one client over standard input and output; returns the exit status.
+pub async fn run_stdio(config: Config) -> i32 {
+    serve(config, tokio::io::stdin(), tokio::io::stdout()).await
 }

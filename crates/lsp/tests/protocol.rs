@@ -1,5 +1,9 @@
 //! Protocol tests: the server runs in-process over an in-memory duplex stream, framed and
 //! encoded exactly as over stdio, and a small client drives it with JSON-RPC messages.
+//!
+//! Time is paused (`start_paused`): it moves only when every task waits, straight to
+//! the next timer. So a debounce delay, or a wait that must see nothing sent, takes no
+//! wall-clock time and gives the same result on a loaded machine.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -259,7 +263,7 @@ loop: s_sub_u32 s0, s0, 1
 second: s_endpgm
 ";
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn initialize_advertises_incremental_sync_and_utf16_by_default() {
     let client = TestClient::default().await;
     let capabilities = &client.initialize_result["capabilities"];
@@ -269,7 +273,7 @@ async fn initialize_advertises_incremental_sync_and_utf16_by_default() {
     assert_eq!(capabilities["documentSymbolProvider"], true);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn initialize_picks_utf8_when_offered() {
     let capabilities = json!({ "general": { "positionEncodings": ["utf-16", "utf-8"] } });
     let client = TestClient::start(Duration::from_millis(20), capabilities).await;
@@ -285,7 +289,7 @@ async fn initialize_picks_utf8_when_offered() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn valid_file_has_no_diagnostics() {
     let mut client = TestClient::default().await;
     client.open(VALID).await;
@@ -294,7 +298,7 @@ async fn valid_file_has_no_diagnostics() {
     assert_eq!(diagnostics, Vec::<Value>::new());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn inserted_error_is_reported_on_its_line_and_cleared_when_deleted() {
     let mut client = TestClient::default().await;
     client.open(VALID).await;
@@ -325,7 +329,7 @@ async fn inserted_error_is_reported_on_its_line_and_cleared_when_deleted() {
     client.assert_text(VALID).await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn document_symbols_list_kernels_and_labels() {
     let mut client = TestClient::default().await;
     client.open(VALID).await;
@@ -355,7 +359,7 @@ async fn document_symbols_list_kernels_and_labels() {
 /// unit, `😀` 4 bytes and 2 units.
 const UNICODE: &str = ".rawcode # größe 😀\n/* ä😀 */ lbl: s_endpgm # ü\n";
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn utf16_columns_after_non_ascii_characters() {
     let mut client = TestClient::default().await;
     client.open(UNICODE).await;
@@ -387,7 +391,7 @@ async fn utf16_columns_after_non_ascii_characters() {
         .await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn utf8_columns_when_negotiated() {
     let capabilities = json!({ "general": { "positionEncodings": ["utf-8"] } });
     let mut client = TestClient::start(Duration::from_millis(20), capabilities).await;
@@ -401,7 +405,7 @@ async fn utf8_columns_when_negotiated() {
     client.assert_text(&UNICODE.replace("lbl", "new_lbl")).await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn crlf_line_endings() {
     let text = VALID.replace('\n', "\r\n");
     let mut client = TestClient::default().await;
@@ -419,7 +423,7 @@ async fn crlf_line_endings() {
         .await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn several_changes_in_one_notification_and_full_replacement() {
     let mut client = TestClient::default().await;
     client.open("a: s_nop 0\n").await;
@@ -450,7 +454,7 @@ async fn several_changes_in_one_notification_and_full_replacement() {
     client.assert_text(".int (\n").await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn quick_changes_publish_only_for_the_last_version() {
     let mut client = TestClient::start(Duration::from_millis(250), json!({})).await;
     client.open(VALID).await;
@@ -477,7 +481,7 @@ async fn quick_changes_publish_only_for_the_last_version() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn no_publication_for_a_version_that_is_already_stale() {
     let mut client = TestClient::start(Duration::from_millis(300), json!({})).await;
     client.open(VALID).await;
@@ -494,7 +498,7 @@ async fn no_publication_for_a_version_that_is_already_stale() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn close_clears_diagnostics_and_cancels_pending_ones() {
     let mut client = TestClient::start(Duration::from_millis(200), json!({})).await;
     client.open(".int (\n").await;
@@ -646,7 +650,7 @@ async fn project_sources_get_the_assemblers_diagnostics_and_counts() {
     client.change_file(&uri, 2, ((9, 0), (9, 0), "        v_pk_add_f16 v1, v2, v3\n        s_branch nowhere\n")).await;
     expect![[r#"
         9:8-9:20 1 unknown instruction: `v_pk_add_f16` is not available on GCN1.2 (only on GCN1.4, GCN1.4.1, GCN1.5, GCN1.5.1)
-        10:17-10:24 1 unresolved symbol `nowhere`
+        10:17-10:24 1 Unresolved symbol 'nowhere'
     "#]]
     .assert_eq(&render_diagnostics(&client.diagnostics_of(&uri, Some(2)).await));
     client.change_file(&uri, 3, ((9, 0), (11, 0), "")).await;
@@ -778,4 +782,27 @@ async fn an_inlay_hint_refresh_answered_after_the_next_edit_keeps_the_server_ali
         client.send(json!({ "jsonrpc": "2.0", "id": request["id"], "result": null })).await;
     }
     assert!(client.symbols().await.is_array());
+}
+
+/// A malformed message gets the protocol's parse error (-32700, id null) and the server
+/// goes on serving; so do JSON that is no JSON-RPC message (-32600) and a frame without
+/// `Content-Length`.
+#[tokio::test(start_paused = true)]
+async fn malformed_messages_are_answered_and_the_server_goes_on() {
+    let mut client = TestClient::default().await;
+    client.open(VALID).await;
+    client.writer.write_all(b"Content-Length: 10\r\n\r\n{bad json}").await.unwrap();
+    client.writer.write_all(b"Content-Length: 2\r\n\r\n[]").await.unwrap();
+    client.writer.write_all(b"X-Nothing: 1\r\n\r\n").await.unwrap();
+    let mut codes = Vec::new();
+    while codes.len() < 3 {
+        let message = client.receive(PATIENCE).await.expect("an error reply");
+        if message.get("method").is_none() {
+            assert_eq!(message["id"], Value::Null, "{message}");
+            codes.push(message["error"]["code"].as_i64().unwrap());
+        }
+    }
+    assert_eq!(codes, [-32700, -32600, -32700]);
+    let symbols = client.symbols().await;
+    assert!(render_symbols(&symbols).contains("first"), "still serving");
 }

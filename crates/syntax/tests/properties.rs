@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use gcn_syntax::{parse, Parse, TextEdit, TextRange, TextSize};
 use proptest::prelude::*;
 
-/// Real sources: the snapshot inputs, plus the conformance programs when present.
+/// Real sources: the snapshot inputs, plus the conformance programs (or their sample).
 fn sources() -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut dirs = vec![root.join("test_data/ok"), root.join("test_data/err")];
-    let binaries = root.join("../../../shared/conformance/binaries");
+    let binaries = conformance_dir().0.join("binaries");
     if let Ok(entries) = std::fs::read_dir(&binaries) {
         dirs.extend(entries.map(|e| e.unwrap().path()));
     }
@@ -156,4 +156,18 @@ fn deep_nesting_does_not_overflow() {
     assert_eq!(parse(&ifs).syntax_node().to_string(), ifs);
     let prefix = format!(".int {}1\n", "-".repeat(100_000));
     assert_eq!(parse(&prefix).syntax_node().to_string(), prefix);
+}
+
+/// The conformance corpus beside the repository (`../shared/conformance`), else the
+/// sample of it kept in the repository (`tests/data/conformance-sample`), so that these
+/// checks always run; and whether it is the whole corpus. `CONFORMANCE_SAMPLE=1` takes
+/// the sample even when the corpus is there.
+fn conformance_dir() -> (PathBuf, bool) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let full = root.join("../shared/conformance");
+    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
+        return (full, true);
+    }
+    eprintln!("../shared/conformance not found: checking its sample, tests/data/conformance-sample");
+    (root.join("tests/data/conformance-sample"), false)
 }
