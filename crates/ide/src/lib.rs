@@ -14,6 +14,10 @@
 //! - [`reg_usage`]: the registers and occupancy of each kernel.
 //! - [`on_save`]: the binary written when a source is saved.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
+//! - [`hover`](mod@hover): what the thing under the cursor is (instruction, pseudo-op,
+//!   register, number, name), as markdown.
+//! - [`scan`]: fast scans of the top-level statements (the GPU, format and kernel scope
+//!   at a position; the names the file defines).
 //! - [`line_index`]: byte offsets to and from line/column positions, with columns counted
 //!   in UTF-8 or UTF-16 code units.
 //!
@@ -28,16 +32,20 @@
 pub mod analysis;
 pub mod diagnostics;
 pub mod document_symbols;
+pub mod hover;
+mod isa_docs;
 pub mod line_index;
 pub mod on_save;
 pub mod project;
 pub mod reg_usage;
+pub mod scan;
 
 pub use gcn_syntax::{TextRange, TextSize};
 
 pub use crate::analysis::{analyse, Analysis, AnalysisInput, OpenFiles};
 pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
+pub use crate::hover::{hover, HoverResult};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};
 pub use crate::project::{file_options, FileOptions, Settings};
 pub use crate::reg_usage::KernelUsage;
