@@ -94,6 +94,16 @@ pub(crate) fn pick_token(parse: &Parse, offset: TextSize) -> Option<SyntaxToken>
         .or_else(|| root.token_at_offset(offset).right_biased().filter(|t| t.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER)))
 }
 
+/// The token that ends where `token` starts (rowan's `prev_token` stops at an empty node).
+pub(crate) fn token_before(token: &SyntaxToken) -> Option<SyntaxToken> {
+    let start = token.text_range().start();
+    if start == TextSize::from(0) {
+        return None;
+    }
+    let root = token.parent_ancestors().last()?;
+    root.token_at_offset(start).left_biased()
+}
+
 fn first_token(node: &SyntaxNode) -> Option<SyntaxToken> {
     node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia())
 }

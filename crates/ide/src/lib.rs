@@ -16,6 +16,10 @@
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
 //! - [`hover`](mod@hover): what the thing under the cursor is (instruction, pseudo-op,
 //!   register, number, name), as markdown.
+//! - [`completion`](mod@completion): mnemonics, pseudo-ops, registers, names and macros
+//!   that may be written at the cursor.
+//! - [`signature_help`](mod@signature_help): the operands of an instruction or the
+//!   parameters of a macro call being written.
 //! - [`scan`]: fast scans of the top-level statements (the GPU, format and kernel scope
 //!   at a position; the names the file defines).
 //! - [`line_index`]: byte offsets to and from line/column positions, with columns counted
@@ -30,6 +34,7 @@
 //! ```
 
 pub mod analysis;
+pub mod completion;
 pub mod diagnostics;
 pub mod document_symbols;
 pub mod hover;
@@ -39,6 +44,7 @@ pub mod on_save;
 pub mod project;
 pub mod reg_usage;
 pub mod scan;
+pub mod signature_help;
 
 pub use gcn_syntax::{TextRange, TextSize};
 
@@ -46,6 +52,8 @@ pub use crate::analysis::{analyse, Analysis, AnalysisInput, OpenFiles};
 pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
 pub use crate::hover::{hover, HoverResult};
+pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};
+pub use crate::signature_help::{signature_help, Signature, SignatureHelp};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};
 pub use crate::project::{file_options, FileOptions, Settings};
 pub use crate::reg_usage::KernelUsage;
