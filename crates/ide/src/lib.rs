@@ -20,6 +20,8 @@
 //!   that may be written at the cursor.
 //! - [`signature_help`](mod@signature_help): the operands of an instruction or the
 //!   parameters of a macro call being written.
+//! - [`semantic_tokens`](mod@semantic_tokens), [`folding_ranges`](mod@folding_ranges),
+//!   [`selection_ranges`](mod@selection_ranges): from the syntax tree alone.
 //! - [`scan`]: fast scans of the top-level statements (the GPU, format and kernel scope
 //!   at a position; the names the file defines).
 //! - [`line_index`]: byte offsets to and from line/column positions, with columns counted
@@ -37,6 +39,7 @@ pub mod analysis;
 pub mod completion;
 pub mod diagnostics;
 pub mod document_symbols;
+pub mod folding_ranges;
 pub mod hover;
 mod isa_docs;
 pub mod line_index;
@@ -44,6 +47,8 @@ pub mod on_save;
 pub mod project;
 pub mod reg_usage;
 pub mod scan;
+pub mod selection_ranges;
+pub mod semantic_tokens;
 pub mod signature_help;
 
 pub use gcn_syntax::{TextRange, TextSize};
@@ -53,6 +58,9 @@ pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
 pub use crate::hover::{hover, HoverResult};
 pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};
+pub use crate::folding_ranges::{folding_ranges, Fold, FoldKind};
+pub use crate::selection_ranges::selection_ranges;
+pub use crate::semantic_tokens::{semantic_tokens, SemanticToken, SemanticTokenKind};
 pub use crate::signature_help::{signature_help, Signature, SignatureHelp};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};
 pub use crate::project::{file_options, FileOptions, Settings};
