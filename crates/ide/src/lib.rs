@@ -51,6 +51,7 @@ pub mod selection_ranges;
 pub mod semantic_tokens;
 pub mod signature_help;
 
+pub use gcn_isa::{Formats, Generation};
 pub use gcn_syntax::{TextRange, TextSize};
 
 pub use crate::analysis::{analyse, Analysis, AnalysisInput, OpenFiles};

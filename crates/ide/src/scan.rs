@@ -281,3 +281,14 @@ pub fn find_definition(parse: &Parse, name: &str) -> Option<Definition> {
     }
     found
 }
+
+/// The pseudo-op formats of an assembler binary format (raw code: none of them).
+pub fn formats_of(format: gcn_asm::BinaryFormat) -> Formats {
+    match format {
+        gcn_asm::BinaryFormat::Amd => Formats::AMD,
+        gcn_asm::BinaryFormat::AmdCl2 => Formats::AMDCL2,
+        gcn_asm::BinaryFormat::Gallium => Formats::GALLIUM,
+        gcn_asm::BinaryFormat::Rocm => Formats::ROCM,
+        gcn_asm::BinaryFormat::Rawcode => Formats(0x10),
+    }
+}
