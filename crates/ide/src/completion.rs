@@ -19,7 +19,7 @@ use gcn_isa::{Device, Formats, Generation};
 use gcn_syntax::{Parse, SyntaxKind, SyntaxToken, TextRange, TextSize};
 
 use crate::isa_docs;
-use crate::scan::{self, DefinitionKind};
+use crate::scan::{self, DefinitionKind, FileIndex};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CompletionKind {
@@ -58,10 +58,16 @@ fn item(label: &str, kind: CompletionKind, detail: Option<String>) -> Completion
 
 /// The completions at `offset`; `default_generation` and `default_format` come from the
 /// file's options.
-pub fn completions(parse: &Parse, offset: TextSize, default_generation: Generation, default_format: Formats) -> Completions {
+pub fn completions(
+    parse: &Parse,
+    index: &FileIndex,
+    offset: TextSize,
+    default_generation: Generation,
+    default_format: Formats,
+) -> Completions {
     let root = parse.syntax_node();
     let offset = offset.min(root.text_range().end());
-    let left = root.token_at_offset(offset).left_biased();
+    let left = scan::token_at_offset(&root, offset).left_biased();
     // The prefix: the name the cursor is in or right after.
     let (start, prefix) = match &left {
         Some(t) if t.kind() == SyntaxKind::NAME && t.text_range().start() < offset => {
@@ -80,7 +86,7 @@ pub fn completions(parse: &Parse, offset: TextSize, default_generation: Generati
                 || (t.kind() == SyntaxKind::COLON && t.parent().is_some_and(|p| p.kind() == SyntaxKind::LABEL))
         }
     };
-    let context = scan::context_at(parse, start);
+    let context = index.context_at(start);
     let gen = context.generation.unwrap_or(default_generation);
     let lower = prefix.to_ascii_lowercase();
     let mut items = Vec::new();
@@ -98,7 +104,7 @@ pub fn completions(parse: &Parse, offset: TextSize, default_generation: Generati
             }
         }
         if !lower.starts_with('.') {
-            for def in scan::definitions(parse) {
+            for def in &index.definitions {
                 if def.kind == DefinitionKind::Macro && def.name.to_ascii_lowercase().starts_with(lower.as_str()) {
                     items.push(macro_item(&def.name, def.detail.as_deref()));
                 }
@@ -115,7 +121,7 @@ pub fn completions(parse: &Parse, offset: TextSize, default_generation: Generati
             }
         }
         let mut seen = std::collections::HashSet::new();
-        for def in scan::definitions(parse) {
+        for def in &index.definitions {
             let kind = match def.kind {
                 DefinitionKind::Label => CompletionKind::Label,
                 DefinitionKind::Symbol => CompletionKind::Symbol,
@@ -219,7 +225,7 @@ mod tests {
         let mut out = String::new();
         for offset in offsets {
             let line = text[..usize::from(offset)].matches('\n').count() + 1;
-            let c = completions(&parse, offset, Generation::Gcn1_0, Formats::AMD);
+            let c = completions(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_0, Formats::AMD);
             writeln!(out, "== line {line} prefix {:?}", &text[c.range]).unwrap();
             let mut kinds: Vec<CompletionKind> = Vec::new();
             for i in &c.items {

@@ -20,7 +20,7 @@ use gcn_isa::{Generation, PseudoOp, PseudoScope};
 use gcn_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
 use crate::isa_docs;
-use crate::scan::{self, DefinitionKind};
+use crate::scan::{self, DefinitionKind, FileIndex};
 
 /// A hover's text and the range it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,9 +30,9 @@ pub struct HoverResult {
 }
 
 /// The hover at `offset`; `default` is the generation of the file's options.
-pub fn hover(parse: &Parse, offset: TextSize, default: Generation) -> Option<HoverResult> {
+pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Generation) -> Option<HoverResult> {
     let token = pick_token(parse, offset)?;
-    let generation = || scan::context_at(parse, offset).generation.unwrap_or(default);
+    let generation = || index.context_at(offset).generation.unwrap_or(default);
     if let Some(reg) = token.parent_ancestors().find(|n| n.kind() == SyntaxKind::REGISTER) {
         let text = register_text(&reg);
         return Some(HoverResult { range: reg.text_range(), markdown: register_hover(&text, generation())? });
@@ -57,12 +57,12 @@ pub fn hover(parse: &Parse, offset: TextSize, default: Generation) -> Option<Hov
                     if token.text().starts_with('.') {
                         pseudo_op_hover(token.text())?
                     } else {
-                        instruction_hover(token.text(), generation()).or_else(|| name_hover(parse, token.text()))?
+                        instruction_hover(token.text(), generation()).or_else(|| name_hover(parse, index, token.text()))?
                     }
                 }
                 SyntaxKind::LINE if gcn_syntax::is_register_name(token.text(), false) => register_hover(token.text(), generation())?,
                 SyntaxKind::MODIFIER => modifier_hover(token.text())?,
-                _ => name_hover(parse, token.text())?,
+                _ => name_hover(parse, index, token.text())?,
             }
         }
         _ => return None,
@@ -82,7 +82,7 @@ pub(crate) fn pick_token(parse: &Parse, offset: TextSize) -> Option<SyntaxToken>
             SyntaxKind::NAME | SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR | SyntaxKind::LOCAL_LABEL_REF
         )
     };
-    let at = root.token_at_offset(offset);
+    let at = scan::token_at_offset(&root, offset);
     let (left, right) = match at {
         rowan::TokenAtOffset::None => return None,
         rowan::TokenAtOffset::Single(t) => (None, Some(t)),
@@ -91,7 +91,7 @@ pub(crate) fn pick_token(parse: &Parse, offset: TextSize) -> Option<SyntaxToken>
     right
         .filter(interesting)
         .or(left.filter(interesting))
-        .or_else(|| root.token_at_offset(offset).right_biased().filter(|t| t.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER)))
+        .or_else(|| scan::token_at_offset(&root, offset).right_biased().filter(|t| t.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER)))
 }
 
 /// The token that ends where `token` starts (rowan's `prev_token` stops at an empty node).
@@ -101,7 +101,7 @@ pub(crate) fn token_before(token: &SyntaxToken) -> Option<SyntaxToken> {
         return None;
     }
     let root = token.parent_ancestors().last()?;
-    root.token_at_offset(start).left_biased()
+    scan::token_at_offset(&root, start).left_biased()
 }
 
 fn first_token(node: &SyntaxNode) -> Option<SyntaxToken> {
@@ -331,8 +331,8 @@ fn number_hover(token: &SyntaxToken) -> Option<String> {
 }
 
 /// A name the file defines.
-fn name_hover(parse: &Parse, name: &str) -> Option<String> {
-    let def = scan::find_definition(parse, name)?;
+fn name_hover(parse: &Parse, index: &FileIndex, name: &str) -> Option<String> {
+    let def = index.find_definition(name)?;
     let what = match def.kind {
         DefinitionKind::Kernel => "kernel",
         DefinitionKind::Label => "label",
@@ -360,7 +360,7 @@ mod tests {
         let mut out = String::new();
         for offset in offsets {
             let line = text[..usize::from(offset)].matches('\n').count() + 1;
-            match hover(&parse, offset, Generation::Gcn1_0) {
+            match hover(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_0) {
                 Some(h) => {
                     writeln!(out, "== line {line} {:?}\n{}", &text[h.range], h.markdown.trim_end()).unwrap();
                 }

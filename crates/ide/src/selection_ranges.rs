@@ -19,7 +19,7 @@ pub fn selection_ranges(parse: &Parse, offsets: &[TextSize]) -> Vec<Vec<TextRang
                     SyntaxKind::NAME | SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::STRING | SyntaxKind::CHAR | SyntaxKind::LOCAL_LABEL_REF
                 )
             };
-            let at = root.token_at_offset(offset);
+            let at = crate::scan::token_at_offset(&root, offset);
             let (left, right) = (at.clone().left_biased(), at.right_biased());
             let token = right
                 .clone()

@@ -64,12 +64,17 @@ pub struct SemanticToken {
 pub fn semantic_tokens(parse: &Parse, range: Option<TextRange>) -> Vec<SemanticToken> {
     let root = parse.syntax_node();
     let range = range.unwrap_or(root.text_range());
-    let node = match root.covering_element(range) {
-        rowan::NodeOrToken::Node(n) => n,
-        rowan::NodeOrToken::Token(t) => t.parent().unwrap_or(root.clone()),
-    };
+    // The top-level elements the range overlaps, found by binary search (walking the
+    // root's children from the start would cost milliseconds in a long file).
+    let start = root.child_or_token_at_range(TextRange::empty(range.start()).cover_offset(range.start()));
+    let first = start.or_else(|| root.first_child_or_token());
+    let tops = std::iter::successors(first, |e| e.next_sibling_or_token())
+        .take_while(|e| range.is_empty() || e.text_range().start() < range.end() || e.text_range().is_empty());
     let mut out = Vec::new();
-    for element in node.descendants_with_tokens() {
+    for element in tops.flat_map(|e| match e {
+        rowan::NodeOrToken::Node(n) => n.descendants_with_tokens().collect::<Vec<_>>(),
+        t => vec![t],
+    }) {
         let Some(token) = element.into_token() else { continue };
         let token_range = token.text_range();
         if token_range.end() <= range.start() && !token_range.is_empty() && range.start() != token_range.start() {

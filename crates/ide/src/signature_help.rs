@@ -8,7 +8,7 @@ use gcn_isa::Generation;
 use gcn_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextSize};
 
 use crate::isa_docs;
-use crate::scan;
+use crate::scan::{self, FileIndex};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
@@ -24,10 +24,15 @@ pub struct SignatureHelp {
     pub active_parameter: u32,
 }
 
-pub fn signature_help(parse: &Parse, offset: TextSize, default_generation: Generation) -> Option<SignatureHelp> {
+pub fn signature_help(
+    parse: &Parse,
+    index: &FileIndex,
+    offset: TextSize,
+    default_generation: Generation,
+) -> Option<SignatureHelp> {
     let root = parse.syntax_node();
     let offset = offset.min(root.text_range().end());
-    let token = root.token_at_offset(offset).left_biased()?;
+    let token = scan::token_at_offset(&root, offset).left_biased()?;
     let statement = statement_of(&token)?;
     // The cursor must be past the head (mnemonic or macro name).
     let head = statement.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia())?;
@@ -42,10 +47,10 @@ pub fn signature_help(parse: &Parse, offset: TextSize, default_generation: Gener
         .filter(|e| e.kind() == SyntaxKind::COMMA && e.text_range().end() <= offset)
         .count() as u32;
     let signatures = if statement.kind() == SyntaxKind::INSTRUCTION {
-        let gen = scan::context_at(parse, offset).generation.unwrap_or(default_generation);
+        let gen = index.context_at(offset).generation.unwrap_or(default_generation);
         instruction_signatures(head.text(), gen)
     } else {
-        let def = scan::find_definition(parse, head.text()).filter(|d| d.kind == scan::DefinitionKind::Macro)?;
+        let def = index.find_definition(head.text()).filter(|d| d.kind == scan::DefinitionKind::Macro)?;
         vec![macro_signature(&def.name, def.detail.as_deref().unwrap_or(""))]
     };
     (!signatures.is_empty()).then_some(SignatureHelp { signatures, active_parameter: active })
@@ -113,7 +118,7 @@ mod tests {
         let mut out = String::new();
         for offset in offsets {
             let line = text[..usize::from(offset)].matches('\n').count() + 1;
-            match signature_help(&parse, offset, Generation::Gcn1_2) {
+            match signature_help(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_2) {
                 None => writeln!(out, "== line {line}: none").unwrap(),
                 Some(help) => {
                     writeln!(out, "== line {line}: active {}", help.active_parameter).unwrap();

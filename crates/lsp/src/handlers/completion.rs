@@ -11,6 +11,6 @@ pub fn completion(state: &State, params: CompletionParams) -> Option<CompletionR
     let encoding = state.encoding();
     let offset = convert::offset(&document.rope, params.text_document_position.position, encoding);
     let (generation, format) = super::defaults::defaults(state, uri);
-    let completions = gcn_ide::completions(&document.parse, offset, generation, format);
+    let completions = gcn_ide::completions(&document.parse, &document.index(), offset, generation, format);
     Some(CompletionResponse::List(convert::completions(&document.rope, &completions, encoding)))
 }

@@ -11,6 +11,6 @@ pub fn hover(state: &State, params: HoverParams) -> Option<Hover> {
     let encoding = state.encoding();
     let offset = convert::offset(&document.rope, params.text_document_position_params.position, encoding);
     let (generation, _) = super::defaults::defaults(state, uri);
-    let result = gcn_ide::hover(&document.parse, offset, generation)?;
+    let result = gcn_ide::hover(&document.parse, &document.index(), offset, generation)?;
     Some(convert::hover(&document.rope, &result, encoding))
 }

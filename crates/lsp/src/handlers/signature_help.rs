@@ -10,6 +10,6 @@ pub fn signature_help(state: &State, params: SignatureHelpParams) -> Option<Sign
     let document = state.snapshot(uri)?;
     let offset = convert::offset(&document.rope, params.text_document_position_params.position, state.encoding());
     let (generation, _) = super::defaults::defaults(state, uri);
-    let help = gcn_ide::signature_help(&document.parse, offset, generation)?;
+    let help = gcn_ide::signature_help(&document.parse, &document.index(), offset, generation)?;
     Some(convert::signature_help(&help))
 }
