@@ -13,6 +13,7 @@
 //! - [`diagnostics`](mod@diagnostics): problems to show in the editor.
 //! - [`reg_usage`]: the registers and occupancy of each kernel.
 //! - [`on_save`]: the binary written when a source is saved.
+//! - [`document_links`](mod@document_links): the files `.include`/`.incbin` name.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
 //! - [`hover`](mod@hover): what the thing under the cursor is (instruction, pseudo-op,
 //!   register, number, name), as markdown.
@@ -38,6 +39,7 @@
 pub mod analysis;
 pub mod completion;
 pub mod diagnostics;
+pub mod document_links;
 pub mod document_symbols;
 pub mod folding_ranges;
 pub mod hover;
@@ -56,6 +58,7 @@ pub use gcn_syntax::{TextRange, TextSize};
 
 pub use crate::analysis::{analyse, Analysis, AnalysisInput, OpenFiles};
 pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
+pub use crate::document_links::{document_links, DocumentLink};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
 pub use crate::hover::{hover, HoverResult};
 pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};

@@ -243,6 +243,10 @@ impl LanguageServer for Server {
         Ok(handlers::folding_ranges::folding_range(&self.state, params))
     }
 
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        Ok(handlers::document_links::document_link(&self.state, params))
+    }
+
     async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
         Ok(handlers::selection_ranges::selection_range(&self.state, params))
     }

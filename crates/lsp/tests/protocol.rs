@@ -663,3 +663,12 @@ async fn folding_and_selection_ranges() {
     }
     expect![[r#"["10:25-10:26", "10:24-10:29", "10:23-10:29", "10:23-10:42", "10:8-10:42", "0:0-17:0"]"#]].assert_eq(&format!("{ranges:?}"));
 }
+
+#[tokio::test]
+async fn document_links_for_includes() {
+    let mut client = TestClient::default().await;
+    client.open(".include \"inc/defs.s\"\ns_endpgm\n").await;
+    let links = client.request("textDocument/documentLink", json!({ "textDocument": { "uri": URI } })).await;
+    assert_eq!(links[0]["target"], "file:///test/inc/defs.s");
+    assert_eq!(links[0]["range"], json!({ "start": { "line": 0, "character": 9 }, "end": { "line": 0, "character": 21 } }));
+}

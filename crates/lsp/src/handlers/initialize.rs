@@ -69,6 +69,7 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
             })),
             folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
             selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+            document_link_provider: Some(DocumentLinkOptions { resolve_provider: Some(false), work_done_progress_options: Default::default() }),
             inlay_hint_provider: Some(OneOf::Left(true)),
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: vec![super::on_save::ASSEMBLE.to_string()],

@@ -5,6 +5,7 @@ pub mod completion;
 pub mod configuration;
 pub mod defaults;
 pub mod diagnostics;
+pub mod document_links;
 pub mod document_symbols;
 pub mod folding_ranges;
 pub mod hover;
