@@ -288,7 +288,7 @@ pub fn semantic_tokens(rope: &Rope, tokens: &[gcn_ide::SemanticToken], encoding:
 pub fn folding_range(rope: &Rope, fold: &gcn_ide::Fold, encoding: PositionEncoding) -> Option<lsp::FoldingRange> {
     let start = position(rope, fold.range.start(), encoding);
     let end = position(rope, fold.range.end(), encoding);
-    (end.line > start.line).then(|| lsp::FoldingRange {
+    (end.line > start.line).then_some(lsp::FoldingRange {
         start_line: start.line,
         start_character: None,
         end_line: end.line,
