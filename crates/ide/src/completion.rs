@@ -98,9 +98,8 @@ pub fn completions(
         }
         for op in gcn_isa::pseudo_ops() {
             if op.name.starts_with(lower.as_str()) && context.allows(op, default_format) {
-                let mut it = item(op.name, CompletionKind::PseudoOp, Some(op.syntax.to_string()));
-                it.documentation = Some(crate::hover::pseudo_op_markdown(op));
-                items.push(it);
+                // Documentation comes on resolve ([`documentation`]): a long list stays small.
+                items.push(item(op.name, CompletionKind::PseudoOp, Some(op.syntax.to_string())));
             }
         }
         if !lower.starts_with('.') {
@@ -141,6 +140,16 @@ fn skip_trivia_back(mut token: SyntaxToken) -> Option<SyntaxToken> {
         token = crate::hover::token_before(&token)?;
     }
     Some(token)
+}
+
+/// The documentation of an instruction or pseudo-op item, which [`completions`] leaves
+/// out (the server sends it when the editor resolves the item).
+pub fn documentation(kind: CompletionKind, label: &str) -> Option<String> {
+    match kind {
+        CompletionKind::Instruction => Some(isa_docs::describe(label)),
+        CompletionKind::PseudoOp => gcn_isa::pseudo_op(label).map(crate::hover::pseudo_op_markdown),
+        _ => None,
+    }
 }
 
 /// A macro call with its parameters as snippet placeholders: `bump ${1:reg}, ${2:n}`.
@@ -203,9 +212,7 @@ fn mnemonic_items(gen: Generation) -> &'static [CompletionItem] {
             .map(|mnemonic| {
                 let row = gcn_isa::lookup_on(mnemonic, gen).next();
                 let detail = row.map(|r| isa_docs::syntax(mnemonic, r));
-                let mut it = item(mnemonic, CompletionKind::Instruction, detail);
-                it.documentation = Some(isa_docs::describe(mnemonic));
-                it
+                item(mnemonic, CompletionKind::Instruction, detail)
             })
             .collect()
     })

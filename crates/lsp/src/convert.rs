@@ -207,14 +207,33 @@ pub fn completions(rope: &Rope, completions: &gcn_ide::Completions, encoding: Po
             } else {
                 lsp::InsertTextFormat::PLAIN_TEXT
             }),
-            text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
-                range: replace,
-                new_text: item.insert_text.clone().unwrap_or_else(|| item.label.clone()),
-            })),
+            // With nothing typed yet, a plain insertion (no range repeated per item).
+            text_edit: (!completions.range.is_empty()).then(|| {
+                lsp::CompletionTextEdit::Edit(lsp::TextEdit {
+                    range: replace,
+                    new_text: item.insert_text.clone().unwrap_or_else(|| item.label.clone()),
+                })
+            }),
+            insert_text: if completions.range.is_empty() { item.insert_text.clone() } else { None },
+            data: matches!(item.kind, gcn_ide::CompletionKind::Instruction | gcn_ide::CompletionKind::PseudoOp)
+                .then(|| serde_json::json!({ "kind": if item.kind == gcn_ide::CompletionKind::Instruction { "instruction" } else { "pseudoOp" } })),
             ..Default::default()
         })
         .collect();
     lsp::CompletionList { is_incomplete: false, items }
+}
+
+/// Fills in the documentation of a completion item the editor resolves.
+pub fn resolve_completion(mut item: lsp::CompletionItem) -> lsp::CompletionItem {
+    let kind = match item.data.as_ref().and_then(|d| d.get("kind")).and_then(|k| k.as_str()) {
+        Some("instruction") => gcn_ide::CompletionKind::Instruction,
+        Some("pseudoOp") => gcn_ide::CompletionKind::PseudoOp,
+        _ => return item,
+    };
+    if let Some(doc) = gcn_ide::completion::documentation(kind, &item.label) {
+        item.documentation = Some(lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: doc }));
+    }
+    item
 }
 
 pub fn signature_help(help: &gcn_ide::SignatureHelp) -> lsp::SignatureHelp {

@@ -227,6 +227,10 @@ impl LanguageServer for Server {
         Ok(handlers::completion::completion(&self.state, params))
     }
 
+    async fn completion_resolve(&self, item: CompletionItem) -> Result<CompletionItem> {
+        Ok(crate::convert::resolve_completion(item))
+    }
+
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
         Ok(handlers::signature_help::signature_help(&self.state, params))
     }

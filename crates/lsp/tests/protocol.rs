@@ -597,7 +597,7 @@ async fn completion_offers_the_generations_mnemonics_and_the_places_pseudo_ops()
     let c = client.request("textDocument/completion", position(12, 8)).await;
     let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
     assert_eq!(bump["insertTextFormat"], 2);
-    assert_eq!(bump["textEdit"]["newText"], "bump ${1:reg}, ${2:n}");
+    assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
 }
 
 #[tokio::test]
@@ -671,4 +671,19 @@ async fn document_links_for_includes() {
     let links = client.request("textDocument/documentLink", json!({ "textDocument": { "uri": URI } })).await;
     assert_eq!(links[0]["target"], "file:///test/inc/defs.s");
     assert_eq!(links[0]["range"], json!({ "start": { "line": 0, "character": 9 }, "end": { "line": 0, "character": 21 } }));
+}
+
+#[tokio::test]
+async fn completion_items_resolve_to_their_documentation() {
+    let mut client = TestClient::default().await;
+    client.open(&FEATURES.replace("        s_endpgm\n", "        s_endp\n")).await;
+    let c = client.request("textDocument/completion", position(16, 14)).await;
+    let item = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "s_endpgm").expect("s_endpgm").clone();
+    assert!(item["documentation"].is_null());
+    let resolved = client.request("completionItem/resolve", item).await;
+    assert_eq!(resolved["documentation"]["value"], "Ends the wave's program.");
+    // With nothing typed, items insert without a range.
+    let c = client.request("textDocument/completion", position(12, 8)).await;
+    let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
+    assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
 }

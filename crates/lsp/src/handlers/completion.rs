@@ -1,4 +1,6 @@
-//! `textDocument/completion`: `gcn_ide::completions`, each item replacing the prefix typed.
+//! `textDocument/completion`: `gcn_ide::completions`, each item replacing the prefix typed;
+//! `completionItem/resolve` adds the documentation of instructions and pseudo-ops
+//! (`convert::resolve_completion`).
 
 use tower_lsp::lsp_types::*;
 

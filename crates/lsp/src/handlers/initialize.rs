@@ -54,6 +54,7 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             completion_provider: Some(CompletionOptions {
                 trigger_characters: Some(vec![".".to_string()]),
+                resolve_provider: Some(true),
                 ..Default::default()
             }),
             signature_help_provider: Some(SignatureHelpOptions {
