@@ -8,7 +8,7 @@ Prints p50 and p99 in milliseconds for 200 requests of each kind at scattered li
 import os, sys, time, tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'shared', 'probes'))
 from lspclient import Client
-server = sys.argv[1]
+server = os.path.abspath(sys.argv[1])
 root = tempfile.mkdtemp()
 lines = ['.gallium', '.gpu Tonga', '.kernel k', '    .config', '        .dims x', '.text', 'k:']
 body = ['        v_add_f32 v1, v2, v3', '        s_mov_b32 s4, 0x1234', '        v_mul_lo_u32 v3, v2, 3', '        s_load_dwordx2 s[4:5], s[0:1], 0x8']
