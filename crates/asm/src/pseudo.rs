@@ -20,35 +20,11 @@ pub const CLRX_VERSION: i64 = 109;
 /// reference.
 pub const DEFAULT_POLICY: u32 = 109;
 
-/// The general pseudo-ops (the reference's list), lowercase with the dot.
-const PSEUDO_OPS: &[&str] = &[
-    ".32bit", ".64bit", ".abort", ".align", ".altmacro", ".amd", ".amdcl2", ".arch", ".ascii",
-    ".asciz", ".balign", ".balignl", ".balignw", ".buggyfplit", ".byte", ".cf_call", ".cf_cjump",
-    ".cf_end", ".cf_jump", ".cf_ret", ".cf_start", ".data", ".double", ".else", ".elseif",
-    ".elseif32", ".elseif64", ".elseifarch", ".elseifb", ".elseifc", ".elseifdef", ".elseifeq",
-    ".elseifeqs", ".elseiffmt", ".elseifge", ".elseifgpu", ".elseifgt", ".elseifle",
-    ".elseiflt", ".elseifnarch", ".elseifnb", ".elseifnc", ".elseifndef", ".elseifne",
-    ".elseifnes", ".elseifnfmt", ".elseifngpu", ".elseifnotdef", ".end", ".endif", ".endm",
-    ".endmacro", ".endr", ".endrept", ".ends", ".endscope", ".enum", ".equ", ".equiv", ".eqv",
-    ".err", ".error", ".exitm", ".extern", ".fail", ".file", ".fill", ".fillq", ".float",
-    ".for", ".format", ".gallium", ".get_64bit", ".get_arch", ".get_format", ".get_gpu",
-    ".get_policy", ".get_version", ".global", ".globl", ".gpu", ".half", ".hword", ".if",
-    ".if32", ".if64", ".ifarch", ".ifb", ".ifc", ".ifdef", ".ifeq", ".ifeqs", ".iffmt",
-    ".ifge", ".ifgpu", ".ifgt", ".ifle", ".iflt", ".ifnarch", ".ifnb", ".ifnc", ".ifndef",
-    ".ifne", ".ifnes", ".ifnfmt", ".ifngpu", ".ifnotdef", ".incbin", ".include", ".int",
-    ".irp", ".irpc", ".kernel", ".lflags", ".line", ".ln", ".local", ".long", ".macro",
-    ".macrocase", ".main", ".noaltmacro", ".nobuggyfplit", ".nomacrocase", ".nooldmodparam",
-    ".nowave32", ".octa", ".offset", ".oldmodparam", ".org", ".p2align", ".policy", ".print",
-    ".purgem", ".quad", ".rawcode", ".regvar", ".rept", ".rocm", ".rodata", ".rvlin",
-    ".rvlin_once", ".sbttl", ".scope", ".section", ".set", ".short", ".single", ".size",
-    ".skip", ".space", ".string", ".string16", ".string32", ".string64", ".struct", ".text",
-    ".title", ".undef", ".unusing", ".usereg", ".using", ".version", ".warning", ".wave32",
-    ".weak", ".while", ".word",
-];
-
 /// Whether `name` (lowercase) is a general pseudo-op.
+/// The general pseudo-ops are the rows of `gcn-isa`'s pseudo-op table valid in every
+/// format (`data/pseudo_ops.txt`, formats `all`).
 pub(crate) fn is_pseudo_op(name: &str) -> bool {
-    PSEUDO_OPS.binary_search(&name).is_ok()
+    gcn_isa::pseudo_ops::is_general(name)
 }
 
 pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
@@ -1086,11 +1062,6 @@ fn compare_text(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pseudo_op_table_is_sorted() {
-        assert!(PSEUDO_OPS.windows(2).all(|w| w[0] < w[1]));
-    }
 
     #[test]
     fn ifc_compares_like_the_reference() {

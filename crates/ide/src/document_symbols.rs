@@ -15,10 +15,11 @@
 //! **Hierarchy.** A `.kernel NAME` opens the kernel's scope: labels and symbols that follow
 //! it are listed as the kernel's children, until the next `.kernel` or a pseudo-op that
 //! goes back to global content. Which pseudo-ops do depends on the binary format:
+//! (the pseudo-ops' roles come from gcn-isa's pseudo-op table, `data/pseudo_ops.txt`)
 //! - always `.main` (the main binary) and `.globaldata` (AMD OpenCL 2.0 global data);
 //! - in the formats whose code is shared by all kernels (ROCm, Gallium, raw code: after
 //!   `.rocm`, `.gallium`, `.rawcode` or `.format rocm|gallium|rawcode`), also the section
-//!   pseudo-ops `.text`, `.data`, `.rodata`, `.bss` and `.section`: there a kernel's
+//!   pseudo-ops `.text`, `.data`, `.rodata` and `.section`: there a kernel's
 //!   scope is its configuration, and its code (usually starting at a label of the
 //!   kernel's name) is global;
 //! - in the AMD formats (the default, `.amd`, `.amdcl2`), `.text` after `.kernel` is the
@@ -31,6 +32,7 @@
 //! `.kernel` to the end of the last statement in its scope, so that every child is inside
 //! its parent.
 
+use gcn_isa::PseudoRole;
 use gcn_syntax::ast::{AstNode, CondBranch, Label, MacroDef, PseudoOp, Statement};
 use gcn_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
 
@@ -103,35 +105,41 @@ impl Outline {
                     self.push_scoped(symbol(SymbolKind::Symbol, &name, node, detail));
                 }
             }
-            Statement::PseudoOp(op) => match op.name().as_str() {
-                ".kernel" => {
-                    self.close_kernel();
-                    self.kernel = pseudo_op_name(op)
-                        .map(|name| symbol(SymbolKind::Kernel, &name, op.syntax(), None));
-                }
-                ".main" | ".globaldata" => {
-                    self.close_kernel();
-                    return;
-                }
-                ".text" | ".data" | ".rodata" | ".bss" | ".section" if self.shared_code => {
-                    self.close_kernel();
-                    return;
-                }
-                ".format" => {
-                    let format = op.args().next().map(|a| a.text()).unwrap_or_default();
-                    self.shared_code = has_shared_code(&format).unwrap_or(self.shared_code);
-                }
-                name if has_shared_code(name).is_some() => {
-                    self.shared_code = has_shared_code(name).unwrap_or(false);
-                }
-                ".set" | ".equ" | ".equiv" | ".eqv" => {
-                    if let Some(name) = pseudo_op_name(op) {
-                        let detail = op.args().nth(1).map(|a| a.text()).filter(|t| !t.is_empty());
-                        self.push_scoped(symbol(SymbolKind::Symbol, &name, op.syntax(), detail));
+            Statement::PseudoOp(op) => {
+                // What each pseudo-op does to the outline comes from gcn-isa's pseudo-op
+                // table (its role), the one list the assembler and the editor share.
+                let name = op.name().to_ascii_lowercase();
+                let role = gcn_isa::pseudo_op(&name).map_or(PseudoRole::None, |p| p.role);
+                match role {
+                    PseudoRole::Kernel => {
+                        self.close_kernel();
+                        self.kernel = pseudo_op_name(op)
+                            .map(|name| symbol(SymbolKind::Kernel, &name, op.syntax(), None));
                     }
+                    PseudoRole::Leave => {
+                        self.close_kernel();
+                        return;
+                    }
+                    PseudoRole::Section if self.shared_code => {
+                        self.close_kernel();
+                        return;
+                    }
+                    PseudoRole::Format if name == ".format" => {
+                        let format = op.args().next().map(|a| a.text()).unwrap_or_default();
+                        self.shared_code = has_shared_code(&format).unwrap_or(self.shared_code);
+                    }
+                    PseudoRole::Format => {
+                        self.shared_code = has_shared_code(&name).unwrap_or(self.shared_code);
+                    }
+                    PseudoRole::Define => {
+                        if let Some(name) = pseudo_op_name(op) {
+                            let detail = op.args().nth(1).map(|a| a.text()).filter(|t| !t.is_empty());
+                            self.push_scoped(symbol(SymbolKind::Symbol, &name, op.syntax(), detail));
+                        }
+                    }
+                    _ => {}
                 }
-                _ => {}
-            },
+            }
             Statement::MacroDef(def) => {
                 if let Some(symbol) = macro_symbol(def) {
                     self.top.push(symbol);

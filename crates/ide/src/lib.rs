@@ -14,7 +14,18 @@
 //! - [`reg_usage`]: the registers and occupancy of each kernel.
 //! - [`symbol_index`]: where each name is defined and used, across included files.
 //! - [`on_save`]: the binary written when a source is saved.
+//! - [`document_links`](mod@document_links): the files `.include`/`.incbin` name.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
+//! - [`hover`](mod@hover): what the thing under the cursor is (instruction, pseudo-op,
+//!   register, number, name), as markdown.
+//! - [`completion`](mod@completion): mnemonics, pseudo-ops, registers, names and macros
+//!   that may be written at the cursor.
+//! - [`signature_help`](mod@signature_help): the operands of an instruction or the
+//!   parameters of a macro call being written.
+//! - [`semantic_tokens`](mod@semantic_tokens), [`folding_ranges`](mod@folding_ranges),
+//!   [`selection_ranges`](mod@selection_ranges): from the syntax tree alone.
+//! - [`scan`]: fast scans of the top-level statements (the GPU, format and kernel scope
+//!   at a position; the names the file defines).
 //! - [`line_index`]: byte offsets to and from line/column positions, with columns counted
 //!   in UTF-8 or UTF-16 code units.
 //!
@@ -27,19 +38,36 @@
 //! ```
 
 pub mod analysis;
+pub mod completion;
 pub mod diagnostics;
+pub mod document_links;
 pub mod document_symbols;
+pub mod folding_ranges;
+pub mod hover;
+mod isa_docs;
 pub mod line_index;
 pub mod on_save;
 pub mod project;
 pub mod reg_usage;
+pub mod scan;
+pub mod selection_ranges;
+pub mod semantic_tokens;
+pub mod signature_help;
 pub mod symbol_index;
 
+pub use gcn_isa::{Formats, Generation};
 pub use gcn_syntax::{TextRange, TextSize};
 
 pub use crate::analysis::{analyse, Analysis, AnalysisInput, OpenFiles};
 pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
+pub use crate::document_links::{document_links, DocumentLink};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
+pub use crate::hover::{hover, HoverResult};
+pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};
+pub use crate::folding_ranges::{folding_ranges, Fold, FoldKind};
+pub use crate::selection_ranges::selection_ranges;
+pub use crate::semantic_tokens::{semantic_tokens, SemanticToken, SemanticTokenKind};
+pub use crate::signature_help::{signature_help, Signature, SignatureHelp};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};
 pub use crate::project::{file_options, FileOptions, Settings};
 pub use crate::reg_usage::KernelUsage;

@@ -58,3 +58,17 @@ pub(crate) fn range_text(text: &str, range: TextRange) -> String {
     .unwrap();
     out
 }
+
+/// The text without its `$0` cursor markers, and the offsets where they were.
+pub(crate) fn cursors(marked: &str) -> (String, Vec<gcn_syntax::TextSize>) {
+    let mut text = String::new();
+    let mut offsets = Vec::new();
+    let mut rest = marked;
+    while let Some(at) = rest.find("$0") {
+        text.push_str(&rest[..at]);
+        offsets.push(gcn_syntax::TextSize::from(text.len() as u32));
+        rest = &rest[at + 2..];
+    }
+    text.push_str(rest);
+    (text, offsets)
+}

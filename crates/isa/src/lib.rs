@@ -10,6 +10,9 @@
 //! - [`lookup`]: queries — rows of a mnemonic ([`lookup()`], [`lookup_on`]),
 //!   completion ([`complete`]), encoding suffixes ([`split_suffix`]).
 //!
+//! - [`pseudo_ops`](mod@pseudo_ops): the pseudo-op table (generated from
+//!   `data/pseudo_ops.txt`): formats, scope, syntax, default, description.
+//!
 //! - [`encode`]: from a syntax-tree instruction to machine words, per encoding class.
 //!
 //! The table is generated from `data/instructions.txt`, the source of truth, into
@@ -19,13 +22,16 @@
 pub mod arch;
 pub mod encode;
 pub mod lookup;
+pub mod pseudo_ops;
 pub mod table;
 
 #[rustfmt::skip]
 mod generated {
     pub(crate) mod instructions;
+    pub(crate) mod pseudo_ops;
 }
 
 pub use arch::{Device, Generation, RegisterLimits, SpecialReg, SpecialRegUse};
 pub use lookup::{complete, generations_of, instructions, lookup, lookup_on, split_suffix, Suffix};
+pub use pseudo_ops::{pseudo_op, pseudo_ops, Formats, PseudoOp, PseudoRole, PseudoScope};
 pub use table::{Encoding, Flags, Instruction, Operand, OperandKind, ValueType};

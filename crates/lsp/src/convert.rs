@@ -166,6 +166,169 @@ pub fn document_symbol(
     }
 }
 
+pub fn hover(rope: &Rope, hover: &gcn_ide::HoverResult, encoding: PositionEncoding) -> lsp::Hover {
+    lsp::Hover {
+        contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value: hover.markdown.clone(),
+        }),
+        range: Some(range(rope, hover.range, encoding)),
+    }
+}
+
+pub fn completion_kind(kind: gcn_ide::CompletionKind) -> lsp::CompletionItemKind {
+    use gcn_ide::CompletionKind as K;
+    match kind {
+        K::Instruction => lsp::CompletionItemKind::KEYWORD,
+        K::PseudoOp => lsp::CompletionItemKind::KEYWORD,
+        K::Register => lsp::CompletionItemKind::VARIABLE,
+        K::Label => lsp::CompletionItemKind::REFERENCE,
+        K::Symbol => lsp::CompletionItemKind::CONSTANT,
+        K::Kernel => lsp::CompletionItemKind::MODULE,
+        K::Macro => lsp::CompletionItemKind::FUNCTION,
+        K::Value => lsp::CompletionItemKind::VALUE,
+    }
+}
+
+pub fn completions(rope: &Rope, completions: &gcn_ide::Completions, encoding: PositionEncoding) -> lsp::CompletionList {
+    let replace = range(rope, completions.range, encoding);
+    let items = completions
+        .items
+        .iter()
+        .map(|item| lsp::CompletionItem {
+            label: item.label.clone(),
+            kind: Some(completion_kind(item.kind)),
+            detail: item.detail.clone(),
+            documentation: item.documentation.clone().map(|d| {
+                lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })
+            }),
+            insert_text_format: Some(if item.is_snippet {
+                lsp::InsertTextFormat::SNIPPET
+            } else {
+                lsp::InsertTextFormat::PLAIN_TEXT
+            }),
+            // With nothing typed yet, a plain insertion (no range repeated per item).
+            text_edit: (!completions.range.is_empty()).then(|| {
+                lsp::CompletionTextEdit::Edit(lsp::TextEdit {
+                    range: replace,
+                    new_text: item.insert_text.clone().unwrap_or_else(|| item.label.clone()),
+                })
+            }),
+            insert_text: if completions.range.is_empty() { item.insert_text.clone() } else { None },
+            data: matches!(item.kind, gcn_ide::CompletionKind::Instruction | gcn_ide::CompletionKind::PseudoOp)
+                .then(|| serde_json::json!({ "kind": if item.kind == gcn_ide::CompletionKind::Instruction { "instruction" } else { "pseudoOp" } })),
+            ..Default::default()
+        })
+        .collect();
+    lsp::CompletionList { is_incomplete: false, items }
+}
+
+/// Fills in the documentation of a completion item the editor resolves.
+pub fn resolve_completion(mut item: lsp::CompletionItem) -> lsp::CompletionItem {
+    let kind = match item.data.as_ref().and_then(|d| d.get("kind")).and_then(|k| k.as_str()) {
+        Some("instruction") => gcn_ide::CompletionKind::Instruction,
+        Some("pseudoOp") => gcn_ide::CompletionKind::PseudoOp,
+        _ => return item,
+    };
+    if let Some(doc) = gcn_ide::completion::documentation(kind, &item.label) {
+        item.documentation = Some(lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: doc }));
+    }
+    item
+}
+
+pub fn signature_help(help: &gcn_ide::SignatureHelp) -> lsp::SignatureHelp {
+    // Parameter offsets are byte offsets in an ASCII label: UTF-16 offsets too.
+    let signatures = help
+        .signatures
+        .iter()
+        .map(|s| lsp::SignatureInformation {
+            label: s.label.clone(),
+            documentation: s.documentation.clone().map(lsp::Documentation::String),
+            parameters: Some(
+                s.parameters
+                    .iter()
+                    .map(|((a, b), doc)| lsp::ParameterInformation {
+                        label: lsp::ParameterLabel::LabelOffsets([*a, *b]),
+                        documentation: doc.clone().map(lsp::Documentation::String),
+                    })
+                    .collect(),
+            ),
+            active_parameter: None,
+        })
+        .collect();
+    lsp::SignatureHelp { signatures, active_signature: Some(0), active_parameter: Some(help.active_parameter) }
+}
+
+/// The legend of [`semantic_tokens`]: token types in `gcn_ide::SemanticTokenKind` order.
+pub fn semantic_tokens_legend() -> lsp::SemanticTokensLegend {
+    lsp::SemanticTokensLegend {
+        token_types: gcn_ide::SemanticTokenKind::ALL.iter().map(|k| lsp::SemanticTokenType::new(k.name())).collect(),
+        token_modifiers: Vec::new(),
+    }
+}
+
+/// Semantic tokens, relative-encoded; a token over several lines (a block comment) is
+/// sent as one token per line.
+pub fn semantic_tokens(rope: &Rope, tokens: &[gcn_ide::SemanticToken], encoding: PositionEncoding) -> Vec<lsp::SemanticToken> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let (mut prev_line, mut prev_start) = (0u32, 0u32);
+    for token in tokens {
+        let kind = gcn_ide::SemanticTokenKind::ALL.iter().position(|k| *k == token.kind).unwrap_or(0) as u32;
+        let start = position(rope, token.range.start(), encoding);
+        let end = position(rope, token.range.end(), encoding);
+        let mut pieces = Vec::new();
+        if start.line == end.line {
+            pieces.push((start.line, start.character, end.character - start.character));
+        } else {
+            for line in start.line..=end.line {
+                let from = if line == start.line { start.character } else { 0 };
+                let to = if line == end.line {
+                    end.character
+                } else {
+                    position(rope, offset(rope, lsp::Position::new(line, u32::MAX), encoding), encoding).character
+                };
+                if to > from {
+                    pieces.push((line, from, to - from));
+                }
+            }
+        }
+        for (line, character, length) in pieces {
+            let delta_line = line - prev_line;
+            let delta_start = if delta_line == 0 { character - prev_start } else { character };
+            out.push(lsp::SemanticToken { delta_line, delta_start, length, token_type: kind, token_modifiers_bitset: 0 });
+            prev_line = line;
+            prev_start = character;
+        }
+    }
+    out
+}
+
+/// A fold as lines; `None` when it starts and ends on one line.
+pub fn folding_range(rope: &Rope, fold: &gcn_ide::Fold, encoding: PositionEncoding) -> Option<lsp::FoldingRange> {
+    let start = position(rope, fold.range.start(), encoding);
+    let end = position(rope, fold.range.end(), encoding);
+    (end.line > start.line).then_some(lsp::FoldingRange {
+        start_line: start.line,
+        start_character: None,
+        end_line: end.line,
+        end_character: None,
+        kind: Some(match fold.kind {
+            gcn_ide::FoldKind::Comment => lsp::FoldingRangeKind::Comment,
+            _ => lsp::FoldingRangeKind::Region,
+        }),
+        collapsed_text: None,
+    })
+}
+
+/// Nested selection ranges from ranges innermost first.
+pub fn selection_range(rope: &Rope, ranges: &[TextRange], encoding: PositionEncoding) -> lsp::SelectionRange {
+    let mut current: Option<lsp::SelectionRange> = None;
+    for r in ranges.iter().rev() {
+        current = Some(lsp::SelectionRange { range: range(rope, *r, encoding), parent: current.map(Box::new) });
+    }
+    current.unwrap_or(lsp::SelectionRange { range: lsp::Range::default(), parent: None })
+}
+
 #[cfg(test)]
 mod tests {
     use gcn_ide::LineIndex;

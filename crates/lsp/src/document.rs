@@ -21,6 +21,9 @@ pub struct Document {
     pub revision: u64,
     /// The text as one string, made when first asked for after a change.
     text: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<str>>>,
+    /// What hover, completion and signature help need from the whole file, made when
+    /// first asked for after a change (one walk per version, not per request).
+    index: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<gcn_ide::scan::FileIndex>>>,
 }
 
 impl Document {
@@ -31,7 +34,13 @@ impl Document {
             version,
             revision,
             text: Default::default(),
+            index: Default::default(),
         }
+    }
+
+    /// The file index of the current text (made once per change).
+    pub fn index(&self) -> std::sync::Arc<gcn_ide::scan::FileIndex> {
+        self.index.get_or_init(|| gcn_ide::scan::FileIndex::new(&self.parse).into()).clone()
     }
 
     /// The text as one shared string (made once per change).
@@ -47,6 +56,7 @@ impl Document {
         encoding: PositionEncoding,
     ) {
         self.text = Default::default();
+        self.index = Default::default();
         match change.range {
             None => {
                 self.parse = gcn_syntax::parse(&change.text);

@@ -9,8 +9,9 @@
 //!
 //! Features: incremental text synchronisation (each change applied to a rope and to the
 //! syntax tree by incremental reparsing), syntax diagnostics (published on open, and after
-//! a quiet period following changes, never for a stale version), and hierarchical document
-//! symbols. A custom request, `gcn/syntaxTree`, shows the server's syntax tree of a
+//! a quiet period following changes, never for a stale version), hierarchical document
+//! symbols, hover, completion, signature help, semantic tokens (full and range), folding
+//! and selection ranges. A custom request, `gcn/syntaxTree`, shows the server's syntax tree of a
 //! document, for debugging.
 
 pub mod convert;

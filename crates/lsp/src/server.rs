@@ -234,6 +234,42 @@ impl LanguageServer for Server {
             params,
         ))
     }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        Ok(handlers::hover::hover(&self.state, params))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        Ok(handlers::completion::completion(&self.state, params))
+    }
+
+    async fn completion_resolve(&self, item: CompletionItem) -> Result<CompletionItem> {
+        Ok(crate::convert::resolve_completion(item))
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        Ok(handlers::signature_help::signature_help(&self.state, params))
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        Ok(handlers::semantic_tokens::full(&self.state, params))
+    }
+
+    async fn semantic_tokens_range(&self, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+        Ok(handlers::semantic_tokens::range(&self.state, params))
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        Ok(handlers::folding_ranges::folding_range(&self.state, params))
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        Ok(handlers::document_links::document_link(&self.state, params))
+    }
+
+    async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+        Ok(handlers::selection_ranges::selection_range(&self.state, params))
+    }
 }
 
 impl Server {

@@ -806,3 +806,172 @@ async fn malformed_messages_are_answered_and_the_server_goes_on() {
     let symbols = client.symbols().await;
     assert!(render_symbols(&symbols).contains("first"), "still serving");
 }
+
+/// A Gallium kernel for Tonga, for the language features.
+const FEATURES: &str = ".gallium
+.gpu Tonga
+.macro bump reg, n=1
+        v_add_u32 \\reg, vcc, \\n, \\reg
+.endm
+.kernel k
+    .config
+        .dims x
+        .tgsize
+.text
+k:      s_load_dwordx2 s[4:5], s[0:1], 0x8
+        v_mul_lo_u32 v3, v2, 3
+        bump v3, 2
+.if 1
+        .int 1
+.endif
+        s_endpgm
+";
+
+fn position(line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } })
+}
+
+#[tokio::test]
+async fn initialize_advertises_the_language_features() {
+    let client = TestClient::default().await;
+    let caps = &client.initialize_result["capabilities"];
+    for cap in ["hoverProvider", "completionProvider", "signatureHelpProvider", "foldingRangeProvider", "selectionRangeProvider"] {
+        assert!(!caps[cap].is_null(), "{cap} missing: {caps}");
+    }
+    assert_eq!(
+        caps["semanticTokensProvider"]["legend"]["tokenTypes"],
+        json!(["instruction", "pseudoOp", "register", "label", "symbol", "macro", "number", "string", "comment", "modifier"])
+    );
+    assert_eq!(caps["semanticTokensProvider"]["range"], json!(true));
+}
+
+#[tokio::test]
+async fn hover_on_instruction_pseudo_op_register_and_number() {
+    let mut client = TestClient::default().await;
+    client.open(FEATURES).await;
+    let hover = |v: &Value| v["contents"]["value"].as_str().unwrap_or_default().to_string();
+    let h = client.request("textDocument/hover", position(11, 12)).await;
+    assert!(hover(&h).contains("v_mul_lo_u32") && hover(&h).contains("opcode on GCN1.2"), "{h}");
+    assert_eq!(h["contents"]["kind"], "markdown");
+    assert_eq!(h["range"], json!({ "start": { "line": 11, "character": 8 }, "end": { "line": 11, "character": 20 } }));
+    let h = client.request("textDocument/hover", position(8, 10)).await;
+    assert!(hover(&h).contains(".tgsize") && hover(&h).contains("kernel configuration"), "{h}");
+    let h = client.request("textDocument/hover", position(10, 24)).await;
+    assert!(hover(&h).contains("s4–s5"), "{h}");
+    let h = client.request("textDocument/hover", position(10, 41)).await;
+    assert!(hover(&h).contains("decimal: 8"), "{h}");
+    // Nothing to say on blanks.
+    let h = client.request("textDocument/hover", position(11, 2)).await;
+    assert!(h.is_null(), "{h}");
+}
+
+#[tokio::test]
+async fn completion_offers_the_generations_mnemonics_and_the_places_pseudo_ops() {
+    let mut client = TestClient::default().await;
+    let text = FEATURES.replace("        .tgsize\n", "        .tg\n").replace("        s_endpgm\n", "        v_add_u\n");
+    client.open(&text).await;
+    let labels = |v: &Value| -> Vec<String> {
+        v["items"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+    };
+    // GCN 1.2 (Tonga) has v_add_u16 and v_add_u32.
+    let c = client.request("textDocument/completion", position(16, 15)).await;
+    assert_eq!(labels(&c), ["v_add_u16", "v_add_u32"]);
+    assert_eq!(c["items"][0]["textEdit"]["range"], json!({ "start": { "line": 16, "character": 8 }, "end": { "line": 16, "character": 15 } }));
+    assert!(c["items"][0]["detail"].as_str().unwrap().starts_with("v_add_u16 VDST"));
+    // Inside `.config`: the configuration pseudo-op.
+    let c = client.request("textDocument/completion", position(8, 11)).await;
+    assert_eq!(labels(&c), [".tgsize"]);
+    // Macros come as snippets.
+    let c = client.request("textDocument/completion", position(12, 8)).await;
+    let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
+    assert_eq!(bump["insertTextFormat"], 2);
+    assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
+}
+
+#[tokio::test]
+async fn signature_help_for_instructions_and_macros() {
+    let mut client = TestClient::default().await;
+    client.open(FEATURES).await;
+    let s = client.request("textDocument/signatureHelp", position(11, 26)).await;
+    assert_eq!(s["signatures"][0]["label"], "v_mul_lo_u32 VDST, SRC0, SRC1");
+    assert_eq!(s["activeParameter"], 1);
+    assert_eq!(s["signatures"][0]["parameters"][1]["label"], json!([19, 23]));
+    let s = client.request("textDocument/signatureHelp", position(12, 18)).await;
+    assert_eq!(s["signatures"][0]["label"], "bump reg, n=1");
+    assert_eq!(s["activeParameter"], 1);
+}
+
+#[tokio::test]
+async fn semantic_tokens_full_and_range() {
+    let mut client = TestClient::default().await;
+    client.open(FEATURES).await;
+    let full = client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } })).await;
+    let data: Vec<u64> = full["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(data.len() % 5, 0);
+    // The first token: `.gallium`, a pseudo-op (type 1), on line 0.
+    assert_eq!(&data[..5], &[0, 0, 8, 1, 0]);
+    // Line 10 starts with the label `k` (type 3) then the instruction (type 0).
+    let mut line = 0;
+    let mut on_line_10 = Vec::new();
+    for t in data.chunks(5) {
+        line += t[0];
+        if line == 10 {
+            on_line_10.push(t[3]);
+        }
+    }
+    assert_eq!(&on_line_10[..2], &[3, 0]);
+    let range = json!({ "textDocument": { "uri": URI }, "range": { "start": { "line": 10, "character": 0 }, "end": { "line": 11, "character": 0 } } });
+    let part = client.request("textDocument/semanticTokens/range", range).await;
+    let part: Vec<u64> = part["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(part.len() / 5, on_line_10.len());
+    assert_eq!(&part[..5], &[10, 0, 1, 3, 0]);
+}
+
+#[tokio::test]
+async fn folding_and_selection_ranges() {
+    let mut client = TestClient::default().await;
+    client.open(FEATURES).await;
+    let folds = client.request("textDocument/foldingRange", json!({ "textDocument": { "uri": URI } })).await;
+    let lines: Vec<(u64, u64)> = folds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap()))
+        .collect();
+    // The macro, the configuration, the conditional.
+    assert_eq!(lines, [(2, 4), (6, 8), (13, 15)]);
+    let params = json!({ "textDocument": { "uri": URI }, "positions": [{ "line": 10, "character": 25 }] });
+    let sel = client.request("textDocument/selectionRange", params).await;
+    let mut ranges = Vec::new();
+    let mut cur = &sel[0];
+    while !cur.is_null() {
+        let r = &cur["range"];
+        ranges.push(format!("{}:{}-{}:{}", r["start"]["line"], r["start"]["character"], r["end"]["line"], r["end"]["character"]));
+        cur = &cur["parent"];
+    }
+    expect![[r#"["10:25-10:26", "10:24-10:29", "10:23-10:29", "10:23-10:42", "10:8-10:42", "0:0-17:0"]"#]].assert_eq(&format!("{ranges:?}"));
+}
+
+#[tokio::test]
+async fn document_links_for_includes() {
+    let mut client = TestClient::default().await;
+    client.open(".include \"inc/defs.s\"\ns_endpgm\n").await;
+    let links = client.request("textDocument/documentLink", json!({ "textDocument": { "uri": URI } })).await;
+    assert_eq!(links[0]["target"], "file:///test/inc/defs.s");
+    assert_eq!(links[0]["range"], json!({ "start": { "line": 0, "character": 9 }, "end": { "line": 0, "character": 21 } }));
+}
+
+#[tokio::test]
+async fn completion_items_resolve_to_their_documentation() {
+    let mut client = TestClient::default().await;
+    client.open(&FEATURES.replace("        s_endpgm\n", "        s_endp\n")).await;
+    let c = client.request("textDocument/completion", position(16, 14)).await;
+    let item = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "s_endpgm").expect("s_endpgm").clone();
+    assert!(item["documentation"].is_null());
+    let resolved = client.request("completionItem/resolve", item).await;
+    assert_eq!(resolved["documentation"]["value"], "Ends the wave's program.");
+    // With nothing typed, items insert without a range.
+    let c = client.request("textDocument/completion", position(12, 8)).await;
+    let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
+    assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
+}

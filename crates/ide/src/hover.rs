@@ -1,0 +1,377 @@
+//! Hover: what the thing under the cursor is, as markdown.
+//!
+//! - an **instruction** mnemonic: its syntax with operand kinds, encoding class and size,
+//!   opcode on the file's generation, the generations that have it (with a note when the
+//!   file's does not), and a short description of its family;
+//! - a **pseudo-op**: its syntax, what it does, where it is valid (anywhere, in a kernel,
+//!   in a kernel configuration; which binary formats), its default;
+//! - a **register** operand: which registers it covers (`s[4:7]` is s4–s7, four SGPRs)
+//!   and what a special register (`exec`, `vcc`, `m0`, `ttmp*`, …) is;
+//! - a **number**: its value in decimal and hexadecimal, and as a float where it is one;
+//! - a **name**: the label, symbol, kernel or macro it refers to, where the file defines it.
+//!
+//! The generation is the last `.gpu`/`.arch` before the cursor, else the caller's default
+//! (the file's options). Only the cursor's token and its ancestors are looked at, plus one
+//! scan of the top-level statements' green nodes for `.gpu` and names.
+
+use std::fmt::Write;
+
+use gcn_isa::{Generation, PseudoOp, PseudoScope};
+use gcn_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+
+use crate::isa_docs;
+use crate::scan::{self, DefinitionKind, FileIndex};
+
+/// A hover's text and the range it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HoverResult {
+    pub range: TextRange,
+    pub markdown: String,
+}
+
+/// The hover at `offset`; `default` is the generation of the file's options.
+pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Generation) -> Option<HoverResult> {
+    let token = pick_token(parse, offset)?;
+    let generation = || index.context_at(offset).generation.unwrap_or(default);
+    if let Some(reg) = token.parent_ancestors().find(|n| n.kind() == SyntaxKind::REGISTER) {
+        let text = register_text(&reg);
+        return Some(HoverResult { range: reg.text_range(), markdown: register_hover(&text, generation())? });
+    }
+    let range = token.text_range();
+    let parent = token.parent()?;
+    let markdown = match token.kind() {
+        SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => number_hover(&token)?,
+        SyntaxKind::LOCAL_LABEL_REF => format!(
+            "local label reference `{}`: the nearest `{}:` {}",
+            token.text(),
+            &token.text()[..token.text().len() - 1],
+            if token.text().ends_with('b') { "before this line" } else { "after this line" }
+        ),
+        SyntaxKind::NAME => {
+            let is_head = first_token(&parent).as_ref() == Some(&token);
+            match parent.kind() {
+                SyntaxKind::INSTRUCTION if is_head => instruction_hover(token.text(), generation())?,
+                SyntaxKind::PSEUDO_OP if is_head => pseudo_op_hover(token.text())?,
+                SyntaxKind::LINE if is_head => {
+                    // A line of a macro or repetition body.
+                    if token.text().starts_with('.') {
+                        pseudo_op_hover(token.text())?
+                    } else {
+                        instruction_hover(token.text(), generation()).or_else(|| name_hover(parse, index, token.text()))?
+                    }
+                }
+                SyntaxKind::LINE if gcn_syntax::is_register_name(token.text(), false) => register_hover(token.text(), generation())?,
+                SyntaxKind::MODIFIER => modifier_hover(token.text())?,
+                _ => name_hover(parse, index, token.text())?,
+            }
+        }
+        _ => return None,
+    };
+    Some(HoverResult { range, markdown })
+}
+
+/// The token under the cursor: a name, number or local label reference on either side.
+pub(crate) fn pick_token(parse: &Parse, offset: TextSize) -> Option<SyntaxToken> {
+    let root = parse.syntax_node();
+    if offset > root.text_range().end() {
+        return None;
+    }
+    let interesting = |t: &SyntaxToken| {
+        matches!(
+            t.kind(),
+            SyntaxKind::NAME | SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR | SyntaxKind::LOCAL_LABEL_REF
+        )
+    };
+    let at = scan::token_at_offset(&root, offset);
+    let (left, right) = match at {
+        rowan::TokenAtOffset::None => return None,
+        rowan::TokenAtOffset::Single(t) => (None, Some(t)),
+        rowan::TokenAtOffset::Between(l, r) => (Some(l), Some(r)),
+    };
+    right
+        .filter(interesting)
+        .or(left.filter(interesting))
+        .or_else(|| scan::token_at_offset(&root, offset).right_biased().filter(|t| t.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER)))
+}
+
+/// The token that ends where `token` starts (rowan's `prev_token` stops at an empty node).
+pub(crate) fn token_before(token: &SyntaxToken) -> Option<SyntaxToken> {
+    let start = token.text_range().start();
+    if start == TextSize::from(0) {
+        return None;
+    }
+    let root = token.parent_ancestors().last()?;
+    scan::token_at_offset(&root, start).left_biased()
+}
+
+fn first_token(node: &SyntaxNode) -> Option<SyntaxToken> {
+    node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia())
+}
+
+fn register_text(node: &SyntaxNode) -> String {
+    node.text().to_string().chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Markdown for an instruction mnemonic (with or without an encoding suffix).
+pub fn instruction_hover(mnemonic: &str, gen: Generation) -> Option<String> {
+    let (base, suffix) = gcn_isa::split_suffix(mnemonic);
+    let rows = gcn_isa::lookup(base);
+    if rows.is_empty() {
+        return None;
+    }
+    let lower = base.to_ascii_lowercase();
+    let on_gen: Vec<_> = rows.iter().filter(|r| r.exists_on(gen)).collect();
+    let mut out = String::new();
+    writeln!(out, "**{}** — {}", mnemonic.to_ascii_lowercase(), isa_docs::describe(&lower)).unwrap();
+    out.push('\n');
+    let shown: Vec<_> = if on_gen.is_empty() { rows.iter().collect() } else { on_gen.clone() };
+    out.push_str("```gcn\n");
+    let mut seen = Vec::new();
+    for row in &shown {
+        let s = isa_docs::syntax(&mnemonic.to_ascii_lowercase(), row);
+        if !seen.contains(&s) {
+            writeln!(out, "{s}").unwrap();
+            seen.push(s);
+        }
+    }
+    out.push_str("```\n\n");
+    for row in &shown {
+        let size = isa_docs::size(row, suffix);
+        write!(
+            out,
+            "- encoding **{}** ({}), {} bytes{}",
+            isa_docs::encoding_name(row.encoding, suffix),
+            match suffix {
+                Some(gcn_isa::Suffix::E64) if row.encoding.has_vop3_form() => format!("the VOP3 form of a {} instruction", row.encoding.token().to_uppercase()),
+                _ => isa_docs::encoding_doc(row.encoding).to_string(),
+            },
+            size,
+            if size == 4 && row.operands.iter().any(|o| matches!(o.kind, gcn_isa::OperandKind::SSrc | gcn_isa::OperandKind::Src)) {
+                " (+4 with a 32-bit literal)"
+            } else {
+                ""
+            }
+        )
+        .unwrap();
+        let opcode = match suffix {
+            Some(gcn_isa::Suffix::E64) if row.encoding.has_vop3_form() => row.vop3_opcode(gen),
+            _ => row.opcode(gen),
+        };
+        if let Some(op) = opcode {
+            write!(out, "; opcode on {gen}: {op} (0x{op:x})").unwrap();
+        }
+        out.push('\n');
+    }
+    let gens = gcn_isa::generations_of(base);
+    let names: Vec<&str> = gens.iter().map(|g| g.name()).collect();
+    writeln!(out, "- generations: {}", names.join(", ")).unwrap();
+    if on_gen.is_empty() {
+        writeln!(out, "\n**Not available on {gen}**, the generation of this file.").unwrap();
+    }
+    Some(out)
+}
+
+/// Markdown for a pseudo-op.
+pub fn pseudo_op_hover(name: &str) -> Option<String> {
+    let op = gcn_isa::pseudo_op(name)?;
+    Some(pseudo_op_markdown(op))
+}
+
+pub(crate) fn pseudo_op_markdown(op: &PseudoOp) -> String {
+    let mut out = String::new();
+    writeln!(out, "**{}** — pseudo-op\n\n```gcn\n{}\n```\n\n{}\n", op.name, op.syntax, op.description).unwrap();
+    writeln!(out, "- valid: {}", scope_text(op)).unwrap();
+    if let Some(default) = op.default {
+        writeln!(out, "- default: {default}").unwrap();
+    }
+    out
+}
+
+pub(crate) fn scope_text(op: &PseudoOp) -> String {
+    let place = match op.scope {
+        PseudoScope::Global => "anywhere",
+        PseudoScope::Kernel => "inside a kernel (after `.kernel NAME`)",
+        PseudoScope::Config => "inside a kernel configuration (`.config`)",
+    };
+    if op.is_general() {
+        format!("{place}, in every binary format")
+    } else {
+        let names: Vec<&str> = op
+            .formats
+            .names()
+            .into_iter()
+            .map(|n| match n {
+                "amd" => "AMD Catalyst (`.amd`)",
+                "amdcl2" => "AMD OpenCL 2.0 (`.amdcl2`)",
+                "gallium" => "GalliumCompute (`.gallium`)",
+                "rocm" => "ROCm (`.rocm`)",
+                other => other,
+            })
+            .collect();
+        format!("{place}; formats: {}", names.join(", "))
+    }
+}
+
+fn modifier_hover(name: &str) -> Option<String> {
+    let text = match name.to_ascii_lowercase().as_str() {
+        "clamp" => "clamps the result to the range 0..1 (floats) or saturates (integers)",
+        "mul" => "multiplies the result by 2 or 4 (`mul:2`, `mul:4`)",
+        "div" => "divides the result by 2 (`div:2`)",
+        "offset" => "a byte offset added to the address",
+        "glc" => "globally coherent: for loads, bypass the first-level cache; for atomics, return the old value",
+        "slc" => "system level coherent: stream the data (hardly cached)",
+        "dlc" => "device level coherent (GCN 1.5)",
+        "tfe" => "texture fail enable: also return a status dword",
+        "lds" => "load the data into LDS instead of VGPRs",
+        "addr64" => "the address VGPRs hold a 64-bit address (GCN 1.0/1.1)",
+        "offen" => "a VGPR holds an offset",
+        "idxen" => "a VGPR holds an index",
+        "gds" => "use the global data share instead of LDS",
+        "vm" => "export valid mask",
+        "done" => "this is the last export",
+        "compr" => "export compressed 16-bit data",
+        "dmask" => "which components to read or write",
+        "unorm" => "unnormalized coordinates",
+        "da" => "declared array",
+        "r128" => "128-bit resource",
+        "lwe" => "LOD warning enable",
+        "a16" => "16-bit addresses",
+        "d16" => "16-bit data",
+        "nv" => "non-volatile",
+        "row_mask" | "bank_mask" | "bound_ctrl" | "quad_perm" | "row_shl" | "row_shr" | "row_ror" | "wave_shl" | "wave_rol"
+        | "wave_shr" | "wave_ror" | "row_mirror" | "row_half_mirror" | "row_bcast" => "a DPP (data parallel primitives) control",
+        "dst_sel" | "dst_unused" | "src0_sel" | "src1_sel" => "an SDWA (sub-dword addressing) selection",
+        "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" => "a packed (VOP3P) operand modifier",
+        "format" | "dfmt" | "nfmt" => "the data and number format of a typed buffer access",
+        "vop3" => "forces the VOP3 encoding",
+        _ => return None,
+    };
+    Some(format!("**{name}** — modifier: {text}"))
+}
+
+/// A register operand: `s[4:7]`, `v2`, `ttmp[2:3]`, `vcc`, `exec_lo`.
+pub fn register_hover(text: &str, gen: Generation) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    if let Some((name, doc)) = isa_docs::special_register(&lower, gen) {
+        return Some(format!("**{name}** — {doc}."));
+    }
+    let (prefix, first, last) = if let Some((prefix, rest)) = lower.split_once('[') {
+        let inner = rest.strip_suffix(']')?;
+        let (a, b) = inner.split_once(':').unwrap_or((inner, inner));
+        (prefix.to_string(), parse_index(a), parse_index(b))
+    } else {
+        let digits = lower.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '_');
+        let prefix = &lower[..lower.len() - digits.len()];
+        let n = parse_index(digits);
+        (prefix.to_string(), n, n)
+    };
+    let (unit, plural, what, limit) = match prefix.as_str() {
+        "s" => ("SGPR", "SGPRs", "scalar registers: one 32-bit value each, shared by all lanes of the wave", gen.registers().addressable_sgprs as u64),
+        "v" => ("VGPR", "VGPRs", "vector registers: one 32-bit value per lane each", gen.registers().max_vgprs as u64),
+        "ttmp" => ("TTMP", "TTMPs", "trap temporary SGPRs, for the trap handler", gen.ttmp_count() as u64),
+        _ => return None,
+    };
+    let (Some(first), Some(last)) = (first, last) else {
+        return Some(format!("**{text}** — {plural}: {what}."));
+    };
+    let mut out = if first == last {
+        format!("**{text}** — {unit} {prefix}{first}: one of the {what}.")
+    } else if last > first {
+        let n = last - first + 1;
+        format!(
+            "**{text}** — {plural} {prefix}{first}–{prefix}{last} ({n} registers, {} bits: {}): {what}.",
+            n * 32,
+            (first..=last).map(|i| format!("{prefix}{i}")).collect::<Vec<_>>().join(", ")
+        )
+    } else {
+        format!("**{text}** — an empty register range (its last index is below its first).")
+    };
+    if last >= limit {
+        write!(out, "\n\n**Beyond the last {unit}** on {gen}: {prefix}{}.", limit - 1).unwrap();
+    }
+    Some(out)
+}
+
+fn parse_index(text: &str) -> Option<u64> {
+    gcn_asm::literals::parse_int(text.trim()).ok()
+}
+
+/// A numeric literal's value.
+fn number_hover(token: &SyntaxToken) -> Option<String> {
+    let text = token.text();
+    let mut out = format!("**{text}**\n\n");
+    match token.kind() {
+        SyntaxKind::INT_NUMBER | SyntaxKind::CHAR => {
+            let value = if token.kind() == SyntaxKind::CHAR {
+                gcn_asm::literals::parse_char(text).ok()?
+            } else {
+                gcn_asm::literals::parse_int(text).ok()?
+            };
+            let signed = value as i64;
+            writeln!(out, "- decimal: {value}").unwrap();
+            if signed < 0 {
+                writeln!(out, "- signed: {signed}").unwrap();
+            }
+            writeln!(out, "- hexadecimal: 0x{value:x}").unwrap();
+            if (-16..=64).contains(&signed) {
+                writeln!(out, "- an inline constant in instruction operands (no literal needed)").unwrap();
+            }
+        }
+        _ => {
+            let value = gcn_asm::literals::parse_float(text).ok()?;
+            writeln!(out, "- float: {value}").unwrap();
+            writeln!(out, "- as a 32-bit float: 0x{:08x}", (value as f32).to_bits()).unwrap();
+            writeln!(out, "- as a 64-bit float: 0x{:016x}", value.to_bits()).unwrap();
+            if value.fract() == 0.0 && value.abs() < 1e18 {
+                writeln!(out, "- integer value: {} (0x{:x})", value as i64, value as i64).unwrap();
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A name the file defines.
+fn name_hover(parse: &Parse, index: &FileIndex, name: &str) -> Option<String> {
+    let def = index.find_definition(name)?;
+    let what = match def.kind {
+        DefinitionKind::Kernel => "kernel",
+        DefinitionKind::Label => "label",
+        DefinitionKind::Symbol => "symbol",
+        DefinitionKind::Macro => "macro",
+    };
+    let text = parse.syntax_node().text().slice(def.range).to_string();
+    let first_line = text.lines().next().unwrap_or("").trim();
+    let mut out = format!("**{name}** — {what}\n\n```gcn\n{first_line}\n```\n");
+    if let Some(detail) = def.detail {
+        let label = if def.kind == DefinitionKind::Macro { "parameters" } else { "value" };
+        write!(out, "\n{label}: `{detail}`\n").unwrap();
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::{check_dir, cursors};
+
+    fn render(text: &str) -> String {
+        let (text, offsets) = cursors(text);
+        let parse = gcn_syntax::parse(&text);
+        let mut out = String::new();
+        for offset in offsets {
+            let line = text[..usize::from(offset)].matches('\n').count() + 1;
+            match hover(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_0) {
+                Some(h) => {
+                    writeln!(out, "== line {line} {:?}\n{}", &text[h.range], h.markdown.trim_end()).unwrap();
+                }
+                None => writeln!(out, "== line {line}: no hover").unwrap(),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn snapshots() {
+        check_dir("hover", render);
+    }
+}
