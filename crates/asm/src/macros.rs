@@ -1043,18 +1043,7 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
 /// Finds a file for `.include`/`.incbin`; `\` separators are taken as `/`. Relative
 /// paths start from the working directory ([`crate::Options::work_dir`]).
 pub(crate) fn find_file(asm: &Asm, including: &str, path: &str) -> Option<std::path::PathBuf> {
-    let normalized = path.replace('\\', "/");
-    let p = std::path::Path::new(&normalized);
-    let files = &asm.opts.files;
-    if p.is_absolute() {
-        return files.is_file(p).then(|| p.to_path_buf());
-    }
-    let beside = std::path::Path::new(including).parent().map(|d| d.join(p));
-    std::iter::once(p.to_path_buf())
-        .chain(asm.opts.include_dirs.iter().map(|d| d.join(p)))
-        .chain(beside)
-        .map(|c| asm.opts.resolve(&c))
-        .find(|c| files.is_file(c))
+    asm.opts.find_file(including, path)
 }
 
 #[cfg(test)]

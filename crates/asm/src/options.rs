@@ -113,6 +113,23 @@ impl Options {
         }
     }
 
+    /// The file `.include`/`.incbin` of `path` in the file named `including` reads: as
+    /// given (from [`Options::work_dir`]), then in each of the `-I` directories, then
+    /// beside the including file; an absolute path as it is. `None`: not found.
+    pub fn find_file(&self, including: &str, path: &str) -> Option<PathBuf> {
+        let normalized = path.replace('\\', "/");
+        let p = Path::new(&normalized);
+        if p.is_absolute() {
+            return self.files.is_file(p).then(|| p.to_path_buf());
+        }
+        let beside = Path::new(including).parent().map(|d| d.join(p));
+        std::iter::once(p.to_path_buf())
+            .chain(self.include_dirs.iter().map(|d| d.join(p)))
+            .chain(beside)
+            .map(|c| self.resolve(&c))
+            .find(|c| self.files.is_file(c))
+    }
+
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
     }

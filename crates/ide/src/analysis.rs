@@ -101,10 +101,30 @@ pub struct Analysis {
     pub project_file: Option<PathBuf>,
     /// Where each name is defined and used.
     pub names: SymbolIndex,
+    /// The source's syntax tree (the one analysed).
+    pub parse: Parse,
+    /// The assembler's options (with the editor's open buffers as files): what finds
+    /// an `.include`d file.
+    pub asm_options: gcn_asm::Options,
     pub assembly: Assembly,
 }
 
 impl Analysis {
+    /// The parse of `path`: the source's own, else the text the assembly read for it
+    /// parsed anew.
+    pub fn parse_of(&self, path: &Path) -> Option<Parse> {
+        if normalize(path) == normalize(&self.path) {
+            return Some(self.parse.clone());
+        }
+        self.file_text(path).map(gcn_syntax::parse)
+    }
+
+    /// The file `.include`/`.incbin` of `path` written in `including` reads, found as
+    /// the assembler finds it.
+    pub fn find_include(&self, including: &Path, path: &str) -> Option<PathBuf> {
+        self.asm_options.find_file(&including.display().to_string(), path).map(|p| normalize(&p))
+    }
+
     /// The text the assembly read for `path` (the source or an included file).
     pub fn file_text(&self, path: &Path) -> Option<&str> {
         let sources = &self.assembly.sources;
@@ -123,6 +143,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     options.files = Files(input.open_files.clone());
     options.cancel = input.cancel.clone();
     options.record_symbols = true;
+    let asm_options = options.clone();
     let name = input.path.display().to_string();
     let source = Input { name, text: input.text.to_string() };
     let assembly = gcn_asm::assemble_parsed(source, input.parse.clone(), options);
@@ -156,6 +177,8 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         config_problems: input.options.problems.clone(),
         project_file: input.options.project_file.clone(),
         names: SymbolIndex::new(&assembly),
+        parse: input.parse.clone(),
+        asm_options,
         assembly,
     }
 }
