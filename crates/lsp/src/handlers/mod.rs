@@ -3,9 +3,13 @@
 
 pub mod configuration;
 pub mod diagnostics;
+pub mod document_links;
 pub mod document_symbols;
 pub mod initialize;
+pub mod navigation;
 pub mod on_save;
 pub mod register_usage;
+pub mod rename;
 pub mod syntax_tree;
 pub mod text_sync;
+pub mod workspace_symbols;
