@@ -291,7 +291,7 @@ mod tests {
         }
         for o in &analysis.names.occurrences {
             let what = if o.definition { "def" } else { "use" };
-            let place = if o.file == path { range_text(text, o.range) } else { format!("{}@{:?}", o.file.strip_prefix(dir).unwrap_or(&o.file).display(), o.range) };
+            let place = if *o.file == *path { range_text(text, o.range) } else { format!("{}@{:?}", o.file.strip_prefix(dir).unwrap_or(&o.file).display(), o.range) };
             writeln!(out, "{what} {:?} {} at {place}", o.kind, o.name).unwrap();
         }
         if out.is_empty() {

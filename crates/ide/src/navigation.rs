@@ -8,7 +8,8 @@
 //! `NAME:` (or a use of it), the definitions are both. On the path of an `.include` or
 //! `.incbin`, the definition is the file it opens.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use gcn_syntax::{TextRange, TextSize};
 
@@ -19,7 +20,7 @@ use crate::symbol_index::NameOccurrence;
 /// A place in a file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FileRange {
-    pub file: PathBuf,
+    pub file: Arc<Path>,
     pub range: TextRange,
 }
 
@@ -40,7 +41,7 @@ pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Ve
     }
     let Some(parse) = analysis.parse_of(file) else { return Vec::new() };
     match link_at(analysis, file, &parse, offset) {
-        Some(link) => vec![FileRange { file: link.target, range: TextRange::default() }],
+        Some(link) => vec![FileRange { file: Arc::from(link.target), range: TextRange::default() }],
         None => Vec::new(),
     }
 }
@@ -50,10 +51,18 @@ pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Ve
 /// `include_declaration`. `None` when there is no name there.
 pub fn references(analysis: &Analysis, file: &Path, offset: TextSize, include_declaration: bool) -> Option<Vec<FileRange>> {
     let o = analysis.names.at(file, offset)?;
-    let mut out: Vec<FileRange> =
-        analysis.names.related(o).filter(|x| include_declaration || !x.definition).map(FileRange::of).collect();
-    dedup(&mut out);
-    Some(out)
+    let mut found: Vec<&NameOccurrence> = analysis.names.related(o).filter(|x| include_declaration || !x.definition).collect();
+    // Usually in order already (the assembler meets a file's names in order).
+
+    let ordered = |a: &&NameOccurrence, b: &&NameOccurrence| {
+        (a.file.as_os_str(), a.range.start(), a.range.end()) <= (b.file.as_os_str(), b.range.start(), b.range.end())
+    };
+    if !found.is_sorted_by(ordered) {
+        found.sort_by(|a, b| (a.file.as_os_str(), a.range.start(), a.range.end()).cmp(&(b.file.as_os_str(), b.range.start(), b.range.end())));
+    }
+
+    found.dedup_by(|a, b| a.file == b.file && a.range == b.range);
+    Some(found.into_iter().map(FileRange::of).collect())
 }
 
 /// An occurrence to highlight: `write` for a definition, else a use.
@@ -69,7 +78,7 @@ pub fn highlights(analysis: &Analysis, file: &Path, offset: TextSize) -> Option<
     let o = analysis.names.at(file, offset)?;
     let file = normalize(file);
     let mut out: Vec<Highlight> =
-        analysis.names.related(o).filter(|x| x.file == file).map(|x| Highlight { range: x.range, write: x.definition }).collect();
+        analysis.names.related(o).filter(|x| *x.file == *file).map(|x| Highlight { range: x.range, write: x.definition }).collect();
     out.sort_by_key(|h| (h.range.start(), h.range.end(), !h.write));
     out.dedup_by_key(|h| h.range);
     Some(out)

@@ -40,7 +40,7 @@ pub fn rename(analysis: &Analysis, file: &Path, offset: TextSize, new_name: &str
     check_new_name(o.kind, new_name)?;
     let mut files: BTreeMap<PathBuf, Vec<(TextRange, String)>> = BTreeMap::new();
     for x in analysis.names.related(o) {
-        files.entry(x.file.clone()).or_default().push((name_part(analysis, x), new_name.to_string()));
+        files.entry(x.file.to_path_buf()).or_default().push((name_part(analysis, x), new_name.to_string()));
     }
     Ok(files
         .into_iter()

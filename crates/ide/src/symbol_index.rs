@@ -4,7 +4,8 @@
 //! ranges. The base of go-to-definition, references and rename.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use gcn_asm::index::NameKind;
 use gcn_asm::Assembly;
@@ -19,7 +20,8 @@ pub struct NameOccurrence {
     /// The resolved name: a symbol's full scope path, `N#k` for the k-th local label
     /// `N:`, a macro's name (lowercase unless macro names are case-sensitive).
     pub name: String,
-    pub file: PathBuf,
+    /// The file, normalized (shared by its occurrences: cheap to copy).
+    pub file: Arc<Path>,
     pub range: TextRange,
     pub definition: bool,
 }
@@ -51,15 +53,15 @@ fn namespace(kind: NameKind) -> Namespace {
 pub struct SymbolIndex {
     pub occurrences: Vec<NameOccurrence>,
     /// Per file, the occurrences' indices by start.
-    by_file: HashMap<PathBuf, Vec<u32>>,
-    /// Per namespace and resolved name, the occurrences' indices in order.
+    by_file: HashMap<Arc<Path>, Vec<u32>>,
+    /// Per namespace and resolved name, the occurrences' indices by file and place.
     by_name: HashMap<(Namespace, String), Vec<u32>>,
 }
 
 impl SymbolIndex {
     pub fn new(assembly: &Assembly) -> SymbolIndex {
         let Some(index) = &assembly.index else { return SymbolIndex::default() };
-        let mut paths: HashMap<gcn_asm::FileId, PathBuf> = HashMap::new();
+        let mut paths: HashMap<gcn_asm::FileId, Arc<Path>> = HashMap::new();
         let mut seen: HashSet<(gcn_asm::FileId, u32, u32, NameKind, &str, bool)> = HashSet::new();
         let mut occurrences: Vec<NameOccurrence> = Vec::new();
         for o in &index.occurrences {
@@ -72,7 +74,7 @@ impl SymbolIndex {
             if !seen.insert((o.location.file, o.location.offset, o.len, o.kind, &o.name, o.definition)) {
                 continue;
             }
-            let path = paths.entry(o.location.file).or_insert_with(|| normalize(Path::new(&file.name)));
+            let path = paths.entry(o.location.file).or_insert_with(|| Arc::from(normalize(Path::new(&file.name))));
             occurrences.push(NameOccurrence {
                 kind: o.kind,
                 name: o.name.clone(),
@@ -86,7 +88,7 @@ impl SymbolIndex {
 
     /// An index of these occurrences.
     pub fn from_occurrences(occurrences: Vec<NameOccurrence>) -> SymbolIndex {
-        let mut by_file: HashMap<PathBuf, Vec<u32>> = HashMap::new();
+        let mut by_file: HashMap<Arc<Path>, Vec<u32>> = HashMap::new();
         let mut by_name: HashMap<(Namespace, String), Vec<u32>> = HashMap::new();
         for (i, o) in occurrences.iter().enumerate() {
             match by_file.get_mut(&o.file) {
@@ -103,6 +105,13 @@ impl SymbolIndex {
                 (r.start(), r.end())
             });
         }
+        // By file and place, so that references come in order without sorting.
+        for list in by_name.values_mut() {
+            list.sort_by(|&a, &b| {
+                let (a, b) = (&occurrences[a as usize], &occurrences[b as usize]);
+                (a.file.as_os_str(), a.range.start(), a.range.end()).cmp(&(b.file.as_os_str(), b.range.start(), b.range.end()))
+            });
+        }
         SymbolIndex { occurrences, by_file, by_name }
     }
 
@@ -111,7 +120,7 @@ impl SymbolIndex {
     pub fn at(&self, file: &Path, offset: TextSize) -> Option<&NameOccurrence> {
         let list = match self.by_file.get(file) {
             Some(list) => list,
-            None => self.by_file.get(&normalize(file))?,
+            None => self.by_file.get(normalize(file).as_path())?,
         };
         // The first occurrence starting after `offset`; candidates are just before it.
         let after = list.partition_point(|&i| self.occurrences[i as usize].range.start() <= offset);
@@ -164,7 +173,7 @@ impl SymbolIndex {
 
     /// The occurrences of `file`, by start.
     pub fn in_file<'a>(&'a self, file: &Path) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
-        let list = self.by_file.get(&normalize(file)).map(Vec::as_slice).unwrap_or(&[]);
+        let list = self.by_file.get(normalize(file).as_path()).map(Vec::as_slice).unwrap_or(&[]);
         list.iter().map(|&i| &self.occurrences[i as usize])
     }
 }

@@ -41,7 +41,7 @@ pub fn analysis_symbols(analysis: &Analysis, query: &str) -> Vec<WorkspaceSymbol
             Some((scope, name)) => (Some(scope.to_string()), name.to_string()),
             None => (None, o.name.clone()),
         };
-        out.push(WorkspaceSymbol { name, kind, file: o.file.clone(), range: o.range, container });
+        out.push(WorkspaceSymbol { name, kind, file: o.file.to_path_buf(), range: o.range, container });
     }
     out
 }
