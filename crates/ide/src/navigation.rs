@@ -35,6 +35,9 @@ impl FileRange {
 /// start). Empty when there is nothing there or it has no definition.
 pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Vec<FileRange> {
     if let Some(o) = analysis.names.at(file, offset) {
+        if scope_part(analysis, o, offset).is_some() {
+            return Vec::new();
+        }
         let mut out: Vec<FileRange> = analysis.names.related(o).filter(|x| x.definition).map(FileRange::of).collect();
         dedup(&mut out);
         return out;
@@ -50,7 +53,7 @@ pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Ve
 /// together), in every file, by file and place; definitions only if
 /// `include_declaration`. `None` when there is no name there.
 pub fn references(analysis: &Analysis, file: &Path, offset: TextSize, include_declaration: bool) -> Option<Vec<FileRange>> {
-    let o = analysis.names.at(file, offset)?;
+    let o = name_at(analysis, file, offset)?;
     let mut found: Vec<&NameOccurrence> = analysis.names.related(o).filter(|x| include_declaration || !x.definition).collect();
     // Usually in order already (the assembler meets a file's names in order).
 
@@ -75,13 +78,29 @@ pub struct Highlight {
 /// The occurrences in `file` of the name at `offset` (the kernel and its label
 /// together), by place. `None` when there is no name there.
 pub fn highlights(analysis: &Analysis, file: &Path, offset: TextSize) -> Option<Vec<Highlight>> {
-    let o = analysis.names.at(file, offset)?;
+    let o = name_at(analysis, file, offset)?;
     let file = normalize(file);
     let mut out: Vec<Highlight> =
         analysis.names.related(o).filter(|x| *x.file == *file).map(|x| Highlight { range: x.range, write: x.definition }).collect();
     out.sort_by_key(|h| (h.range.start(), h.range.end(), !h.write));
     out.dedup_by_key(|h| h.range);
     Some(out)
+}
+
+/// The name at `offset`, unless `offset` is on the scope part of a path (`outer` of
+/// `outer::x`: scopes are not indexed).
+fn name_at<'a>(analysis: &'a Analysis, file: &Path, offset: TextSize) -> Option<&'a NameOccurrence> {
+    let o = analysis.names.at(file, offset)?;
+    scope_part(analysis, o, offset).is_none().then_some(o)
+}
+
+/// The scope path written before the name of `o` (`a::b` of `a::b::x`), if `offset` is
+/// on it.
+pub(crate) fn scope_part<'a>(analysis: &'a Analysis, o: &NameOccurrence, offset: TextSize) -> Option<&'a str> {
+    let text = analysis.file_text(&o.file)?.get(std::ops::Range::<usize>::from(o.range))?;
+    let split = text.rfind("::")?;
+    let scope = text[..split].trim_start_matches("::");
+    (!scope.is_empty() && offset < o.range.start() + TextSize::from(split as u32)).then_some(scope)
 }
 
 fn dedup(out: &mut Vec<FileRange>) {

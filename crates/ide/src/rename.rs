@@ -58,6 +58,9 @@ fn renamable<'a>(analysis: &'a Analysis, file: &Path, offset: TextSize) -> Resul
         if o.kind == NameKind::Scope {
             return Err("a scope cannot be renamed".into());
         }
+        if let Some(scope) = crate::navigation::scope_part(analysis, o, offset) {
+            return Err(format!("`{scope}` is a scope: scopes cannot be renamed (rename the names in it)"));
+        }
         return Ok(o);
     }
     let token = analysis.parse_of(file).and_then(|parse| token_at(&parse.syntax_node(), offset));

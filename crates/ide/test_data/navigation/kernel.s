@@ -30,6 +30,7 @@ scale:
 #> count 1 rename=total
 #> ::count 0 rename=sum
 #> inner::x 0 rename=y
+#> ::x 0 rename=y
 #> acc 1 rename=sum
 #> acc 2 rename=v7
 #> bump 0 rename=incr
