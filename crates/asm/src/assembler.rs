@@ -1427,6 +1427,9 @@ impl Asm {
         }
         let start = self.layout.offset();
         let section = self.layout.current();
+        if self.index.is_some() && self.any_register_symbol {
+            self.note_register_symbol_operands(ctx, instr);
+        }
         let target = self.target;
         let cached = self.encode_cache.as_mut().and_then(|c| c.get(instr.syntax(), target));
         let result = match cached {
@@ -1475,6 +1478,24 @@ impl Asm {
                     self.error_at(ctx, e.range, e.message);
                 }
             }
+        }
+    }
+
+    /// Records the register symbols an instruction's operands name (`x`, `x[1:2]`) as
+    /// uses: the encoder asks for them by name alone.
+    fn note_register_symbol_operands(&mut self, ctx: &Ctx, instr: &ast::Instruction) {
+        let Some(operands) = instr.operand_list() else { return };
+        for node in operands.syntax().descendants() {
+            if !matches!(node.kind(), SyntaxKind::NAME_REF | SyntaxKind::REG_INDEX) {
+                continue;
+            }
+            let Some(token) = node.first_token().filter(|t| t.kind() == SyntaxKind::NAME) else { continue };
+            let Some(id) = self.symbols.find_existing(token.text()) else { continue };
+            if self.symbols.get(id).register.is_none() {
+                continue;
+            }
+            let full = self.symbols.get(id).name.clone();
+            self.note_name(ctx, NameKind::RegisterSymbol, |_| full, token.text_range(), false);
         }
     }
 

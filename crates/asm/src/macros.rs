@@ -1044,34 +1044,10 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
 }
 
 /// Finds a file for `.include`/`.incbin`; `\` separators are taken as `/`. Relative
-/// paths start from the working directory ([`crate::Options::work_dir`]). Only a file
-/// the loader can include is found (a regular file, links followed, or an editor's
-/// open buffer); `Err(Some(path))` when no candidate is one but one exists as
-/// something else (a directory, a device, a FIFO: never read, as `/dev/zero` would
-/// never end), `Err(None)` when none exists.
+/// paths start from the working directory ([`crate::Options::work_dir`]); see
+/// [`crate::Options::find_file`].
 pub(crate) fn find_file(asm: &Asm, including: &str, path: &str) -> Result<std::path::PathBuf, Option<std::path::PathBuf>> {
-    let normalized = path.replace('\\', "/");
-    let p = std::path::Path::new(&normalized);
-    let candidates: Vec<std::path::PathBuf> = if p.is_absolute() {
-        vec![p.to_path_buf()]
-    } else {
-        let beside = std::path::Path::new(including).parent().map(|d| d.join(p));
-        std::iter::once(p.to_path_buf())
-            .chain(asm.opts.include_dirs.iter().map(|d| d.join(p)))
-            .chain(beside)
-            .map(|c| asm.opts.resolve(&c))
-            .collect()
-    };
-    let mut not_regular = None;
-    for c in candidates {
-        if asm.opts.files.is_file(&c) {
-            return Ok(c);
-        }
-        if not_regular.is_none() && std::fs::metadata(&c).is_ok() {
-            not_regular = Some(c);
-        }
-    }
-    Err(not_regular)
+    asm.opts.find_file(including, path)
 }
 
 /// The message for a file `.include`/`.incbin` did not find.

@@ -120,6 +120,38 @@ impl Options {
         }
     }
 
+    /// The file `.include`/`.incbin` of `path` in the file named `including` reads: as
+    /// given (from [`Options::work_dir`]), then in each of the `-I` directories, then
+    /// beside the including file; an absolute path as it is. Only a file the loader can
+    /// include is found (a regular file, links followed, or an editor's open buffer);
+    /// `Err(Some(path))` when no candidate is one but one exists as something else (a
+    /// directory, a device, a FIFO: never read, as `/dev/zero` would never end),
+    /// `Err(None)` when none exists.
+    pub fn find_file(&self, including: &str, path: &str) -> Result<PathBuf, Option<PathBuf>> {
+        let normalized = path.replace('\\', "/");
+        let p = Path::new(&normalized);
+        let candidates: Vec<PathBuf> = if p.is_absolute() {
+            vec![p.to_path_buf()]
+        } else {
+            let beside = Path::new(including).parent().map(|d| d.join(p));
+            std::iter::once(p.to_path_buf())
+                .chain(self.include_dirs.iter().map(|d| d.join(p)))
+                .chain(beside)
+                .map(|c| self.resolve(&c))
+                .collect()
+        };
+        let mut not_regular = None;
+        for c in candidates {
+            if self.files.is_file(&c) {
+                return Ok(c);
+            }
+            if not_regular.is_none() && std::fs::metadata(&c).is_ok() {
+                not_regular = Some(c);
+            }
+        }
+        Err(not_regular)
+    }
+
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
     }

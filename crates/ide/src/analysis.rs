@@ -103,10 +103,30 @@ pub struct Analysis {
     pub project_file: Option<PathBuf>,
     /// Where each name is defined and used.
     pub names: SymbolIndex,
+    /// The source's syntax tree (the one analysed).
+    pub parse: Parse,
+    /// The assembler's options (with the editor's open buffers as files): what finds
+    /// an `.include`d file.
+    pub asm_options: gcn_asm::Options,
     pub assembly: Assembly,
 }
 
 impl Analysis {
+    /// The parse of `path`: the source's own, else the text the assembly read for it
+    /// parsed anew.
+    pub fn parse_of(&self, path: &Path) -> Option<Parse> {
+        if normalize(path) == normalize(&self.path) {
+            return Some(self.parse.clone());
+        }
+        self.file_text(path).map(gcn_syntax::parse)
+    }
+
+    /// The file `.include`/`.incbin` of `path` written in `including` reads, found as
+    /// the assembler finds it.
+    pub fn find_include(&self, including: &Path, path: &str) -> Option<PathBuf> {
+        self.asm_options.find_file(&including.display().to_string(), path).ok().map(|p| normalize(&p))
+    }
+
     /// The text the assembly read for `path` (the source or an included file).
     pub fn file_text(&self, path: &Path) -> Option<&str> {
         let sources = &self.assembly.sources;
@@ -126,6 +146,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     options.cancel = input.cancel.clone();
     options.record_symbols = true;
     options.encode_cache = input.encode_cache.clone();
+    let asm_options = options.clone();
     let name = input.path.display().to_string();
     let assembly = gcn_asm::assemble_parsed(name, input.text.clone(), input.parse.clone(), options);
     let mut diagnostics = Vec::new();
@@ -159,6 +180,8 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         config_problems: input.options.problems.clone(),
         project_file: input.options.project_file.clone(),
         names,
+        parse: input.parse.clone(),
+        asm_options,
         assembly,
     }
 }
@@ -272,7 +295,7 @@ mod tests {
         }
         for o in &analysis.names.occurrences {
             let what = if o.definition { "def" } else { "use" };
-            let place = if o.file == path { range_text(text, o.range) } else { format!("{}@{:?}", o.file.strip_prefix(dir).unwrap_or(&o.file).display(), o.range) };
+            let place = if *o.file == *path { range_text(text, o.range) } else { format!("{}@{:?}", o.file.strip_prefix(dir).unwrap_or(&o.file).display(), o.range) };
             writeln!(out, "{what} {:?} {} at {place}", o.kind, o.name).unwrap();
         }
         if out.is_empty() {

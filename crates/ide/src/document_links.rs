@@ -1,65 +1,52 @@
-//! Document links: the file each `.include` and `.incbin` names, resolved as the
-//! assembler does (relative to the including file's folder, then each include folder of
-//! the options, `-I`), the first that exists; else the path next to the source.
+//! The paths of `.include "FILE"` and `.incbin "FILE"` as links to the files they name,
+//! found by the assembler's own search (`gcn_asm::Options::find_file`): as given from
+//! the working directory (the project's folder), then in the `-I` directories, then
+//! beside the including file. A path that names no file gets no link.
+//!
+//! Statements in every branch of a conditional are looked at; macro and repetition
+//! bodies are raw text until expanded and are not.
 
 use std::path::{Path, PathBuf};
 
 use gcn_syntax::ast::{AstNode, PseudoOp};
-use gcn_syntax::{Parse, SyntaxKind, TextRange};
+use gcn_syntax::{Parse, SyntaxKind, TextRange, TextSize};
 
+use crate::analysis::Analysis;
+
+/// A path in the text and the file it opens.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DocumentLink {
-    /// The quoted file name.
+    /// The path inside its quotes.
     pub range: TextRange,
     pub target: PathBuf,
 }
 
-/// The links of a file at `source`, with the include folders of its options.
-pub fn document_links(parse: &Parse, source: &Path, include_dirs: &[PathBuf]) -> Vec<DocumentLink> {
-    let dir = source.parent().unwrap_or(Path::new("."));
-    let mut out = Vec::new();
-    for node in parse.syntax_node().descendants().filter(|n| n.kind() == SyntaxKind::PSEUDO_OP) {
+/// The links of `file` (parsed as `parse`) in `analysis`'s setting.
+pub fn document_links(analysis: &Analysis, file: &Path, parse: &Parse) -> Vec<DocumentLink> {
+    let mut links = Vec::new();
+    for node in parse.tree().syntax().descendants() {
+        if node.kind() != SyntaxKind::PSEUDO_OP {
+            continue;
+        }
         let Some(op) = PseudoOp::cast(node) else { continue };
-        if !matches!(op.name().to_ascii_lowercase().as_str(), ".include" | ".incbin") {
+        let name = op.name().to_ascii_lowercase();
+        if name != ".include" && name != ".incbin" {
             continue;
         }
         let Some(arg) = op.args().next() else { continue };
-        let Some(string) = arg.raw_tokens().find(|t| t.kind() == SyntaxKind::STRING) else { continue };
-        let Ok(bytes) = gcn_asm::literals::parse_string(string.text()) else { continue };
-        let name = String::from_utf8_lossy(&bytes).into_owned();
-        let name = Path::new(&name);
-        let candidates = std::iter::once(dir.join(name)).chain(include_dirs.iter().map(|d| d.join(name)));
-        let target = if name.is_absolute() {
-            name.to_path_buf()
-        } else {
-            candidates.clone().find(|p| p.is_file()).unwrap_or_else(|| dir.join(name))
-        };
-        out.push(DocumentLink { range: string.text_range(), target });
+        let mut tokens = arg.raw_tokens();
+        let Some(token) = tokens.next().filter(|t| t.kind() == SyntaxKind::STRING) else { continue };
+        let Ok(bytes) = gcn_asm::literals::parse_string(token.text()) else { continue };
+        let path = String::from_utf8_lossy(&bytes);
+        let Some(target) = analysis.find_include(file, &path) else { continue };
+        let range = token.text_range();
+        let range = TextRange::new(range.start() + TextSize::from(1), range.end() - TextSize::from(1));
+        links.push(DocumentLink { range, target });
     }
-    out
+    links
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn include_and_incbin() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/analysis");
-        let text = ".include \"include/helpers.s\"\n.incbin \"missing.bin\"\n.include \"in\\x63lude/helpers.s\"\n";
-        let parse = gcn_syntax::parse(text);
-        let links = document_links(&parse, &dir.join("x.s"), &[]);
-        let shown: Vec<(String, PathBuf)> = links
-            .iter()
-            .map(|l| (text[l.range].to_string(), l.target.strip_prefix(&dir).unwrap().to_path_buf()))
-            .collect();
-        assert_eq!(
-            shown,
-            [
-                ("\"include/helpers.s\"".to_string(), PathBuf::from("include/helpers.s")),
-                ("\"missing.bin\"".to_string(), PathBuf::from("missing.bin")),
-                ("\"in\\x63lude/helpers.s\"".to_string(), PathBuf::from("include/helpers.s")),
-            ]
-        );
-    }
+/// The link at `offset` of `file`, if any.
+pub fn link_at(analysis: &Analysis, file: &Path, parse: &Parse, offset: TextSize) -> Option<DocumentLink> {
+    document_links(analysis, file, parse).into_iter().find(|l| l.range.contains_inclusive(offset))
 }

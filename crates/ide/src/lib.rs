@@ -13,6 +13,10 @@
 //! - [`diagnostics`](mod@diagnostics): problems to show in the editor.
 //! - [`reg_usage`]: the registers and occupancy of each kernel.
 //! - [`symbol_index`]: where each name is defined and used, across included files.
+//! - [`navigation`]: go to definition, references and highlights of a name.
+//! - [`rename`]: renaming a name in every file, or why it cannot be.
+//! - [`document_links`]: the files `.include` and `.incbin` open.
+//! - [`workspace_symbols`]: the symbols of the project, for a search.
 //! - [`on_save`]: the binary written when a source is saved.
 //! - [`document_links`](mod@document_links): the files `.include`/`.incbin` name.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
@@ -46,6 +50,7 @@ pub mod folding_ranges;
 pub mod hover;
 mod isa_docs;
 pub mod line_index;
+pub mod navigation;
 pub mod on_save;
 pub mod project;
 pub mod reg_usage;
@@ -53,7 +58,9 @@ pub mod scan;
 pub mod selection_ranges;
 pub mod semantic_tokens;
 pub mod signature_help;
+pub mod rename;
 pub mod symbol_index;
+pub mod workspace_symbols;
 
 pub use gcn_isa::{Formats, Generation};
 pub use gcn_syntax::{TextRange, TextSize};

@@ -87,7 +87,7 @@ pub fn kernel_usage(assembly: &Assembly, names: &SymbolIndex, source: &Path) -> 
 fn kernel_range(names: &SymbolIndex, source: &Path, name: &str) -> Option<TextRange> {
     let source = normalize(source);
     let first = |kind: NameKind| {
-        names.occurrences.iter().find(|o| o.definition && o.kind == kind && o.name == name && o.file == source).map(|o| o.range)
+        names.occurrences.iter().find(|o| o.definition && o.kind == kind && o.name == name && *o.file == *source).map(|o| o.range)
     };
     first(NameKind::Label).or_else(|| first(NameKind::Kernel))
 }

@@ -329,6 +329,53 @@ pub fn selection_range(rope: &Rope, ranges: &[TextRange], encoding: PositionEnco
     current.unwrap_or(lsp::SelectionRange { range: lsp::Range::default(), parent: None })
 }
 
+/// Places in the files of an analysis as LSP locations: in the open document the
+/// request is about, through its rope; in any other file (an included one), through a
+/// [`gcn_ide::LineIndex`] over the text the analysis read for it (else the disk), built
+/// once per file.
+pub struct Locations<'a> {
+    uri: &'a lsp::Url,
+    rope: &'a Rope,
+    path: std::path::PathBuf,
+    analysis: &'a gcn_ide::Analysis,
+    encoding: PositionEncoding,
+    indexes: std::collections::HashMap<std::path::PathBuf, Option<gcn_ide::LineIndex>>,
+}
+
+impl<'a> Locations<'a> {
+    /// `uri` is the open document whose rope is `rope` and whose path is `path`.
+    pub fn new(uri: &'a lsp::Url, rope: &'a Rope, path: &std::path::Path, analysis: &'a gcn_ide::Analysis, encoding: PositionEncoding) -> Locations<'a> {
+        let path = gcn_ide::analysis::normalize(path);
+        Locations { uri, rope, path, analysis, encoding, indexes: std::collections::HashMap::new() }
+    }
+
+    /// The URI of a file: the document's own for its path.
+    pub fn uri(&self, file: &std::path::Path) -> Option<lsp::Url> {
+        if file == self.path {
+            return Some(self.uri.clone());
+        }
+        lsp::Url::from_file_path(file).ok()
+    }
+
+    pub fn range(&mut self, file: &std::path::Path, text_range: TextRange) -> Option<lsp::Range> {
+        if file == self.path {
+            return Some(range(self.rope, text_range, self.encoding));
+        }
+        let analysis = self.analysis;
+        let index = self.indexes.entry(file.to_path_buf()).or_insert_with(|| match analysis.file_text(file) {
+            Some(text) => Some(gcn_ide::LineIndex::new(text)),
+            None => std::fs::read_to_string(file).ok().map(|t| gcn_ide::LineIndex::new(&t)),
+        });
+        let (start, end) = index.as_ref()?.range(text_range, self.encoding);
+        Some(lsp_range(start, end))
+    }
+
+    pub fn location(&mut self, file: &std::path::Path, text_range: TextRange) -> Option<lsp::Location> {
+        let range = self.range(file, text_range)?;
+        Some(lsp::Location::new(self.uri(file)?, range))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use gcn_ide::LineIndex;

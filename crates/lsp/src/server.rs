@@ -49,6 +49,8 @@ pub(crate) struct State {
     pub(crate) config_files: Mutex<HashSet<Url>>,
     /// Whether the client refreshes inlay hints when asked to.
     pub(crate) inlay_refresh: AtomicBool,
+    /// The workspace folders (`initialize`), searched by `workspace/symbol`.
+    pub(crate) workspace_folders: Mutex<Vec<std::path::PathBuf>>,
     /// The debounced analysis waiting for each document, aborted by the next change.
     pending: Mutex<HashMap<Url, AbortHandle>>,
     /// Held while checking that diagnostics are current and sending them, and while
@@ -70,6 +72,7 @@ impl State {
             config_files: Mutex::new(HashSet::new()),
             encode_caches: Mutex::new(HashMap::new()),
             inlay_refresh: AtomicBool::new(false),
+            workspace_folders: Mutex::new(Vec::new()),
             pending: Mutex::new(HashMap::new()),
             publish: tokio::sync::Mutex::new(()),
             next_revision: AtomicU64::new(1),
@@ -225,6 +228,38 @@ impl LanguageServer for Server {
         handlers::register_usage::inlay_hints(self, params).await
     }
 
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        handlers::navigation::definition(self, params.text_document_position_params).await
+    }
+
+    async fn goto_declaration(&self, params: request::GotoDeclarationParams) -> Result<Option<request::GotoDeclarationResponse>> {
+        handlers::navigation::definition(self, params.text_document_position_params).await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        handlers::navigation::references(self, params).await
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        handlers::navigation::highlight(self, params).await
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        handlers::rename::prepare_rename(self, params).await
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        handlers::rename::rename(self, params).await
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        handlers::document_links::document_links(self, params).await
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<Vec<SymbolInformation>>> {
+        handlers::workspace_symbols::symbols(self, params).await
+    }
+
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,
@@ -261,10 +296,6 @@ impl LanguageServer for Server {
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         Ok(handlers::folding_ranges::folding_range(&self.state, params))
-    }
-
-    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
-        Ok(handlers::document_links::document_link(&self.state, params))
     }
 
     async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {

@@ -33,6 +33,11 @@ struct TestClient {
 impl TestClient {
     /// A server with `debounce`, initialized by a client with `capabilities`.
     async fn start(debounce: Duration, capabilities: Value) -> TestClient {
+        TestClient::start_with_root(debounce, capabilities, Value::Null).await
+    }
+
+    /// [`TestClient::start`] with a workspace root (`rootUri`).
+    async fn start_with_root(debounce: Duration, capabilities: Value, root_uri: Value) -> TestClient {
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_io);
         tokio::spawn(gcn_lsp::serve(
@@ -76,7 +81,7 @@ impl TestClient {
         client.initialize_result = client
             .request(
                 "initialize",
-                json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
+                json!({ "processId": null, "rootUri": root_uri, "capabilities": capabilities }),
             )
             .await;
         client.notify("initialized", json!({})).await;
@@ -559,20 +564,27 @@ impl Drop for Project {
 }
 
 impl TestClient {
-    /// A request's whole answer: `Ok(result)` or `Err(error)`.
-    async fn request_outcome(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+    /// A request's whole answer (`result` or `error`).
+    async fn request_raw(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })).await;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+            .await;
         loop {
             let message = self.receive(PATIENCE).await.unwrap_or_else(|| panic!("no answer to {method}"));
             if message.get("method").is_none() && message["id"] == id {
-                return match message.get("error") {
-                    Some(error) => Err(error.clone()),
-                    None => Ok(message["result"].clone()),
-                };
+                return message;
             }
             self.queue.push_back(message);
+        }
+    }
+
+    /// A request's answer: `Ok(result)` or `Err(error)`.
+    async fn request_outcome(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+        let message = self.request_raw(method, params).await;
+        match message.get("error") {
+            Some(error) => Err(error.clone()),
+            None => Ok(message["result"].clone()),
         }
     }
 
@@ -953,15 +965,6 @@ async fn folding_and_selection_ranges() {
 }
 
 #[tokio::test]
-async fn document_links_for_includes() {
-    let mut client = TestClient::default().await;
-    client.open(".include \"inc/defs.s\"\ns_endpgm\n").await;
-    let links = client.request("textDocument/documentLink", json!({ "textDocument": { "uri": URI } })).await;
-    assert_eq!(links[0]["target"], "file:///test/inc/defs.s");
-    assert_eq!(links[0]["range"], json!({ "start": { "line": 0, "character": 9 }, "end": { "line": 0, "character": 21 } }));
-}
-
-#[tokio::test]
 async fn completion_items_resolve_to_their_documentation() {
     let mut client = TestClient::default().await;
     client.open(&FEATURES.replace("        s_endpgm\n", "        s_endp\n")).await;
@@ -974,4 +977,153 @@ async fn completion_items_resolve_to_their_documentation() {
     let c = client.request("textDocument/completion", position(12, 8)).await;
     let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
     assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
+}
+
+const NAV_INCLUDE_URI: &str = "file:///test/inc/defs.s";
+const NAV_INCLUDE: &str = "\
+count = 4
+acc = %v3
+.macro bump reg
+        v_add_u32 \\reg, vcc, 1, \\reg
+.endm
+";
+const NAV: &str = "\
+.gallium
+.gpu Tonga
+.include \"inc/defs.s\"
+.kernel scale
+    .config
+        .dims x
+.text
+scale:
+        v_mov_b32 acc, count
+        bump acc
+        v_mov_b32 v1, v2
+1:      s_cbranch_scc0 1b
+        s_branch scale
+        s_endpgm
+";
+
+/// `NAME line:col-line:col` per location (`NAME`: the file's name).
+fn render_locations(locations: &Value) -> String {
+    let Some(locations) = locations.as_array() else { return locations.to_string() };
+    let mut out: Vec<String> = locations
+        .iter()
+        .map(|l| {
+            let r = &l["range"];
+            let uri = l["uri"].as_str().unwrap();
+            format!(
+                "{} {}:{}-{}:{}",
+                uri.rsplit('/').next().unwrap(),
+                r["start"]["line"],
+                r["start"]["character"],
+                r["end"]["line"],
+                r["end"]["character"]
+            )
+        })
+        .collect();
+    out.sort();
+    out.join("\n")
+}
+
+fn at(line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } })
+}
+
+#[tokio::test]
+async fn navigation_across_an_included_open_document() {
+    let mut client = TestClient::default().await;
+    client.open_file(NAV_INCLUDE_URI, NAV_INCLUDE).await;
+    client.open(NAV).await;
+    assert_eq!(client.diagnostics().await.1, Vec::<Value>::new());
+    let caps = &client.initialize_result["capabilities"];
+    for cap in ["definitionProvider", "declarationProvider", "referencesProvider", "documentHighlightProvider", "workspaceSymbolProvider"] {
+        assert_eq!(caps[cap], true, "{cap}");
+    }
+    assert_eq!(caps["renameProvider"]["prepareProvider"], true);
+
+    // The kernel's name: its `.kernel` and its label.
+    let found = client.request("textDocument/definition", at(12, 18)).await;
+    assert_eq!(render_locations(&found), "kernel.s 3:8-3:13\nkernel.s 7:0-7:5");
+    let found = client.request("textDocument/declaration", at(3, 9)).await;
+    assert_eq!(render_locations(&found), "kernel.s 3:8-3:13\nkernel.s 7:0-7:5");
+    // A register symbol in an operand, a symbol and a macro of the included file.
+    let found = client.request("textDocument/definition", at(8, 19)).await;
+    assert_eq!(render_locations(&found), "defs.s 1:0-1:3");
+    let found = client.request("textDocument/definition", at(8, 24)).await;
+    assert_eq!(render_locations(&found), "defs.s 0:0-0:5");
+    let found = client.request("textDocument/definition", at(9, 9)).await;
+    assert_eq!(render_locations(&found), "defs.s 2:7-2:11");
+    // `1b` to its `1:`.
+    let found = client.request("textDocument/definition", at(11, 23)).await;
+    assert_eq!(render_locations(&found), "kernel.s 11:0-11:1");
+    // The include's path opens the file.
+    let found = client.request("textDocument/definition", at(2, 12)).await;
+    assert_eq!(render_locations(&found), "defs.s 0:0-0:0");
+    let links = client.request("textDocument/documentLink", json!({ "textDocument": { "uri": URI } })).await;
+    assert_eq!(links[0]["target"], NAV_INCLUDE_URI);
+    assert_eq!(links[0]["range"], json!({ "start": { "line": 2, "character": 10 }, "end": { "line": 2, "character": 20 } }));
+
+    let mut params = at(8, 19);
+    params["context"] = json!({ "includeDeclaration": true });
+    let found = client.request("textDocument/references", params.clone()).await;
+    assert_eq!(render_locations(&found), "defs.s 1:0-1:3\nkernel.s 8:18-8:21");
+    params["context"] = json!({ "includeDeclaration": false });
+    let found = client.request("textDocument/references", params).await;
+    assert_eq!(render_locations(&found), "kernel.s 8:18-8:21");
+
+    let found = client.request("textDocument/documentHighlight", at(7, 1)).await;
+    let kinds: Vec<String> = found.as_array().unwrap().iter().map(|h| format!("{}@{}", h["kind"], h["range"]["start"]["line"])).collect();
+    assert_eq!(kinds, ["3@3", "3@7", "2@12"], "write for definitions, read for uses");
+
+    let prepared = client.request("textDocument/prepareRename", at(9, 9)).await;
+    assert_eq!(prepared["placeholder"], "bump");
+    let mut params = at(9, 9);
+    params["newName"] = json!("incr");
+    let edit = client.request("textDocument/rename", params).await;
+    let changes = edit["changes"].as_object().unwrap();
+    assert_eq!(changes[URI], json!([{ "range": { "start": { "line": 9, "character": 8 }, "end": { "line": 9, "character": 12 } }, "newText": "incr" }]));
+    assert_eq!(changes[NAV_INCLUDE_URI][0]["range"]["start"], json!({ "line": 2, "character": 7 }));
+
+    // Refusals are errors that say why.
+    let refused = client.request_raw("textDocument/prepareRename", at(8, 10)).await;
+    assert!(refused["error"]["message"].as_str().unwrap().contains("instruction name"), "{refused}");
+    let refused = client.request_raw("textDocument/prepareRename", at(1, 1)).await;
+    assert!(refused["error"]["message"].as_str().unwrap().contains("pseudo-op"), "{refused}");
+    let refused = client.request_raw("textDocument/prepareRename", at(10, 23)).await;
+    assert!(refused["error"]["message"].as_str().unwrap().contains("is a register"), "{refused}");
+    let mut params = at(7, 1);
+    params["newName"] = json!("not a name");
+    let refused = client.request_raw("textDocument/rename", params).await;
+    assert!(refused["error"]["message"].as_str().unwrap().contains("not a valid symbol name"), "{refused}");
+    let mut params = at(11, 0);
+    params["newName"] = json!("two");
+    let refused = client.request_raw("textDocument/rename", params).await;
+    assert!(refused["error"]["message"].as_str().unwrap().contains("not a number"), "{refused}");
+
+    let found = client.request("workspace/symbol", json!({ "query": "sca" })).await;
+    let names: Vec<String> = found.as_array().unwrap().iter().map(|s| format!("{} {}", s["kind"], s["name"].as_str().unwrap())).collect();
+    assert!(names.contains(&"2 scale".to_string()) && names.contains(&"20 scale".to_string()), "{names:?}");
+}
+
+#[tokio::test]
+async fn workspace_symbols_search_the_folder_on_disk() {
+    let dir = std::env::temp_dir().join(format!("gcn-lsp-ws-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/other.s"), ".kernel blur\nblur_main:\n    s_endpgm\n.macro blend a\n.endm\n").unwrap();
+    let mut client = TestClient::start_with_root(Duration::from_millis(20), json!({}), json!(url_of(&dir))).await;
+    let found = client.request("workspace/symbol", json!({ "query": "bl" })).await;
+    let mut names: Vec<String> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("{} {} {}", s["name"].as_str().unwrap(), s["location"]["uri"].as_str().unwrap().rsplit('/').next().unwrap(), s["location"]["range"]["start"]["line"]))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["blend other.s 3", "blur other.s 0", "blur_main other.s 1"]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn url_of(path: &std::path::Path) -> String {
+    format!("file://{}", path.display())
 }

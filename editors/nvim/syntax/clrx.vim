@@ -386,41 +386,43 @@ syn keyword clrxPseudoOp .fixed_work_group_size .fkernel .float .floatconsts .fl
 syn keyword clrxPseudoOp .gallium .gds_segment_size .gdssize .get_64bit .get_arch
 syn keyword clrxPseudoOp .get_driver_version .get_format .get_gpu .get_llvm_version .get_policy
 syn keyword clrxPseudoOp .get_version .global .globalbuffers .globaldata .globl .gotsym .gpu
-syn keyword clrxPseudoOp .group_segment_align .half .header .hsa_debugmode .hsa_dims .hsa_dx10clamp
-syn keyword clrxPseudoOp .hsa_exceptions .hsa_floatmode .hsa_ieeemode .hsa_localsize .hsa_pgmrsrc1
-syn keyword clrxPseudoOp .hsa_pgmrsrc2 .hsa_priority .hsa_privmode .hsa_scratchbuffer .hsa_sgprsnum
-syn keyword clrxPseudoOp .hsa_tgsize .hsa_userdatanum .hsa_vgprsnum .hsaconfig .hsalayout .hwlocal
-syn keyword clrxPseudoOp .hword .hwregion .ieeemode .if .if32 .if64 .ifarch .ifb .ifc .ifdef .ifeq
-syn keyword clrxPseudoOp .ifeqs .iffmt .ifge .ifgpu .ifgt .ifle .iflt .ifnarch .ifnb .ifnc .ifndef
-syn keyword clrxPseudoOp .ifne .ifnes .ifnfmt .ifngpu .ifnotdef .incbin .include .inner .inputs
-syn keyword clrxPseudoOp .inputsamplers .int .intconsts .irp .irpc .isametadata .kcode .kcodeend
-syn keyword clrxPseudoOp .kernarg_segment_align .kernarg_segment_size .kernel
-syn keyword clrxPseudoOp .kernel_code_entry_offset .kernel_code_prefetch_offset
-syn keyword clrxPseudoOp .kernel_code_prefetch_size .lflags .line .llvm_version .ln .local
-syn keyword clrxPseudoOp .localsize .long .machine .macro .macrocase .main .max_flat_work_group_size
-syn keyword clrxPseudoOp .max_scratch_backing_memory .md_group_segment_fixed_size
-syn keyword clrxPseudoOp .md_kernarg_segment_align .md_kernarg_segment_size .md_language
-syn keyword clrxPseudoOp .md_private_segment_fixed_size .md_sgprsnum .md_symname .md_version
-syn keyword clrxPseudoOp .md_vgprsnum .md_wavefront_size .metadata .newbinfmt .noaltmacro
-syn keyword clrxPseudoOp .nobuggyfplit .nomacrocase .nooldmodparam .nosectdiffs .nowave32 .octa
-syn keyword clrxPseudoOp .offset .oldmodparam .org .outputs .p2align .persistentbuffers .pgmrsrc1
-syn keyword clrxPseudoOp .pgmrsrc2 .policy .print .printf .printfid .priority .private_elem_size
-syn keyword clrxPseudoOp .private_segment_align .privateid .privmode .proginfo .purgem .quad
-syn keyword clrxPseudoOp .rawcode .regvar .rept .reqd_work_group_size .reserved_sgprs
-syn keyword clrxPseudoOp .reserved_vgprs .rocm .rodata .runtime_handle .runtime_loader_kernel_symbol
-syn keyword clrxPseudoOp .rvlin .rvlin_once .rwdata .sampler .samplerinit .samplerreloc .sbttl
-syn keyword clrxPseudoOp .scope .scratchbuffer .scratchbuffers .scratchsym .section .segment .set
-syn keyword clrxPseudoOp .setup .setupargs .sgprsnum .short .single .size .skip .space .spilledsgprs
-syn keyword clrxPseudoOp .spilledvgprs .string .string16 .string32 .string64 .struct .stub
-syn keyword clrxPseudoOp .subconstantbuffers .target .text .tgsize .title .tripple .uav .uavid
-syn keyword clrxPseudoOp .uavmailboxsize .uavopmask .uavprivate .undef .unusing .use_debug_enabled
-syn keyword clrxPseudoOp .use_dispatch_id .use_dispatch_ptr .use_dynamic_call_stack
-syn keyword clrxPseudoOp .use_flat_scratch_init .use_grid_workgroup_count .use_kernarg_segment_ptr
-syn keyword clrxPseudoOp .use_ordered_append_gds .use_private_segment_buffer
-syn keyword clrxPseudoOp .use_private_segment_size .use_ptr64 .use_queue_ptr .use_xnack_enabled
-syn keyword clrxPseudoOp .useargs .useconstdata .useenqueue .usegeneric .useprintf .userdata
-syn keyword clrxPseudoOp .userdatanum .usereg .usesetup .using .vectypehint .version .vgprsnum
-syn keyword clrxPseudoOp .warning .wave32 .wavefront_sgpr_count .wavefront_size .weak .while .word
+syn keyword clrxPseudoOp .group_segment_align .group_segment_fixes_size .half .header .hsa_debugmode
+syn keyword clrxPseudoOp .hsa_dims .hsa_dx10clamp .hsa_exceptions .hsa_floatmode .hsa_ieeemode
+syn keyword clrxPseudoOp .hsa_localsize .hsa_pgmrsrc1 .hsa_pgmrsrc2 .hsa_priority .hsa_privmode
+syn keyword clrxPseudoOp .hsa_scratchbuffer .hsa_sgprsnum .hsa_tgsize .hsa_userdatanum .hsa_vgprsnum
+syn keyword clrxPseudoOp .hsaconfig .hsalayout .hwlocal .hword .hwregion .ieeemode .if .if32 .if64
+syn keyword clrxPseudoOp .ifarch .ifb .ifc .ifdef .ifeq .ifeqs .iffmt .ifge .ifgpu .ifgt .ifle .iflt
+syn keyword clrxPseudoOp .ifnarch .ifnb .ifnc .ifndef .ifne .ifnes .ifnfmt .ifngpu .ifnotdef .incbin
+syn keyword clrxPseudoOp .include .inner .inputs .inputsamplers .int .intconsts .irp .irpc
+syn keyword clrxPseudoOp .isametadata .kcode .kcodeend .kernarg_segment_align .kernarg_segment_size
+syn keyword clrxPseudoOp .kernel .kernel_code_entry_offset .kernel_code_prefetch_offset
+syn keyword clrxPseudoOp .kernel_code_prefetch_size .lflags .line .llvm10binfmt .llvm_version .ln
+syn keyword clrxPseudoOp .local .localsize .long .machine .macro .macrocase .main
+syn keyword clrxPseudoOp .max_flat_work_group_size .max_scratch_backing_memory
+syn keyword clrxPseudoOp .md_group_segment_fixed_size .md_kernarg_segment_align
+syn keyword clrxPseudoOp .md_kernarg_segment_size .md_language .md_private_segment_fixed_size
+syn keyword clrxPseudoOp .md_sgprsnum .md_symname .md_version .md_vgprsnum .md_wavefront_size
+syn keyword clrxPseudoOp .metadata .metadatav3 .newbinfmt .noaltmacro .nobuggyfplit .nomacrocase
+syn keyword clrxPseudoOp .nooldmodparam .nosectdiffs .nowave32 .octa .offset .oldmodparam .org
+syn keyword clrxPseudoOp .outputs .p2align .persistentbuffers .pgmrsrc1 .pgmrsrc2 .pgmrsrc3 .policy
+syn keyword clrxPseudoOp .print .printf .printfid .priority .private_elem_size
+syn keyword clrxPseudoOp .private_segment_align .private_segment_fixed_size .privateid .privmode
+syn keyword clrxPseudoOp .proginfo .purgem .quad .rawcode .regvar .rept .reqd_work_group_size
+syn keyword clrxPseudoOp .reserved_sgprs .reserved_vgprs .rocm .rodata .runtime_handle
+syn keyword clrxPseudoOp .runtime_loader_kernel_symbol .rvlin .rvlin_once .rwdata .sampler
+syn keyword clrxPseudoOp .samplerinit .samplerreloc .sbttl .scope .scratchbuffer .scratchbuffers
+syn keyword clrxPseudoOp .scratchsym .section .segment .set .setup .setupargs .sgprsnum
+syn keyword clrxPseudoOp .shared_vgprs .short .single .size .skip .space .spilledsgprs .spilledvgprs
+syn keyword clrxPseudoOp .string .string16 .string32 .string64 .struct .stub .subconstantbuffers
+syn keyword clrxPseudoOp .target .text .tgsize .title .tripple .uav .uavid .uavmailboxsize
+syn keyword clrxPseudoOp .uavopmask .uavprivate .undef .unusing .use_debug_enabled .use_dispatch_id
+syn keyword clrxPseudoOp .use_dispatch_ptr .use_dynamic_call_stack .use_flat_scratch_init
+syn keyword clrxPseudoOp .use_grid_workgroup_count .use_kernarg_segment_ptr .use_ordered_append_gds
+syn keyword clrxPseudoOp .use_private_segment_buffer .use_private_segment_size .use_ptr64
+syn keyword clrxPseudoOp .use_queue_ptr .use_wave32 .use_xnack_enabled .useargs .useconstdata
+syn keyword clrxPseudoOp .useenqueue .usegeneric .useprintf .userdata .userdatanum .usereg .usesetup
+syn keyword clrxPseudoOp .using .vectypehint .version .vgprsnum .warning .wave32
+syn keyword clrxPseudoOp .wavefront_sgpr_count .wavefront_size .weak .while .word
 syn keyword clrxPseudoOp .work_group_size_hint .workgroup_fbarrier_count
 syn keyword clrxPseudoOp .workgroup_group_segment_size .workitem_private_segment_size
 syn keyword clrxPseudoOp .workitem_vgpr_count

@@ -3,7 +3,7 @@
 //   - every mnemonic of the instruction table, crates/isa/data/instructions.txt (with the
 //     encoding suffixes _e32, _e64, _sdwa, _dpp, _dpp8);
 // The same lists go into Neovim's syntax file, editors/nvim/syntax/clrx.vim.
-//   - every general pseudo-op (PSEUDO_OPS in crates/asm/src/pseudo.rs) and every binary
+//   - every pseudo-op of the table (crates/isa/data/pseudo_ops.txt) and every binary
 //     format's pseudo-op (the match arms of crates/asm/src/format_ops*).
 // `npm run gen-grammar` rewrites the grammar; `npm test` fails when it is out of date.
 'use strict';
@@ -32,10 +32,12 @@ function rustFiles(p) {
 
 function pseudoOps() {
   const src = path.join(repo, 'crates', 'asm', 'src');
-  const pseudo = fs.readFileSync(path.join(src, 'pseudo.rs'), 'utf8');
-  const m = /const PSEUDO_OPS: &\[&str\] = &\[([\s\S]*?)\];/.exec(pseudo);
-  if (!m) throw new Error('PSEUDO_OPS not found in crates/asm/src/pseudo.rs');
-  const names = new Set(m[1].match(/"\.[A-Za-z0-9_]+"/g).map((s) => s.slice(1, -1).toLowerCase()));
+  // The pseudo-op table (crates/isa/data/pseudo_ops.txt) is the single list: its first
+  // column, one pseudo-op a row.
+  const table = fs.readFileSync(path.join(repo, 'crates', 'isa', 'data', 'pseudo_ops.txt'), 'utf8');
+  const names = new Set(
+    table.split('\n').filter((l) => l.startsWith('.')).map((l) => l.split('|')[0].trim().toLowerCase()),
+  );
   // Format pseudo-ops: string literals of match arms (`".a" | ".b" =>`, arms over lines).
   const files = [path.join(src, 'format_ops.rs'), ...rustFiles(path.join(src, 'format_ops'))];
   const arm = /^\s*(?:\|\s*)?"\.[A-Za-z0-9_]+"(?:\s*\|\s*"\.[A-Za-z0-9_]+")*\s*(?:=>|\||if\b)/;

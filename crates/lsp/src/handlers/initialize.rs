@@ -39,6 +39,12 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
         .and_then(|h| h.refresh_support)
         .unwrap_or(false);
     state.inlay_refresh.store(refresh, std::sync::atomic::Ordering::Relaxed);
+    #[allow(deprecated)] // `root_uri` is what older clients send instead of folders.
+    let folders: Vec<std::path::PathBuf> = match &params.workspace_folders {
+        Some(folders) => folders.iter().filter_map(|f| f.uri.to_file_path().ok()).collect(),
+        None => params.root_uri.iter().filter_map(|u| u.to_file_path().ok()).collect(),
+    };
+    *state.workspace_folders.lock().unwrap() = folders;
     InitializeResult {
         capabilities: ServerCapabilities {
             position_encoding: Some(convert::encoding_kind(encoding)),
@@ -72,6 +78,12 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
             selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
             document_link_provider: Some(DocumentLinkOptions { resolve_provider: Some(false), work_done_progress_options: Default::default() }),
             inlay_hint_provider: Some(OneOf::Left(true)),
+            definition_provider: Some(OneOf::Left(true)),
+            declaration_provider: Some(DeclarationCapability::Simple(true)),
+            references_provider: Some(OneOf::Left(true)),
+            document_highlight_provider: Some(OneOf::Left(true)),
+            rename_provider: Some(OneOf::Right(RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
+            workspace_symbol_provider: Some(OneOf::Left(true)),
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: vec![super::on_save::ASSEMBLE.to_string()],
                 ..Default::default()

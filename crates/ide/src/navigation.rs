@@ -1,0 +1,219 @@
+//! Go to definition, find references and highlight, from the analysis's symbol index
+//! ([`crate::symbol_index`]): labels, symbols (by their full scope path, so `x` inside
+//! `.scope s` and `s::x` outside are one name), register symbols (in instruction
+//! operands too), local labels (`1b`/`1f` to the `1:` they mean), macros and kernels,
+//! across included files.
+//!
+//! A kernel goes with the global label of its name: from `.kernel NAME` or from
+//! `NAME:` (or a use of it), the definitions are both. On the path of an `.include` or
+//! `.incbin`, the definition is the file it opens.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use gcn_syntax::{TextRange, TextSize};
+
+use crate::analysis::{normalize, Analysis};
+use crate::document_links::link_at;
+use crate::symbol_index::NameOccurrence;
+
+/// A place in a file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FileRange {
+    pub file: Arc<Path>,
+    pub range: TextRange,
+}
+
+impl FileRange {
+    fn of(o: &NameOccurrence) -> FileRange {
+        FileRange { file: o.file.clone(), range: o.range }
+    }
+}
+
+/// The definitions of the name at `offset` of `file` (the kernel and its label
+/// together), or the file an include's path at `offset` opens (an empty range at its
+/// start). Empty when there is nothing there or it has no definition.
+pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Vec<FileRange> {
+    if let Some(o) = analysis.names.at(file, offset) {
+        if scope_part(analysis, o, offset).is_some() {
+            return Vec::new();
+        }
+        let mut out: Vec<FileRange> = analysis.names.related(o).filter(|x| x.definition).map(FileRange::of).collect();
+        dedup(&mut out);
+        return out;
+    }
+    let Some(parse) = analysis.parse_of(file) else { return Vec::new() };
+    match link_at(analysis, file, &parse, offset) {
+        Some(link) => vec![FileRange { file: Arc::from(link.target), range: TextRange::default() }],
+        None => Vec::new(),
+    }
+}
+
+/// Every occurrence of the name at `offset` of `file` (the kernel and its label
+/// together), in every file, by file and place; definitions only if
+/// `include_declaration`. `None` when there is no name there.
+pub fn references(analysis: &Analysis, file: &Path, offset: TextSize, include_declaration: bool) -> Option<Vec<FileRange>> {
+    let o = name_at(analysis, file, offset)?;
+    let mut found: Vec<&NameOccurrence> = analysis.names.related(o).filter(|x| include_declaration || !x.definition).collect();
+    // Usually in order already (the assembler meets a file's names in order).
+
+    let ordered = |a: &&NameOccurrence, b: &&NameOccurrence| {
+        (a.file.as_os_str(), a.range.start(), a.range.end()) <= (b.file.as_os_str(), b.range.start(), b.range.end())
+    };
+    if !found.is_sorted_by(ordered) {
+        found.sort_by(|a, b| (a.file.as_os_str(), a.range.start(), a.range.end()).cmp(&(b.file.as_os_str(), b.range.start(), b.range.end())));
+    }
+
+    found.dedup_by(|a, b| a.file == b.file && a.range == b.range);
+    Some(found.into_iter().map(FileRange::of).collect())
+}
+
+/// An occurrence to highlight: `write` for a definition, else a use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Highlight {
+    pub range: TextRange,
+    pub write: bool,
+}
+
+/// The occurrences in `file` of the name at `offset` (the kernel and its label
+/// together), by place. `None` when there is no name there.
+pub fn highlights(analysis: &Analysis, file: &Path, offset: TextSize) -> Option<Vec<Highlight>> {
+    let o = name_at(analysis, file, offset)?;
+    let file = normalize(file);
+    let mut out: Vec<Highlight> =
+        analysis.names.related(o).filter(|x| *x.file == *file).map(|x| Highlight { range: x.range, write: x.definition }).collect();
+    out.sort_by_key(|h| (h.range.start(), h.range.end(), !h.write));
+    out.dedup_by_key(|h| h.range);
+    Some(out)
+}
+
+/// The name at `offset`, unless `offset` is on the scope part of a path (`outer` of
+/// `outer::x`: scopes are not indexed).
+fn name_at<'a>(analysis: &'a Analysis, file: &Path, offset: TextSize) -> Option<&'a NameOccurrence> {
+    let o = analysis.names.at(file, offset)?;
+    scope_part(analysis, o, offset).is_none().then_some(o)
+}
+
+/// The scope path written before the name of `o` (`a::b` of `a::b::x`), if `offset` is
+/// on it.
+pub(crate) fn scope_part<'a>(analysis: &'a Analysis, o: &NameOccurrence, offset: TextSize) -> Option<&'a str> {
+    let text = analysis.file_text(&o.file)?.get(std::ops::Range::<usize>::from(o.range))?;
+    let split = text.rfind("::")?;
+    let scope = text[..split].trim_start_matches("::");
+    (!scope.is_empty() && offset < o.range.start() + TextSize::from(split as u32)).then_some(scope)
+}
+
+fn dedup(out: &mut Vec<FileRange>) {
+    out.sort_by(|a, b| (&a.file, a.range.start(), a.range.end()).cmp(&(&b.file, b.range.start(), b.range.end())));
+    out.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::analysis::{analyse, AnalysisInput};
+    use crate::project::{options_with_project, Settings};
+    use crate::test_util::range_text;
+
+    /// A place: in the source, `line:col-line:col "text"`; elsewhere, `FILE@start..end`.
+    fn place(analysis: &Analysis, dir: &Path, text: &str, file: &Path, range: TextRange) -> String {
+        if file == analysis.path {
+            return range_text(text, range);
+        }
+        let other = analysis.file_text(file).and_then(|t| t.get(std::ops::Range::<usize>::from(range))).unwrap_or("");
+        format!("{}@{:?} {other:?}", file.strip_prefix(dir).unwrap_or(file).display(), range)
+    }
+
+    /// Analyses `test_data/navigation/NAME.s` from disk with the arguments of its first
+    /// line, and answers each query line `#> TEXT [N] [rename=NEW]` (the cursor inside
+    /// the N-th TEXT of the source above the queries).
+    fn render(path: &Path, text: &str) -> String {
+        let args = text.lines().next().and_then(|l| l.strip_prefix("# args:")).unwrap_or("");
+        let settings = Settings { args: args.split_whitespace().map(String::from).collect(), ..Settings::default() };
+        let analysis = analyse(AnalysisInput {
+            path: path.to_path_buf(),
+            text: text.into(),
+            parse: gcn_syntax::parse(text),
+            options: options_with_project(path, &settings, None),
+            open_files: Arc::default(),
+            cancel: None,
+            encode_cache: None,
+        });
+        let dir = path.parent().unwrap();
+        let source = &text[..text.find("\n#>").unwrap_or(text.len())];
+        let mut out = String::new();
+        for d in analysis.diagnostics.iter().filter(|d| d.severity == crate::Severity::Error) {
+            writeln!(out, "error {}: {}", range_text(text, d.range), d.message).unwrap();
+        }
+        for query in text.lines().filter_map(|l| l.strip_prefix("#> ")) {
+            let mut words = query.split_whitespace();
+            let needle = words.next().unwrap();
+            let mut nth = 0;
+            let mut new_name = None;
+            for w in words {
+                match w.strip_prefix("rename=") {
+                    Some(n) => new_name = Some(n),
+                    None => nth = w.parse().unwrap(),
+                }
+            }
+            let start = source.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("no {query}")).0;
+            let offset = TextSize::from((start + usize::from(needle.len() > 1)) as u32);
+            let at = place(&analysis, dir, text, path, TextRange::at(TextSize::from(start as u32), TextSize::from(needle.len() as u32)));
+            writeln!(out, "{query}: at {at}").unwrap();
+            for d in goto_definition(&analysis, path, offset) {
+                writeln!(out, "  definition {}", place(&analysis, dir, text, &d.file, d.range)).unwrap();
+            }
+            if let Some(refs) = references(&analysis, path, offset, false) {
+                for r in refs {
+                    writeln!(out, "  reference {}", place(&analysis, dir, text, &r.file, r.range)).unwrap();
+                }
+            }
+            if let Some(hs) = highlights(&analysis, path, offset) {
+                let hs: Vec<String> = hs.iter().map(|h| format!("{}{}", if h.write { "w" } else { "r" }, range_text(text, h.range).split(' ').next().unwrap())).collect();
+                writeln!(out, "  highlights {}", hs.join(" ")).unwrap();
+            }
+            match crate::rename::prepare_rename(&analysis, path, offset) {
+                Ok((range, name)) => writeln!(out, "  prepare rename {} {name:?}", range_text(text, range)).unwrap(),
+                Err(message) => writeln!(out, "  prepare rename refused: {message}").unwrap(),
+            }
+            if let Some(new_name) = new_name {
+                match crate::rename::rename(&analysis, path, offset, new_name) {
+                    Ok(files) => {
+                        for f in files {
+                            for (range, new) in f.edits {
+                                writeln!(out, "  rename {} -> {new}", place(&analysis, dir, text, &f.file, range)).unwrap();
+                            }
+                        }
+                    }
+                    Err(message) => writeln!(out, "  rename to {new_name} refused: {message}").unwrap(),
+                }
+            }
+        }
+        for link in crate::document_links::document_links(&analysis, path, &analysis.parse) {
+            writeln!(out, "link {} -> {}", range_text(text, link.range), link.target.strip_prefix(dir).unwrap_or(&link.target).display()).unwrap();
+        }
+        for s in crate::workspace_symbols::analysis_symbols(&analysis, "") {
+            writeln!(out, "symbol {:?} {} in {:?} at {}", s.kind, s.name, s.container, place(&analysis, dir, text, &s.file, s.range)).unwrap();
+        }
+        out
+    }
+
+    #[test]
+    fn navigation_snapshots() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/navigation");
+        let mut cases: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "s"))
+            .collect();
+        cases.sort();
+        for path in cases {
+            let text = std::fs::read_to_string(&path).unwrap();
+            expect_test::expect_file![path.with_extension("txt")].assert_eq(&render(&path, &text));
+        }
+    }
+}
