@@ -30,6 +30,8 @@ pub struct Snapshot {
     pub llvm_version: u32,
     /// Code ownership by kernel labels and `.kcode`.
     pub code_regions: Vec<CodeRegion>,
+    /// `-S`, `--forceAddSymbols`.
+    pub force_add_symbols: bool,
 }
 
 /// Registers the code of a kernel uses.
@@ -121,6 +123,11 @@ fn content(a: &Assembly, owner: Owner, kind: SectionKind) -> Option<Vec<u8>> {
 
 /// Writes the binary of the assembly's format; errors are diagnostics.
 pub(crate) fn binary(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    // Refused rather than ignored: the binary would lack the symbols asked for.
+    if a.config.snapshot.force_add_symbols && matches!(a.format, BinaryFormat::Amd | BinaryFormat::AmdCl2 | BinaryFormat::Gallium) {
+        let message = format!("-S (--forceAddSymbols) is not supported yet for the {} format", a.format.name());
+        return Err(vec![error(a, None, message)]);
+    }
     match a.format {
         BinaryFormat::Rawcode => Ok(a.raw_code()),
         BinaryFormat::Amd => build_amd(a),
@@ -678,6 +685,7 @@ pub(crate) fn snapshot(asm: &crate::assembler::Asm) -> Snapshot {
         driver_version: super::driver_version(asm),
         llvm_version: super::llvm_version(asm),
         code_regions: asm.layout.code_regions.clone(),
+        force_add_symbols: asm.opts.force_add_symbols,
     }
 }
 
