@@ -5,29 +5,38 @@
 //!
 //! Only an encoding that depended on nothing but the node and the target is kept: no
 //! symbol was asked for (value, branch target, register symbol) and nothing is left to
-//! patch later. Each assembly keeps the entries it used or made; the rest are dropped.
+//! patch later. An entry keeps its node alive, so a node's address names it as long as
+//! the entry stands. Entries are stamped with the last assembly that used them; when
+//! the unused ones outnumber the used, they are dropped.
 
 use std::sync::{Arc, Mutex};
 
 use foldhash::HashMap;
-
 use gcn_isa::encode::{Encoded, RegUses, Target, Words};
 use gcn_syntax::GreenNode;
 
-/// An instruction's green node, by address (kept alive by its entry). Addresses are
-/// aligned: the hash must mix their high bits into the low ones (foldhash does; FxHash
-/// does not, and its buckets collided).
+/// An instruction's green node, by address. Addresses are aligned: the hash must mix
+/// their high bits into the low ones (foldhash does; FxHash does not, and its buckets
+/// collided).
 type Key = usize;
 
-/// An encoding with nothing left to patch: the target it is for, the node, its words
-/// and register uses.
-type Entry = (Target, GreenNode, Words, RegUses);
+/// An encoding with nothing left to patch, for one node and target.
+struct Entry {
+    target: Target,
+    _node: GreenNode,
+    words: Words,
+    regs: RegUses,
+    /// The last assembly that used it.
+    used: u64,
+}
 
-/// The encodings of one assembly and of the one before.
+/// The encodings kept, and which assembly is running.
 #[derive(Default)]
 pub struct EncodeCache {
-    previous: HashMap<Key, Entry>,
-    current: HashMap<Key, Entry>,
+    entries: HashMap<Key, Entry>,
+    generation: u64,
+    /// Entries the running assembly used or made.
+    used: usize,
 }
 
 /// A cache shared by the successive assemblies of one source.
@@ -42,43 +51,47 @@ impl std::fmt::Debug for SharedEncodeCache {
 
 impl SharedEncodeCache {
     /// The cache for a new assembly (another assembly running meanwhile gets an empty
-    /// one): what the last assembly used or made.
+    /// one).
     pub(crate) fn take(&self) -> EncodeCache {
         let mut shared = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let last = std::mem::take(&mut *shared);
-        EncodeCache { previous: last.current, current: HashMap::default() }
+        let mut cache = std::mem::take(&mut *shared);
+        cache.generation += 1;
+        cache.used = 0;
+        cache
     }
 
-    /// Keeps what this assembly used or made, for the next.
-    pub(crate) fn put_back(&self, cache: EncodeCache) {
-        let mut shared = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        *shared = EncodeCache { previous: HashMap::default(), current: cache.current };
+    /// Keeps the cache for the next assembly, without the entries no longer used when
+    /// they are the greater part.
+    pub(crate) fn put_back(&self, mut cache: EncodeCache) {
+        if cache.entries.len() > 2 * cache.used + 1024 {
+            let generation = cache.generation;
+            cache.entries.retain(|_, e| e.used == generation);
+        }
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = cache;
     }
 }
 
 impl EncodeCache {
-    fn key(node: &gcn_syntax::SyntaxNode) -> (Key, GreenNode) {
-        let green = node.green().into_owned();
-        (&*green as *const _ as usize, green)
+    fn key(node: &gcn_syntax::SyntaxNode) -> Key {
+        &*node.green() as *const _ as usize
     }
 
     /// The encoding of `node` for `target`, if known.
     pub(crate) fn get(&mut self, node: &gcn_syntax::SyntaxNode, target: Target) -> Option<Encoded> {
-        let (key, _) = Self::key(node);
-        let encoded = |(_, _, words, regs): &Entry| Encoded { words: words.clone(), fixups: Vec::new(), regs: regs.clone() };
-        if let Some(entry) = self.current.get(&key) {
-            return (entry.0 == target).then(|| encoded(entry));
+        let entry = self.entries.get_mut(&Self::key(node)).filter(|e| e.target == target)?;
+        if entry.used != self.generation {
+            entry.used = self.generation;
+            self.used += 1;
         }
-        let entry = self.previous.remove(&key).filter(|e| e.0 == target)?;
-        let found = encoded(&entry);
-        self.current.insert(key, entry);
-        Some(found)
+        Some(Encoded { words: entry.words.clone(), fixups: Vec::new(), regs: entry.regs.clone() })
     }
 
     /// Keeps an encoding that has no fixups.
     pub(crate) fn insert(&mut self, node: &gcn_syntax::SyntaxNode, target: Target, encoded: &Encoded) {
         debug_assert!(encoded.fixups.is_empty());
-        let (key, green) = Self::key(node);
-        self.current.insert(key, (target, green, encoded.words.clone(), encoded.regs.clone()));
+        let green = node.green().into_owned();
+        let entry = Entry { target, _node: green, words: encoded.words.clone(), regs: encoded.regs.clone(), used: self.generation };
+        self.entries.insert(Self::key(node), entry);
+        self.used += 1;
     }
 }
