@@ -18,7 +18,6 @@
 //! - [`document_links`]: the files `.include` and `.incbin` open.
 //! - [`workspace_symbols`]: the symbols of the project, for a search.
 //! - [`on_save`]: the binary written when a source is saved.
-//! - [`document_links`](mod@document_links): the files `.include`/`.incbin` name.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
 //! - [`hover`](mod@hover): what the thing under the cursor is (instruction, pseudo-op,
 //!   register, number, name), as markdown.
