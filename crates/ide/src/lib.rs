@@ -15,7 +15,7 @@
 //! - [`symbol_index`]: where each name is defined and used, across included files.
 //! - [`navigation`]: go to definition, references and highlights of a name.
 //! - [`rename`]: renaming a name in every file, or why it cannot be.
-//! - [`document_links`]: the files `.include` and `.incbin` open.
+//! - [`document_links`](mod@document_links): the files `.include` and `.incbin` open.
 //! - [`workspace_symbols`]: the symbols of the project, for a search.
 //! - [`on_save`]: the binary written when a source is saved.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.

@@ -222,7 +222,7 @@ pub struct Definition {
 }
 
 /// Every kernel, label (not local ones), symbol and macro the file defines, in source
-/// order: the names of the outline ([`crate::document_symbols`]), found without cursors.
+/// order: the names of the outline ([`crate::document_symbols()`]), found without cursors.
 pub fn definitions(parse: &Parse) -> Vec<Definition> {
     let mut out = Vec::new();
     walk_definitions(parse.green(), TextSize::from(0), &mut out);
