@@ -261,23 +261,12 @@ mod tests {
 
     use super::*;
     use crate::project::{options_with_project, Settings};
-    use crate::test_util::range_text;
+    use crate::test_util::{analyse_case, check_dir_files, range_text};
 
     /// Analyses `test_data/analysis/NAME.s` from disk (its includes too), with the
     /// arguments of its first line (`# args: ...`).
     fn render(path: &Path, text: &str) -> String {
-        let args = text.lines().next().and_then(|l| l.strip_prefix("# args:")).unwrap_or("");
-        let settings = Settings { args: args.split_whitespace().map(String::from).collect(), ..Settings::default() };
-        let options = options_with_project(path, &settings, None);
-        let analysis = analyse(AnalysisInput {
-            path: path.to_path_buf(),
-            text: text.into(),
-            parse: gcn_syntax::parse(text),
-            options,
-            open_files: Arc::default(),
-            cancel: None,
-            encode_cache: None,
-        });
+        let analysis = analyse_case(path, text);
         let dir = path.parent().unwrap();
         let mut out = String::new();
         for d in &analysis.diagnostics {
@@ -306,18 +295,7 @@ mod tests {
 
     #[test]
     fn analysis_snapshots() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/analysis");
-        let mut cases: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "s"))
-            .collect();
-        cases.sort();
-        assert!(cases.len() >= 5);
-        for path in cases {
-            let text = std::fs::read_to_string(&path).unwrap();
-            expect_test::expect_file![path.with_extension("txt")].assert_eq(&render(&path, &text));
-        }
+        check_dir_files("analysis", render);
     }
 
     #[test]

@@ -112,11 +112,8 @@ fn dedup(out: &mut Vec<FileRange>) {
 mod tests {
     use std::fmt::Write;
     use std::path::Path;
-    use std::sync::Arc;
 
     use super::*;
-    use crate::analysis::{analyse, AnalysisInput};
-    use crate::project::{options_with_project, Settings};
     use crate::test_util::range_text;
 
     /// A place: in the source, `line:col-line:col "text"`; elsewhere, `FILE@start..end`.
@@ -132,17 +129,7 @@ mod tests {
     /// line, and answers each query line `#> TEXT [N] [rename=NEW]` (the cursor inside
     /// the N-th TEXT of the source above the queries).
     fn render(path: &Path, text: &str) -> String {
-        let args = text.lines().next().and_then(|l| l.strip_prefix("# args:")).unwrap_or("");
-        let settings = Settings { args: args.split_whitespace().map(String::from).collect(), ..Settings::default() };
-        let analysis = analyse(AnalysisInput {
-            path: path.to_path_buf(),
-            text: text.into(),
-            parse: gcn_syntax::parse(text),
-            options: options_with_project(path, &settings, None),
-            open_files: Arc::default(),
-            cancel: None,
-            encode_cache: None,
-        });
+        let analysis = crate::test_util::analyse_case(path, text);
         let dir = path.parent().unwrap();
         let source = &text[..text.find("\n#>").unwrap_or(text.len())];
         let mut out = String::new();
@@ -204,16 +191,6 @@ mod tests {
 
     #[test]
     fn navigation_snapshots() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/navigation");
-        let mut cases: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "s"))
-            .collect();
-        cases.sort();
-        for path in cases {
-            let text = std::fs::read_to_string(&path).unwrap();
-            expect_test::expect_file![path.with_extension("txt")].assert_eq(&render(&path, &text));
-        }
+        crate::test_util::check_dir_files("navigation", render);
     }
 }

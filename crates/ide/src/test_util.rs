@@ -9,6 +9,12 @@ use gcn_syntax::TextRange;
 use crate::{LineIndex, PositionEncoding};
 
 pub(crate) fn check_dir(dir: &str, render: impl Fn(&str) -> String) {
+    check_dir_files(dir, |_, text| render(text));
+}
+
+/// [`check_dir`] with each case's path given to `render` too (for cases read from disk
+/// with their includes).
+pub(crate) fn check_dir_files(dir: &str, render: impl Fn(&Path, &str) -> String) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("test_data")
         .join(dir);
@@ -21,8 +27,24 @@ pub(crate) fn check_dir(dir: &str, render: impl Fn(&str) -> String) {
     assert!(!files.is_empty(), "no cases in {}", dir.display());
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        expect_test::expect_file![path.with_extension("txt")].assert_eq(&render(&text));
+        expect_test::expect_file![path.with_extension("txt")].assert_eq(&render(&path, &text));
     }
+}
+
+/// The analysis of a test case read from disk at `path` (its includes from disk too),
+/// with the `gcnasm` arguments of its first line (`# args: ...`).
+pub(crate) fn analyse_case(path: &Path, text: &str) -> crate::Analysis {
+    let args = text.lines().next().and_then(|l| l.strip_prefix("# args:")).unwrap_or("");
+    let settings = crate::Settings { args: args.split_whitespace().map(String::from).collect(), ..Default::default() };
+    crate::analyse(crate::AnalysisInput {
+        path: path.to_path_buf(),
+        text: text.into(),
+        parse: gcn_syntax::parse(text),
+        options: crate::project::options_with_project(path, &settings, None),
+        open_files: Default::default(),
+        cancel: None,
+        encode_cache: None,
+    })
 }
 
 /// `line:col-line:col "text"`, one-based lines, zero-based UTF-16 columns; long texts are
