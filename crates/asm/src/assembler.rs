@@ -472,10 +472,54 @@ impl Asm {
     pub(crate) fn note_name(&mut self, ctx: &Ctx, kind: crate::index::NameKind, name: impl FnOnce(&mut crate::index::SymbolIndex) -> String, range: TextRange, definition: bool) {
         if let Some(index) = self.index.as_mut() {
             let name = name(index);
-            let location = ctx.loc(range.start());
-            let end = ctx.loc(range.end());
-            let len = if end.file == location.file { end.offset.saturating_sub(location.offset) } else { 0 };
+            // Where the user wrote it: a name passed to a macro is found at the call.
+            let location = ctx.mapper.map_written(range.start().into());
+            // The end from the last byte: the byte after a substituted name belongs to
+            // the macro body, not to the call.
+            let len = match u32::from(range.len()) {
+                0 => 0,
+                _ => {
+                    let last = ctx.mapper.map_written(u32::from(range.end()) - 1);
+                    let spans = last.file == location.file && last.offset + 1 >= location.offset;
+                    if spans { last.offset + 1 - location.offset } else { 0 }
+                }
+            };
+            let scope = match kind {
+                NameKind::Label | NameKind::Symbol | NameKind::RegisterSymbol => name.rsplit_once("::").map(|(s, _)| s.to_string()),
+                _ => None,
+            };
             index.record(kind, name, location, len, definition);
+            // The scopes of a path (`outer::inner::x`) are names too.
+            let text = ctx.source.get(std::ops::Range::<usize>::from(range)).unwrap_or("");
+            if let (Some(scope), Some(split)) = (scope, text.rfind("::")) {
+                let written = text[..split].to_string();
+                self.note_scope_parts(ctx, &written, range.start(), &scope);
+            }
+        }
+    }
+
+    /// Records each scope of a written path (`a::b` of `a::b::x`, `::a`), starting at
+    /// `start`, as a use; `full` is the full path of the last scope, and the written
+    /// parts are its last parts.
+    pub(crate) fn note_scope_parts(&mut self, ctx: &Ctx, written: &str, start: gcn_syntax::TextSize, full: &str) {
+        let full_parts: Vec<&str> = full.split("::").collect();
+        let mut parts = Vec::new();
+        let mut offset = 0;
+        for part in written.split("::") {
+            if !part.is_empty() {
+                parts.push((offset, part));
+            }
+            offset += part.len() + 2;
+        }
+        let Some(base) = full_parts.len().checked_sub(parts.len()) else { return };
+        for (i, &(offset, part)) in parts.iter().enumerate() {
+            let path = &full_parts[..=base + i];
+            if path.last() != Some(&part) || path.iter().any(|p| p.is_empty()) {
+                return;
+            }
+            let name = path.join("::");
+            let range = TextRange::at(start + gcn_syntax::TextSize::from(offset as u32), gcn_syntax::TextSize::from(part.len() as u32));
+            self.note_name(ctx, NameKind::Scope, |_| name, range, false);
         }
     }
 

@@ -153,17 +153,19 @@ pub(crate) fn eval_text_expr(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut u
 
 // ---- macro arguments -------------------------------------------------------------------
 
-/// One argument value at `pos` (the reference's rules; see the module docs). `None`
-/// after reporting an error.
-fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt: bool) -> Option<String> {
+/// One argument value at `pos` (the reference's rules; see the module docs), with the
+/// places of its bytes at the call (see [`Text::push_substituted`]). `None` after
+/// reporting an error.
+fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt: bool) -> Option<Text> {
     let bytes = tc.text.text.as_bytes();
     let end = bytes.len();
-    let mut out = Vec::new();
+    // The positions of the value's bytes in the call's text.
+    let mut kept = Vec::new();
     if *pos < end && ((alt && bytes[*pos] == b'%') || (!alt && bytes[*pos] == b'\\' && bytes.get(*pos + 1) == Some(&b'%'))) {
         *pos += if alt { 1 } else { 2 };
         let value = eval_text_expr(asm, ctx, tc, pos)?;
         return match value {
-            Value::Abs(v) => Some(v.to_string()),
+            Value::Abs(v) => Some(Text { text: v.to_string(), pieces: Vec::new() }),
             Value::Rel { .. } => {
                 text_error(asm, ctx, tc, *pos, "expression must be absolute");
                 None
@@ -180,7 +182,7 @@ fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt:
                 escape = true;
             } else {
                 escape = false;
-                out.push(bytes[*pos]);
+                kept.push(*pos);
             }
             *pos += 1;
         }
@@ -189,7 +191,7 @@ fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt:
             return None;
         }
         *pos += 1;
-        return Some(String::from_utf8_lossy(&out).into_owned());
+        return Some(bytes_of(tc.text, &kept));
     }
     if *pos < end && bytes[*pos] == b'"' {
         let start = *pos;
@@ -201,7 +203,7 @@ fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt:
             } else {
                 backslashes = 0;
             }
-            out.push(bytes[*pos]);
+            kept.push(*pos);
             *pos += 1;
         }
         if *pos == end {
@@ -209,7 +211,7 @@ fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt:
             return None;
         }
         *pos += 1;
-        return Some(String::from_utf8_lossy(&out).into_owned());
+        return Some(bytes_of(tc.text, &kept));
     }
     let mut after_space = false;
     let mut prev = 0u8;
@@ -228,12 +230,30 @@ fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt:
         if after_space && ((prev != this && prev_cont == this_cont) || (prev == this && this_cont)) {
             break;
         }
-        out.push(b);
+        kept.push(*pos);
         after_space = false;
         prev = this;
         *pos += 1;
     }
-    Some(String::from_utf8_lossy(&out).into_owned())
+    Some(bytes_of(tc.text, &kept))
+}
+
+/// The bytes of `from` at `positions` (increasing), with their origins. The bytes left
+/// out are ASCII (spaces, quotes, `!`), so every run is whole characters.
+fn bytes_of(from: &Text, positions: &[usize]) -> Text {
+    let mut out = Text::default();
+    let mut i = 0;
+    while i < positions.len() {
+        let start = positions[i];
+        let mut end = start + 1;
+        i += 1;
+        while i < positions.len() && positions[i] == end {
+            end += 1;
+            i += 1;
+        }
+        from.copy_range_to(start, end, &mut out);
+    }
+    out
 }
 
 // ---- definitions -----------------------------------------------------------------------
@@ -309,7 +329,7 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
             skip_spaces(bytes, &mut pos);
             let value_pos = pos;
             match macro_arg_value(asm, ctx, &tc, &mut pos, asm.opts.alt_macro) {
-                Some(v) => default = v,
+                Some(v) => default = v.text,
                 None => {
                     good = false;
                     continue;
@@ -434,7 +454,7 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
     }
 }
 
-fn bind_args(asm: &mut Asm, ctx: &Ctx, m: &Macro, tc: &TextCtx, alt: bool) -> Option<Vec<String>> {
+fn bind_args(asm: &mut Asm, ctx: &Ctx, m: &Macro, tc: &TextCtx, alt: bool) -> Option<Vec<Text>> {
     let bytes = tc.text.text.as_bytes();
     let end = bytes.len();
     let mut pos = 0;
@@ -447,20 +467,20 @@ fn bind_args(asm: &mut Asm, ctx: &Ctx, m: &Macro, tc: &TextCtx, alt: bool) -> Op
             skip_spaces(bytes, &mut pos);
         }
         let arg_pos = pos;
-        let mut value = String::new();
+        let mut value = Text::default();
         if !p.vararg {
             match macro_arg_value(asm, ctx, tc, &mut pos, alt) {
                 Some(v) => value = v,
                 None => {
                     good = false;
-                    values.push(String::new());
+                    values.push(Text::default());
                     continue;
                 }
             }
         } else {
             while pos < end {
                 match macro_arg_value(asm, ctx, tc, &mut pos, alt) {
-                    Some(v) => value.push_str(&v),
+                    Some(v) => v.copy_range_to(0, v.text.len(), &mut value),
                     None => {
                         good = false;
                         break;
@@ -469,9 +489,9 @@ fn bind_args(asm: &mut Asm, ctx: &Ctx, m: &Macro, tc: &TextCtx, alt: bool) -> Op
                 skip_spaces(bytes, &mut pos);
                 if pos < end {
                     if bytes[pos] == b',' {
+                        tc.text.copy_range_to(pos, pos + 1, &mut value);
                         pos += 1;
                         skip_spaces(bytes, &mut pos);
-                        value.push(',');
                     } else {
                         text_error(asm, ctx, tc, pos, "unexpected text after the arguments");
                         good = false;
@@ -480,12 +500,12 @@ fn bind_args(asm: &mut Asm, ctx: &Ctx, m: &Macro, tc: &TextCtx, alt: bool) -> Op
                 }
             }
         }
-        if value.is_empty() {
+        if value.text.is_empty() {
             if p.required {
                 text_error(asm, ctx, tc, arg_pos, format!("macro `{}` needs a value for `{}`", m.name, p.name));
                 good = false;
             }
-            value = p.default.clone();
+            value = Text { text: p.default.clone(), pieces: Vec::new() };
         }
         values.push(value);
     }
@@ -596,7 +616,7 @@ fn local_statement(bytes: &[u8], start: usize, end: usize) -> Option<(usize, Vec
 /// have been assembled).
 struct Expander<'m> {
     m: &'m Macro,
-    values: &'m [String],
+    values: &'m [Text],
     count: u64,
     alt: bool,
     locals: Vec<(String, u64)>,
@@ -606,7 +626,7 @@ struct Expander<'m> {
 }
 
 impl<'m> Expander<'m> {
-    fn new(m: &'m Macro, values: &'m [String], count: u64, alt: bool) -> Self {
+    fn new(m: &'m Macro, values: &'m [Text], count: u64, alt: bool) -> Self {
         Expander { m, values, count, alt, locals: Vec::new(), ends: &m.ends, next: 0, line_start: 0 }
     }
 
@@ -615,11 +635,12 @@ impl<'m> Expander<'m> {
         self.alt && self.m.has_locals
     }
 
-    fn lookup(&self, name: &str) -> Option<String> {
+    fn lookup(&self, name: &str) -> Option<std::borrow::Cow<'m, Text>> {
         if let Some(i) = self.m.params.iter().position(|p| p.name == name) {
-            return Some(self.values[i].clone());
+            return Some(std::borrow::Cow::Borrowed(&self.values[i]));
         }
-        self.locals.iter().rev().find(|(n, _)| n == name).map(|(_, i)| format!(".LL{i}"))
+        let (_, i) = self.locals.iter().rev().find(|(n, _)| n == name)?;
+        Some(std::borrow::Cow::Owned(Text { text: format!(".LL{i}"), pieces: Vec::new() }))
     }
 
     /// The next statement of the expansion, with its separator.
@@ -653,7 +674,7 @@ impl<'m> Expander<'m> {
                     match self.lookup(&body.text[pos..pos + n]) {
                         Some(value) => {
                             body.copy_range_to(copied, pos, &mut out);
-                            out.push_fixed(&value, tc.loc(pos));
+                            out.push_substituted(&value, tc.loc(pos));
                             pos += n;
                             copied = pos;
                         }
@@ -676,7 +697,7 @@ impl<'m> Expander<'m> {
                     let n = name_len(&bytes[..line_end], pos);
                     let found = if n > 0 { self.lookup(&body.text[pos..pos + n]) } else { None };
                     if let Some(value) = found {
-                        out.push_fixed(&value, tc.loc(at));
+                        out.push_substituted(&value, tc.loc(at));
                         pos += n;
                     } else if bytes[pos] == b'@' {
                         out.push_fixed(&self.count.to_string(), tc.loc(at));
@@ -723,7 +744,7 @@ fn block_delta(text: &str) -> i32 {
 }
 
 /// An `.irp`/`.irpc` body with `\name` replaced by `value`.
-fn substitute_irp(body: &Text, name: &str, value: &str, fallback: Location) -> Text {
+fn substitute_irp(body: &Text, name: &str, value: &Text, fallback: Location) -> Text {
     let bytes = body.text.as_bytes();
     let mut out = Text::default();
     let mut copied = 0;
@@ -741,7 +762,7 @@ fn substitute_irp(body: &Text, name: &str, value: &str, fallback: Location) -> T
         } else {
             let n = name_len(bytes, pos);
             if n > 0 && &body.text[pos..pos + n] == name {
-                out.push_fixed(value, body.location(at, fallback));
+                out.push_substituted(value, body.location(at, fallback));
                 pos += n;
             } else {
                 body.copy_range_to(at, at + 1, &mut out);
@@ -850,19 +871,19 @@ fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: 
         skip_spaces(bytes, &mut pos);
     }
     let mut values = Vec::new();
-    let mut chars = String::new();
+    let mut chars = Text::default();
     let mut good = true;
     let alt = asm.opts.alt_macro;
     while pos < bytes.len() {
         if bytes[pos] == b',' {
             if per_char {
-                chars.push(',');
+                args.copy_range_to(pos, pos + 1, &mut chars);
             }
             pos += 1;
             skip_spaces(bytes, &mut pos);
         }
         match macro_arg_value(asm, ctx, &tc, &mut pos, alt) {
-            Some(v) if per_char => chars.push_str(&v),
+            Some(v) if per_char => v.copy_range_to(0, v.text.len(), &mut chars),
             Some(v) => values.push(v),
             None => {
                 good = false;
@@ -875,10 +896,18 @@ fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: 
         return Flow::Continue;
     }
     if per_char {
-        values = chars.chars().map(String::from).collect();
+        values = chars
+            .text
+            .char_indices()
+            .map(|(i, c)| {
+                let mut one = Text::default();
+                chars.copy_range_to(i, i + c.len_utf8(), &mut one);
+                one
+            })
+            .collect();
     }
     if values.is_empty() {
-        values.push(String::new());
+        values.push(Text::default());
     }
     let total = values.len();
     for (i, value) in values.iter().enumerate() {

@@ -76,6 +76,10 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
                     asm.error_at(ctx, range, "scopes nested deeper than 1000");
                 } else {
                     asm.symbols.open_scope(w.as_deref());
+                    if let Some(token) = args.first().and_then(|a| a.raw_tokens().next()).filter(|_| w.is_some()) {
+                        let path = asm.symbols.current_path();
+                        asm.note_name(ctx, crate::index::NameKind::Scope, |_| path, token.text_range(), true);
+                    }
                 }
             }
         },
@@ -85,12 +89,19 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
             }
         }
         ".using" => match word(&args, 0) {
-            Some(path) if path != "::" => asm.symbols.using(&path),
+            Some(path) if path != "::" => {
+                let full = asm.symbols.using(&path);
+                note_scope_path(asm, ctx, &args, &full);
+            }
             _ => asm.error_at(ctx, range, "`.using` needs a scope path"),
         },
         ".unusing" => match word(&args, 0) {
             Some(path) if path == "::" => asm.error_at(ctx, range, "expected a scope path"),
-            path => asm.symbols.unusing(path.as_deref()),
+            path => {
+                if let Some(full) = asm.symbols.unusing(path.as_deref()) {
+                    note_scope_path(asm, ctx, &args, &full);
+                }
+            }
         },
         ".text" | ".data" | ".rodata" => section(asm, ctx, range, &name),
         ".section" => match section_name(&args) {
@@ -234,6 +245,14 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
 // ---- arguments ----------------------------------------------------------------------
 
 /// The text of an argument (a name, a number, a path).
+/// Records the scopes a `.using`/`.unusing` path names (its first token), `full`
+/// being the full path of the last.
+fn note_scope_path(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], full: &str) {
+    if let Some(token) = args.first().and_then(|a| a.raw_tokens().next()) {
+        asm.note_scope_parts(ctx, token.text(), token.text_range().start(), full);
+    }
+}
+
 fn word(args: &[ast::Arg], i: usize) -> Option<String> {
     args.get(i).map(|a| a.text()).filter(|t| !t.is_empty())
 }

@@ -348,25 +348,49 @@ impl SymbolTable {
         Some(gone)
     }
 
-    /// `.using path`: the latest using is searched first.
-    pub fn using(&mut self, path: &str) {
+    /// `.using path`: the latest using is searched first. Returns the scope's full path.
+    pub fn using(&mut self, path: &str) -> String {
         let scope = self.resolve_path(&format!("{path}::"));
         let current = self.current();
         let usings = &mut self.scopes[current.0 as usize].usings;
         usings.retain(|&s| s != scope);
         usings.push(scope);
+        self.scope_path(scope)
     }
 
-    /// `.unusing [path]`: all usings of the current scope, or one.
-    pub fn unusing(&mut self, path: Option<&str>) {
+    /// `.unusing [path]`: all usings of the current scope, or one (whose full path is
+    /// returned).
+    pub fn unusing(&mut self, path: Option<&str>) -> Option<String> {
         let current = self.current();
         match path {
-            None => self.scopes[current.0 as usize].usings.clear(),
+            None => {
+                self.scopes[current.0 as usize].usings.clear();
+                None
+            }
             Some(path) => {
                 let scope = self.resolve_path(&format!("{path}::"));
                 self.scopes[current.0 as usize].usings.retain(|&s| s != scope);
+                Some(self.scope_path(scope))
             }
         }
+    }
+
+    /// The full path of the current scope (`outer::inner`; empty for the global scope).
+    pub fn current_path(&self) -> String {
+        self.scope_path(self.current())
+    }
+
+    /// The full path of a scope; a temporary scope's part is empty.
+    fn scope_path(&self, scope: ScopeId) -> String {
+        let mut parts = Vec::new();
+        let mut s = scope;
+        while s != GLOBAL {
+            let scope = &self.scopes[s.0 as usize];
+            parts.push(scope.name.as_str());
+            s = scope.parent.unwrap_or(GLOBAL);
+        }
+        parts.reverse();
+        parts.join("::")
     }
 
     /// The enumeration counter of the current scope (`.enum`).

@@ -9,12 +9,43 @@ use crate::source::Location;
 
 /// A run of built text copied from `loc` (or, if `fixed`, all of it mapped to `loc`:
 /// text substituted for a macro parameter points at the parameter's use).
+///
+/// A fixed piece may also know where its text was written (`origin`, mapped byte for
+/// byte): a macro argument's value, at the call. Diagnostics keep pointing at the
+/// parameter's use, as the reference's do; the name index follows `origin`, so that a
+/// name passed as an argument is found where the user wrote it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Piece {
     pub start: u32,
     pub len: u32,
     pub loc: Location,
     pub fixed: bool,
+    pub origin: Option<Location>,
+}
+
+impl Piece {
+    /// Where byte `offset` (inside the piece) is reported.
+    fn location(&self, offset: u32) -> Location {
+        if self.fixed {
+            self.loc
+        } else {
+            Location { file: self.loc.file, offset: self.loc.offset + (offset - self.start) }
+        }
+    }
+
+    /// Where byte `offset` (inside the piece) was written, if known.
+    fn written_at(&self, offset: u32) -> Option<Location> {
+        let delta = offset - self.start;
+        match self.origin {
+            Some(o) => Some(Location { file: o.file, offset: o.offset + delta }),
+            None => (!self.fixed).then(|| self.location(offset)),
+        }
+    }
+
+    /// The origin of the part of the piece from `offset` on.
+    fn origin_from(&self, offset: u32) -> Option<Location> {
+        self.origin.map(|o| Location { file: o.file, offset: o.offset + (offset - self.start) })
+    }
 }
 
 /// How offsets in the text being processed map back to source files.
@@ -36,6 +67,18 @@ impl Mapper {
         }
     }
 
+    /// Where byte `offset` was written: as [`map`](Self::map), except in text
+    /// substituted for a macro parameter, which was written at the call.
+    pub(crate) fn map_written(&self, offset: u32) -> Location {
+        match self {
+            Mapper::File(file) => Location { file: *file, offset },
+            Mapper::Built { pieces, fallback } => {
+                find_piece(pieces, offset).map_or(*fallback, |p| p.written_at(offset).unwrap_or(p.loc))
+            }
+            Mapper::Shifted { inner, base } => inner.map_written(offset + base),
+        }
+    }
+
     /// The mapper of the part of the text that starts at `base`.
     pub(crate) fn shifted(&self, base: u32) -> Mapper {
         match self {
@@ -45,13 +88,15 @@ impl Mapper {
     }
 }
 
-fn map_pieces(pieces: &[Piece], offset: u32) -> Option<Location> {
+/// The piece holding byte `offset` (or ending just at it).
+fn find_piece(pieces: &[Piece], offset: u32) -> Option<&Piece> {
     let i = pieces.partition_point(|p| p.start <= offset);
     let p = pieces[..i].last()?;
-    if offset > p.start + p.len {
-        return None;
-    }
-    Some(if p.fixed { p.loc } else { Location { file: p.loc.file, offset: p.loc.offset + (offset - p.start) } })
+    (offset <= p.start + p.len).then_some(p)
+}
+
+fn map_pieces(pieces: &[Piece], offset: u32) -> Option<Location> {
+    find_piece(pieces, offset).map(|p| p.location(offset))
 }
 
 /// Text with the origin of its pieces.
@@ -64,20 +109,49 @@ pub(crate) struct Text {
 impl Text {
     /// Appends `s` copied from `loc` onwards.
     pub fn push(&mut self, s: &str, loc: Location) {
-        self.push_piece(s, loc, false);
+        self.push_piece(s, loc, false, None);
     }
 
     /// Appends `s`, every byte of which maps to `loc`.
     pub fn push_fixed(&mut self, s: &str, loc: Location) {
-        self.push_piece(s, loc, true);
+        self.push_piece(s, loc, true, None);
     }
 
-    fn push_piece(&mut self, s: &str, loc: Location, fixed: bool) {
+    /// Appends `value`, substituted for a parameter written at `at`: reported at `at`,
+    /// written where the value's own text was.
+    pub fn push_substituted(&mut self, value: &Text, at: Location) {
+        if value.pieces.is_empty() {
+            self.push_fixed(&value.text, at);
+            return;
+        }
+        let mut pos = 0;
+        for p in &value.pieces {
+            if p.start > pos {
+                self.push_fixed(&value.text[pos as usize..p.start as usize], at);
+            }
+            let end = p.start + p.len;
+            self.push_piece(&value.text[p.start as usize..end as usize], at, true, p.written_at(p.start));
+            pos = end;
+        }
+        self.push_fixed(&value.text[pos as usize..], at);
+    }
+
+    fn push_piece(&mut self, s: &str, loc: Location, fixed: bool, origin: Option<Location>) {
         if s.is_empty() {
             return;
         }
         let start = self.text.len() as u32;
         if let Some(last) = self.pieces.last_mut() {
+            let follows = |a: Option<Location>, b: Option<Location>, len: u32| match (a, b) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.file == b.file && a.offset + len == b.offset,
+                _ => false,
+            };
+            if fixed && last.fixed && last.start + last.len == start && last.loc == loc && last.origin.is_some() && follows(last.origin, origin, last.len) {
+                last.len += s.len() as u32;
+                self.text.push_str(s);
+                return;
+            }
             let contiguous = !fixed
                 && !last.fixed
                 && last.start + last.len == start
@@ -89,7 +163,7 @@ impl Text {
                 return;
             }
         }
-        self.pieces.push(Piece { start, len: s.len() as u32, loc, fixed });
+        self.pieces.push(Piece { start, len: s.len() as u32, loc, fixed, origin });
         self.text.push_str(s);
     }
 
@@ -114,7 +188,7 @@ impl Text {
                     } else {
                         Location { file: p.loc.file, offset: p.loc.offset + (pos as u32 - p.start) }
                     };
-                    out.push_piece(&self.text[pos..piece_end], loc, p.fixed);
+                    out.push_piece(&self.text[pos..piece_end], loc, p.fixed, p.origin_from(pos as u32));
                     pos = piece_end;
                     i += 1;
                 }
@@ -125,7 +199,7 @@ impl Text {
                         file: crate::source::FileId(0),
                         offset: 0,
                     });
-                    out.push_piece(&self.text[pos..gap_end], loc, true);
+                    out.push_piece(&self.text[pos..gap_end], loc, true, None);
                     pos = gap_end;
                 }
             }
@@ -183,18 +257,18 @@ pub(crate) fn clean_text(node: &SyntaxNode, from: u32, mapper: &Mapper, source: 
                         } else if after.starts_with("\r\n") {
                             2
                         } else {
-                            out.push(&rest[..=i], mapper.map(pos));
+                            push_mapped(&mut out, &rest[..=i], pos, mapper);
                             pos += (i + 1) as u32;
                             rest = after;
                             continue;
                         };
-                        out.push(&rest[..i], mapper.map(pos));
+                        push_mapped(&mut out, &rest[..i], pos, mapper);
                         pos += (i + 1 + nl) as u32;
                         rest = &after[nl..];
                     }
-                    out.push(rest, mapper.map(pos));
+                    push_mapped(&mut out, rest, pos, mapper);
                 } else {
-                    out.push(text, mapper.map(at));
+                    push_mapped(&mut out, text, at, mapper);
                 }
             }
         }
@@ -212,14 +286,11 @@ fn push_mapped(out: &mut Text, s: &str, start: u32, mapper: &Mapper) {
             let mut pos = start;
             let mut i = pieces.partition_point(|p| p.start + p.len <= pos);
             while pos < end {
-                let (piece_end, loc, fixed) = match pieces.get(i) {
-                    Some(p) if p.start <= pos => {
-                        let loc = if p.fixed { p.loc } else { Location { file: p.loc.file, offset: p.loc.offset + (pos - p.start) } };
-                        ((p.start + p.len).min(end), loc, p.fixed)
-                    }
-                    next => (next.map_or(end, |p| p.start.min(end)), *fallback, true),
+                let (piece_end, loc, fixed, origin) = match pieces.get(i) {
+                    Some(p) if p.start <= pos => ((p.start + p.len).min(end), p.location(pos), p.fixed, p.origin_from(pos)),
+                    next => (next.map_or(end, |p| p.start.min(end)), *fallback, true, None),
                 };
-                out.push_piece(&s[(pos - start) as usize..(piece_end - start) as usize], loc, fixed);
+                out.push_piece(&s[(pos - start) as usize..(piece_end - start) as usize], loc, fixed, origin);
                 pos = piece_end;
                 i += 1;
             }
@@ -253,6 +324,32 @@ mod tests {
         assert_eq!(copy.location(0, loc(0)), loc(12));
         assert_eq!(copy.location(5, loc(0)), loc(40));
         assert_eq!(copy.location(7, loc(0)), loc(50));
+    }
+
+    #[test]
+    fn substituted_values_are_reported_at_the_parameter_and_written_at_the_call() {
+        // A call's argument `x y` at 100, the value kept without its space.
+        let mut call = Text::default();
+        call.push("x y", loc(100));
+        let mut value = Text::default();
+        call.copy_range_to(0, 1, &mut value);
+        call.copy_range_to(2, 3, &mut value);
+        let mut body = Text::default();
+        body.push("a ", loc(10));
+        body.push_substituted(&value, loc(12));
+        body.push(" b", loc(14));
+        assert_eq!(body.text, "a xy b");
+        let mapper = body.mapper(loc(0));
+        assert_eq!((mapper.map(2), mapper.map(3)), (loc(12), loc(12)));
+        assert_eq!((mapper.map_written(2), mapper.map_written(3)), (loc(100), loc(102)));
+        assert_eq!(mapper.map_written(5), loc(15));
+        // Passed on to another macro, the value keeps where it was written.
+        let mut again = Text::default();
+        body.copy_range_to(2, 4, &mut again);
+        let mut inner = Text::default();
+        inner.push_substituted(&again, loc(50));
+        let mapper = inner.mapper(loc(0));
+        assert_eq!((mapper.map(1), mapper.map_written(0), mapper.map_written(1)), (loc(50), loc(100), loc(102)));
     }
 
     #[test]

@@ -35,9 +35,6 @@ impl FileRange {
 /// start). Empty when there is nothing there or it has no definition.
 pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Vec<FileRange> {
     if let Some(o) = analysis.names.at(file, offset) {
-        if scope_part(analysis, o, offset).is_some() {
-            return Vec::new();
-        }
         let mut out: Vec<FileRange> = analysis.names.related(o).filter(|x| x.definition).map(FileRange::of).collect();
         dedup(&mut out);
         return out;
@@ -87,20 +84,9 @@ pub fn highlights(analysis: &Analysis, file: &Path, offset: TextSize) -> Option<
     Some(out)
 }
 
-/// The name at `offset`, unless `offset` is on the scope part of a path (`outer` of
-/// `outer::x`: scopes are not indexed).
+/// The name at `offset` (on a path's scope, that scope).
 fn name_at<'a>(analysis: &'a Analysis, file: &Path, offset: TextSize) -> Option<&'a NameOccurrence> {
-    let o = analysis.names.at(file, offset)?;
-    scope_part(analysis, o, offset).is_none().then_some(o)
-}
-
-/// The scope path written before the name of `o` (`a::b` of `a::b::x`), if `offset` is
-/// on it.
-pub(crate) fn scope_part<'a>(analysis: &'a Analysis, o: &NameOccurrence, offset: TextSize) -> Option<&'a str> {
-    let text = analysis.file_text(&o.file)?.get(std::ops::Range::<usize>::from(o.range))?;
-    let split = text.rfind("::")?;
-    let scope = text[..split].trim_start_matches("::");
-    (!scope.is_empty() && offset < o.range.start() + TextSize::from(split as u32)).then_some(scope)
+    analysis.names.at(file, offset)
 }
 
 fn dedup(out: &mut Vec<FileRange>) {

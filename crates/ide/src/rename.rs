@@ -3,8 +3,8 @@
 //!
 //! What is renamed is the name's own text: the last part of a scoped name (`x` of
 //! `s::x`, so a path still leads to it), a local label's number (`1` of `1b`), a
-//! macro's or kernel's name; a kernel and the global label of its name are renamed
-//! together. Refused, with a message that says why: instruction names, registers,
+//! macro's, kernel's or scope's name (a scope in each `.scope`, `.using` and path that
+//! names it); a kernel and the global label of its name are renamed together. Refused, with a message that says why: instruction names, registers,
 //! pseudo-ops, numbers and anything else that is not a name the assembler defines or
 //! uses; a new name that is not a valid symbol name (or, for a local label, not a
 //! number).
@@ -55,12 +55,6 @@ pub fn rename(analysis: &Analysis, file: &Path, offset: TextSize, new_name: &str
 /// The occurrence at `offset`, or why there is nothing to rename there.
 fn renamable<'a>(analysis: &'a Analysis, file: &Path, offset: TextSize) -> Result<&'a NameOccurrence, String> {
     if let Some(o) = analysis.names.at(file, offset) {
-        if o.kind == NameKind::Scope {
-            return Err("a scope cannot be renamed".into());
-        }
-        if let Some(scope) = crate::navigation::scope_part(analysis, o, offset) {
-            return Err(format!("`{scope}` is a scope: scopes cannot be renamed (rename the names in it)"));
-        }
         return Ok(o);
     }
     let token = analysis.parse_of(file).and_then(|parse| token_at(&parse.syntax_node(), offset));

@@ -1,7 +1,7 @@
 //! Where each name of an analysed program is defined and used, across the source and
 //! the files it includes: the assembler's own record (`gcn_asm::index`), kept where the
-//! text really spells the name (not inside a macro body's substituted text), in file
-//! ranges. The base of go-to-definition, references and rename.
+//! text really spells the name (a name passed to a macro: at the call), in file ranges.
+//! The base of go-to-definition, references and rename.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -123,18 +123,23 @@ impl SymbolIndex {
             None => self.by_file.get(normalize(file).as_path())?,
         };
         // The first occurrence starting after `offset`; candidates are just before it.
+        // Occurrences nest only as a path and its scopes (`a::b::x` holds `a` and `b`):
+        // the innermost one holding `offset` wins, then one it touches.
         let after = list.partition_point(|&i| self.occurrences[i as usize].range.start() <= offset);
-        let mut best: Option<&NameOccurrence> = None;
-        for &i in list[..after].iter().rev().take(4) {
+        let mut inside: Option<&NameOccurrence> = None;
+        let mut touching: Option<&NameOccurrence> = None;
+        for &i in list[..after].iter().rev().take(8) {
             let o = &self.occurrences[i as usize];
+            let shorter = |best: Option<&NameOccurrence>| best.is_none_or(|b| o.range.len() < b.range.len());
             if o.range.contains(offset) {
-                return Some(o);
-            }
-            if o.range.contains_inclusive(offset) && best.is_none() {
-                best = Some(o);
+                if shorter(inside) {
+                    inside = Some(o);
+                }
+            } else if o.range.contains_inclusive(offset) && shorter(touching) {
+                touching = Some(o);
             }
         }
-        best
+        inside.or(touching)
     }
 
     /// Every occurrence of the name `o` is (the same namespace and resolved name).

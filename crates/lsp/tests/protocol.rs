@@ -1067,10 +1067,11 @@ async fn navigation_across_an_included_open_document() {
     let mut params = at(8, 19);
     params["context"] = json!({ "includeDeclaration": true });
     let found = client.request("textDocument/references", params.clone()).await;
-    assert_eq!(render_locations(&found), "defs.s 1:0-1:3\nkernel.s 8:18-8:21");
+    assert_eq!(render_locations(&found), "defs.s 1:0-1:3\nkernel.s 8:18-8:21\nkernel.s 9:13-9:16");
+    // Without the definition; `bump acc` passes it to the macro: found where it is written.
     params["context"] = json!({ "includeDeclaration": false });
     let found = client.request("textDocument/references", params).await;
-    assert_eq!(render_locations(&found), "kernel.s 8:18-8:21");
+    assert_eq!(render_locations(&found), "kernel.s 8:18-8:21\nkernel.s 9:13-9:16");
 
     let found = client.request("textDocument/documentHighlight", at(7, 1)).await;
     let kinds: Vec<String> = found.as_array().unwrap().iter().map(|h| format!("{}@{}", h["kind"], h["range"]["start"]["line"])).collect();
