@@ -24,7 +24,7 @@ fn main() {
     for _ in 0..20 { std::hint::black_box(gcn_ide::scan::FileIndex::new(&parse)); }
     println!("index {:?}", t.elapsed() / 20);
     let t = Instant::now();
-    for _ in 0..20 { std::hint::black_box(gcn_ide::hover(&parse, &index, offset, gcn_ide::Generation::Gcn1_0)); }
+    for _ in 0..20 { std::hint::black_box(gcn_ide::hover(&parse, &index, offset, gcn_ide::Generation::Gcn1_0, None)); }
     println!("hover {:?}", t.elapsed() / 20);
     let t = Instant::now();
     for _ in 0..20 { let root = parse.syntax_node(); std::hint::black_box(gcn_ide::scan::token_at_offset(&root, offset).right_biased()); }

@@ -10,16 +10,26 @@
 //! - a **number**: its value in decimal and hexadecimal, and as a float where it is one;
 //! - a **name**: the label, symbol, kernel or macro it refers to, where the file defines it.
 //!
+//! With the program's analysis ([`Program`]), hover also says what the assembler found:
+//! for a name, what it resolved to (across includes and macro arguments), its value or
+//! section and offset, where it is defined, how often it is used, a macro's first lines,
+//! a kernel's register counts; for a register operand, the counts of the kernel its line
+//! belongs to.
+//!
 //! The generation is the last `.gpu`/`.arch` before the cursor, else the caller's default
 //! (the file's options). Only the cursor's token and its ancestors are looked at, plus one
 //! scan of the top-level statements' green nodes for `.gpu` and names.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use gcn_isa::{Generation, PseudoOp, PseudoScope};
 use gcn_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
+use crate::analysis::Analysis;
 use crate::isa_docs;
+use crate::reg_usage::KernelUsage;
+use crate::symbol_index::NameOccurrence;
 use crate::scan::{self, DefinitionKind, FileIndex};
 
 /// A hover's text and the range it is about.
@@ -29,15 +39,31 @@ pub struct HoverResult {
     pub markdown: String,
 }
 
-/// The hover at `offset`; `default` is the generation of the file's options.
-pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Generation) -> Option<HoverResult> {
+/// The program a hovered file belongs to: the analysis of the same text, and the
+/// file's path in it.
+#[derive(Clone, Copy)]
+pub struct Program<'a> {
+    pub analysis: &'a Analysis,
+    pub file: &'a Path,
+}
+
+/// The hover at `offset`; `default` is the generation of the file's options; `program`,
+/// when the analysis of this very text is at hand, adds what the assembler found.
+pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Generation, program: Option<Program>) -> Option<HoverResult> {
     let token = pick_token(parse, offset)?;
     let generation = || index.context_at(offset).generation.unwrap_or(default);
     if let Some(reg) = token.parent_ancestors().find(|n| n.kind() == SyntaxKind::REGISTER) {
         let text = register_text(&reg);
-        return Some(HoverResult { range: reg.text_range(), markdown: register_hover(&text, generation())? });
+        let mut markdown = register_hover(&text, generation())?;
+        if let Some(kernel) = program.and_then(|p| kernel_at(p, offset)) {
+            write!(markdown, "\n\nKernel `{}`: {}.", kernel.name, kernel.label()).unwrap();
+        }
+        return Some(HoverResult { range: reg.text_range(), markdown });
     }
     let range = token.text_range();
+    if let Some(found) = program.and_then(|p| program_name_hover(p, &token, offset)) {
+        return Some(found);
+    }
     let parent = token.parent()?;
     let markdown = match token.kind() {
         SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => number_hover(&token)?,
@@ -349,6 +375,137 @@ fn name_hover(parse: &Parse, index: &FileIndex, name: &str) -> Option<String> {
     Some(out)
 }
 
+// ---- what the program's analysis adds ------------------------------------------------
+
+/// The kernel whose code the line at `offset` belongs to: the last kernel label of the
+/// file at or before it.
+fn kernel_at<'a>(program: Program<'a>, offset: TextSize) -> Option<&'a KernelUsage> {
+    let source = crate::analysis::normalize(program.file) == crate::analysis::normalize(&program.analysis.path);
+    if !source {
+        return None;
+    }
+    program.analysis.kernels.iter().filter(|k| !k.range.is_empty() && k.range.start() <= offset).max_by_key(|k| k.range.start())
+}
+
+/// A name the assembler resolved at `offset` (a register symbol, a name defined in an
+/// include or passed to a macro, a scope, a local label), with what the assembly knows
+/// of it. `None` where the assembler recorded no name (instruction names, pseudo-ops, …).
+fn program_name_hover(program: Program, token: &SyntaxToken, offset: TextSize) -> Option<HoverResult> {
+    if !matches!(token.kind(), SyntaxKind::NAME | SyntaxKind::LOCAL_LABEL_REF | SyntaxKind::INT_NUMBER) {
+        return None;
+    }
+    let analysis = program.analysis;
+    let o = analysis.names.at(program.file, offset)?;
+    let range = o.range;
+    let mut out = String::new();
+    let shown = if o.kind == gcn_asm::index::NameKind::LocalLabel { o.name.split('#').next().unwrap_or(&o.name) } else { &o.name };
+    let definitions: Vec<&NameOccurrence> = analysis.names.definitions(o).collect();
+    // A use of a label is recorded as a symbol: the definition tells what it is.
+    let o = definitions.first().copied().unwrap_or(o);
+    writeln!(out, "**{shown}** — {}", kind_word(o.kind)).unwrap();
+    if let Some(first) = definitions.first() {
+        let lines = if o.kind == gcn_asm::index::NameKind::Macro { 6 } else { 1 };
+        if let Some(text) = definition_text(analysis, first, lines) {
+            write!(out, "\n```gcn\n{text}\n```\n").unwrap();
+        }
+    }
+    out.push('\n');
+    if let Some(value) = symbol_value(analysis, o) {
+        writeln!(out, "- {value}").unwrap();
+    }
+    if o.kind == gcn_asm::index::NameKind::Kernel || o.kind == gcn_asm::index::NameKind::Label {
+        if let Some(k) = analysis.kernels.iter().find(|k| k.name == o.name) {
+            writeln!(out, "- kernel registers: {}", k.label()).unwrap();
+        }
+    }
+    match definitions.len() {
+        0 => writeln!(out, "- not defined anywhere the assembler read").unwrap(),
+        1 => writeln!(out, "- defined at {}", place(analysis, program.file, definitions[0])).unwrap(),
+        n => {
+            let places: Vec<String> = definitions.iter().take(4).map(|d| place(analysis, program.file, d)).collect();
+            let more = if n > 4 { ", …" } else { "" };
+            writeln!(out, "- defined {n} times: {}{more}", places.join(", ")).unwrap();
+        }
+    }
+    let uses = analysis.names.same_name(o).filter(|x| !x.definition).count();
+    writeln!(out, "- used {uses} time{}", if uses == 1 { "" } else { "s" }).unwrap();
+    Some(HoverResult { range, markdown: out })
+}
+
+fn kind_word(kind: gcn_asm::index::NameKind) -> &'static str {
+    use gcn_asm::index::NameKind;
+    match kind {
+        NameKind::Label => "label",
+        NameKind::Symbol => "symbol",
+        NameKind::RegisterSymbol => "register symbol",
+        NameKind::LocalLabel => "local label",
+        NameKind::Macro => "macro",
+        NameKind::Kernel => "kernel",
+        NameKind::Scope => "scope",
+    }
+}
+
+/// The first `lines` lines of a definition, from its line on (a macro: up to its end).
+fn definition_text(analysis: &Analysis, d: &NameOccurrence, lines: usize) -> Option<String> {
+    let text = analysis.file_text(&d.file)?;
+    let start = usize::from(d.range.start());
+    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+    let mut out = Vec::new();
+    for line in text[line_start..].lines().take(lines) {
+        out.push(line.trim_end());
+        if line.trim_start().to_ascii_lowercase().starts_with(".endm") {
+            break;
+        }
+    }
+    if lines > 1 && out.len() == lines {
+        out.push("…");
+    }
+    Some(out.join("\n"))
+}
+
+/// What the assembly gave the name: a value, a place in a section, registers.
+fn symbol_value(analysis: &Analysis, o: &NameOccurrence) -> Option<String> {
+    use gcn_asm::index::NameKind;
+    if !matches!(o.kind, NameKind::Label | NameKind::Symbol | NameKind::RegisterSymbol | NameKind::Kernel) {
+        return None;
+    }
+    let symbol = analysis.assembly.symbols.iter().rev().find(|s| s.name == o.name)?;
+    let value = symbol.value?;
+    if symbol.register {
+        return Some(format!("registers: `{}`", register_range(value)));
+    }
+    match symbol.section.and_then(|i| analysis.assembly.sections.get(i)) {
+        Some(section) => Some(format!("at `{}` + 0x{value:x} ({value})", section.name)),
+        // Code whose place is fixed gives its labels absolute values.
+        None if o.kind == NameKind::Label => Some(format!("address: 0x{value:x} ({value})")),
+        None => Some(format!("value: {value} (0x{value:x})")),
+    }
+}
+
+/// A register symbol's value (first register, and last + 1 above bit 32; VGPRs from
+/// 256) as the registers it names.
+fn register_range(value: i64) -> String {
+    let first = (value & 0xffff_ffff) as u32;
+    let last = ((value >> 32) as u32).saturating_sub(1).max(first);
+    let (prefix, first, last) = if first >= 256 { ("v", first - 256, last - 256) } else { ("s", first, last) };
+    if first == last {
+        format!("{prefix}{first}")
+    } else {
+        format!("{prefix}[{first}:{last}]")
+    }
+}
+
+/// `line N` in the hovered file, else `FILE:N` relative to the source's folder.
+fn place(analysis: &Analysis, file: &Path, d: &NameOccurrence) -> String {
+    let line = analysis.file_text(&d.file).map_or(0, |t| t[..usize::from(d.range.start()).min(t.len())].matches('\n').count()) + 1;
+    if crate::analysis::normalize(file) == *d.file {
+        return format!("line {line}");
+    }
+    let dir = analysis.path.parent().map(crate::analysis::normalize).unwrap_or_default();
+    let shown = d.file.strip_prefix(&dir).unwrap_or(&d.file);
+    format!("`{}:{line}`", shown.display())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,7 +517,7 @@ mod tests {
         let mut out = String::new();
         for offset in offsets {
             let line = text[..usize::from(offset)].matches('\n').count() + 1;
-            match hover(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_0) {
+            match hover(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_0, None) {
                 Some(h) => {
                     writeln!(out, "== line {line} {:?}\n{}", &text[h.range], h.markdown.trim_end()).unwrap();
                 }
@@ -373,5 +530,31 @@ mod tests {
     #[test]
     fn snapshots() {
         check_dir("hover", render);
+    }
+
+    /// Cases with the program's analysis (read from disk with their includes and the
+    /// arguments of their first line).
+    fn render_program(path: &Path, marked: &str) -> String {
+        let (text, offsets) = cursors(marked);
+        let analysis = crate::test_util::analyse_case(path, &text);
+        let program = Program { analysis: &analysis, file: path };
+        let parse = &analysis.parse;
+        let mut out = String::new();
+        for d in analysis.diagnostics.iter().filter(|d| d.severity == crate::Severity::Error) {
+            writeln!(out, "error {}: {}", crate::test_util::range_text(&text, d.range), d.message).unwrap();
+        }
+        for offset in offsets {
+            let line = text[..usize::from(offset)].matches('\n').count() + 1;
+            match hover(parse, &FileIndex::new(parse), offset, Generation::Gcn1_2, Some(program)) {
+                Some(h) => writeln!(out, "== line {line} {:?}\n{}", &text[h.range], h.markdown.trim_end()).unwrap(),
+                None => writeln!(out, "== line {line}: no hover").unwrap(),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn program_snapshots() {
+        crate::test_util::check_dir_files("hover_program", render_program);
     }
 }

@@ -271,7 +271,7 @@ impl LanguageServer for Server {
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        Ok(handlers::hover::hover(&self.state, params))
+        Ok(handlers::hover::hover(&self.state, params).await)
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {

@@ -1102,6 +1102,15 @@ async fn navigation_across_an_included_open_document() {
     let refused = client.request_raw("textDocument/rename", params).await;
     assert!(refused["error"]["message"].as_str().unwrap().contains("not a number"), "{refused}");
 
+    // Hover knows what the assembler resolved: a register symbol of the include.
+    let h = client.request("textDocument/hover", at(8, 19)).await;
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("register symbol") && text.contains("defs.s:2"), "{text}");
+    // A register operand: the counts of its kernel.
+    let h = client.request("textDocument/hover", at(10, 23)).await;
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("Kernel `scale`: SGPR"), "{text}");
+
     let found = client.request("workspace/symbol", json!({ "query": "sca" })).await;
     let names: Vec<String> = found.as_array().unwrap().iter().map(|s| format!("{} {}", s["kind"], s["name"].as_str().unwrap())).collect();
     assert!(names.contains(&"2 scale".to_string()) && names.contains(&"20 scale".to_string()), "{names:?}");

@@ -1,16 +1,26 @@
-//! `textDocument/hover`: `gcn_ide::hover` as markdown.
+//! `textDocument/hover`: `gcn_ide::hover` as markdown, with the document's current
+//! analysis when it is of the very text hovered (what the assembler resolved: values,
+//! places, kernels' counts).
+
+use std::sync::Arc;
 
 use tower_lsp::lsp_types::*;
 
 use crate::convert;
+use crate::handlers::diagnostics::{self, document_path};
 use crate::server::State;
 
-pub fn hover(state: &State, params: HoverParams) -> Option<Hover> {
+pub async fn hover(state: &Arc<State>, params: HoverParams) -> Option<Hover> {
     let uri = &params.text_document_position_params.text_document.uri;
+    // Waits for the analysis of the current text when one is running (as navigation does).
+    diagnostics::current(state, uri).await;
     let document = state.snapshot(uri)?;
+    let analysis = state.current_analysis(uri, document.revision);
     let encoding = state.encoding();
     let offset = convert::offset(&document.rope, params.text_document_position_params.position, encoding);
     let (generation, _) = super::defaults::defaults(state, uri);
-    let result = gcn_ide::hover(&document.parse, &document.index(), offset, generation)?;
+    let path = document_path(uri);
+    let program = analysis.as_deref().map(|analysis| gcn_ide::hover::Program { analysis, file: &path });
+    let result = gcn_ide::hover(&document.parse, &document.index(), offset, generation, program)?;
     Some(convert::hover(&document.rope, &result, encoding))
 }
