@@ -11,10 +11,15 @@ stdio:
 - N one-character edits in the middle (a register number changed and changed back),
   each followed by the diagnostics of that version (p50, p99);
 - `gcn/registerUsage` (p50, p99);
+- hover (an instruction, a loop label at its branch), definition (the branch's label),
+  references (a loop label; the included macro, used by every kernel) and completion at
+  the start of an instruction line, each at places scattered over the kernels (p50, p99);
 - the server's peak resident memory;
 and `gcnasm` assembles the same text (median of 3). The run fails (exit 1) if the server
-reports an error for the valid source, misses a version, or answers register counts that
-differ from `gcnasm --emit reg-usage`: the timings of a wrong run are void."""
+reports an error for the valid source, misses a version, answers register counts that
+differ from `gcnasm --emit reg-usage`, or answers a request wrongly (a hover without the
+instruction or label, a definition elsewhere than the label, a wrong number of
+references, a completion without `s_nop`): the timings of a wrong run are void."""
 import json, os, queue, statistics, subprocess, sys, tempfile, threading, time
 
 INSTRUCTIONS = [
@@ -44,17 +49,62 @@ def generate(lines):
         out += [f".kernel k{k}", "    .config", "        .dims x"]
     out.append(".text")
     target = None
+    places = []  # per kernel: (loop label line, branch line, macro call line)
     for k in range(kernels):
         out += [f"k{k}:", "        s_mov_b32 s2, 8", f"loop{k}:"]
+        label = len(out) - 1
         for i in range(per):
             if k == kernels // 2 and i == per // 2:
                 target = len(out)
                 out.append("        v_mov_b32 v1, v2")
             else:
                 out.append("        " + INSTRUCTIONS[(k * per + i) % len(INSTRUCTIONS)])
+        call = len(out)
         out += ["        twice v_add_f32, v3", "        .rept 2", "        s_nop 0", "        .endr",
                 "        s_sub_u32 s2, s2, 1", f"        s_cbranch_scc0 loop{k}", "        s_endpgm", ".p2align 8"]
-    return "\n".join(out) + "\n", target
+        places.append((label, call + 5, call))
+    return "\n".join(out) + "\n", target, places
+
+
+def request_latencies(c, uri, places):
+    """Hover, definition, references and completion at places over every kernel: the
+    timings (seconds) by request, and what was answered wrongly."""
+    times = {m: [] for m in ("hover", "definition", "references", "completion")}
+    wrong = []
+    branch_col = len("        s_cbranch_scc0 lo")
+    for i in range(200):
+        k = i % len(places)
+        label, branch, call = places[k]
+
+        def at(line, ch):
+            return {"textDocument": {"uri": uri}, "position": {"line": line, "character": ch}}
+
+        def timed(kind, method, params):
+            t = time.time()
+            r = c.request(method, params)
+            times[kind].append(time.time() - t)
+            return r.get("result")
+
+        h = timed("hover", "textDocument/hover", at(branch, 10)) if i % 2 == 0 else timed("hover", "textDocument/hover", at(branch, branch_col))
+        want = "s_cbranch_scc0" if i % 2 == 0 else f"loop{k}"
+        if not h or want not in json.dumps(h):
+            wrong.append(f"hover on line {branch} lacks {want}")
+        d = timed("definition", "textDocument/definition", at(branch, branch_col))
+        if not d or d[0]["range"]["start"]["line"] != label:
+            wrong.append(f"definition of loop{k}: {d}")
+        if i % 2 == 0:
+            r = timed("references", "textDocument/references", dict(at(branch, branch_col), context={"includeDeclaration": True}))
+            want_refs = 2
+        else:
+            r = timed("references", "textDocument/references", dict(at(call, 10), context={"includeDeclaration": False}))
+            want_refs = len(places)
+        if r is None or len(r) != want_refs:
+            wrong.append(f"references: {len(r or [])} instead of {want_refs}")
+        items = timed("completion", "textDocument/completion", at(call + 1, 8))
+        items = items.get("items", []) if isinstance(items, dict) else (items or [])
+        if not any(it.get("label") == "s_nop" for it in items):
+            wrong.append("completion without s_nop")
+    return times, wrong[:3]
 
 
 class Client:
@@ -140,7 +190,7 @@ def bench(server, gcnasm, lines, edits):
     os.makedirs(os.path.join(root, "inc"))
     open(os.path.join(root, "inc", "helpers.s"), "w").write(HELPERS)
     open(os.path.join(root, "gcn.toml"), "w").write('args = ["--llvmVersion=30900"]\n')
-    text, target = generate(lines)
+    text, target, places = generate(lines)
     path = os.path.join(root, "big.s")
     open(path, "w").write(text)
     fails = []
@@ -190,6 +240,8 @@ def bench(server, gcnasm, lines, edits):
     fields = ("name", "sgprs", "vgprs", "extra_sgprs", "sgprsnum", "vgprsnum", "waves")
     if [{f: k[f] for f in fields} for k in got] != [{f: k[f] for f in fields} for k in want]:
         fails.append("gcn/registerUsage differs from gcnasm --emit reg-usage")
+    requests, wrong = request_latencies(c, uri, places)
+    fails += [f"wrong answer: {w}" for w in wrong]
     rss = c.peak_rss_mib()
     c.close()
     subprocess.run(["rm", "-rf", root])
@@ -197,6 +249,7 @@ def bench(server, gcnasm, lines, edits):
           f"open -> diagnostics {t_open * 1000:.0f} ms; "
           f"edit -> diagnostics p50 {pct(latencies, .5):.1f} ms p99 {pct(latencies, .99):.1f} ms ({len(latencies)} edits); "
           f"registerUsage p50 {pct(usage_times, .5):.2f} ms p99 {pct(usage_times, .99):.2f} ms; peak RSS {rss:.0f} MiB")
+    print("  requests p50/p99 ms: " + "; ".join(f"{m} {pct(ts, .5):.2f}/{pct(ts, .99):.2f}" for m, ts in requests.items()))
     for f in fails:
         print("  FAILED: " + f)
     return not fails
