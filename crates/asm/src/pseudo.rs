@@ -100,7 +100,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ".kernel" => {
             asm.format_fixed = true;
             asm.abs_offset = None;
-            crate::format_ops::kernel(asm, ctx, range, &args);
+            crate::format_ops::kernel(&mut asm.format_host(ctx), range, &args);
         }
         ".main" => {
             asm.format_fixed = true;
@@ -193,7 +193,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ".wave32" | ".nowave32" => {
             asm.opts.wave32 = name == ".wave32";
             asm.target.wave32 = asm.opts.wave32 && asm.target.gen.is_gfx10();
-            crate::format_ops::device_chosen(asm, ctx, range);
+            crate::format_ops::device_chosen(&mut asm.format_host(ctx), range);
         }
         ".policy" => {
             if let Some(v) = required_abs(asm, ctx, range, &args, 0) {
@@ -829,7 +829,7 @@ fn set_format(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) 
         return;
     }
     asm.opts.format = format;
-    crate::format_ops::set_layout(asm, ctx, range, format);
+    crate::format_ops::set_layout(&mut asm.format_host(ctx), range, format);
 }
 
 fn bitness(asm: &mut Asm, ctx: &Ctx, range: TextRange, is64: bool) {
@@ -860,7 +860,7 @@ fn set_device(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], arc
             asm.target.device = d;
             asm.target.gen = d.generation();
             asm.target.wave32 = asm.opts.wave32 && asm.target.gen.is_gfx10();
-            crate::format_ops::device_chosen(asm, ctx, range);
+            crate::format_ops::device_chosen(&mut asm.format_host(ctx), range);
         }
         None => asm.error_at(ctx, range, format!("unknown {} `{name}`", if arch { "architecture" } else { "GPU device" })),
     }
