@@ -37,6 +37,7 @@ use std::collections::HashSet;
 
 use gcn_formats::gallium::ArgInfo;
 use gcn_formats::hsa::HsaConfig;
+use gcn_isa::Formats;
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::TextRange;
 
@@ -313,9 +314,14 @@ pub(crate) fn kernel(h: &mut dyn Host, range: TextRange, args: &[ast::Arg]) {
     }
 }
 
-/// Handles a format pseudo-op; false when `name` is not one (the caller reports it).
+/// Handles a format pseudo-op; false when `name` is not one of the current format (the
+/// caller reports it). The pseudo-op table says which pseudo-ops a format has; the
+/// format's handler dispatches on the row's id.
 pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, name: &str, args: &[ast::Arg]) -> bool {
-    let st = Stmt { name, args, range: op.syntax().text_range() };
+    let Some(row) = gcn_isa::pseudo_op(name).filter(|row| belongs_to(row, asm.layout.format)) else {
+        return false;
+    };
+    let st = Stmt { id: row.id, name, args, range: op.syntax().text_range() };
     match asm.layout.format {
         BinaryFormat::Amd => amd::pseudo_op(asm, ctx, &st),
         BinaryFormat::AmdCl2 => cl2::pseudo_op(asm, ctx, &st),
@@ -323,6 +329,19 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, name: &str
         BinaryFormat::Rocm => rocm::pseudo_op(asm, ctx, &st),
         BinaryFormat::Rawcode => false,
     }
+}
+
+/// Whether a row of the pseudo-op table is a pseudo-op of `format` (the general ones are
+/// `pseudo.rs`'s, whatever the format).
+fn belongs_to(row: &gcn_isa::PseudoOp, format: BinaryFormat) -> bool {
+    let formats = match format {
+        BinaryFormat::Amd => Formats::AMD,
+        BinaryFormat::AmdCl2 => Formats::AMDCL2,
+        BinaryFormat::Gallium => Formats::GALLIUM,
+        BinaryFormat::Rocm => Formats::ROCM,
+        BinaryFormat::Rawcode => return false,
+    };
+    !row.is_general() && row.formats.contains(formats)
 }
 
 /// The end of the source, before unresolved symbols are reported: what the format does

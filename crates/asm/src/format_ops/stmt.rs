@@ -1,6 +1,7 @@
 //! A format pseudo-op being handled ([`Stmt`]) and the reading of its arguments, with
 //! the reference's messages.
 
+use gcn_isa::PseudoOpId;
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::{SyntaxKind, TextRange};
 
@@ -11,6 +12,8 @@ use crate::literals;
 
 /// A statement being handled.
 pub(crate) struct Stmt<'a> {
+    /// Its row of the pseudo-op table.
+    pub id: PseudoOpId,
     /// Lowercase, with its dot.
     pub name: &'a str,
     pub args: &'a [ast::Arg],
