@@ -323,7 +323,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, name: &str
     };
     let st = Stmt { id: row.id, name, args, range: op.syntax().text_range() };
     match asm.layout.format {
-        BinaryFormat::Amd => amd::pseudo_op(asm, ctx, &st),
+        BinaryFormat::Amd => amd::pseudo_op(&mut asm.format_host(ctx), &st),
         BinaryFormat::AmdCl2 => cl2::pseudo_op(asm, ctx, &st),
         BinaryFormat::Gallium => gallium::pseudo_op(asm, ctx, &st),
         BinaryFormat::Rocm => rocm::pseudo_op(asm, ctx, &st),
@@ -359,10 +359,6 @@ pub(crate) fn no_args(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
 
 pub(crate) fn value_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize) -> Option<i64> {
     stmt::value_arg(&mut asm.format_host(ctx), st, i)
-}
-
-pub(crate) fn opt_value_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize) -> Option<Option<i64>> {
-    stmt::opt_value_arg(&mut asm.format_host(ctx), st, i)
 }
 
 pub(crate) fn expr_value(asm: &mut Asm, ctx: &Ctx, arg: &ast::Arg) -> Option<i64> {

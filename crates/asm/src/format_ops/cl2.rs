@@ -189,7 +189,7 @@ fn new_binaries(asm: &mut Asm, ctx: &Ctx, st: &Stmt, what: &str) -> bool {
 
 fn data_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt, name: &str, kind: SectionKind, what: &str) -> bool {
     if new_binaries(asm, ctx, st, what) && no_args(asm, ctx, st) {
-        switch_to_kind(asm, name, Owner::Inner, kind);
+        switch_to_kind(&mut asm.format_host(ctx), name, Owner::Inner, kind);
     }
     true
 }
@@ -240,13 +240,13 @@ fn raw_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         ".setup" => (SectionKind::Setup, "setup"),
         _ => (SectionKind::Stub, "stub"),
     };
-    let Some(k) = kernel_without_config(asm, ctx, st, what) else { return };
+    let Some(k) = kernel_without_config(&mut asm.format_host(ctx), st, what) else { return };
     if matches!(kind, SectionKind::IsaMetadata | SectionKind::Stub) && driver_version(asm) >= NEW_BINARIES {
         asm.error_at(ctx, st.range, format!("{what} allowed only for the old binary format"));
         return;
     }
     if no_args(asm, ctx, st) {
-        switch_to_kind(asm, "", Owner::Kernel(k), kind);
+        switch_to_kind(&mut asm.format_host(ctx), "", Owner::Kernel(k), kind);
     }
 }
 
@@ -301,7 +301,7 @@ fn control_directive(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     if !no_args(asm, ctx, st) {
         return;
     }
-    switch_to_kind(asm, "", Owner::Kernel(k), SectionKind::ControlDirective);
+    switch_to_kind(&mut asm.format_host(ctx), "", Owner::Kernel(k), SectionKind::ControlDirective);
     let c = &mut asm.layout.config.kernels[k];
     if c.hsa.is_none() {
         c.hsa = Some(HsaConfig::default());
@@ -479,7 +479,7 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         return;
     };
     let names = asm.layout.config.kernels[k].arg_names.clone();
-    if let Some(a) = super::args::parse_arg(asm, ctx, st, &names, true) {
+    if let Some(a) = super::args::parse_arg(&mut asm.format_host(ctx), st, &names, true) {
         let c = &mut asm.layout.config.kernels[k];
         c.arg_names.insert(a.name.clone());
         c.args.push(a);

@@ -250,7 +250,7 @@ fn control_directive(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     if !no_args(asm, ctx, st) {
         return;
     }
-    super::amd::switch_to_kind(asm, "", Owner::Kernel(k), SectionKind::ControlDirective);
+    super::amd::switch_to_kind(&mut asm.format_host(ctx), "", Owner::Kernel(k), SectionKind::ControlDirective);
     hsa_of(asm, k);
 }
 
