@@ -325,7 +325,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, name: &str
     match asm.layout.format {
         BinaryFormat::Amd => amd::pseudo_op(&mut asm.format_host(ctx), &st),
         BinaryFormat::AmdCl2 => cl2::pseudo_op(asm, ctx, &st),
-        BinaryFormat::Gallium => gallium::pseudo_op(asm, ctx, &st),
+        BinaryFormat::Gallium => gallium::pseudo_op(&mut asm.format_host(ctx), &st),
         BinaryFormat::Rocm => rocm::pseudo_op(asm, ctx, &st),
         BinaryFormat::Rawcode => false,
     }

@@ -26,12 +26,12 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
                 }
             }
         }
-        ".arch_minor" | ".arch_stepping" => arch_minor_or_stepping(asm, ctx, st),
+        ".arch_minor" | ".arch_stepping" => arch_minor_or_stepping(&mut asm.format_host(ctx), st),
         ".arg" => arg(asm, ctx, st),
         ".bssdata" => bss(asm, ctx, st),
         ".machine" | ".codeversion" | ".reserved_sgprs" | ".reserved_vgprs" | ".use_grid_workgroup_count" => {
             if let Some(k) = hsa_kernel(asm, ctx, st) {
-                descriptor_value(asm, ctx, st, k);
+                descriptor_value(&mut asm.format_host(ctx), st, k);
             }
         }
         ".compile_options" => {
@@ -60,7 +60,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
             if let Some(k) = hsa_kernel(asm, ctx, st) {
                 if no_args(asm, ctx, st) {
                     let is64 = asm.opts.is64;
-                    let h = hsa_of(asm, k);
+                    let h = hsa_of(&mut asm.layout.config, k);
                     h.sgpr_flags = sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::KERNARG_SEGMENT_PTR;
                     h.feature_flags = (if is64 { feature_flags::PTR64 } else { 0 }) | 2;
                 }
@@ -70,7 +70,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
             if let Some(k) = in_config(asm, ctx, st) {
                 if let Some(m) = dims(asm, ctx, st, true) {
                     if asm.layout.config.kernels[k].kind == ConfigKind::Hsa {
-                        hsa_of(asm, k).dim_mask = m;
+                        hsa_of(&mut asm.layout.config, k).dim_mask = m;
                     } else {
                         asm.layout.config.kernels[k].dim_mask = Some(m);
                     }
@@ -116,8 +116,8 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
             }
         }
         ".isametadata" | ".metadata" | ".setup" | ".stub" => raw_section(asm, ctx, st),
-        ".kcode" => super::gallium::kcode(asm, ctx, st),
-        ".kcodeend" => super::gallium::kcode_end(asm, ctx, st),
+        ".kcode" => super::gallium::kcode(&mut asm.format_host(ctx), st),
+        ".kcodeend" => super::gallium::kcode_end(&mut asm.format_host(ctx), st),
         ".sampler" => sampler(asm, ctx, st),
         ".samplerreloc" => sampler_reloc(asm, ctx, st),
         ".setupargs" => setup_args(asm, ctx, st),
@@ -134,18 +134,18 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
         ".debugmode" | ".dx10clamp" | ".ieeemode" | ".privmode" | ".tgsize" | ".useargs" | ".usesetup"
         | ".useenqueue" | ".usegeneric" => bool_value(asm, ctx, st),
         _ => {
-            if let Some((sgpr, bit)) = hsa::hsa_flag(name) {
+            if let Some((sgpr, bit)) = hsa::hsa_flag(st.id) {
                 if let Some(k) = hsa_kernel(asm, ctx, st) {
-                    if hsa::no_args_ok(asm, ctx, st) {
-                        hsa::set_flag(hsa_of(asm, k), sgpr, bit);
+                    if hsa::no_args_ok(&mut asm.format_host(ctx), st) {
+                        hsa::set_flag(hsa_of(&mut asm.layout.config, k), sgpr, bit);
                     }
                 }
                 return true;
             }
-            if let Some(field) = hsa::hsa_only_field(name) {
+            if let Some(field) = hsa::hsa_only_field(st.id) {
                 if let Some(k) = hsa_kernel(asm, ctx, st) {
-                    if let Some(v) = hsa::value(asm, ctx, st, field) {
-                        hsa::set(hsa_of(asm, k), field, v);
+                    if let Some(v) = hsa::value(&mut asm.format_host(ctx), st, field) {
+                        hsa::set(hsa_of(&mut asm.layout.config, k), field, v);
                     }
                 }
                 return true;
@@ -320,7 +320,7 @@ fn bool_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         return;
     }
     if hsa_config {
-        let h = hsa_of(asm, k);
+        let h = hsa_of(&mut asm.layout.config, k);
         match name {
             ".debugmode" => h.rsrc.debug_mode = true,
             ".dx10clamp" => h.rsrc.dx10_clamp = true,
@@ -371,20 +371,20 @@ fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         // The reference checks these by its own rules even in an HSA configuration.
         let own_check = matches!(name, ".localsize" | ".gdssize" | ".scratchbuffer");
         let v = if own_check {
-            match checked_config_value(asm, ctx, st) {
+            match checked_config_value(&mut asm.format_host(ctx), st) {
                 Some(v) => v,
                 None => return,
             }
         } else {
-            match hsa::value(asm, ctx, st, field) {
+            match hsa::value(&mut asm.format_host(ctx), st, field) {
                 Some(v) => v,
                 None => return,
             }
         };
-        hsa::set(hsa_of(asm, k), field, v);
+        hsa::set(hsa_of(&mut asm.layout.config, k), field, v);
         return;
     }
-    let Some(v) = checked_config_value(asm, ctx, st) else { return };
+    let Some(v) = checked_config_value(&mut asm.format_host(ctx), st) else { return };
     let c = &mut asm.layout.config.kernels[k];
     match name {
         ".sgprsnum" => c.sgprs = Some(v as u32),

@@ -98,7 +98,7 @@ pub(crate) fn in_section_space(layout: &Layout, section: usize) -> bool {
 pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
     let name = st.name;
     match name {
-        ".arch_minor" | ".arch_stepping" => gallium::arch_minor_or_stepping(asm, ctx, st),
+        ".arch_minor" | ".arch_stepping" => gallium::arch_minor_or_stepping(&mut asm.format_host(ctx), st),
         ".arg" => arg(asm, ctx, st),
         ".config" => config(asm, ctx, st),
         ".control_directive" => control_directive(asm, ctx, st),
@@ -118,7 +118,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
         ".default_hsa_features" => {
             if let Some(k) = descriptor_kernel(asm, ctx, st) {
                 if no_args(asm, ctx, st) {
-                    let h = hsa_of(asm, k);
+                    let h = hsa_of(&mut asm.layout.config, k);
                     h.sgpr_flags =
                         sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::DISPATCH_PTR | sgpr_flags::KERNARG_SEGMENT_PTR;
                     h.feature_flags = feature_flags::PTR64 | 2;
@@ -128,7 +128,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
         ".dims" => {
             if let Some(k) = descriptor_kernel(asm, ctx, st) {
                 if let Some(m) = dims(asm, ctx, st, true) {
-                    hsa_of(asm, k).dim_mask = m;
+                    hsa_of(&mut asm.layout.config, k).dim_mask = m;
                 }
             }
         }
@@ -154,11 +154,11 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
             }
         }
         ".gotsym" => gotsym(asm, ctx, st),
-        ".kcode" => gallium::kcode(asm, ctx, st),
-        ".kcodeend" => gallium::kcode_end(asm, ctx, st),
+        ".kcode" => gallium::kcode(&mut asm.format_host(ctx), st),
+        ".kcodeend" => gallium::kcode_end(&mut asm.format_host(ctx), st),
         ".machine" | ".codeversion" | ".reserved_sgprs" | ".reserved_vgprs" | ".use_grid_workgroup_count" => {
             if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                gallium::descriptor_value(asm, ctx, st, k);
+                gallium::descriptor_value(&mut asm.format_host(ctx), st, k);
             }
         }
         ".md_language" => md_language(asm, ctx, st),
@@ -238,7 +238,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
         ".debugmode" | ".dx10clamp" | ".ieeemode" | ".privmode" | ".tgsize" => {
             if let Some(k) = descriptor_kernel(asm, ctx, st) {
                 if no_args(asm, ctx, st) {
-                    let h = hsa_of(asm, k);
+                    let h = hsa_of(&mut asm.layout.config, k);
                     match name {
                         ".debugmode" => h.rsrc.debug_mode = true,
                         ".dx10clamp" => h.rsrc.dx10_clamp = true,
@@ -261,20 +261,20 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
                 ".userdatanum" => Some(Field::UserDataNum),
                 ".localsize" => Some(Field::WorkgroupGroupSegmentSize),
                 ".scratchbuffer" => Some(Field::WorkitemPrivateSegmentSize),
-                _ => hsa::hsa_only_field(name),
+                _ => hsa::hsa_only_field(st.id),
             };
             if let Some(field) = field {
                 if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                    if let Some(v) = hsa::value(asm, ctx, st, field) {
-                        hsa::set(hsa_of(asm, k), field, v);
+                    if let Some(v) = hsa::value(&mut asm.format_host(ctx), st, field) {
+                        hsa::set(hsa_of(&mut asm.layout.config, k), field, v);
                     }
                 }
                 return true;
             }
-            if let Some((sgpr, bit)) = hsa::hsa_flag(name) {
+            if let Some((sgpr, bit)) = hsa::hsa_flag(st.id) {
                 if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                    if hsa::no_args_ok(asm, ctx, st) {
-                        hsa::set_flag(hsa_of(asm, k), sgpr, bit);
+                    if hsa::no_args_ok(&mut asm.format_host(ctx), st) {
+                        hsa::set_flag(hsa_of(&mut asm.layout.config, k), sgpr, bit);
                     }
                 }
                 return true;
@@ -393,7 +393,7 @@ fn set_metadata_info(asm: &mut Asm) {
 /// The kernel has a descriptor from now on.
 fn init_config(asm: &mut Asm, k: usize) {
     asm.layout.config.kernels[k].kind = ConfigKind::Config;
-    hsa_of(asm, k);
+    hsa_of(&mut asm.layout.config, k);
 }
 
 fn config(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
