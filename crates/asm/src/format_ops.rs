@@ -324,7 +324,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, name: &str
     let st = Stmt { id: row.id, name, args, range: op.syntax().text_range() };
     match asm.layout.format {
         BinaryFormat::Amd => amd::pseudo_op(&mut asm.format_host(ctx), &st),
-        BinaryFormat::AmdCl2 => cl2::pseudo_op(asm, ctx, &st),
+        BinaryFormat::AmdCl2 => cl2::pseudo_op(&mut asm.format_host(ctx), &st),
         BinaryFormat::Gallium => gallium::pseudo_op(&mut asm.format_host(ctx), &st),
         BinaryFormat::Rocm => rocm::pseudo_op(asm, ctx, &st),
         BinaryFormat::Rawcode => false,
@@ -375,10 +375,6 @@ pub(crate) fn at_most(asm: &mut Asm, ctx: &Ctx, st: &Stmt, n: usize) -> bool {
 
 pub(crate) fn warn_range(asm: &mut Asm, ctx: &Ctx, range: TextRange, bits: u32, value: i64) {
     stmt::warn_range(&mut asm.format_host(ctx), range, bits, value)
-}
-
-pub(crate) fn set_symbol(asm: &mut Asm, ctx: &Ctx, st: &Stmt, value: i64) {
-    stmt::set_symbol(&mut asm.format_host(ctx), st, value)
 }
 
 pub(crate) fn dims(asm: &mut Asm, ctx: &Ctx, st: &Stmt, two_fields: bool) -> Option<u32> {
