@@ -326,7 +326,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, name: &str
         BinaryFormat::Amd => amd::pseudo_op(&mut asm.format_host(ctx), &st),
         BinaryFormat::AmdCl2 => cl2::pseudo_op(&mut asm.format_host(ctx), &st),
         BinaryFormat::Gallium => gallium::pseudo_op(&mut asm.format_host(ctx), &st),
-        BinaryFormat::Rocm => rocm::pseudo_op(asm, ctx, &st),
+        BinaryFormat::Rocm => rocm::pseudo_op(&mut asm.format_host(ctx), &st),
         BinaryFormat::Rawcode => false,
     }
 }
@@ -348,44 +348,4 @@ fn belongs_to(row: &gcn_isa::PseudoOp, format: BinaryFormat) -> bool {
 /// with the whole assembly (ROCm: descriptors into the code, the places of sections).
 pub(crate) fn end_of_source(asm: &mut Asm) {
     rocm::finish(asm);
-}
-
-// ---- the argument helpers of `stmt`, for the handlers that still take the assembler ----
-// (they go once every handler takes a `Host`)
-
-pub(crate) fn no_args(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
-    stmt::no_args(&mut asm.format_host(ctx), st)
-}
-
-pub(crate) fn value_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize) -> Option<i64> {
-    stmt::value_arg(&mut asm.format_host(ctx), st, i)
-}
-
-pub(crate) fn expr_value(asm: &mut Asm, ctx: &Ctx, arg: &ast::Arg) -> Option<i64> {
-    stmt::expr_value(&mut asm.format_host(ctx), arg)
-}
-
-pub(crate) fn string_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize) -> Option<String> {
-    stmt::string_arg(&mut asm.format_host(ctx), st, i)
-}
-
-pub(crate) fn at_most(asm: &mut Asm, ctx: &Ctx, st: &Stmt, n: usize) -> bool {
-    stmt::at_most(&mut asm.format_host(ctx), st, n)
-}
-
-pub(crate) fn warn_range(asm: &mut Asm, ctx: &Ctx, range: TextRange, bits: u32, value: i64) {
-    stmt::warn_range(&mut asm.format_host(ctx), range, bits, value)
-}
-
-pub(crate) fn dims(asm: &mut Asm, ctx: &Ctx, st: &Stmt, two_fields: bool) -> Option<u32> {
-    stmt::dims(&mut asm.format_host(ctx), st, two_fields)
-}
-
-pub(crate) fn config_kernel(asm: &Asm) -> Option<usize> {
-    let k = asm.layout.current_kernel()?;
-    (asm.layout.current_section().kind == crate::layout::SectionKind::Config).then_some(k)
-}
-
-pub(crate) fn cws(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<[u32; 3]> {
-    stmt::cws(&mut asm.format_host(ctx), st)
 }

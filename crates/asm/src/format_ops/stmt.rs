@@ -30,6 +30,11 @@ impl Stmt<'_> {
     }
 }
 
+/// Refuses a pseudo-op of the table that this assembler does not implement, at its place.
+pub(crate) fn not_supported_yet(h: &mut dyn Host, st: &Stmt) {
+    h.error_at(st.range, format!("`{}` is not supported yet", st.name));
+}
+
 /// Errors with "garbage" when a pseudo-op without arguments has some.
 pub(crate) fn no_args(h: &mut dyn Host, st: &Stmt) -> bool {
     match st.args.iter().find(|a| !a.is_empty()) {
