@@ -223,7 +223,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         _ if name.starts_with(".if") || name.starts_with(".else") || name == ".endif" => {}
         ".endm" | ".endmacro" | ".endr" | ".endrept" | ".macro" | ".rept" | ".irp" | ".irpc" | ".for" | ".while" => {}
         _ => {
-            if !crate::format_ops::pseudo_op(asm, ctx, op, &name, &args) {
+            if !crate::format_ops::pseudo_op(&mut asm.format_host(ctx), op, &name, &args) {
                 asm.error_at(ctx, range, format!("`{name}` is neither a pseudo-op nor a macro"));
             }
         }
