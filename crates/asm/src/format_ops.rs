@@ -10,10 +10,18 @@
 //! - [`hsa`]: the AMD HSA descriptor fields both of the last two take;
 //! - [`rocm`]: ROCm (descriptors, metadata, the places of code and global data);
 //! - [`build`]: from an assembly to the bytes of a binary.
+//!
+//! The handlers reach the assembler only through [`Host`] (reports, values of arguments,
+//! symbols, options, the configuration and the layout); [`stmt`] reads their arguments.
 
 mod amd;
 mod args;
 pub(crate) mod build;
+mod host;
+mod stmt;
+
+pub(crate) use host::Host;
+pub(crate) use stmt::Stmt;
 
 pub(crate) use build::{config_reg_counts, finish_config};
 mod cl2;
@@ -29,14 +37,12 @@ use std::collections::HashSet;
 
 use gcn_formats::gallium::ArgInfo;
 use gcn_formats::hsa::HsaConfig;
+use gcn_isa::Formats;
 use gcn_syntax::ast::{self, AstNode};
-use gcn_syntax::{SyntaxKind, TextRange};
+use gcn_syntax::TextRange;
 
-use crate::assembler::{Asm, Ctx};
-use crate::expr::Value;
-use crate::layout::SectionKind;
-use crate::literals;
-use crate::options::BinaryFormat;
+use crate::assembler::Asm;
+use crate::options::{BinaryFormat, Options};
 use crate::source::Location;
 
 /// How a kernel's configuration is given.
@@ -217,85 +223,130 @@ impl FormatConfig {
 
 /// `.amd`, `.amdcl2`, `.gallium`, `.rocm`, `.rawcode`, `.format`: the layout of the
 /// format (nothing was written yet); the device's place is kept.
-pub(crate) fn set_layout(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) {
-    let device_location = asm.layout.config.device_location;
-    asm.layout = crate::layout::Layout::new(format);
-    asm.layout.config.device_location = device_location;
-    asm.layout.config.format_location = Some(ctx.loc(range.start()));
+pub(crate) fn set_layout(h: &mut dyn Host, range: TextRange, format: BinaryFormat) {
+    let device_location = h.config().device_location;
+    let format_location = h.location(range);
+    h.start_layout(format);
+    let config = h.config_mut();
+    config.device_location = device_location;
+    config.format_location = Some(format_location);
 }
 
 /// `.gpu`, `.arch`: remembers where the device was chosen.
-pub(crate) fn device_chosen(asm: &mut Asm, ctx: &Ctx, range: TextRange) {
-    asm.layout.config.device_location = Some(ctx.loc(range.start()));
+pub(crate) fn device_chosen(h: &mut dyn Host, range: TextRange) {
+    let location = h.location(range);
+    h.config_mut().device_location = Some(location);
 }
 
 /// The driver version the source asks for: `.driver_version`, else `-t`, else the
 /// format's default (AMD OpenCL 2.0: a version 0 counts as not given). For AMD OpenCL
 /// 1.2 a `.driver_info` string makes it 0 (taken from the string by the writer).
 pub(crate) fn driver_version(asm: &Asm) -> u32 {
-    let config = &asm.layout.config;
-    match asm.layout.format {
+    driver_version_of(asm.layout.format, &asm.layout.config, &asm.opts)
+}
+
+fn driver_version_of(format: BinaryFormat, config: &FormatConfig, opts: &Options) -> u32 {
+    match format {
         BinaryFormat::Amd => {
             if config.driver_version.is_some() || config.driver_info.is_some() {
                 config.driver_version.unwrap_or(0)
             } else {
-                asm.opts.driver_version.unwrap_or(gcn_formats::DEFAULT_AMD_DRIVER_VERSION)
+                opts.driver_version.unwrap_or(gcn_formats::DEFAULT_AMD_DRIVER_VERSION)
             }
         }
         // As the reference, 0 (`.driver_version 0`, `-t 0`) means not given.
         BinaryFormat::AmdCl2 => config
             .driver_version
             .filter(|&v| v != 0)
-            .or(asm.opts.driver_version.filter(|&v| v != 0))
+            .or(opts.driver_version.filter(|&v| v != 0))
             .unwrap_or(gcn_formats::DEFAULT_AMDCL2_DRIVER_VERSION),
-        _ => config.driver_version.or(asm.opts.driver_version).unwrap_or(gcn_formats::DEFAULT_MESA_VERSION),
+        _ => config.driver_version.or(opts.driver_version).unwrap_or(gcn_formats::DEFAULT_MESA_VERSION),
     }
 }
 
 /// The LLVM version (GalliumCompute): `.llvm_version`, else `--llvmVersion`, else the
 /// default.
 pub(crate) fn llvm_version(asm: &Asm) -> u32 {
-    asm.layout.config.llvm_version.or(asm.opts.llvm_version).unwrap_or(gcn_formats::DEFAULT_LLVM_VERSION)
+    llvm_version_of(&asm.layout.config, &asm.opts)
+}
+
+fn llvm_version_of(config: &FormatConfig, opts: &Options) -> u32 {
+    config.llvm_version.or(opts.llvm_version).unwrap_or(gcn_formats::DEFAULT_LLVM_VERSION)
+}
+
+impl dyn Host + '_ {
+    /// [`driver_version`], for a handler.
+    pub(crate) fn driver_version(&self) -> u32 {
+        driver_version_of(self.format(), self.config(), self.options())
+    }
+
+    /// [`llvm_version`], for a handler.
+    pub(crate) fn llvm_version(&self) -> u32 {
+        llvm_version_of(self.config(), self.options())
+    }
 }
 
 /// `.kernel NAME`: enters the kernel's layout.
-pub(crate) fn kernel(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
+pub(crate) fn kernel(h: &mut dyn Host, range: TextRange, args: &[ast::Arg]) {
     let Some(name) = args.first().map(|a| a.text()).filter(|t| !t.is_empty()) else {
-        asm.error_at(ctx, range, "`.kernel` needs a name");
+        h.error_at(range, "`.kernel` needs a name");
         return;
     };
     if let Some(first) = args.first() {
-        asm.note_name(ctx, crate::index::NameKind::Kernel, |_| name.clone(), first.syntax().text_range(), true);
+        h.note_kernel_name(&name, first.syntax().text_range());
     }
-    match asm.layout.enter_kernel(&name) {
+    match h.enter_kernel(&name) {
         Ok((k, new)) => {
-            asm.layout.config.inside = Inside::Main;
+            h.config_mut().inside = Inside::Main;
             if new {
-                let location = ctx.mapper.map(range.start().into());
+                let location = h.location(range);
                 let mut config = KernelConfig { location: Some(location), ..Default::default() };
-                if asm.layout.format == BinaryFormat::Gallium && llvm_version(asm) >= 40000 {
+                if h.format() == BinaryFormat::Gallium && h.llvm_version() >= 40000 {
                     config.user_data_num = None;
-                } else if asm.layout.format == BinaryFormat::Gallium {
+                } else if h.format() == BinaryFormat::Gallium {
                     config.user_data_num = Some(4);
                 }
-                asm.layout.config.kernels.push(config);
-                debug_assert_eq!(asm.layout.config.kernels.len(), k + 1);
+                h.config_mut().kernels.push(config);
+                debug_assert_eq!(h.config().kernels.len(), k + 1);
             }
         }
-        Err(m) => asm.error_at(ctx, range, m),
+        Err(m) => h.error_at(range, m),
     }
 }
 
-/// Handles a format pseudo-op; false when `name` is not one (the caller reports it).
-pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, name: &str, args: &[ast::Arg]) -> bool {
-    let st = Stmt { name, args, range: op.syntax().text_range() };
-    match asm.layout.format {
-        BinaryFormat::Amd => amd::pseudo_op(asm, ctx, &st),
-        BinaryFormat::AmdCl2 => cl2::pseudo_op(asm, ctx, &st),
-        BinaryFormat::Gallium => gallium::pseudo_op(asm, ctx, &st),
-        BinaryFormat::Rocm => rocm::pseudo_op(asm, ctx, &st),
+/// Handles a format pseudo-op; false when `name` is not one of the current format (the
+/// caller reports it). The pseudo-op table says which pseudo-ops a format has; the
+/// format's handler dispatches on the row's id.
+pub(crate) fn pseudo_op(h: &mut dyn Host, op: &ast::PseudoOp, name: &str, args: &[ast::Arg]) -> bool {
+    let Some(row) = gcn_isa::pseudo_op(name).filter(|row| belongs_to(row, h.format())) else {
+        return false;
+    };
+    let st = Stmt { id: row.id, name, args, range: op.syntax().text_range() };
+    handle(h, &st)
+}
+
+/// The current format's handler; false when it has no arm for the statement's id.
+fn handle(h: &mut dyn Host, st: &Stmt) -> bool {
+    match h.format() {
+        BinaryFormat::Amd => amd::pseudo_op(h, st),
+        BinaryFormat::AmdCl2 => cl2::pseudo_op(h, st),
+        BinaryFormat::Gallium => gallium::pseudo_op(h, st),
+        BinaryFormat::Rocm => rocm::pseudo_op(h, st),
         BinaryFormat::Rawcode => false,
     }
+}
+
+/// Whether a row of the pseudo-op table is a pseudo-op of `format` (the general ones are
+/// `pseudo.rs`'s, whatever the format).
+fn belongs_to(row: &gcn_isa::PseudoOp, format: BinaryFormat) -> bool {
+    let formats = match format {
+        BinaryFormat::Amd => Formats::AMD,
+        BinaryFormat::AmdCl2 => Formats::AMDCL2,
+        BinaryFormat::Gallium => Formats::GALLIUM,
+        BinaryFormat::Rocm => Formats::ROCM,
+        BinaryFormat::Rawcode => return false,
+    };
+    !row.is_general() && row.formats.contains(formats)
 }
 
 /// The end of the source, before unresolved symbols are reported: what the format does
@@ -304,234 +355,33 @@ pub(crate) fn end_of_source(asm: &mut Asm) {
     rocm::finish(asm);
 }
 
-/// A statement being handled.
-pub(crate) struct Stmt<'a> {
-    pub name: &'a str,
-    pub args: &'a [ast::Arg],
-    pub range: TextRange,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assembler::{Ctx, CtxKind};
+    use crate::source::FileId;
+    use crate::text::Mapper;
 
-impl Stmt<'_> {
-    /// Range of argument `i`, or of the end of the statement when missing.
-    pub fn arg_range(&self, i: usize) -> TextRange {
-        match self.args.get(i) {
-            Some(a) => a.syntax().text_range(),
-            None => TextRange::empty(self.range.end()),
-        }
-    }
-}
-
-// ---- argument helpers -----------------------------------------------------------------
-
-/// Errors with "garbage" when a pseudo-op without arguments has some.
-pub(crate) fn no_args(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
-    match st.args.iter().find(|a| !a.is_empty()) {
-        Some(a) => {
-            asm.error_at(ctx, a.syntax().text_range(), "garbage at end of line");
-            false
-        }
-        None => true,
-    }
-}
-
-/// An absolute value argument; reports a missing or bad one.
-pub(crate) fn value_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize) -> Option<i64> {
-    let Some(arg) = st.args.get(i).filter(|a| !a.is_empty()) else {
-        asm.error_at(ctx, st.arg_range(i), "expected an expression");
-        return None;
-    };
-    expr_value(asm, ctx, arg)
-}
-
-/// An optional absolute value argument: `Some(None)` when absent.
-pub(crate) fn opt_value_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize) -> Option<Option<i64>> {
-    match st.args.get(i).filter(|a| !a.is_empty()) {
-        None => Some(None),
-        Some(arg) => expr_value(asm, ctx, arg).map(Some),
-    }
-}
-
-/// The value of an argument's expression, or of its raw tokens read as an expression.
-pub(crate) fn expr_value(asm: &mut Asm, ctx: &Ctx, arg: &ast::Arg) -> Option<i64> {
-    let range = arg.syntax().text_range();
-    if let Some(e) = arg.expr() {
-        if arg.raw_tokens().count() == e.syntax().descendants_with_tokens().filter_map(|t| t.into_token()).filter(|t| !t.kind().is_trivia()).count() {
-            return asm.eval_abs_now(ctx, &e);
-        }
-    }
-    // Raw arguments (`.arg`): parse the text as an expression.
-    let text = arg.text();
-    let parse = gcn_syntax::parse(&format!(".int {text}\n"));
-    let expr = parse
-        .tree()
-        .statements()
-        .next()
-        .and_then(|s| match s {
-            ast::Statement::PseudoOp(op) => op.args().next().and_then(|a| a.expr()),
-            _ => None,
-        });
-    let Some(expr) = expr.filter(|_| parse.errors().is_empty()) else {
-        asm.error_at(ctx, range, "expected an expression");
-        return None;
-    };
-    let ir = match asm.try_lower(ctx, &expr, false) {
-        Ok(ir) => ir,
-        Err((_, m)) => {
-            asm.error_at(ctx, range, m);
-            return None;
-        }
-    };
-    match asm.eval_ir(ctx, range, &ir) {
-        Ok(Value::Abs(v)) => Some(v),
-        Ok(Value::Rel { .. }) => {
-            asm.error_at(ctx, range, "expression must be absolute");
-            None
-        }
-        Err(crate::expr::EvalError::Pending) => {
-            let mut syms = Vec::new();
-            ir.symbols(&mut syms);
-            let names: Vec<String> = syms.iter().map(|&s| format!("`{}`", asm.symbols.get(s).name)).collect();
-            asm.error_at(ctx, range, format!("expression needs {} defined before this point", names.join(", ")));
-            None
-        }
-        Err(crate::expr::EvalError::Invalid(m)) => {
-            asm.error_at(ctx, range, m);
-            None
-        }
-        Err(crate::expr::EvalError::Later) => {
-            asm.error_at(ctx, range, crate::assembler::PLACES_LATER);
-            None
-        }
-    }
-}
-
-/// A string argument.
-pub(crate) fn string_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize) -> Option<String> {
-    let Some(arg) = st.args.get(i).filter(|a| !a.is_empty()) else {
-        asm.error_at(ctx, st.arg_range(i), "expected a string");
-        return None;
-    };
-    let mut tokens = arg.raw_tokens();
-    let token = tokens.next().filter(|t| t.kind() == SyntaxKind::STRING);
-    let Some(token) = token.filter(|_| tokens.next().is_none()) else {
-        asm.error_at(ctx, arg.syntax().text_range(), "expected a string");
-        return None;
-    };
-    match literals::parse_string(token.text()) {
-        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-        Err(m) => {
-            asm.error_at(ctx, token.text_range(), m);
-            None
-        }
-    }
-}
-
-/// Errors when there are more than `n` arguments.
-pub(crate) fn at_most(asm: &mut Asm, ctx: &Ctx, st: &Stmt, n: usize) -> bool {
-    if st.args.len() > n {
-        let range = st.args[n].syntax().text_range();
-        asm.error_at(ctx, range, "garbage at end of line");
-        return false;
-    }
-    true
-}
-
-/// Warns when a value does not fit in `bits` bits (unsigned).
-pub(crate) fn warn_range(asm: &mut Asm, ctx: &Ctx, range: TextRange, bits: u32, value: i64) {
-    if bits < 64 && (value as u64) >> bits != 0 && (value >> (bits - 1)) != -1 {
-        asm.warn_at(ctx, range, format!("value {value:#x} is truncated to {bits} bits"));
-    }
-}
-
-/// Defines a symbol to a value (`.get_driver_version SYMBOL`).
-pub(crate) fn set_symbol(asm: &mut Asm, ctx: &Ctx, st: &Stmt, value: i64) {
-    let Some(arg) = st.args.first().filter(|a| !a.is_empty()) else {
-        asm.error_at(ctx, st.range, "expected a symbol name");
-        return;
-    };
-    let Some(token) = arg.raw_tokens().next().filter(|t| t.kind() == SyntaxKind::NAME) else {
-        asm.error_at(ctx, arg.syntax().text_range(), "expected a symbol name");
-        return;
-    };
-    let name = token.text().to_string();
-    let id = asm.symbols.define_target(&name);
-    if asm.symbols.get(id).once_defined {
-        asm.error_at(ctx, token.text_range(), format!("symbol `{name}` is already defined"));
-        return;
-    }
-    asm.set_symbol(id, Value::Abs(value));
-}
-
-/// Dimensions (`.dims xyz` or `.dims GID, LID`) as a mask: bits 0-2 work-group ids,
-/// 3-5 work-item ids.
-pub(crate) fn dims(asm: &mut Asm, ctx: &Ctx, st: &Stmt, two_fields: bool) -> Option<u32> {
-    let one = |asm: &mut Asm, i: usize| -> Option<u32> {
-        let Some(arg) = st.args.get(i) else { return Some(0) };
-        let text = arg.text().to_ascii_lowercase();
-        let mut mask = 0;
-        for c in text.chars() {
-            match c {
-                'x' => mask |= 1,
-                'y' => mask |= 2,
-                'z' => mask |= 4,
-                _ => {
-                    asm.error_at(ctx, arg.syntax().text_range(), "unknown dimension type");
-                    return None;
+    /// Each format's handler has an arm for exactly the rows of the pseudo-op table that
+    /// list the format (an arm that answers "not supported yet" counts): none is missing,
+    /// and none handles a pseudo-op the table gives to other formats only, or a general
+    /// one.
+    #[test]
+    fn handlers_have_exactly_their_formats_rows_of_the_table() {
+        let formats = [BinaryFormat::Amd, BinaryFormat::AmdCl2, BinaryFormat::Gallium, BinaryFormat::Rocm, BinaryFormat::Rawcode];
+        let mut mismatches = Vec::new();
+        for format in formats {
+            for row in gcn_isa::pseudo_ops() {
+                // A new assembly each time: what a handler sets does not reach the next.
+                let mut asm = Asm::new(crate::Options { format, ..Default::default() });
+                let ctx = Ctx::new(Mapper::File(FileId(0)), Default::default(), 0, CtxKind::File);
+                let st = Stmt { id: row.id, name: row.name, args: &[], range: TextRange::empty(0.into()) };
+                let handled = handle(&mut asm.format_host(&ctx), &st);
+                if handled != belongs_to(row, format) {
+                    mismatches.push(format!("{} in {format:?}: handled {handled}", row.name));
                 }
             }
         }
-        Some(mask)
-    };
-    // As in the reference, an empty field is no dimension (`.dims , x`).
-    let first = one(asm, 0)?;
-    if !two_fields {
-        return if at_most(asm, ctx, st, 1) { Some(first) } else { None };
+        assert_eq!(mismatches, Vec::<String>::new());
     }
-    if !at_most(asm, ctx, st, 2) {
-        return None;
-    }
-    match st.args.get(1) {
-        Some(_) => {
-            let second = one(asm, 1)?;
-            Some(first | (second << 3) | gcn_formats::gpu::DIMS_SECOND_FIELD)
-        }
-        None => Some(first | (first << 3)),
-    }
-}
-
-/// The kernel being configured, if the current section is its configuration.
-pub(crate) fn config_kernel(asm: &Asm) -> Option<usize> {
-    let k = asm.layout.current_kernel()?;
-    (asm.layout.current_section().kind == SectionKind::Config).then_some(k)
-}
-
-/// `.cws X[, Y[, Z]]` (and `.work_group_size_hint`): missing values are 1.
-pub(crate) fn cws(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<[u32; 3]> {
-    if !at_most(asm, ctx, st, 3) {
-        return None;
-    }
-    let mut out = [1u32; 3];
-    let mut good = true;
-    for (i, slot) in out.iter_mut().enumerate() {
-        match opt_value_arg(asm, ctx, st, i) {
-            Some(Some(v)) => {
-                warn_range(asm, ctx, st.arg_range(i), 32, v);
-                *slot = v as u32;
-            }
-            Some(None) => {}
-            None => good = false,
-        }
-    }
-    if !good {
-        return None;
-    }
-    if out.iter().any(|&v| v != 0) {
-        for (i, &v) in out.iter().enumerate() {
-            if v == 0 {
-                asm.error_at(ctx, st.arg_range(i), "group size must not be zero");
-                good = false;
-            }
-        }
-    }
-    good.then_some(out)
 }

@@ -18,6 +18,7 @@ pub mod diag;
 pub mod encode_cache;
 pub mod expr;
 pub mod index;
+mod format_host;
 mod format_ops;
 pub mod layout;
 pub mod literals;

@@ -111,7 +111,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ".kernel" => {
             asm.format_fixed = true;
             asm.abs_offset = None;
-            crate::format_ops::kernel(asm, ctx, range, &args);
+            crate::format_ops::kernel(&mut asm.format_host(ctx), range, &args);
         }
         ".main" => {
             asm.format_fixed = true;
@@ -204,7 +204,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ".wave32" | ".nowave32" => {
             asm.opts.wave32 = name == ".wave32";
             asm.target.wave32 = asm.opts.wave32 && asm.target.gen.is_gfx10();
-            crate::format_ops::device_chosen(asm, ctx, range);
+            crate::format_ops::device_chosen(&mut asm.format_host(ctx), range);
         }
         ".policy" => {
             if let Some(v) = required_abs(asm, ctx, range, &args, 0) {
@@ -234,7 +234,7 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         _ if name.starts_with(".if") || name.starts_with(".else") || name == ".endif" => {}
         ".endm" | ".endmacro" | ".endr" | ".endrept" | ".macro" | ".rept" | ".irp" | ".irpc" | ".for" | ".while" => {}
         _ => {
-            if !crate::format_ops::pseudo_op(asm, ctx, op, &name, &args) {
+            if !crate::format_ops::pseudo_op(&mut asm.format_host(ctx), op, &name, &args) {
                 asm.error_at(ctx, range, format!("`{name}` is neither a pseudo-op nor a macro"));
             }
         }
@@ -848,7 +848,7 @@ fn set_format(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) 
         return;
     }
     asm.opts.format = format;
-    crate::format_ops::set_layout(asm, ctx, range, format);
+    crate::format_ops::set_layout(&mut asm.format_host(ctx), range, format);
 }
 
 fn bitness(asm: &mut Asm, ctx: &Ctx, range: TextRange, is64: bool) {
@@ -879,7 +879,7 @@ fn set_device(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], arc
             asm.target.device = d;
             asm.target.gen = d.generation();
             asm.target.wave32 = asm.opts.wave32 && asm.target.gen.is_gfx10();
-            crate::format_ops::device_chosen(asm, ctx, range);
+            crate::format_ops::device_chosen(&mut asm.format_host(ctx), range);
         }
         None => asm.error_at(ctx, range, format!("unknown {} `{name}`", if arch { "architecture" } else { "GPU device" })),
     }

@@ -3,10 +3,12 @@
 //!
 //! Generated from `data/pseudo_ops.txt` (the source of truth) into
 //! `src/generated/pseudo_ops.rs` by `tests/sourcegen.rs`. The assembler takes its list of
-//! general pseudo-ops from here; the editor its hover texts, completion items and the
-//! kernel-scope rules of the outline.
+//! general pseudo-ops from here, and its dispatch of the binary formats' pseudo-ops (each
+//! row's [`PseudoOpId`], and the formats that have it); the editor its hover texts,
+//! completion items and the kernel-scope rules of the outline.
 
 use crate::generated::pseudo_ops::PSEUDO_OPS;
+pub use crate::generated::pseudo_ops::PseudoOpId;
 
 /// Where a pseudo-op may stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,6 +92,8 @@ impl Formats {
 /// One pseudo-op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PseudoOp {
+    /// What the assembler dispatches on (one variant per row of the table).
+    pub id: PseudoOpId,
     /// Lowercase, with its dot.
     pub name: &'static str,
     pub formats: Formats,
@@ -144,6 +148,8 @@ mod tests {
         assert_eq!(pseudo_op(".sgprsnum").unwrap().scope, PseudoScope::Config);
         assert_eq!(pseudo_op(".kernel").unwrap().role, PseudoRole::Kernel);
         assert!(is_general(".ifnb") && !is_general(".tgsize"));
+        assert_eq!(pseudo_op(".get_driver_version").unwrap().id, PseudoOpId::GetDriverVersion);
+        assert_eq!(pseudo_op(".32bit").unwrap().id, PseudoOpId::Dot32bit);
     }
 
     /// The general pseudo-ops are exactly the reference's (clrxasm 0.1.9) list, which the

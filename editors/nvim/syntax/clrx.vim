@@ -370,9 +370,9 @@ syn keyword clrxInstruction v_writelane_b32 v_writelane_regwr_b32 v_xad_u32 v_xn
 syn keyword clrxInstruction v_xor_b32
 syn keyword clrxPseudoOp .32bit .64bit .abort .acl_version .align .altmacro .amd .amdcl2 .arch
 syn keyword clrxPseudoOp .arch_minor .arch_stepping .arg .args .ascii .asciz .balign .balignl
-syn keyword clrxPseudoOp .balignw .boolconsts .bss .bssdata .buggyfplit .byte .call_convention
-syn keyword clrxPseudoOp .calnote .cbid .cbmask .cf_call .cf_cjump .cf_end .cf_jump .cf_ret
-syn keyword clrxPseudoOp .cf_start .codeversion .compile_options .condout .config .constantbuffers
+syn keyword clrxPseudoOp .balignw .boolconsts .bssdata .buggyfplit .byte .call_convention .calnote
+syn keyword clrxPseudoOp .cbid .cbmask .cf_call .cf_cjump .cf_end .cf_jump .cf_ret .cf_start
+syn keyword clrxPseudoOp .codeversion .compile_options .condout .config .constantbuffers
 syn keyword clrxPseudoOp .control_directive .cws .data .debug_private_segment_buffer_sgpr
 syn keyword clrxPseudoOp .debug_wavefront_private_segment_offset_sgpr .debugmode
 syn keyword clrxPseudoOp .default_hsa_features .dims .double .driver_info .driver_version .dx10clamp

@@ -3,8 +3,8 @@
 //   - every mnemonic of the instruction table, crates/isa/data/instructions.txt (with the
 //     encoding suffixes _e32, _e64, _sdwa, _dpp, _dpp8);
 // The same lists go into Neovim's syntax file, editors/nvim/syntax/clrx.vim.
-//   - every pseudo-op of the table (crates/isa/data/pseudo_ops.txt) and every binary
-//     format's pseudo-op (the match arms of crates/asm/src/format_ops*).
+//   - every pseudo-op of the table (crates/isa/data/pseudo_ops.txt), the binary formats'
+//     included (the assembler dispatches them from the table).
 // `npm run gen-grammar` rewrites the grammar; `npm test` fails when it is out of date.
 'use strict';
 const fs = require('fs');
@@ -24,30 +24,14 @@ function mnemonics() {
   return [...names].sort();
 }
 
-function rustFiles(p) {
-  const st = fs.statSync(p);
-  if (st.isFile()) return p.endsWith('.rs') ? [p] : [];
-  return fs.readdirSync(p).flatMap((f) => rustFiles(path.join(p, f)));
-}
-
 function pseudoOps() {
-  const src = path.join(repo, 'crates', 'asm', 'src');
   // The pseudo-op table (crates/isa/data/pseudo_ops.txt) is the single list: its first
-  // column, one pseudo-op a row.
+  // column, one pseudo-op a row. The assembler's format handlers dispatch on its rows, so
+  // none has a pseudo-op the table lacks.
   const table = fs.readFileSync(path.join(repo, 'crates', 'isa', 'data', 'pseudo_ops.txt'), 'utf8');
   const names = new Set(
     table.split('\n').filter((l) => l.startsWith('.')).map((l) => l.split('|')[0].trim().toLowerCase()),
   );
-  // Format pseudo-ops: string literals of match arms (`".a" | ".b" =>`, arms over lines).
-  const files = [path.join(src, 'format_ops.rs'), ...rustFiles(path.join(src, 'format_ops'))];
-  const arm = /^\s*(?:\|\s*)?"\.[A-Za-z0-9_]+"(?:\s*\|\s*"\.[A-Za-z0-9_]+")*\s*(?:=>|\||if\b)/;
-  for (const file of files) {
-    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-      if (arm.test(line)) {
-        for (const s of line.match(/"\.[A-Za-z0-9_]+"/g)) names.add(s.slice(1, -1).toLowerCase());
-      }
-    }
-  }
   return [...names].sort();
 }
 

@@ -4,193 +4,192 @@ use gcn_formats::amd::{calnote, ResId, UserData};
 use gcn_formats::gpu;
 use gcn_syntax::ast::AstNode;
 
-use super::{
+use gcn_isa::PseudoOpId as Id;
+
+use super::stmt::{
     at_most, config_kernel, cws, dims, no_args, opt_value_arg, set_symbol, string_arg, value_arg, warn_range,
-    ConfigKind, Stmt,
 };
-use crate::assembler::{Asm, Ctx};
+use super::{ConfigKind, Host, Stmt};
 use crate::layout::{Owner, SectionKind};
 
 /// Policy from which `.sgprsnum` counts VCC too (CLRX 0.2).
 const POLICY_UNIFIED_SGPR_COUNT: u32 = 200;
 
-pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
-    let name = st.name;
-    match name {
-        ".arg" => arg(asm, ctx, st),
-        ".boolconsts" => cal_note(asm, ctx, st, calnote::BOOL32CONSTS),
-        ".calnote" => custom_cal_note(asm, ctx, st),
-        ".cbid" => {
-            if config_kernel(asm).is_some() {
-                config_value(asm, ctx, st)
+pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
+    match st.id {
+        Id::Arg => arg(h, st),
+        Id::Boolconsts => cal_note(h, st, calnote::BOOL32CONSTS),
+        Id::Calnote => custom_cal_note(h, st),
+        Id::Cbid => {
+            if config_kernel(h).is_some() {
+                config_value(h, st)
             } else {
-                entry(asm, ctx, st, &[calnote::CONSTANT_BUFFERS], "cbid")
+                entry(h, st, &[calnote::CONSTANT_BUFFERS], "cbid")
             }
         }
-        ".cbmask" => entry(asm, ctx, st, &[calnote::CONSTANT_BUFFERS], "cbmask"),
-        ".compile_options" => {
-            if let Some(s) = string_arg(asm, ctx, st, 0) {
-                if at_most(asm, ctx, st, 1) {
-                    asm.layout.config.compile_options = s;
+        Id::Cbmask => entry(h, st, &[calnote::CONSTANT_BUFFERS], "cbmask"),
+        Id::CompileOptions => {
+            if let Some(s) = string_arg(h, st, 0) {
+                if at_most(h, st, 1) {
+                    h.config_mut().compile_options = s;
                 }
             }
         }
-        ".condout" | ".earlyexit" => {
-            if config_kernel(asm).is_some() {
-                config_value(asm, ctx, st)
+        Id::Condout | Id::Earlyexit => {
+            if config_kernel(h).is_some() {
+                config_value(h, st)
             } else {
-                let note = if name == ".condout" { calnote::CONDOUT } else { calnote::EARLYEXIT };
-                cal_note(asm, ctx, st, note)
+                let note = if st.id == Id::Condout { calnote::CONDOUT } else { calnote::EARLYEXIT };
+                cal_note(h, st, note)
             }
         }
-        ".config" => config(asm, ctx, st),
-        ".constantbuffers" => cal_note(asm, ctx, st, calnote::CONSTANT_BUFFERS),
-        ".cws" | ".reqd_work_group_size" => {
-            if let Some(k) = in_config(asm, ctx, st) {
-                if let Some(v) = cws(asm, ctx, st) {
-                    asm.layout.config.kernels[k].cws = v;
+        Id::Config => config(h, st),
+        Id::Constantbuffers => cal_note(h, st, calnote::CONSTANT_BUFFERS),
+        Id::Cws | Id::ReqdWorkGroupSize => {
+            if let Some(k) = in_config(h, st) {
+                if let Some(v) = cws(h, st) {
+                    h.config_mut().kernels[k].cws = v;
                 }
             }
         }
-        ".dims" => {
-            if let Some(k) = in_config(asm, ctx, st) {
-                if let Some(m) = dims(asm, ctx, st, true) {
-                    asm.layout.config.kernels[k].dim_mask = Some(m);
+        Id::Dims => {
+            if let Some(k) = in_config(h, st) {
+                if let Some(m) = dims(h, st, true) {
+                    h.config_mut().kernels[k].dim_mask = Some(m);
                 }
             }
         }
-        ".driver_info" => {
-            if let Some(s) = string_arg(asm, ctx, st, 0) {
-                if at_most(asm, ctx, st, 1) {
-                    asm.layout.config.driver_info = Some(s);
+        Id::DriverInfo => {
+            if let Some(s) = string_arg(h, st, 0) {
+                if at_most(h, st, 1) {
+                    h.config_mut().driver_info = Some(s);
                 }
             }
         }
-        ".driver_version" => {
-            if let Some(v) = value_arg(asm, ctx, st, 0) {
-                if at_most(asm, ctx, st, 1) {
-                    asm.layout.config.driver_version = Some(v as u32);
+        Id::DriverVersion => {
+            if let Some(v) = value_arg(h, st, 0) {
+                if at_most(h, st, 1) {
+                    h.config_mut().driver_version = Some(v as u32);
                 }
             }
         }
-        ".entry" => entry(asm, ctx, st, &[calnote::PROGINFO, calnote::UAV], "entry"),
-        ".exceptions" | ".floatmode" | ".hwlocal" | ".localsize" | ".hwregion" | ".pgmrsrc2" | ".printfid"
-        | ".privateid" | ".scratchbuffer" | ".sgprsnum" | ".uavid" | ".uavprivate" | ".vgprsnum" => {
-            config_value(asm, ctx, st)
+        Id::Entry => entry(h, st, &[calnote::PROGINFO, calnote::UAV], "entry"),
+        Id::Exceptions | Id::Floatmode | Id::Hwlocal | Id::Localsize | Id::Hwregion | Id::Pgmrsrc2 | Id::Printfid
+        | Id::Privateid | Id::Scratchbuffer | Id::Sgprsnum | Id::Uavid | Id::Uavprivate | Id::Vgprsnum => {
+            config_value(h, st)
         }
-        ".floatconsts" => cal_note(asm, ctx, st, calnote::FLOAT32CONSTS),
-        ".get_driver_version" => {
-            let config = &asm.layout.config;
+        Id::Floatconsts => cal_note(h, st, calnote::FLOAT32CONSTS),
+        Id::GetDriverVersion => {
+            let config = h.config();
             let v = if config.driver_version.is_none() && config.driver_info.is_none() {
-                super::driver_version(asm)
+                h.driver_version()
             } else {
                 config.driver_version.unwrap_or(0)
             };
-            set_symbol(asm, ctx, st, i64::from(v));
+            set_symbol(h, st, i64::from(v));
         }
-        ".globalbuffers" => cal_note(asm, ctx, st, calnote::GLOBAL_BUFFERS),
-        ".globaldata" => {
-            if no_args(asm, ctx, st) {
-                asm.layout.switch_to(0);
+        Id::Globalbuffers => cal_note(h, st, calnote::GLOBAL_BUFFERS),
+        Id::Globaldata => {
+            if no_args(h, st) {
+                h.switch_to(0);
             }
         }
-        ".header" => raw_section(asm, ctx, st, SectionKind::AmdHeader, "header"),
-        ".ieeemode" | ".tgsize" | ".useconstdata" | ".useprintf" => bool_value(asm, ctx, st),
-        ".inputs" => cal_note(asm, ctx, st, calnote::INPUTS),
-        ".inputsamplers" => cal_note(asm, ctx, st, calnote::INPUT_SAMPLERS),
-        ".intconsts" => cal_note(asm, ctx, st, calnote::INT32CONSTS),
-        ".metadata" => raw_section(asm, ctx, st, SectionKind::Metadata, "metadata"),
-        ".outputs" => cal_note(asm, ctx, st, calnote::OUTPUTS),
-        ".persistentbuffers" => cal_note(asm, ctx, st, calnote::PERSISTENT_BUFFERS),
-        ".proginfo" => cal_note(asm, ctx, st, calnote::PROGINFO),
-        ".sampler" => {
-            if let Some(k) = config_kernel(asm) {
+        Id::Header => raw_section(h, st, SectionKind::AmdHeader, "header"),
+        Id::Ieeemode | Id::Tgsize | Id::Useconstdata | Id::Useprintf => bool_value(h, st),
+        Id::Inputs => cal_note(h, st, calnote::INPUTS),
+        Id::Inputsamplers => cal_note(h, st, calnote::INPUT_SAMPLERS),
+        Id::Intconsts => cal_note(h, st, calnote::INT32CONSTS),
+        Id::Metadata => raw_section(h, st, SectionKind::Metadata, "metadata"),
+        Id::Outputs => cal_note(h, st, calnote::OUTPUTS),
+        Id::Persistentbuffers => cal_note(h, st, calnote::PERSISTENT_BUFFERS),
+        Id::Proginfo => cal_note(h, st, calnote::PROGINFO),
+        Id::Sampler => {
+            if let Some(k) = config_kernel(h) {
                 let mut values = Vec::new();
                 for i in 0..st.args.len() {
-                    if let Some(v) = value_arg(asm, ctx, st, i) {
-                        warn_range(asm, ctx, st.arg_range(i), 32, v);
+                    if let Some(v) = value_arg(h, st, i) {
+                        warn_range(h, st.arg_range(i), 32, v);
                         values.push(v as u32);
                     }
                 }
-                asm.layout.config.kernels[k].samplers.extend(values);
+                h.config_mut().kernels[k].samplers.extend(values);
             } else {
-                entry(asm, ctx, st, &[calnote::INPUT_SAMPLERS], "sampler")
+                entry(h, st, &[calnote::INPUT_SAMPLERS], "sampler")
             }
         }
-        ".scratchbuffers" => cal_note(asm, ctx, st, calnote::SCRATCH_BUFFERS),
-        ".segment" => entry(
-            asm,
-            ctx,
+        Id::Scratchbuffers => cal_note(h, st, calnote::SCRATCH_BUFFERS),
+        Id::Segment => entry(
+            h,
             st,
             &[calnote::INT32CONSTS, calnote::FLOAT32CONSTS, calnote::BOOL32CONSTS],
             "segment",
         ),
-        ".subconstantbuffers" => cal_note(asm, ctx, st, calnote::SUB_CONSTANT_BUFFERS),
-        ".uav" => cal_note(asm, ctx, st, calnote::UAV),
-        ".uavmailboxsize" => cal_note(asm, ctx, st, calnote::UAV_MAILBOX_SIZE),
-        ".uavopmask" => cal_note(asm, ctx, st, calnote::UAV_OP_MASK),
-        ".userdata" => user_data(asm, ctx, st),
+        Id::Subconstantbuffers => cal_note(h, st, calnote::SUB_CONSTANT_BUFFERS),
+        Id::Uav => cal_note(h, st, calnote::UAV),
+        Id::Uavmailboxsize => cal_note(h, st, calnote::UAV_MAILBOX_SIZE),
+        Id::Uavopmask => cal_note(h, st, calnote::UAV_OP_MASK),
+        Id::Userdata => user_data(h, st),
         _ => return false,
     }
     true
 }
 
 /// The kernel whose configuration is open; reports otherwise.
-fn in_config(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<usize> {
-    let k = config_kernel(asm);
+fn in_config(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
+    let k = config_kernel(h);
     if k.is_none() {
-        asm.error_at(ctx, st.range, "illegal place of configuration pseudo-op");
+        h.error_at(st.range, "illegal place of configuration pseudo-op");
     }
     k
 }
 
-fn config(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = asm.layout.current_kernel() else {
-        asm.error_at(ctx, st.range, "kernel configuration can be defined only inside a kernel");
+fn config(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = h.current_kernel() else {
+        h.error_at(st.range, "kernel configuration can be defined only inside a kernel");
         return;
     };
     let owner = Owner::Kernel(k);
     let raw = [SectionKind::Metadata, SectionKind::AmdHeader, SectionKind::CalNote]
         .iter()
-        .any(|&kind| asm.layout.find_kind(kind, owner).is_some());
+        .any(|&kind| h.find_section(kind, owner).is_some());
     if raw {
-        asm.error_at(ctx, st.range, "configuration can't be defined if metadata, header and/or CAL notes exist");
+        h.error_at(st.range, "configuration can't be defined if metadata, header and/or CAL notes exist");
         return;
     }
-    if !no_args(asm, ctx, st) {
+    if !no_args(h, st) {
         return;
     }
-    asm.layout.enter_config().expect("inside a kernel");
-    asm.layout.config.kernels[k].kind = ConfigKind::Config;
+    h.enter_config().expect("inside a kernel");
+    h.config_mut().kernels[k].kind = ConfigKind::Config;
 }
 
 /// The current kernel, for `what` (raw sections, CAL notes), which cannot stand beside
 /// a configuration; reports otherwise.
-pub(crate) fn kernel_without_config(asm: &mut Asm, ctx: &Ctx, st: &Stmt, what: &str) -> Option<usize> {
-    let Some(k) = asm.layout.current_kernel() else {
-        asm.error_at(ctx, st.range, format!("{what} can be defined only inside a kernel"));
+pub(crate) fn kernel_without_config(h: &mut dyn Host, st: &Stmt, what: &str) -> Option<usize> {
+    let Some(k) = h.current_kernel() else {
+        h.error_at(st.range, format!("{what} can be defined only inside a kernel"));
         return None;
     };
-    if asm.layout.config.kernels[k].kind != ConfigKind::None {
-        asm.error_at(ctx, st.range, format!("{what} can't be defined if a configuration was defined"));
+    if h.config().kernels[k].kind != ConfigKind::None {
+        h.error_at(st.range, format!("{what} can't be defined if a configuration was defined"));
         return None;
     }
     Some(k)
 }
 
 /// Switches to `owner`'s section of `kind`, creating it (named `name`) if needed.
-pub(crate) fn switch_to_kind(asm: &mut Asm, name: &str, owner: Owner, kind: SectionKind) {
-    let i = match asm.layout.find_kind(kind, owner) {
+pub(crate) fn switch_to_kind(h: &mut dyn Host, name: &str, owner: Owner, kind: SectionKind) {
+    let i = match h.find_section(kind, owner) {
         Some(i) => i,
-        None => asm.layout.create(name, owner, kind),
+        None => h.create_section(name, owner, kind),
     };
-    asm.layout.switch_to(i);
+    h.switch_to(i);
 }
 
-fn raw_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt, kind: SectionKind, what: &str) {
-    let Some(k) = kernel_without_config(asm, ctx, st, what) else { return };
-    if no_args(asm, ctx, st) {
-        switch_to_kind(asm, "", Owner::Kernel(k), kind);
+fn raw_section(h: &mut dyn Host, st: &Stmt, kind: SectionKind, what: &str) {
+    let Some(k) = kernel_without_config(h, st, what) else { return };
+    if no_args(h, st) {
+        switch_to_kind(h, "", Owner::Kernel(k), kind);
     }
 }
 
@@ -199,50 +198,50 @@ fn single_value(note: u32) -> bool {
     matches!(note, calnote::EARLYEXIT | calnote::CONDOUT | calnote::UAV_OP_MASK | calnote::UAV_MAILBOX_SIZE)
 }
 
-fn cal_note(asm: &mut Asm, ctx: &Ctx, st: &Stmt, note: u32) {
-    cal_note_from(asm, ctx, st, note, 0);
+fn cal_note(h: &mut dyn Host, st: &Stmt, note: u32) {
+    cal_note_from(h, st, note, 0);
 }
 
-fn cal_note_from(asm: &mut Asm, ctx: &Ctx, st: &Stmt, note: u32, first: usize) {
-    let Some(k) = kernel_without_config(asm, ctx, st, "CAL note") else { return };
+fn cal_note_from(h: &mut dyn Host, st: &Stmt, note: u32, first: usize) {
+    let Some(k) = kernel_without_config(h, st, "CAL note") else { return };
     let present = st.args.get(first).is_some_and(|a| !a.is_empty());
     let mut value = None;
     if single_value(note) && present {
-        let Some(v) = value_arg(asm, ctx, st, first) else { return };
-        warn_range(asm, ctx, st.arg_range(first), 32, v);
+        let Some(v) = value_arg(h, st, first) else { return };
+        warn_range(h, st.arg_range(first), 32, v);
         value = Some(v as u32);
-        if !at_most(asm, ctx, st, first + 1) {
+        if !at_most(h, st, first + 1) {
             return;
         }
     } else if st.args.iter().skip(first).any(|a| !a.is_empty()) {
         let range = st.args[first].syntax().text_range();
-        asm.error_at(ctx, range, "garbage at end of line");
+        h.error_at(range, "garbage at end of line");
         return;
     }
-    let i = asm.layout.create("", Owner::Kernel(k), SectionKind::CalNote);
-    asm.layout.sections[i].note_type = note;
-    asm.layout.switch_to(i);
+    let i = h.create_section("", Owner::Kernel(k), SectionKind::CalNote);
+    h.section_mut(i).note_type = note;
+    h.switch_to(i);
     if let Some(v) = value {
-        asm.emit(ctx, st.range, &v.to_le_bytes());
+        h.emit(st.range, &v.to_le_bytes());
     }
 }
 
-fn custom_cal_note(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    if asm.layout.current_kernel().is_none() {
-        asm.error_at(ctx, st.range, "CAL note can be defined only inside a kernel");
+fn custom_cal_note(h: &mut dyn Host, st: &Stmt) {
+    if h.current_kernel().is_none() {
+        h.error_at(st.range, "CAL note can be defined only inside a kernel");
         return;
     }
-    let Some(id) = value_arg(asm, ctx, st, 0) else { return };
-    warn_range(asm, ctx, st.arg_range(0), 32, id);
-    cal_note_from(asm, ctx, st, id as u32, 1);
+    let Some(id) = value_arg(h, st, 0) else { return };
+    warn_range(h, st.arg_range(0), 32, id);
+    cal_note_from(h, st, id as u32, 1);
 }
 
 /// `.entry`, `.cbmask`, `.segment`, `.sampler`, `.cbid` inside CAL notes.
-fn entry(asm: &mut Asm, ctx: &Ctx, st: &Stmt, notes: &[u32], what: &str) {
-    let section = asm.layout.current_section();
+fn entry(h: &mut dyn Host, st: &Stmt, notes: &[u32], what: &str) {
+    let section = h.current_section();
     let note = section.note_type;
-    if asm.layout.current_kernel().is_none() || section.kind != SectionKind::CalNote || !notes.contains(&note) {
-        asm.error_at(ctx, st.range, format!("illegal place of {what}"));
+    if h.current_kernel().is_none() || section.kind != SectionKind::CalNote || !notes.contains(&note) {
+        h.error_at(st.range, format!("illegal place of {what}"));
         return;
     }
     let count = if note == calnote::UAV { 4 } else { 2 };
@@ -250,134 +249,133 @@ fn entry(asm: &mut Asm, ctx: &Ctx, st: &Stmt, notes: &[u32], what: &str) {
     let mut good = true;
     for i in 0..count {
         if i >= st.args.len() && i > 0 {
-            asm.error_at(ctx, st.arg_range(i), "expected `,` before argument");
+            h.error_at(st.arg_range(i), "expected `,` before argument");
             return;
         }
-        match value_arg(asm, ctx, st, i) {
+        match value_arg(h, st, i) {
             Some(v) => {
-                warn_range(asm, ctx, st.arg_range(i), 32, v);
+                warn_range(h, st.arg_range(i), 32, v);
                 values.push(v as u32);
             }
             None => good = false,
         }
     }
-    if !good || !at_most(asm, ctx, st, count) {
+    if !good || !at_most(h, st, count) {
         return;
     }
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    asm.emit(ctx, st.range, &bytes);
+    h.emit(st.range, &bytes);
 }
 
-fn bool_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = in_config(asm, ctx, st) else { return };
-    if !no_args(asm, ctx, st) {
+fn bool_value(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = in_config(h, st) else { return };
+    if !no_args(h, st) {
         return;
     }
-    let c = &mut asm.layout.config.kernels[k];
-    match st.name {
-        ".ieeemode" => c.rsrc.ieee_mode = true,
-        ".tgsize" => c.rsrc.tg_size = true,
-        ".useconstdata" => c.use_const_data = true,
-        ".useprintf" => c.use_printf = true,
+    let c = &mut h.config_mut().kernels[k];
+    match st.id {
+        Id::Ieeemode => c.rsrc.ieee_mode = true,
+        Id::Tgsize => c.rsrc.tg_size = true,
+        Id::Useconstdata => c.use_const_data = true,
+        Id::Useprintf => c.use_printf = true,
         _ => {}
     }
 }
 
-fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = in_config(asm, ctx, st) else { return };
-    let name = st.name;
-    let optional = matches!(name, ".privateid" | ".uavid" | ".cbid" | ".printfid");
+fn config_value(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = in_config(h, st) else { return };
+    let optional = matches!(st.id, Id::Privateid | Id::Uavid | Id::Cbid | Id::Printfid);
     let value = if optional {
-        match opt_value_arg(asm, ctx, st, 0) {
+        match opt_value_arg(h, st, 0) {
             Some(v) => v,
             None => return,
         }
     } else {
-        match value_arg(asm, ctx, st, 0) {
+        match value_arg(h, st, 0) {
             Some(v) => Some(v),
             None => return,
         }
     };
-    if !at_most(asm, ctx, st, 1) {
+    if !at_most(h, st, 1) {
         return;
     }
     let range = st.arg_range(0);
-    let gen = asm.target.gen;
-    let policy = asm.opts.policy.unwrap_or(crate::DEFAULT_POLICY);
-    let id = |asm: &mut Asm, what: &str| -> Option<ResId> {
+    let gen = h.generation();
+    let policy = h.options().policy.unwrap_or(crate::DEFAULT_POLICY);
+    let id = |h: &mut dyn Host, what: &str| -> Option<ResId> {
         match value {
             None => Some(ResId::Omitted),
             Some(v) if !(0..1024).contains(&v) => {
-                asm.error_at(ctx, range, format!("{what} out of range (0-1023)"));
+                h.error_at(range, format!("{what} out of range (0-1023)"));
                 None
             }
             Some(v) => Some(ResId::Id(v as u32)),
         }
     };
     let v = value.unwrap_or(0);
-    match name {
-        ".sgprsnum" => {
+    match st.id {
+        Id::Sgprsnum => {
             let max = if policy < POLICY_UNIFIED_SGPR_COUNT { gpu::max_sgprs_without_vcc(gen) } else { gpu::max_sgprs(gen) };
             if v as u64 > u64::from(max) {
-                asm.error_at(ctx, range, format!("used SGPRs number out of range (0-{max})"));
+                h.error_at(range, format!("used SGPRs number out of range (0-{max})"));
                 return;
             }
             let v = if policy < POLICY_UNIFIED_SGPR_COUNT { v as u32 } else { (v as u32).max(2) - 2 };
-            asm.layout.config.kernels[k].sgprs = Some(v);
+            h.config_mut().kernels[k].sgprs = Some(v);
         }
-        ".vgprsnum" => {
+        Id::Vgprsnum => {
             if v as u64 > u64::from(gpu::MAX_VGPRS) {
-                asm.error_at(ctx, range, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
+                h.error_at(range, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
                 return;
             }
-            asm.layout.config.kernels[k].vgprs = Some(v as u32);
+            h.config_mut().kernels[k].vgprs = Some(v as u32);
         }
-        ".hwlocal" | ".localsize" => {
+        Id::Hwlocal | Id::Localsize => {
             if v as u64 > gpu::MAX_LOCAL_SIZE {
-                asm.error_at(ctx, range, format!("HW local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
+                h.error_at(range, format!("HW local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
                 return;
             }
-            asm.layout.config.kernels[k].local_size = v as u64;
+            h.config_mut().kernels[k].local_size = v as u64;
         }
-        ".floatmode" => {
-            warn_range(asm, ctx, range, 8, v);
-            asm.layout.config.kernels[k].rsrc.float_mode = (v & 0xff) as u32;
+        Id::Floatmode => {
+            warn_range(h, range, 8, v);
+            h.config_mut().kernels[k].rsrc.float_mode = (v & 0xff) as u32;
         }
-        ".exceptions" => {
-            warn_range(asm, ctx, range, 7, v);
-            asm.layout.config.kernels[k].rsrc.exceptions = (v & 0x7f) as u32;
+        Id::Exceptions => {
+            warn_range(h, range, 7, v);
+            h.config_mut().kernels[k].rsrc.exceptions = (v & 0x7f) as u32;
         }
-        ".uavid" => {
-            if let Some(id) = id(asm, "UAV id") {
-                asm.layout.config.kernels[k].uav_id = id;
+        Id::Uavid => {
+            if let Some(id) = id(h, "UAV id") {
+                h.config_mut().kernels[k].uav_id = id;
             }
         }
-        ".cbid" => {
-            if let Some(id) = id(asm, "constant buffer id") {
-                asm.layout.config.kernels[k].const_buffer_id = id;
+        Id::Cbid => {
+            if let Some(id) = id(h, "constant buffer id") {
+                h.config_mut().kernels[k].const_buffer_id = id;
             }
         }
-        ".printfid" => {
-            if let Some(id) = id(asm, "printf id") {
-                asm.layout.config.kernels[k].printf_id = id;
+        Id::Printfid => {
+            if let Some(id) = id(h, "printf id") {
+                h.config_mut().kernels[k].printf_id = id;
             }
         }
-        ".privateid" => {
-            if let Some(id) = id(asm, "private id") {
-                asm.layout.config.kernels[k].private_id = id;
+        Id::Privateid => {
+            if let Some(id) = id(h, "private id") {
+                h.config_mut().kernels[k].private_id = id;
             }
         }
         _ => {
-            warn_range(asm, ctx, range, 32, v);
-            let c = &mut asm.layout.config.kernels[k];
+            warn_range(h, range, 32, v);
+            let c = &mut h.config_mut().kernels[k];
             let v = v as u32;
-            match name {
-                ".condout" => c.cond_out = v,
-                ".earlyexit" => c.early_exit = v,
-                ".hwregion" => c.hw_region = Some(v),
-                ".pgmrsrc2" => c.rsrc.pgm_rsrc2 = v,
-                ".scratchbuffer" => c.scratch_buffer = v,
-                ".uavprivate" => c.uav_private = Some(v),
+            match st.id {
+                Id::Condout => c.cond_out = v,
+                Id::Earlyexit => c.early_exit = v,
+                Id::Hwregion => c.hw_region = Some(v),
+                Id::Pgmrsrc2 => c.rsrc.pgm_rsrc2 = v,
+                Id::Scratchbuffer => c.scratch_buffer = v,
+                Id::Uavprivate => c.uav_private = Some(v),
                 _ => {}
             }
         }
@@ -420,47 +418,47 @@ const DATA_CLASSES: &[(&str, u32)] = &[
     ("sub_ptr_fetch_shader", 0x10),
 ];
 
-fn user_data(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = config_kernel(asm) else {
-        asm.error_at(ctx, st.range, "illegal place of user data");
+fn user_data(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = config_kernel(h) else {
+        h.error_at(st.range, "illegal place of user data");
         return;
     };
     let mut good = true;
     let class_name = st.args.first().map(|a| a.text().to_ascii_lowercase()).unwrap_or_default();
     let data_class = DATA_CLASSES.iter().find(|(n, _)| *n == class_name).map(|&(_, v)| v);
     if data_class.is_none() {
-        asm.error_at(ctx, st.arg_range(0), "unknown data class");
+        h.error_at(st.arg_range(0), "unknown data class");
         good = false;
     }
     if st.args.len() < 4 {
-        asm.error_at(ctx, st.arg_range(st.args.len()), "expected `,` before argument");
+        h.error_at(st.arg_range(st.args.len()), "expected `,` before argument");
         return;
     }
-    let api_slot = value_arg(asm, ctx, st, 1);
+    let api_slot = value_arg(h, st, 1);
     if let Some(v) = api_slot {
-        warn_range(asm, ctx, st.arg_range(1), 32, v);
+        warn_range(h, st.arg_range(1), 32, v);
     }
-    let reg_start = value_arg(asm, ctx, st, 2);
+    let reg_start = value_arg(h, st, 2);
     if let Some(v) = reg_start {
         if v as u64 > 15 {
-            asm.error_at(ctx, st.arg_range(2), "RegStart out of range (0-15)");
+            h.error_at(st.arg_range(2), "RegStart out of range (0-15)");
             good = false;
         }
     }
-    let reg_size = value_arg(asm, ctx, st, 3);
+    let reg_size = value_arg(h, st, 3);
     if let (Some(s), Some(n)) = (reg_start, reg_size) {
         if (s as u64).checked_add(n as u64).is_none_or(|t| t > 16) {
-            asm.error_at(ctx, st.arg_range(2), "RegStart+RegSize out of range (0-16)");
+            h.error_at(st.arg_range(2), "RegStart+RegSize out of range (0-16)");
             good = false;
         }
     }
     let (Some(api_slot), Some(reg_start), Some(reg_size)) = (api_slot, reg_start, reg_size) else { return };
-    if !good || !at_most(asm, ctx, st, 4) {
+    if !good || !at_most(h, st, 4) {
         return;
     }
-    let c = &mut asm.layout.config.kernels[k];
+    let c = &mut h.config_mut().kernels[k];
     if c.user_datas.len() == 16 {
-        asm.error_at(ctx, st.range, "too many user data elements");
+        h.error_at(st.range, "too many user data elements");
         return;
     }
     c.user_datas.push(UserData {
@@ -471,14 +469,14 @@ fn user_data(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     });
 }
 
-fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = config_kernel(asm) else {
-        asm.error_at(ctx, st.range, "illegal place of kernel argument");
+fn arg(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = config_kernel(h) else {
+        h.error_at(st.range, "illegal place of kernel argument");
         return;
     };
-    let names = asm.layout.config.kernels[k].arg_names.clone();
-    if let Some(a) = super::args::parse_arg(asm, ctx, st, &names, false) {
-        let c = &mut asm.layout.config.kernels[k];
+    let names = h.config().kernels[k].arg_names.clone();
+    if let Some(a) = super::args::parse_arg(h, st, &names, false) {
+        let c = &mut h.config_mut().kernels[k];
         c.arg_names.insert(a.name.clone());
         c.args.push(a);
     }

@@ -4,18 +4,18 @@ use gcn_formats::args::{access, ArgType, KernelArg, PtrSpace};
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::{SyntaxKind, SyntaxToken, TextRange};
 
-use super::{expr_value, Stmt};
-use crate::assembler::{Asm, Ctx};
+use super::stmt::expr_value;
+use super::{Host, Stmt};
 
 fn tokens(arg: &ast::Arg) -> Vec<SyntaxToken> {
     arg.raw_tokens().collect()
 }
 
 /// The value of `arg`, an id at most `max` (`what` names it); `None` after an error.
-fn bounded_id(asm: &mut Asm, ctx: &Ctx, arg: &ast::Arg, range: TextRange, what: &str, max: u64) -> Option<u64> {
-    let v = expr_value(asm, ctx, arg)? as u64;
+fn bounded_id(h: &mut dyn Host, arg: &ast::Arg, range: TextRange, what: &str, max: u64) -> Option<u64> {
+    let v = expr_value(h, arg)? as u64;
     if v > max {
-        asm.error_at(ctx, range, format!("{what} out of range (0-{max})"));
+        h.error_at(range, format!("{what} out of range (0-{max})"));
         return None;
     }
     Some(v)
@@ -23,26 +23,26 @@ fn bounded_id(asm: &mut Asm, ctx: &Ctx, arg: &ast::Arg, range: TextRange, what: 
 
 /// Parses `.arg NAME[, "TYPENAME"], TYPE[*] …`; reports errors and returns `None` on
 /// one. `cl20` selects AMD OpenCL 2.0's variant.
-pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collections::HashSet<String>, cl20: bool)
+pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::HashSet<String>, cl20: bool)
     -> Option<KernelArg> {
     let args = st.args;
     let mut good = true;
-    let err = |asm: &mut Asm, range, m: &str| asm.error_at(ctx, range, m.to_string());
+    let err = |h: &mut dyn Host, range, m: &str| h.error_at(range, m.to_string());
     // Name.
     let name = match args.first().map(tokens).as_deref() {
         Some([t]) if t.kind() == SyntaxKind::NAME => t.text().to_string(),
         _ => {
-            err(asm, st.arg_range(0), "expected argument name");
+            err(h, st.arg_range(0), "expected argument name");
             return None;
         }
     };
     if names.contains(&name) {
-        err(asm, st.arg_range(0), &format!("kernel argument `{name}` is already defined"));
+        err(h, st.arg_range(0), &format!("kernel argument `{name}` is already defined"));
         good = false;
     }
     let mut i = 1;
     if args.len() <= i {
-        err(asm, st.arg_range(i), "expected `,` before argument");
+        err(h, st.arg_range(i), "expected `,` before argument");
         return None;
     }
     // Type name.
@@ -52,13 +52,13 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
             match crate::literals::parse_string(t.text()) {
                 Ok(b) => type_name = Some(String::from_utf8_lossy(&b).into_owned()),
                 Err(m) => {
-                    err(asm, t.text_range(), &m);
+                    err(h, t.text_range(), &m);
                     good = false;
                 }
             }
             i += 1;
             if args.len() <= i {
-                err(asm, st.arg_range(i), "expected `,` before argument");
+                err(h, st.arg_range(i), "expected `,` before argument");
                 return None;
             }
         }
@@ -74,18 +74,18 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
         _ => (None, false),
     };
     let Some(arg_type) = arg_type.filter(|t| cl20 || !t.is_cl2_only()) else {
-        err(asm, type_range, "unknown argument type");
+        err(h, type_range, "unknown argument type");
         return None;
     };
     if !pointer && arg_type == ArgType::Counter64 {
-        err(asm, type_range, "unsupported counter64 type");
+        err(h, type_range, "unsupported counter64 type");
         good = false;
     }
     if pointer
         && (arg_type.is_image()
             || matches!(arg_type, ArgType::Sampler | ArgType::Pointer | ArgType::Counter32 | ArgType::Counter64))
     {
-        err(asm, type_range, "illegal pointer type");
+        err(h, type_range, "illegal pointer type");
         good = false;
     }
     let type_name = type_name.unwrap_or_else(|| {
@@ -103,16 +103,16 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
     let mut res_id: Option<u64> = None;
     let mut used: u8 = if cl20 { 3 } else { 1 };
     let mut have_last = false;
-    let value = |asm: &mut Asm, arg: &ast::Arg| -> Option<i64> { expr_value(asm, ctx, arg) };
+    let value = |h: &mut dyn Host, arg: &ast::Arg| -> Option<i64> { expr_value(h, arg) };
     let present = |i: usize| args.get(i).is_some_and(|a| !a.is_empty());
 
     if pointer {
         if arg_type == ArgType::Structure {
             if args.len() <= i || !present(i) {
-                err(asm, st.arg_range(i), "expected structure size");
+                err(h, st.arg_range(i), "expected structure size");
                 return None;
             }
-            match value(asm, &args[i]) {
+            match value(h, &args[i]) {
                 Some(v) => struct_size = v as u64,
                 None => good = false,
             }
@@ -126,16 +126,16 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
                 "global" => ptr_space = PtrSpace::Global,
                 "constant" => ptr_space = PtrSpace::Constant,
                 _ => {
-                    err(asm, space_range, "unknown pointer space");
+                    err(h, space_range, "unknown pointer space");
                     good = false;
                 }
             },
             Some(_) => {
-                err(asm, space_range, "unknown pointer space");
+                err(h, space_range, "unknown pointer space");
                 good = false;
             }
             None => {
-                err(asm, space_range, "expected pointer space");
+                err(h, space_range, "expected pointer space");
                 return None;
             }
         }
@@ -148,7 +148,7 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
                     "restrict" => ptr_access |= access::RESTRICT,
                     "volatile" => ptr_access |= access::VOLATILE,
                     _ => {
-                        err(asm, t.text_range(), "unknown access qualifier");
+                        err(h, t.text_range(), "unknown access qualifier");
                         good = false;
                     }
                 }
@@ -158,7 +158,7 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
             if ptr_space == PtrSpace::Constant && !cl20 {
                 if i < args.len() {
                     if present(i) {
-                        match value(asm, &args[i]) {
+                        match value(h, &args[i]) {
                             Some(v) => const_space_size = v as u64,
                             None => good = false,
                         }
@@ -175,7 +175,7 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
                     if present(i) {
                         let max = if ptr_space == PtrSpace::Constant { 159 } else { 1023 };
                         let range = args[i].syntax().text_range();
-                        res_id = bounded_id(asm, ctx, &args[i], range, "UAV id", max);
+                        res_id = bounded_id(h, &args[i], range, "UAV id", max);
                         good &= res_id.is_some();
                     }
                     i += 1;
@@ -196,12 +196,12 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
                     "write_only" | "wronly" => ptr_access = access::WRITE_ONLY,
                     "read_write" | "rdwr" if cl20 => ptr_access = access::READ_WRITE,
                     _ => {
-                        err(asm, range, "unknown access qualifier");
+                        err(h, range, "unknown access qualifier");
                         good = false;
                     }
                 },
                 _ => {
-                    err(asm, range, "unknown access qualifier");
+                    err(h, range, "unknown access qualifier");
                     good = false;
                 }
             }
@@ -217,7 +217,7 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
                         7
                     };
                     let range = args[i].syntax().text_range();
-                    res_id = bounded_id(asm, ctx, &args[i], range, "resource id", max);
+                    res_id = bounded_id(h, &args[i], range, "resource id", max);
                     good &= res_id.is_some();
                 }
                 i += 1;
@@ -228,21 +228,21 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
             have_last = true;
             let range = st.arg_range(i);
             if !present(i) {
-                err(asm, range, "expected an expression");
+                err(h, range, "expected an expression");
                 good = false;
             } else {
                 let (what, max) = if cl20 { ("sampler id", 15) } else { ("resource id", 7) };
-                res_id = bounded_id(asm, ctx, &args[i], range, what, max);
+                res_id = bounded_id(h, &args[i], range, what, max);
                 good &= res_id.is_some();
             }
             i += 1;
         }
     } else if arg_type == ArgType::Structure {
         if i >= args.len() || !present(i) {
-            err(asm, st.arg_range(i), "expected structure size");
+            err(h, st.arg_range(i), "expected structure size");
             return None;
         }
-        match value(asm, &args[i]) {
+        match value(h, &args[i]) {
             Some(v) => struct_size = v as u64,
             None => good = false,
         }
@@ -259,19 +259,19 @@ pub(crate) fn parse_arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt, names: &std::collec
                 "rdonly" if cl20 => used = 1,
                 "wronly" if cl20 => used = 2,
                 _ => {
-                    err(asm, range, "this is not the `unused` specifier");
+                    err(h, range, "this is not the `unused` specifier");
                     good = false;
                 }
             },
             _ => {
-                err(asm, range, "expected the `unused` specifier");
+                err(h, range, "expected the `unused` specifier");
                 good = false;
             }
         }
         i += 1;
     }
     if i < args.len() {
-        err(asm, args[i].syntax().text_range(), "garbage at end of line");
+        err(h, args[i].syntax().text_range(), "garbage at end of line");
         good = false;
     }
     if !good {

@@ -6,49 +6,48 @@ use gcn_formats::hsa::{feature_flags, sgpr_flags, HsaConfig};
 use gcn_syntax::ast::AstNode;
 
 use super::amd::{kernel_without_config, switch_to_kind};
-use super::gallium::{arch_minor_or_stepping, checked_config_value, descriptor_value, hsa_of};
+use super::gallium::{arch_minor_or_stepping, checked_config_value, descriptor_value, hsa_of, kcode, kcode_end};
+use gcn_isa::PseudoOpId as Id;
+
 use super::hsa::{self, Field};
-use super::{
-    at_most, config_kernel, cws, dims, driver_version, no_args, set_symbol, string_arg, value_arg, warn_range,
-    ConfigKind, Stmt,
-};
-use crate::assembler::{Asm, Ctx};
+use super::stmt::{at_most, config_kernel, cws, dims, no_args, set_symbol, string_arg, value_arg, warn_range};
+use super::{driver_version, ConfigKind, Host, Stmt};
+use crate::assembler::Asm;
 use crate::expr::Value;
 use crate::layout::{Owner, SectionKind};
 
-pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
-    let name = st.name;
-    match name {
-        ".acl_version" => {
-            if let Some(s) = string_arg(asm, ctx, st, 0) {
-                if at_most(asm, ctx, st, 1) {
-                    asm.layout.config.acl_version = s;
+pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
+    match st.id {
+        Id::AclVersion => {
+            if let Some(s) = string_arg(h, st, 0) {
+                if at_most(h, st, 1) {
+                    h.config_mut().acl_version = s;
                 }
             }
         }
-        ".arch_minor" | ".arch_stepping" => arch_minor_or_stepping(asm, ctx, st),
-        ".arg" => arg(asm, ctx, st),
-        ".bssdata" => bss(asm, ctx, st),
-        ".machine" | ".codeversion" | ".reserved_sgprs" | ".reserved_vgprs" | ".use_grid_workgroup_count" => {
-            if let Some(k) = hsa_kernel(asm, ctx, st) {
-                descriptor_value(asm, ctx, st, k);
+        Id::ArchMinor | Id::ArchStepping => arch_minor_or_stepping(h, st),
+        Id::Arg => arg(h, st),
+        Id::Bssdata => bss(h, st),
+        Id::Machine | Id::Codeversion | Id::ReservedSgprs | Id::ReservedVgprs | Id::UseGridWorkgroupCount => {
+            if let Some(k) = hsa_kernel(h, st) {
+                descriptor_value(h, st, k);
             }
         }
-        ".compile_options" => {
-            if let Some(s) = string_arg(asm, ctx, st, 0) {
-                if at_most(asm, ctx, st, 1) {
-                    asm.layout.config.compile_options = s;
+        Id::CompileOptions => {
+            if let Some(s) = string_arg(h, st, 0) {
+                if at_most(h, st, 1) {
+                    h.config_mut().compile_options = s;
                 }
             }
         }
-        ".config" => config(asm, ctx, st, false),
-        ".hsaconfig" => config(asm, ctx, st, true),
-        ".control_directive" => control_directive(asm, ctx, st),
-        ".cws" | ".reqd_work_group_size" | ".work_group_size_hint" => {
-            if let Some(k) = in_config(asm, ctx, st) {
-                if let Some(v) = cws(asm, ctx, st) {
-                    let c = &mut asm.layout.config.kernels[k];
-                    if name == ".work_group_size_hint" {
+        Id::Config => config(h, st, false),
+        Id::Hsaconfig => config(h, st, true),
+        Id::ControlDirective => control_directive(h, st),
+        Id::Cws | Id::ReqdWorkGroupSize | Id::WorkGroupSizeHint => {
+            if let Some(k) = in_config(h, st) {
+                if let Some(v) = cws(h, st) {
+                    let c = &mut h.config_mut().kernels[k];
+                    if st.id == Id::WorkGroupSizeHint {
                         c.work_group_size_hint = v;
                     } else {
                         c.cws = v;
@@ -56,103 +55,103 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
                 }
             }
         }
-        ".default_hsa_features" => {
-            if let Some(k) = hsa_kernel(asm, ctx, st) {
-                if no_args(asm, ctx, st) {
-                    let is64 = asm.opts.is64;
-                    let h = hsa_of(asm, k);
-                    h.sgpr_flags = sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::KERNARG_SEGMENT_PTR;
-                    h.feature_flags = (if is64 { feature_flags::PTR64 } else { 0 }) | 2;
+        Id::DefaultHsaFeatures => {
+            if let Some(k) = hsa_kernel(h, st) {
+                if no_args(h, st) {
+                    let is64 = h.options().is64;
+                    let hsa = hsa_of(h.config_mut(), k);
+                    hsa.sgpr_flags = sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::KERNARG_SEGMENT_PTR;
+                    hsa.feature_flags = (if is64 { feature_flags::PTR64 } else { 0 }) | 2;
                 }
             }
         }
-        ".dims" => {
-            if let Some(k) = in_config(asm, ctx, st) {
-                if let Some(m) = dims(asm, ctx, st, true) {
-                    if asm.layout.config.kernels[k].kind == ConfigKind::Hsa {
-                        hsa_of(asm, k).dim_mask = m;
+        Id::Dims => {
+            if let Some(k) = in_config(h, st) {
+                if let Some(m) = dims(h, st, true) {
+                    if h.config().kernels[k].kind == ConfigKind::Hsa {
+                        hsa_of(h.config_mut(), k).dim_mask = m;
                     } else {
-                        asm.layout.config.kernels[k].dim_mask = Some(m);
+                        h.config_mut().kernels[k].dim_mask = Some(m);
                     }
                 }
             }
         }
-        ".driver_version" => {
-            if let Some(v) = value_arg(asm, ctx, st, 0) {
-                if at_most(asm, ctx, st, 1) {
-                    asm.layout.config.driver_version = Some(v as u32);
+        Id::DriverVersion => {
+            if let Some(v) = value_arg(h, st, 0) {
+                if at_most(h, st, 1) {
+                    h.config_mut().driver_version = Some(v as u32);
                 }
             }
         }
-        ".get_driver_version" => {
-            let v = driver_version(asm);
-            set_symbol(asm, ctx, st, i64::from(v));
+        Id::GetDriverVersion => {
+            let v = h.driver_version();
+            set_symbol(h, st, i64::from(v));
         }
-        ".globaldata" => {
-            data_section(asm, ctx, st, ".rodata", SectionKind::Data, "global data");
+        Id::Globaldata => {
+            data_section(h, st, ".rodata", SectionKind::Data, "global data");
         }
-        ".rwdata" => {
-            data_section(asm, ctx, st, ".data", SectionKind::RwData, "global rwdata");
+        Id::Rwdata => {
+            data_section(h, st, ".data", SectionKind::RwData, "global rwdata");
         }
-        ".samplerinit" => {
-            if asm.layout.config.samplers.is_some() {
-                asm.error_at(ctx, st.range, "samplerinit is illegal if sampler definitions are present");
+        Id::Samplerinit => {
+            if h.config().samplers.is_some() {
+                h.error_at(st.range, "samplerinit is illegal if sampler definitions are present");
                 return true;
             }
-            data_section(asm, ctx, st, "", SectionKind::SamplerInit, "samplerinit");
+            data_section(h, st, "", SectionKind::SamplerInit, "samplerinit");
         }
-        ".hsalayout" => {
-            if !asm.layout.kernels.is_empty() {
-                asm.error_at(ctx, st.range, "HSA layout must be enabled before any kernel");
-            } else if driver_version(asm) < NEW_BINARIES {
-                asm.error_at(ctx, st.range, "HSA layout is illegal in the old binary format");
-            } else if no_args(asm, ctx, st) {
-                asm.layout.config.hsa_layout = true;
+        Id::Hsalayout => {
+            if !h.kernels().is_empty() {
+                h.error_at(st.range, "HSA layout must be enabled before any kernel");
+            } else if h.driver_version() < NEW_BINARIES {
+                h.error_at(st.range, "HSA layout is illegal in the old binary format");
+            } else if no_args(h, st) {
+                h.config_mut().hsa_layout = true;
             }
         }
-        ".inner" => {
-            if no_args(asm, ctx, st) {
-                asm.layout.enter_inner();
+        Id::Inner => {
+            if no_args(h, st) {
+                h.enter_inner();
             }
         }
-        ".isametadata" | ".metadata" | ".setup" | ".stub" => raw_section(asm, ctx, st),
-        ".kcode" => super::gallium::kcode(asm, ctx, st),
-        ".kcodeend" => super::gallium::kcode_end(asm, ctx, st),
-        ".sampler" => sampler(asm, ctx, st),
-        ".samplerreloc" => sampler_reloc(asm, ctx, st),
-        ".setupargs" => setup_args(asm, ctx, st),
-        ".vectypehint" => {
-            if let Some(k) = in_config(asm, ctx, st) {
+        Id::Isametadata | Id::Metadata | Id::Setup | Id::Stub => raw_section(h, st),
+        Id::Kcode => kcode(h, st),
+        Id::Kcodeend => kcode_end(h, st),
+        Id::Sampler => sampler(h, st),
+        Id::Samplerreloc => sampler_reloc(h, st),
+        Id::Setupargs => setup_args(h, st),
+        Id::Vectypehint => {
+            if let Some(k) = in_config(h, st) {
                 let text = st.args.first().map(|a| a.text()).unwrap_or_default();
                 if text.is_empty() {
-                    asm.error_at(ctx, st.arg_range(0), "expected vectypehint");
-                } else if at_most(asm, ctx, st, 1) {
-                    asm.layout.config.kernels[k].vec_type_hint = text;
+                    h.error_at(st.arg_range(0), "expected vectypehint");
+                } else if at_most(h, st, 1) {
+                    h.config_mut().kernels[k].vec_type_hint = text;
                 }
             }
         }
-        ".debugmode" | ".dx10clamp" | ".ieeemode" | ".privmode" | ".tgsize" | ".useargs" | ".usesetup"
-        | ".useenqueue" | ".usegeneric" => bool_value(asm, ctx, st),
+        Id::Debugmode | Id::Dx10clamp | Id::Ieeemode | Id::Privmode | Id::Tgsize | Id::Useargs | Id::Usesetup
+        | Id::Useenqueue | Id::Usegeneric => bool_value(h, st),
         _ => {
-            if let Some((sgpr, bit)) = hsa::hsa_flag(name) {
-                if let Some(k) = hsa_kernel(asm, ctx, st) {
-                    if hsa::no_args_ok(asm, ctx, st) {
-                        hsa::set_flag(hsa_of(asm, k), sgpr, bit);
+            if let Some((sgpr, bit)) = hsa::hsa_flag(st.id) {
+                if let Some(k) = hsa_kernel(h, st) {
+                    if hsa::no_args_ok(h, st) {
+                        hsa::set_flag(hsa_of(h.config_mut(), k), sgpr, bit);
                     }
                 }
                 return true;
             }
-            if let Some(field) = hsa::hsa_only_field(name) {
-                if let Some(k) = hsa_kernel(asm, ctx, st) {
-                    if let Some(v) = hsa::value(asm, ctx, st, field) {
-                        hsa::set(hsa_of(asm, k), field, v);
+            if let Some(field) = hsa::hsa_only_field(st.id) {
+                if let Some(k) = hsa_kernel(h, st) {
+                    if let Some(v) = hsa::value(h, st, field) {
+                        hsa::set(hsa_of(h.config_mut(), k), field, v);
                     }
                 }
                 return true;
             }
-            match name {
-                ".sgprsnum" | ".vgprsnum" | ".pgmrsrc1" | ".pgmrsrc2" | ".floatmode" | ".priority" | ".exceptions"
-                | ".localsize" | ".gdssize" | ".scratchbuffer" | ".userdatanum" => config_value(asm, ctx, st),
+            match st.id {
+                Id::Sgprsnum | Id::Vgprsnum | Id::Pgmrsrc1 | Id::Pgmrsrc2 | Id::Floatmode | Id::Priority | Id::Exceptions
+                | Id::Localsize | Id::Gdssize | Id::Scratchbuffer | Id::Userdatanum => config_value(h, st),
                 _ => return false,
             }
         }
@@ -161,41 +160,41 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
 }
 
 /// The kernel whose configuration (either kind) is open; reports otherwise.
-fn in_config(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<usize> {
-    let k = config_kernel(asm);
+fn in_config(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
+    let k = config_kernel(h);
     if k.is_none() {
-        asm.error_at(ctx, st.range, "illegal place of configuration pseudo-op");
+        h.error_at(st.range, "illegal place of configuration pseudo-op");
     }
     k
 }
 
 /// The kernel whose HSA configuration is open; reports otherwise.
-fn hsa_kernel(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<usize> {
-    let k = in_config(asm, ctx, st)?;
-    if asm.layout.config.kernels[k].kind != ConfigKind::Hsa {
-        asm.error_at(ctx, st.range, "HSA configuration pseudo-op only in an HSA configuration");
+fn hsa_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
+    let k = in_config(h, st)?;
+    if h.config().kernels[k].kind != ConfigKind::Hsa {
+        h.error_at(st.range, "HSA configuration pseudo-op only in an HSA configuration");
         return None;
     }
     Some(k)
 }
 
-fn new_binaries(asm: &mut Asm, ctx: &Ctx, st: &Stmt, what: &str) -> bool {
-    if driver_version(asm) < NEW_BINARIES {
-        asm.error_at(ctx, st.range, format!("{what} allowed only for new binary format"));
+fn new_binaries(h: &mut dyn Host, st: &Stmt, what: &str) -> bool {
+    if h.driver_version() < NEW_BINARIES {
+        h.error_at(st.range, format!("{what} allowed only for new binary format"));
         return false;
     }
     true
 }
 
-fn data_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt, name: &str, kind: SectionKind, what: &str) -> bool {
-    if new_binaries(asm, ctx, st, what) && no_args(asm, ctx, st) {
-        switch_to_kind(asm, name, Owner::Inner, kind);
+fn data_section(h: &mut dyn Host, st: &Stmt, name: &str, kind: SectionKind, what: &str) -> bool {
+    if new_binaries(h, st, what) && no_args(h, st) {
+        switch_to_kind(h, name, Owner::Inner, kind);
     }
     true
 }
 
-fn bss(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    if !new_binaries(asm, ctx, st, "global BSS") {
+fn bss(h: &mut dyn Host, st: &Stmt) {
+    if !new_binaries(h, st, "global BSS") {
         return;
     }
     let mut align = 0u64;
@@ -207,212 +206,210 @@ fn bss(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         match kv {
             Some(kv) if kv.key().is_some_and(|k| k.text().eq_ignore_ascii_case("align")) => {
                 let Some(e) = kv.value() else {
-                    asm.error_at(ctx, arg.syntax().text_range(), "expected an expression");
+                    h.error_at(arg.syntax().text_range(), "expected an expression");
                     return;
                 };
-                let Some(v) = asm.eval_abs_now(ctx, &e) else { return };
+                let Some(v) = h.eval_abs_now(&e) else { return };
                 if v != 0 && (v < 0 || v & (v - 1) != 0) {
-                    asm.error_at(ctx, e.syntax().text_range(), "alignment must be a power of two or zero");
+                    h.error_at(e.syntax().text_range(), "alignment must be a power of two or zero");
                     return;
                 }
                 align = v as u64;
             }
             _ => {
-                asm.error_at(ctx, st.arg_range(i), "garbage at end of line");
+                h.error_at(st.arg_range(i), "garbage at end of line");
                 return;
             }
         }
     }
-    let i = match asm.layout.find_kind(SectionKind::Bss, Owner::Inner) {
+    let i = match h.find_section(SectionKind::Bss, Owner::Inner) {
         Some(i) => i,
-        None => asm.layout.create(".bss", Owner::Inner, SectionKind::Bss),
+        None => h.create_section(".bss", Owner::Inner, SectionKind::Bss),
     };
     if align != 0 {
-        asm.layout.sections[i].align = align;
+        h.section_mut(i).align = align;
     }
-    asm.layout.switch_to(i);
+    h.switch_to(i);
 }
 
-fn raw_section(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let (kind, what) = match st.name {
-        ".metadata" => (SectionKind::Metadata, "metadata"),
-        ".isametadata" => (SectionKind::IsaMetadata, "ISA metadata"),
-        ".setup" => (SectionKind::Setup, "setup"),
+fn raw_section(h: &mut dyn Host, st: &Stmt) {
+    let (kind, what) = match st.id {
+        Id::Metadata => (SectionKind::Metadata, "metadata"),
+        Id::Isametadata => (SectionKind::IsaMetadata, "ISA metadata"),
+        Id::Setup => (SectionKind::Setup, "setup"),
         _ => (SectionKind::Stub, "stub"),
     };
-    let Some(k) = kernel_without_config(asm, ctx, st, what) else { return };
-    if matches!(kind, SectionKind::IsaMetadata | SectionKind::Stub) && driver_version(asm) >= NEW_BINARIES {
-        asm.error_at(ctx, st.range, format!("{what} allowed only for the old binary format"));
+    let Some(k) = kernel_without_config(h, st, what) else { return };
+    if matches!(kind, SectionKind::IsaMetadata | SectionKind::Stub) && h.driver_version() >= NEW_BINARIES {
+        h.error_at(st.range, format!("{what} allowed only for the old binary format"));
         return;
     }
-    if no_args(asm, ctx, st) {
-        switch_to_kind(asm, "", Owner::Kernel(k), kind);
+    if no_args(h, st) {
+        switch_to_kind(h, "", Owner::Kernel(k), kind);
     }
 }
 
 /// Whether kernel `k` has raw sections (metadata, ISA metadata, setup or stub), which
 /// exclude a configuration.
-fn has_raw_sections(asm: &Asm, k: usize) -> bool {
+fn has_raw_sections(h: &dyn Host, k: usize) -> bool {
     let owner = Owner::Kernel(k);
     [SectionKind::Metadata, SectionKind::IsaMetadata, SectionKind::Setup, SectionKind::Stub]
         .iter()
-        .any(|&kind| asm.layout.find_kind(kind, owner).is_some())
+        .any(|&kind| h.find_section(kind, owner).is_some())
 }
 
-fn config(asm: &mut Asm, ctx: &Ctx, st: &Stmt, hsa_config: bool) {
-    let Some(k) = asm.layout.current_kernel() else {
-        asm.error_at(ctx, st.range, "kernel configuration can be defined only inside a kernel");
+fn config(h: &mut dyn Host, st: &Stmt, hsa_config: bool) {
+    let Some(k) = h.current_kernel() else {
+        h.error_at(st.range, "kernel configuration can be defined only inside a kernel");
         return;
     };
-    if has_raw_sections(asm, k) {
-        asm.error_at(ctx, st.range, "configuration can't be defined if metadata, setup or stub sections exist");
+    if has_raw_sections(h, k) {
+        h.error_at(st.range, "configuration can't be defined if metadata, setup or stub sections exist");
         return;
     }
-    let kind = asm.layout.config.kernels[k].kind;
+    let kind = h.config().kernels[k].kind;
     let want = if hsa_config { ConfigKind::Hsa } else { ConfigKind::Config };
     if kind != ConfigKind::None && kind != want {
-        asm.error_at(ctx, st.range, "Config and HSAConfig can't be mixed");
+        h.error_at(st.range, "Config and HSAConfig can't be mixed");
         return;
     }
-    if !no_args(asm, ctx, st) {
+    if !no_args(h, st) {
         return;
     }
-    asm.layout.enter_config().expect("inside a kernel");
-    let c = &mut asm.layout.config.kernels[k];
+    h.enter_config().expect("inside a kernel");
+    let c = &mut h.config_mut().kernels[k];
     c.kind = want;
     if hsa_config && c.hsa.is_none() {
         c.hsa = Some(HsaConfig::default());
     }
 }
 
-fn control_directive(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = asm.layout.current_kernel() else {
-        asm.error_at(ctx, st.range, "kernel control directive can be defined only inside a kernel");
+fn control_directive(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = h.current_kernel() else {
+        h.error_at(st.range, "kernel control directive can be defined only inside a kernel");
         return;
     };
-    if has_raw_sections(asm, k) {
-        asm.error_at(ctx, st.range, "control directive can't be defined if metadata, setup or stub sections exist");
+    if has_raw_sections(h, k) {
+        h.error_at(st.range, "control directive can't be defined if metadata, setup or stub sections exist");
         return;
     }
-    if asm.layout.config.kernels[k].kind == ConfigKind::Config {
-        asm.error_at(ctx, st.range, "Config and control directive can't be mixed");
+    if h.config().kernels[k].kind == ConfigKind::Config {
+        h.error_at(st.range, "Config and control directive can't be mixed");
         return;
     }
-    if !no_args(asm, ctx, st) {
+    if !no_args(h, st) {
         return;
     }
-    switch_to_kind(asm, "", Owner::Kernel(k), SectionKind::ControlDirective);
-    let c = &mut asm.layout.config.kernels[k];
+    switch_to_kind(h, "", Owner::Kernel(k), SectionKind::ControlDirective);
+    let c = &mut h.config_mut().kernels[k];
     if c.hsa.is_none() {
         c.hsa = Some(HsaConfig::default());
     }
 }
 
-fn bool_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = in_config(asm, ctx, st) else { return };
-    let hsa_config = asm.layout.config.kernels[k].kind == ConfigKind::Hsa;
-    let name = st.name;
-    if hsa_config && matches!(name, ".useargs" | ".usesetup" | ".useenqueue" | ".usegeneric") {
-        asm.error_at(ctx, st.range, "illegal configuration pseudo-op in an HSA configuration");
+fn bool_value(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = in_config(h, st) else { return };
+    let hsa_config = h.config().kernels[k].kind == ConfigKind::Hsa;
+    if hsa_config && matches!(st.id, Id::Useargs | Id::Usesetup | Id::Useenqueue | Id::Usegeneric) {
+        h.error_at(st.range, "illegal configuration pseudo-op in an HSA configuration");
         return;
     }
-    if !no_args(asm, ctx, st) {
+    if !no_args(h, st) {
         return;
     }
     if hsa_config {
-        let h = hsa_of(asm, k);
-        match name {
-            ".debugmode" => h.rsrc.debug_mode = true,
-            ".dx10clamp" => h.rsrc.dx10_clamp = true,
-            ".ieeemode" => h.rsrc.ieee_mode = true,
-            ".privmode" => h.rsrc.priv_mode = true,
-            ".tgsize" => h.rsrc.tg_size = true,
+        let hsa = hsa_of(h.config_mut(), k);
+        match st.id {
+            Id::Debugmode => hsa.rsrc.debug_mode = true,
+            Id::Dx10clamp => hsa.rsrc.dx10_clamp = true,
+            Id::Ieeemode => hsa.rsrc.ieee_mode = true,
+            Id::Privmode => hsa.rsrc.priv_mode = true,
+            Id::Tgsize => hsa.rsrc.tg_size = true,
             _ => {}
         }
         return;
     }
-    let c = &mut asm.layout.config.kernels[k];
-    match name {
-        ".debugmode" => c.rsrc.debug_mode = true,
-        ".dx10clamp" => c.rsrc.dx10_clamp = true,
-        ".ieeemode" => c.rsrc.ieee_mode = true,
-        ".privmode" => c.rsrc.priv_mode = true,
-        ".tgsize" => c.rsrc.tg_size = true,
-        ".useargs" => c.use_args = true,
-        ".usesetup" => c.use_setup = true,
-        ".useenqueue" => c.use_enqueue = true,
-        ".usegeneric" => c.use_generic = true,
+    let c = &mut h.config_mut().kernels[k];
+    match st.id {
+        Id::Debugmode => c.rsrc.debug_mode = true,
+        Id::Dx10clamp => c.rsrc.dx10_clamp = true,
+        Id::Ieeemode => c.rsrc.ieee_mode = true,
+        Id::Privmode => c.rsrc.priv_mode = true,
+        Id::Tgsize => c.rsrc.tg_size = true,
+        Id::Useargs => c.use_args = true,
+        Id::Usesetup => c.use_setup = true,
+        Id::Useenqueue => c.use_enqueue = true,
+        Id::Usegeneric => c.use_generic = true,
         _ => {}
     }
 }
 
-fn config_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = in_config(asm, ctx, st) else { return };
-    let name = st.name;
-    let hsa_config = asm.layout.config.kernels[k].kind == ConfigKind::Hsa;
-    if !hsa_config && name == ".userdatanum" {
-        asm.error_at(ctx, st.range, "HSA configuration pseudo-op only in an HSA configuration");
+fn config_value(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = in_config(h, st) else { return };
+    let hsa_config = h.config().kernels[k].kind == ConfigKind::Hsa;
+    if !hsa_config && st.id == Id::Userdatanum {
+        h.error_at(st.range, "HSA configuration pseudo-op only in an HSA configuration");
         return;
     }
     if hsa_config {
-        let field = match name {
-            ".sgprsnum" => Field::SgprsNum,
-            ".vgprsnum" => Field::VgprsNum,
-            ".pgmrsrc1" => Field::PgmRsrc1,
-            ".pgmrsrc2" => Field::PgmRsrc2,
-            ".floatmode" => Field::FloatMode,
-            ".priority" => Field::Priority,
-            ".exceptions" => Field::Exceptions,
-            ".userdatanum" => Field::UserDataNum,
-            ".localsize" => Field::WorkgroupGroupSegmentSize,
-            ".gdssize" => Field::GdsSegmentSize,
+        let field = match st.id {
+            Id::Sgprsnum => Field::SgprsNum,
+            Id::Vgprsnum => Field::VgprsNum,
+            Id::Pgmrsrc1 => Field::PgmRsrc1,
+            Id::Pgmrsrc2 => Field::PgmRsrc2,
+            Id::Floatmode => Field::FloatMode,
+            Id::Priority => Field::Priority,
+            Id::Exceptions => Field::Exceptions,
+            Id::Userdatanum => Field::UserDataNum,
+            Id::Localsize => Field::WorkgroupGroupSegmentSize,
+            Id::Gdssize => Field::GdsSegmentSize,
             _ => Field::WorkitemPrivateSegmentSize,
         };
         // The reference checks these by its own rules even in an HSA configuration.
-        let own_check = matches!(name, ".localsize" | ".gdssize" | ".scratchbuffer");
+        let own_check = matches!(st.id, Id::Localsize | Id::Gdssize | Id::Scratchbuffer);
         let v = if own_check {
-            match checked_config_value(asm, ctx, st) {
+            match checked_config_value(h, st) {
                 Some(v) => v,
                 None => return,
             }
         } else {
-            match hsa::value(asm, ctx, st, field) {
+            match hsa::value(h, st, field) {
                 Some(v) => v,
                 None => return,
             }
         };
-        hsa::set(hsa_of(asm, k), field, v);
+        hsa::set(hsa_of(h.config_mut(), k), field, v);
         return;
     }
-    let Some(v) = checked_config_value(asm, ctx, st) else { return };
-    let c = &mut asm.layout.config.kernels[k];
-    match name {
-        ".sgprsnum" => c.sgprs = Some(v as u32),
-        ".vgprsnum" => c.vgprs = Some(v as u32),
-        ".pgmrsrc1" => c.rsrc.pgm_rsrc1 = v as u32,
-        ".pgmrsrc2" => c.rsrc.pgm_rsrc2 = v as u32,
-        ".floatmode" => c.rsrc.float_mode = (v & 0xff) as u32,
-        ".priority" => c.rsrc.priority = (v & 3) as u32,
-        ".exceptions" => c.rsrc.exceptions = (v & 0x7f) as u32,
-        ".localsize" => c.local_size = v as u64,
-        ".gdssize" => c.gds_size = v as u32,
-        ".scratchbuffer" => c.scratch_buffer = v as u32,
+    let Some(v) = checked_config_value(h, st) else { return };
+    let c = &mut h.config_mut().kernels[k];
+    match st.id {
+        Id::Sgprsnum => c.sgprs = Some(v as u32),
+        Id::Vgprsnum => c.vgprs = Some(v as u32),
+        Id::Pgmrsrc1 => c.rsrc.pgm_rsrc1 = v as u32,
+        Id::Pgmrsrc2 => c.rsrc.pgm_rsrc2 = v as u32,
+        Id::Floatmode => c.rsrc.float_mode = (v & 0xff) as u32,
+        Id::Priority => c.rsrc.priority = (v & 3) as u32,
+        Id::Exceptions => c.rsrc.exceptions = (v & 0x7f) as u32,
+        Id::Localsize => c.local_size = v as u64,
+        Id::Gdssize => c.gds_size = v as u32,
+        Id::Scratchbuffer => c.scratch_buffer = v as u32,
         _ => {}
     }
 }
 
-fn sampler(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let owner = asm.layout.owner();
-    let kernel = config_kernel(asm);
+fn sampler(h: &mut dyn Host, st: &Stmt) {
+    let owner = h.owner();
+    let kernel = config_kernel(h);
     if matches!(owner, Owner::Kernel(_)) && kernel.is_none() {
-        asm.error_at(ctx, st.range, "illegal place of configuration pseudo-op");
+        h.error_at(st.range, "illegal place of configuration pseudo-op");
         return;
     }
-    if !new_binaries(asm, ctx, st, "sampler") {
+    if !new_binaries(h, st, "sampler") {
         return;
     }
-    if kernel.is_none() && asm.layout.find_kind(SectionKind::SamplerInit, Owner::Inner).is_some() {
-        asm.error_at(ctx, st.range, "illegal sampler definition if samplerinit was defined");
+    if kernel.is_none() && h.find_section(SectionKind::SamplerInit, Owner::Inner).is_some() {
+        h.error_at(st.range, "illegal sampler definition if samplerinit was defined");
         return;
     }
     let mut values = Vec::new();
@@ -420,52 +417,52 @@ fn sampler(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         if st.args.len() == 1 && st.args[0].is_empty() {
             break;
         }
-        if let Some(v) = value_arg(asm, ctx, st, i) {
-            warn_range(asm, ctx, st.arg_range(i), 32, v);
+        if let Some(v) = value_arg(h, st, i) {
+            warn_range(h, st.arg_range(i), 32, v);
             values.push(v as u32);
         }
     }
     match kernel {
-        Some(k) => asm.layout.config.kernels[k].samplers.extend(values),
-        None => asm.layout.config.samplers.get_or_insert_with(Vec::new).extend(values),
+        Some(k) => h.config_mut().kernels[k].samplers.extend(values),
+        None => h.config_mut().samplers.get_or_insert_with(Vec::new).extend(values),
     }
 }
 
-fn sampler_reloc(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    if matches!(asm.layout.owner(), Owner::Kernel(_)) {
-        asm.error_at(ctx, st.range, "illegal place of samplerreloc pseudo-op");
+fn sampler_reloc(h: &mut dyn Host, st: &Stmt) {
+    if matches!(h.owner(), Owner::Kernel(_)) {
+        h.error_at(st.range, "illegal place of samplerreloc pseudo-op");
         return;
     }
-    if !new_binaries(asm, ctx, st, "sampler relocation") {
+    if !new_binaries(h, st, "sampler relocation") {
         return;
     }
     let Some(arg) = st.args.first().filter(|a| !a.is_empty()) else {
-        asm.error_at(ctx, st.arg_range(0), "expected an expression");
+        h.error_at(st.arg_range(0), "expected an expression");
         return;
     };
     let Some(e) = arg.expr() else {
-        asm.error_at(ctx, arg.syntax().text_range(), "expected an expression");
+        h.error_at(arg.syntax().text_range(), "expected an expression");
         return;
     };
-    let Some(offset) = asm.eval_now(ctx, &e) else { return };
+    let Some(offset) = h.eval_now(&e) else { return };
     if st.args.len() < 2 {
-        asm.error_at(ctx, st.arg_range(1), "expected `,` before argument");
+        h.error_at(st.arg_range(1), "expected `,` before argument");
         return;
     }
-    let Some(id) = value_arg(asm, ctx, st, 1) else { return };
-    if !at_most(asm, ctx, st, 2) {
+    let Some(id) = value_arg(h, st, 1) else { return };
+    if !at_most(h, st, 2) {
         return;
     }
-    let rodata = asm.layout.find_kind(SectionKind::Data, Owner::Inner);
+    let rodata = h.find_section(SectionKind::Data, Owner::Inner);
     let offset = match offset {
         Value::Abs(v) => v,
         Value::Rel { section, offset } if Some(section as usize) == rodata => offset,
         Value::Rel { .. } => {
-            asm.error_at(ctx, arg.syntax().text_range(), "offset can be an absolute value or a global data place");
+            h.error_at(arg.syntax().text_range(), "offset can be an absolute value or a global data place");
             return;
         }
     };
-    let offsets = &mut asm.layout.config.sampler_offsets;
+    let offsets = &mut h.config_mut().sampler_offsets;
     let id = id as usize;
     if offsets.len() <= id {
         offsets.resize(id + 1, None);
@@ -473,32 +470,32 @@ fn sampler_reloc(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     offsets[id] = Some(offset as u64);
 }
 
-fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = config_kernel(asm) else {
-        asm.error_at(ctx, st.range, "illegal place of kernel argument");
+fn arg(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = config_kernel(h) else {
+        h.error_at(st.range, "illegal place of kernel argument");
         return;
     };
-    let names = asm.layout.config.kernels[k].arg_names.clone();
-    if let Some(a) = super::args::parse_arg(asm, ctx, st, &names, true) {
-        let c = &mut asm.layout.config.kernels[k];
+    let names = h.config().kernels[k].arg_names.clone();
+    if let Some(a) = super::args::parse_arg(h, st, &names, true) {
+        let c = &mut h.config_mut().kernels[k];
         c.arg_names.insert(a.name.clone());
         c.args.push(a);
     }
 }
 
-fn setup_args(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = config_kernel(asm) else {
-        asm.error_at(ctx, st.range, "illegal place of kernel argument");
+fn setup_args(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = config_kernel(h) else {
+        h.error_at(st.range, "illegal place of kernel argument");
         return;
     };
-    if !asm.layout.config.kernels[k].arg_names.is_empty() {
-        asm.error_at(ctx, st.range, "setup arguments must come first in the argument list");
+    if !h.config().kernels[k].arg_names.is_empty() {
+        h.error_at(st.range, "setup arguments must come first in the argument list");
         return;
     }
-    if !no_args(asm, ctx, st) {
+    if !no_args(h, st) {
         return;
     }
-    let scalar = if asm.opts.is64 { ArgType::Long } else { ArgType::Int };
+    let scalar = if h.options().is64 { ArgType::Long } else { ArgType::Int };
     // The reference fills these with a shorter initializer: its "used" value lands in
     // the structure size, and the usage and resource id stay zero.
     let arg = |name: &str, arg_type, ptr_space, used: u32| KernelArg {
@@ -521,7 +518,7 @@ fn setup_args(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         arg("_.vqueue_pointer", scalar, PtrSpace::None, 0),
         arg("_.aqlwrap_pointer", scalar, PtrSpace::None, 0),
     ];
-    let c = &mut asm.layout.config.kernels[k];
+    let c = &mut h.config_mut().kernels[k];
     for a in list {
         c.arg_names.insert(a.name.clone());
         c.args.push(a);

@@ -4,8 +4,10 @@
 use gcn_formats::gpu;
 use gcn_formats::hsa::{feature_flags, sgpr_flags, HsaConfig};
 
-use super::{at_most, no_args, value_arg, warn_range, Stmt};
-use crate::assembler::{Asm, Ctx};
+use gcn_isa::PseudoOpId as Id;
+
+use super::stmt::{at_most, no_args, value_arg, warn_range};
+use super::{Host, Stmt};
 
 /// A value field of the descriptor, or a setting that builds one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,48 +43,48 @@ pub(crate) enum Field {
 }
 
 /// Value fields only an HSA configuration has (not `.sgprsnum` and the like).
-pub(crate) fn hsa_only_field(name: &str) -> Option<Field> {
+pub(crate) fn hsa_only_field(id: Id) -> Option<Field> {
     use Field::*;
-    Some(match name {
-        ".kernel_code_entry_offset" => KernelCodeEntryOffset,
-        ".kernel_code_prefetch_offset" => KernelCodePrefetchOffset,
-        ".kernel_code_prefetch_size" => KernelCodePrefetchSize,
-        ".max_scratch_backing_memory" => MaxScratchBackingMemory,
-        ".workitem_private_segment_size" => WorkitemPrivateSegmentSize,
-        ".workgroup_group_segment_size" => WorkgroupGroupSegmentSize,
-        ".gds_segment_size" => GdsSegmentSize,
-        ".kernarg_segment_size" => KernargSegmentSize,
-        ".workgroup_fbarrier_count" => WorkgroupFbarrierCount,
-        ".wavefront_sgpr_count" => WavefrontSgprCount,
-        ".workitem_vgpr_count" => WorkitemVgprCount,
-        ".debug_wavefront_private_segment_offset_sgpr" => DebugWavefrontPrivateSegmentOffsetSgpr,
-        ".debug_private_segment_buffer_sgpr" => DebugPrivateSegmentBufferSgpr,
-        ".private_elem_size" => PrivateElemSize,
-        ".kernarg_segment_align" => KernargSegmentAlign,
-        ".group_segment_align" => GroupSegmentAlign,
-        ".private_segment_align" => PrivateSegmentAlign,
-        ".wavefront_size" => WavefrontSize,
-        ".call_convention" => CallConvention,
-        ".runtime_loader_kernel_symbol" => RuntimeLoaderKernelSymbol,
+    Some(match id {
+        Id::KernelCodeEntryOffset => KernelCodeEntryOffset,
+        Id::KernelCodePrefetchOffset => KernelCodePrefetchOffset,
+        Id::KernelCodePrefetchSize => KernelCodePrefetchSize,
+        Id::MaxScratchBackingMemory => MaxScratchBackingMemory,
+        Id::WorkitemPrivateSegmentSize => WorkitemPrivateSegmentSize,
+        Id::WorkgroupGroupSegmentSize => WorkgroupGroupSegmentSize,
+        Id::GdsSegmentSize => GdsSegmentSize,
+        Id::KernargSegmentSize => KernargSegmentSize,
+        Id::WorkgroupFbarrierCount => WorkgroupFbarrierCount,
+        Id::WavefrontSgprCount => WavefrontSgprCount,
+        Id::WorkitemVgprCount => WorkitemVgprCount,
+        Id::DebugWavefrontPrivateSegmentOffsetSgpr => DebugWavefrontPrivateSegmentOffsetSgpr,
+        Id::DebugPrivateSegmentBufferSgpr => DebugPrivateSegmentBufferSgpr,
+        Id::PrivateElemSize => PrivateElemSize,
+        Id::KernargSegmentAlign => KernargSegmentAlign,
+        Id::GroupSegmentAlign => GroupSegmentAlign,
+        Id::PrivateSegmentAlign => PrivateSegmentAlign,
+        Id::WavefrontSize => WavefrontSize,
+        Id::CallConvention => CallConvention,
+        Id::RuntimeLoaderKernelSymbol => RuntimeLoaderKernelSymbol,
         _ => return None,
     })
 }
 
 /// Flags only an HSA configuration has (`.use_*`).
-pub(crate) fn hsa_flag(name: &str) -> Option<(bool, u16)> {
-    Some(match name {
-        ".use_private_segment_buffer" => (true, sgpr_flags::PRIVATE_SEGMENT_BUFFER),
-        ".use_dispatch_ptr" => (true, sgpr_flags::DISPATCH_PTR),
-        ".use_queue_ptr" => (true, sgpr_flags::QUEUE_PTR),
-        ".use_kernarg_segment_ptr" => (true, sgpr_flags::KERNARG_SEGMENT_PTR),
-        ".use_dispatch_id" => (true, sgpr_flags::DISPATCH_ID),
-        ".use_flat_scratch_init" => (true, sgpr_flags::FLAT_SCRATCH_INIT),
-        ".use_private_segment_size" => (true, sgpr_flags::PRIVATE_SEGMENT_SIZE),
-        ".use_ordered_append_gds" => (false, feature_flags::ORDERED_APPEND_GDS),
-        ".use_ptr64" => (false, feature_flags::PTR64),
-        ".use_dynamic_call_stack" => (false, feature_flags::DYNAMIC_CALL_STACK),
-        ".use_debug_enabled" => (false, feature_flags::DEBUG_ENABLED),
-        ".use_xnack_enabled" => (false, feature_flags::XNACK_ENABLED),
+pub(crate) fn hsa_flag(id: Id) -> Option<(bool, u16)> {
+    Some(match id {
+        Id::UsePrivateSegmentBuffer => (true, sgpr_flags::PRIVATE_SEGMENT_BUFFER),
+        Id::UseDispatchPtr => (true, sgpr_flags::DISPATCH_PTR),
+        Id::UseQueuePtr => (true, sgpr_flags::QUEUE_PTR),
+        Id::UseKernargSegmentPtr => (true, sgpr_flags::KERNARG_SEGMENT_PTR),
+        Id::UseDispatchId => (true, sgpr_flags::DISPATCH_ID),
+        Id::UseFlatScratchInit => (true, sgpr_flags::FLAT_SCRATCH_INIT),
+        Id::UsePrivateSegmentSize => (true, sgpr_flags::PRIVATE_SEGMENT_SIZE),
+        Id::UseOrderedAppendGds => (false, feature_flags::ORDERED_APPEND_GDS),
+        Id::UsePtr64 => (false, feature_flags::PTR64),
+        Id::UseDynamicCallStack => (false, feature_flags::DYNAMIC_CALL_STACK),
+        Id::UseDebugEnabled => (false, feature_flags::DEBUG_ENABLED),
+        Id::UseXnackEnabled => (false, feature_flags::XNACK_ENABLED),
         _ => return None,
     })
 }
@@ -96,69 +98,69 @@ fn log2(v: i64) -> u8 {
 }
 
 /// Checks a value for a field; reports and returns false when it is refused.
-pub(crate) fn check(asm: &mut Asm, ctx: &Ctx, st: &Stmt, field: Field, value: i64) -> bool {
+pub(crate) fn check(h: &mut dyn Host, st: &Stmt, field: Field, value: i64) -> bool {
     use Field::*;
     let range = st.arg_range(0);
-    let gen = asm.target.gen;
-    let err = |asm: &mut Asm, m: String| {
-        asm.error_at(ctx, range, m);
+    let gen = h.generation();
+    let err = |h: &mut dyn Host, m: String| {
+        h.error_at(range, m);
         false
     };
     match field {
         SgprsNum => {
             let max = gpu::max_sgprs(gen);
             if value as u64 > u64::from(max) {
-                return err(asm, format!("used SGPRs number out of range (0-{max})"));
+                return err(h, format!("used SGPRs number out of range (0-{max})"));
             }
         }
         VgprsNum => {
             if value as u64 > u64::from(gpu::MAX_VGPRS) {
-                return err(asm, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
+                return err(h, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
             }
         }
-        Exceptions => warn_range(asm, ctx, range, 7, value),
-        FloatMode => warn_range(asm, ctx, range, 8, value),
-        Priority => warn_range(asm, ctx, range, 2, value),
+        Exceptions => warn_range(h, range, 7, value),
+        FloatMode => warn_range(h, range, 8, value),
+        Priority => warn_range(h, range, 2, value),
         WorkgroupGroupSegmentSize => {
-            warn_range(asm, ctx, range, 32, value);
+            warn_range(h, range, 32, value);
             if value as u64 > gpu::MAX_LOCAL_SIZE {
-                return err(asm, format!("local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
+                return err(h, format!("local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
             }
         }
         UserDataNum => {
             if value as u64 > 16 {
-                return err(asm, "user data number out of range (0-16)".into());
+                return err(h, "user data number out of range (0-16)".into());
             }
         }
         PrivateElemSize => {
             if !power_of_two(value) {
-                return err(asm, "private element size must be a power of two".into());
+                return err(h, "private element size must be a power of two".into());
             }
             if !(2..=16).contains(&value) {
-                return err(asm, "private element size out of range".into());
+                return err(h, "private element size out of range".into());
             }
         }
         KernargSegmentAlign | GroupSegmentAlign | PrivateSegmentAlign => {
             if !power_of_two(value) {
-                return err(asm, "alignment must be a power of two".into());
+                return err(h, "alignment must be a power of two".into());
             }
             if value < 16 {
-                return err(asm, "alignment must not be smaller than 16".into());
+                return err(h, "alignment must not be smaller than 16".into());
             }
         }
         WavefrontSize => {
             if !power_of_two(value) {
-                return err(asm, "wavefront size must be a power of two".into());
+                return err(h, "wavefront size must be a power of two".into());
             }
             if value > 256 {
-                return err(asm, "wavefront size must not be greater than 256".into());
+                return err(h, "wavefront size must not be greater than 256".into());
             }
         }
         WorkitemPrivateSegmentSize | GdsSegmentSize | WorkgroupFbarrierCount | CallConvention | PgmRsrc1
-        | PgmRsrc2 => warn_range(asm, ctx, range, 32, value),
+        | PgmRsrc2 => warn_range(h, range, 32, value),
         DebugWavefrontPrivateSegmentOffsetSgpr | DebugPrivateSegmentBufferSgpr => {
             if value as u64 >= u64::from(gpu::max_sgprs(gen)) {
-                return err(asm, "SGPR register out of range".into());
+                return err(h, "SGPR register out of range".into());
             }
         }
         _ => {}
@@ -205,62 +207,62 @@ pub(crate) fn set(h: &mut HsaConfig, field: Field, value: i64) {
 }
 
 /// Parses the one value of a field's pseudo-op and sets it.
-pub(crate) fn value(asm: &mut Asm, ctx: &Ctx, st: &Stmt, field: Field) -> Option<i64> {
-    let v = value_arg(asm, ctx, st, 0)?;
-    if !check(asm, ctx, st, field, v) || !at_most(asm, ctx, st, 1) {
+pub(crate) fn value(h: &mut dyn Host, st: &Stmt, field: Field) -> Option<i64> {
+    let v = value_arg(h, st, 0)?;
+    if !check(h, st, field, v) || !at_most(h, st, 1) {
         return None;
     }
     Some(v)
 }
 
 /// `.machine KIND, MAJOR, MINOR, STEPPING`.
-pub(crate) fn machine(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<(u16, u16, u16, u16)> {
+pub(crate) fn machine(h: &mut dyn Host, st: &Stmt) -> Option<(u16, u16, u16, u16)> {
     let mut v = [0u16; 4];
     for (i, slot) in v.iter_mut().enumerate() {
-        let x = value_arg(asm, ctx, st, i)?;
-        warn_range(asm, ctx, st.arg_range(i), 16, x);
+        let x = value_arg(h, st, i)?;
+        warn_range(h, st.arg_range(i), 16, x);
         *slot = x as u16;
     }
-    at_most(asm, ctx, st, 4).then_some((v[0], v[1], v[2], v[3]))
+    at_most(h, st, 4).then_some((v[0], v[1], v[2], v[3]))
 }
 
 /// `.codeversion MAJOR, MINOR`.
-pub(crate) fn code_version(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<(u32, u32)> {
-    let major = value_arg(asm, ctx, st, 0)?;
-    warn_range(asm, ctx, st.arg_range(0), 32, major);
-    let minor = value_arg(asm, ctx, st, 1)?;
-    warn_range(asm, ctx, st.arg_range(1), 32, minor);
+pub(crate) fn code_version(h: &mut dyn Host, st: &Stmt) -> Option<(u32, u32)> {
+    let major = value_arg(h, st, 0)?;
+    warn_range(h, st.arg_range(0), 32, major);
+    let minor = value_arg(h, st, 1)?;
+    warn_range(h, st.arg_range(1), 32, minor);
     // The reference keeps 16 bits of each.
-    at_most(asm, ctx, st, 2).then_some((u32::from(major as u16), u32::from(minor as u16)))
+    at_most(h, st, 2).then_some((u32::from(major as u16), u32::from(minor as u16)))
 }
 
 /// `.reserved_sgprs FIRST, LAST` / `.reserved_vgprs FIRST, LAST`: (first, count).
-pub(crate) fn reserved(asm: &mut Asm, ctx: &Ctx, st: &Stmt, vgprs: bool) -> Option<(u16, u16)> {
-    let max = if vgprs { gpu::MAX_VGPRS } else { gpu::max_sgprs(asm.target.gen) };
+pub(crate) fn reserved(h: &mut dyn Host, st: &Stmt, vgprs: bool) -> Option<(u16, u16)> {
+    let max = if vgprs { gpu::MAX_VGPRS } else { gpu::max_sgprs(h.generation()) };
     let what = if vgprs { "VGPR" } else { "SGPR" };
-    let first = value_arg(asm, ctx, st, 0);
+    let first = value_arg(h, st, 0);
     let mut good = first.is_some();
     if let Some(f) = first {
         if f as u64 > u64::from(max - 1) {
-            asm.error_at(ctx, st.arg_range(0), format!("first reserved {what} register out of range (0-{})", max - 1));
+            h.error_at(st.arg_range(0), format!("first reserved {what} register out of range (0-{})", max - 1));
             good = false;
         }
     }
-    let last = value_arg(asm, ctx, st, 1);
+    let last = value_arg(h, st, 1);
     good &= last.is_some();
     if let Some(l) = last {
         if l as u64 > u64::from(max - 1) {
-            asm.error_at(ctx, st.arg_range(1), format!("last reserved {what} register out of range (0-{})", max - 1));
+            h.error_at(st.arg_range(1), format!("last reserved {what} register out of range (0-{})", max - 1));
             good = false;
         }
     }
     if let (Some(f), Some(l)) = (first, last) {
         if f > l {
-            asm.error_at(ctx, st.arg_range(1), "wrong register range");
+            h.error_at(st.arg_range(1), "wrong register range");
             good = false;
         }
     }
-    if !good || !at_most(asm, ctx, st, 2) {
+    if !good || !at_most(h, st, 2) {
         return None;
     }
     let (f, l) = (first? as u16, last? as u16);
@@ -283,6 +285,6 @@ pub(crate) fn set_flag(h: &mut HsaConfig, sgpr: bool, bit: u16) {
 }
 
 /// Whether a pseudo-op without arguments has none (reported otherwise).
-pub(crate) fn no_args_ok(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
-    no_args(asm, ctx, st)
+pub(crate) fn no_args_ok(h: &mut dyn Host, st: &Stmt) -> bool {
+    no_args(h, st)
 }

@@ -19,10 +19,13 @@ use gcn_formats::hsa::{feature_flags, sgpr_flags, KernelCode};
 use gcn_syntax::{SyntaxKind, SyntaxToken};
 
 use self::metadata::{AccessQual, AddressSpace, DescriptorValues, KernelArg, KernelMetadata, PrintfInfo, ValueKind, ValueType};
+use gcn_isa::PseudoOpId as Id;
+
 use super::gallium::{self, hsa_of};
 use super::hsa::{self, Field};
-use super::{at_most, config_kernel, cws, dims, expr_value, no_args, string_arg, value_arg, warn_range, ConfigKind, Stmt};
-use crate::assembler::{Asm, Ctx};
+use super::stmt::{at_most, config_kernel, cws, dims, expr_value, no_args, not_supported_yet, string_arg, value_arg, warn_range};
+use super::{ConfigKind, Host, Stmt};
+use crate::assembler::Asm;
 use crate::diag::Severity;
 use crate::expr::Value;
 use crate::layout::{Layout, Owner, SectionKind};
@@ -67,8 +70,8 @@ pub struct RocmKernel {
     pub fkernel: bool,
 }
 
-fn rocm_kernel(asm: &mut Asm, k: usize) -> &mut RocmKernel {
-    let kernels = &mut asm.layout.config.rocm.kernels;
+fn rocm_kernel(h: &mut dyn Host, k: usize) -> &mut RocmKernel {
+    let kernels = &mut h.config_mut().rocm.kernels;
     if kernels.len() <= k {
         kernels.resize_with(k + 1, Default::default);
     }
@@ -95,80 +98,79 @@ pub(crate) fn in_section_space(layout: &Layout, section: usize) -> bool {
     })
 }
 
-pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
-    let name = st.name;
-    match name {
-        ".arch_minor" | ".arch_stepping" => gallium::arch_minor_or_stepping(asm, ctx, st),
-        ".arg" => arg(asm, ctx, st),
-        ".config" => config(asm, ctx, st),
-        ".control_directive" => control_directive(asm, ctx, st),
-        ".cws" | ".reqd_work_group_size" | ".work_group_size_hint" | ".fixed_work_group_size" => {
-            if let Some(k) = metadata_kernel(asm, ctx, st) {
-                if let Some(v) = cws(asm, ctx, st) {
-                    set_metadata_info(asm);
-                    let m = &mut rocm_kernel(asm, k).metadata;
-                    match name {
-                        ".work_group_size_hint" => m.work_group_size_hint = v,
-                        ".fixed_work_group_size" => m.fixed_work_group_size = v,
+pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
+    match st.id {
+        Id::ArchMinor | Id::ArchStepping => gallium::arch_minor_or_stepping(h, st),
+        Id::Arg => arg(h, st),
+        Id::Config => config(h, st),
+        Id::ControlDirective => control_directive(h, st),
+        Id::Cws | Id::ReqdWorkGroupSize | Id::WorkGroupSizeHint | Id::FixedWorkGroupSize => {
+            if let Some(k) = metadata_kernel(h, st) {
+                if let Some(v) = cws(h, st) {
+                    set_metadata_info(h);
+                    let m = &mut rocm_kernel(h, k).metadata;
+                    match st.id {
+                        Id::WorkGroupSizeHint => m.work_group_size_hint = v,
+                        Id::FixedWorkGroupSize => m.fixed_work_group_size = v,
                         _ => m.reqd_work_group_size = v,
                     }
                 }
             }
         }
-        ".default_hsa_features" => {
-            if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                if no_args(asm, ctx, st) {
-                    let h = hsa_of(asm, k);
-                    h.sgpr_flags =
+        Id::DefaultHsaFeatures => {
+            if let Some(k) = descriptor_kernel(h, st) {
+                if no_args(h, st) {
+                    let hsa = hsa_of(h.config_mut(), k);
+                    hsa.sgpr_flags =
                         sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::DISPATCH_PTR | sgpr_flags::KERNARG_SEGMENT_PTR;
-                    h.feature_flags = feature_flags::PTR64 | 2;
+                    hsa.feature_flags = feature_flags::PTR64 | 2;
                 }
             }
         }
-        ".dims" => {
-            if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                if let Some(m) = dims(asm, ctx, st, true) {
-                    hsa_of(asm, k).dim_mask = m;
+        Id::Dims => {
+            if let Some(k) = descriptor_kernel(h, st) {
+                if let Some(m) = dims(h, st, true) {
+                    hsa_of(h.config_mut(), k).dim_mask = m;
                 }
             }
         }
-        ".eflags" => {
-            if let Some(v) = value_arg(asm, ctx, st, 0) {
-                warn_range(asm, ctx, st.arg_range(0), 32, v);
-                if at_most(asm, ctx, st, 1) {
-                    asm.layout.config.rocm.eflags = Some(v as u32);
+        Id::Eflags => {
+            if let Some(v) = value_arg(h, st, 0) {
+                warn_range(h, st.arg_range(0), 32, v);
+                if at_most(h, st, 1) {
+                    h.config_mut().rocm.eflags = Some(v as u32);
                 }
             }
         }
-        ".fkernel" => match asm.layout.current_kernel() {
-            None => asm.error_at(ctx, st.range, "`.fkernel` belongs in a kernel"),
+        Id::Fkernel => match h.current_kernel() {
+            None => h.error_at(st.range, "`.fkernel` belongs in a kernel"),
             Some(k) => {
-                if no_args(asm, ctx, st) {
-                    rocm_kernel(asm, k).fkernel = true;
+                if no_args(h, st) {
+                    rocm_kernel(h, k).fkernel = true;
                 }
             }
         },
-        ".globaldata" => {
-            if no_args(asm, ctx, st) {
-                asm.layout.go_to(".rodata", Owner::Global, SectionKind::Data);
+        Id::Globaldata => {
+            if no_args(h, st) {
+                h.go_to(".rodata", Owner::Global, SectionKind::Data);
             }
         }
-        ".gotsym" => gotsym(asm, ctx, st),
-        ".kcode" => gallium::kcode(asm, ctx, st),
-        ".kcodeend" => gallium::kcode_end(asm, ctx, st),
-        ".machine" | ".codeversion" | ".reserved_sgprs" | ".reserved_vgprs" | ".use_grid_workgroup_count" => {
-            if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                gallium::descriptor_value(asm, ctx, st, k);
+        Id::Gotsym => gotsym(h, st),
+        Id::Kcode => gallium::kcode(h, st),
+        Id::Kcodeend => gallium::kcode_end(h, st),
+        Id::Machine | Id::Codeversion | Id::ReservedSgprs | Id::ReservedVgprs | Id::UseGridWorkgroupCount => {
+            if let Some(k) = descriptor_kernel(h, st) {
+                gallium::descriptor_value(h, st, k);
             }
         }
-        ".md_language" => md_language(asm, ctx, st),
-        ".md_symname" | ".runtime_handle" => {
-            if let Some(k) = metadata_kernel(asm, ctx, st) {
-                if let Some(s) = string_arg(asm, ctx, st, 0) {
-                    if at_most(asm, ctx, st, 1) {
-                        set_metadata_info(asm);
-                        let m = &mut rocm_kernel(asm, k).metadata;
-                        if name == ".md_symname" {
+        Id::MdLanguage => md_language(h, st),
+        Id::MdSymname | Id::RuntimeHandle => {
+            if let Some(k) = metadata_kernel(h, st) {
+                if let Some(s) = string_arg(h, st, 0) {
+                    if at_most(h, st, 1) {
+                        set_metadata_info(h);
+                        let m = &mut rocm_kernel(h, k).metadata;
+                        if st.id == Id::MdSymname {
                             m.symbol_name = Some(s);
                         } else {
                             m.runtime_handle = s;
@@ -177,104 +179,108 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
                 }
             }
         }
-        ".md_version" => {
-            if metadata_section_exists(asm, ctx, st) {
+        Id::MdVersion => {
+            if metadata_section_exists(h, st) {
                 return true;
             }
-            let major = value_arg(asm, ctx, st, 0);
-            let minor = value_arg(asm, ctx, st, 1);
+            let major = value_arg(h, st, 0);
+            let minor = value_arg(h, st, 1);
             for (i, v) in [major, minor].into_iter().enumerate() {
                 if let Some(v) = v {
-                    warn_range(asm, ctx, st.arg_range(i), 32, v);
+                    warn_range(h, st.arg_range(i), 32, v);
                 }
             }
-            if let (Some(major), Some(minor), true) = (major, minor, at_most(asm, ctx, st, 2)) {
-                set_metadata_info(asm);
-                asm.layout.config.rocm.metadata.version = Some((major as u32, minor as u32));
+            if let (Some(major), Some(minor), true) = (major, minor, at_most(h, st, 2)) {
+                set_metadata_info(h);
+                h.config_mut().rocm.metadata.version = Some((major as u32, minor as u32));
             }
         }
-        ".md_group_segment_fixed_size" | ".md_kernarg_segment_align" | ".md_kernarg_segment_size"
-        | ".md_private_segment_fixed_size" | ".md_sgprsnum" | ".md_vgprsnum" | ".md_wavefront_size"
-        | ".spilledsgprs" | ".spilledvgprs" | ".max_flat_work_group_size" => metadata_value(asm, ctx, st),
-        ".metadata" => {
-            if asm.layout.config.rocm.use_metadata_info {
-                asm.error_at(ctx, st.range, "metadata can't be defined if metadata config is already defined");
-            } else if no_args(asm, ctx, st) {
-                asm.layout.go_to("", Owner::Global, SectionKind::Metadata);
+        Id::MdGroupSegmentFixedSize | Id::MdKernargSegmentAlign | Id::MdKernargSegmentSize
+        | Id::MdPrivateSegmentFixedSize | Id::MdSgprsnum | Id::MdVgprsnum | Id::MdWavefrontSize
+        | Id::Spilledsgprs | Id::Spilledvgprs | Id::MaxFlatWorkGroupSize => metadata_value(h, st),
+        Id::Metadata => {
+            if h.config().rocm.use_metadata_info {
+                h.error_at(st.range, "metadata can't be defined if metadata config is already defined");
+            } else if no_args(h, st) {
+                h.go_to("", Owner::Global, SectionKind::Metadata);
             }
         }
-        ".newbinfmt" => {
-            if no_args(asm, ctx, st) {
-                asm.layout.config.rocm.new_bin_format = true;
+        Id::Newbinfmt => {
+            if no_args(h, st) {
+                h.config_mut().rocm.new_bin_format = true;
             }
         }
-        ".nosectdiffs" => {
-            if no_args(asm, ctx, st) {
-                asm.layout.config.rocm.no_section_diffs = true;
+        Id::Nosectdiffs => {
+            if no_args(h, st) {
+                h.config_mut().rocm.no_section_diffs = true;
             }
         }
-        ".printf" => printf(asm, ctx, st),
-        ".target" | ".tripple" => {
-            if let Some(s) = string_arg(asm, ctx, st, 0) {
-                if at_most(asm, ctx, st, 1) {
-                    let r = &mut asm.layout.config.rocm;
-                    *(if name == ".target" { &mut r.target } else { &mut r.triple }) = Some(s);
+        Id::Printf => printf(h, st),
+        Id::Target | Id::Tripple => {
+            if let Some(s) = string_arg(h, st, 0) {
+                if at_most(h, st, 1) {
+                    let r = &mut h.config_mut().rocm;
+                    *(if st.id == Id::Target { &mut r.target } else { &mut r.triple }) = Some(s);
                 }
             }
         }
-        ".vectypehint" => {
-            if let Some(k) = metadata_kernel(asm, ctx, st) {
+        Id::Vectypehint => {
+            if let Some(k) = metadata_kernel(h, st) {
                 let word = st.args.first().and_then(single_name);
                 match word {
-                    Some(w) if at_most(asm, ctx, st, 1) => {
-                        set_metadata_info(asm);
-                        rocm_kernel(asm, k).metadata.vec_type_hint = w.text().to_string();
+                    Some(w) if at_most(h, st, 1) => {
+                        set_metadata_info(h);
+                        rocm_kernel(h, k).metadata.vec_type_hint = w.text().to_string();
                     }
                     Some(_) => {}
-                    None => asm.error_at(ctx, st.arg_range(0), "expected a vector type hint"),
+                    None => h.error_at(st.arg_range(0), "expected a vector type hint"),
                 }
             }
         }
-        ".debugmode" | ".dx10clamp" | ".ieeemode" | ".privmode" | ".tgsize" => {
-            if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                if no_args(asm, ctx, st) {
-                    let h = hsa_of(asm, k);
-                    match name {
-                        ".debugmode" => h.rsrc.debug_mode = true,
-                        ".dx10clamp" => h.rsrc.dx10_clamp = true,
-                        ".ieeemode" => h.rsrc.ieee_mode = true,
-                        ".privmode" => h.rsrc.priv_mode = true,
-                        _ => h.rsrc.tg_size = true,
+        Id::Debugmode | Id::Dx10clamp | Id::Ieeemode | Id::Privmode | Id::Tgsize => {
+            if let Some(k) = descriptor_kernel(h, st) {
+                if no_args(h, st) {
+                    let rsrc = &mut hsa_of(h.config_mut(), k).rsrc;
+                    match st.id {
+                        Id::Debugmode => rsrc.debug_mode = true,
+                        Id::Dx10clamp => rsrc.dx10_clamp = true,
+                        Id::Ieeemode => rsrc.ieee_mode = true,
+                        Id::Privmode => rsrc.priv_mode = true,
+                        _ => rsrc.tg_size = true,
                     }
                 }
             }
         }
+        // Later CLRX versions' LLVM 10 binary format, MessagePack metadata and GCN 1.5
+        // (wave32) settings.
+        Id::Llvm10binfmt | Id::Metadatav3 | Id::Pgmrsrc3 | Id::SharedVgprs | Id::UseWave32
+        | Id::GroupSegmentFixesSize | Id::PrivateSegmentFixedSize => not_supported_yet(h, st),
         _ => {
-            let field = match name {
-                ".sgprsnum" => Some(Field::SgprsNum),
-                ".vgprsnum" => Some(Field::VgprsNum),
-                ".pgmrsrc1" => Some(Field::PgmRsrc1),
-                ".pgmrsrc2" => Some(Field::PgmRsrc2),
-                ".floatmode" => Some(Field::FloatMode),
-                ".priority" => Some(Field::Priority),
-                ".exceptions" => Some(Field::Exceptions),
-                ".userdatanum" => Some(Field::UserDataNum),
-                ".localsize" => Some(Field::WorkgroupGroupSegmentSize),
-                ".scratchbuffer" => Some(Field::WorkitemPrivateSegmentSize),
-                _ => hsa::hsa_only_field(name),
+            let field = match st.id {
+                Id::Sgprsnum => Some(Field::SgprsNum),
+                Id::Vgprsnum => Some(Field::VgprsNum),
+                Id::Pgmrsrc1 => Some(Field::PgmRsrc1),
+                Id::Pgmrsrc2 => Some(Field::PgmRsrc2),
+                Id::Floatmode => Some(Field::FloatMode),
+                Id::Priority => Some(Field::Priority),
+                Id::Exceptions => Some(Field::Exceptions),
+                Id::Userdatanum => Some(Field::UserDataNum),
+                Id::Localsize => Some(Field::WorkgroupGroupSegmentSize),
+                Id::Scratchbuffer => Some(Field::WorkitemPrivateSegmentSize),
+                _ => hsa::hsa_only_field(st.id),
             };
             if let Some(field) = field {
-                if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                    if let Some(v) = hsa::value(asm, ctx, st, field) {
-                        hsa::set(hsa_of(asm, k), field, v);
+                if let Some(k) = descriptor_kernel(h, st) {
+                    if let Some(v) = hsa::value(h, st, field) {
+                        hsa::set(hsa_of(h.config_mut(), k), field, v);
                     }
                 }
                 return true;
             }
-            if let Some((sgpr, bit)) = hsa::hsa_flag(name) {
-                if let Some(k) = descriptor_kernel(asm, ctx, st) {
-                    if hsa::no_args_ok(asm, ctx, st) {
-                        hsa::set_flag(hsa_of(asm, k), sgpr, bit);
+            if let Some((sgpr, bit)) = hsa::hsa_flag(st.id) {
+                if let Some(k) = descriptor_kernel(h, st) {
+                    if hsa::no_args_ok(h, st) {
+                        hsa::set_flag(hsa_of(h.config_mut(), k), sgpr, bit);
                     }
                 }
                 return true;
@@ -287,21 +293,21 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
 
 /// `.gotsym SYMBOL[, OUTSYMBOL]`: a global offset table entry for SYMBOL (of the global
 /// scope); OUTSYMBOL gets the entry's place.
-fn gotsym(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
+fn gotsym(h: &mut dyn Host, st: &Stmt) {
     let is_name = |text: &str| {
         !text.is_empty() && text.split("::").all(|p| p.is_empty() || crate::macros::name_len(p.as_bytes(), 0) == p.len())
     };
     let Some(first) = st.args.first() else {
-        asm.error_at(ctx, st.range, "expected a symbol");
+        h.error_at(st.range, "expected a symbol");
         return;
     };
     let name = first.text().to_string();
     if name == "." {
-        asm.error_at(ctx, st.arg_range(0), "illegal symbol `.`");
+        h.error_at(st.arg_range(0), "illegal symbol `.`");
         return;
     }
     if !is_name(&name) {
-        asm.error_at(ctx, st.arg_range(0), "expected a symbol");
+        h.error_at(st.arg_range(0), "expected a symbol");
         return;
     }
     let target = match st.args.get(1) {
@@ -309,40 +315,40 @@ fn gotsym(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         Some(a) => {
             let t = a.text().to_string();
             if !is_name(&t) || t == "." {
-                asm.error_at(ctx, st.arg_range(1), "illegal symbol name");
+                h.error_at(st.arg_range(1), "illegal symbol name");
                 return;
             }
             if t.ends_with("::.") {
-                asm.error_at(ctx, st.arg_range(1), "symbol `.` exists only in the global scope");
+                h.error_at(st.arg_range(1), "symbol `.` exists only in the global scope");
                 return;
             }
             Some(t)
         }
     };
-    if !at_most(asm, ctx, st, 2) {
+    if !at_most(h, st, 2) {
         return;
     }
-    let id = asm.symbols.lookup(&name);
-    let full = asm.symbols.get(id).name.clone();
+    let id = h.reference_target(&name);
+    let full = h.symbol(id).name.clone();
     if full.contains("::") {
-        asm.error_at(ctx, st.arg_range(0), "symbol must be in the global scope");
+        h.error_at(st.arg_range(0), "symbol must be in the global scope");
         return;
     }
-    let index = asm.layout.config.rocm.got_symbols.len();
-    asm.layout.config.rocm.got_symbols.push(full);
-    let got = match asm.layout.find_kind(SectionKind::Got, Owner::Global) {
+    let index = h.config().rocm.got_symbols.len();
+    h.config_mut().rocm.got_symbols.push(full);
+    let got = match h.find_section(SectionKind::Got, Owner::Global) {
         Some(g) => g,
-        None => asm.layout.create("", Owner::Global, SectionKind::Got),
+        None => h.create_section("", Owner::Global, SectionKind::Got),
     };
-    asm.layout.sections[got].content.resize(8 * (index + 1), 0);
+    h.section_mut(got).content.resize(8 * (index + 1), 0);
     if let Some(t) = target {
-        let tid = asm.symbols.define_target(&t);
-        let sym = asm.symbols.get(tid);
+        let tid = h.definition_target(&t);
+        let sym = h.symbol(tid);
         if sym.once_defined && sym.is_defined() {
-            asm.error_at(ctx, st.arg_range(1), format!("symbol `{t}` is already defined"));
+            h.error_at(st.arg_range(1), format!("symbol `{t}` is already defined"));
             return;
         }
-        asm.set_symbol(tid, Value::Rel { section: got as u32, offset: 8 * index as i64 });
+        h.set_symbol(tid, Value::Rel { section: got as u32, offset: 8 * index as i64 });
     }
 }
 
@@ -355,167 +361,168 @@ fn single_name(arg: &gcn_syntax::ast::Arg) -> Option<SyntaxToken> {
 
 /// The kernel whose configuration section is current, for a descriptor pseudo-op; its
 /// configuration is made if needed.
-fn descriptor_kernel(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<usize> {
-    let Some(k) = config_kernel(asm) else {
-        asm.error_at(ctx, st.range, "illegal place of configuration pseudo-op");
+fn descriptor_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
+    let Some(k) = config_kernel(h) else {
+        h.error_at(st.range, "illegal place of configuration pseudo-op");
         return None;
     };
-    init_config(asm, k);
+    init_config(h, k);
     Some(k)
 }
 
 /// The kernel whose configuration section is current, for a metadata pseudo-op (there
 /// must be no raw `.metadata`).
-fn metadata_kernel(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<usize> {
-    let Some(k) = config_kernel(asm) else {
-        asm.error_at(ctx, st.range, "illegal place of configuration pseudo-op");
+fn metadata_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
+    let Some(k) = config_kernel(h) else {
+        h.error_at(st.range, "illegal place of configuration pseudo-op");
         return None;
     };
-    if metadata_section_exists(asm, ctx, st) {
+    if metadata_section_exists(h, st) {
         return None;
     }
     Some(k)
 }
 
 /// Reports (and is true) when a raw `.metadata` section exists.
-fn metadata_section_exists(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
-    if asm.layout.find_kind(SectionKind::Metadata, Owner::Global).is_some() {
-        asm.error_at(ctx, st.range, "metadata config can't be defined if a metadata section exists");
+fn metadata_section_exists(h: &mut dyn Host, st: &Stmt) -> bool {
+    if h.find_section(SectionKind::Metadata, Owner::Global).is_some() {
+        h.error_at(st.range, "metadata config can't be defined if a metadata section exists");
         return true;
     }
     false
 }
 
-fn set_metadata_info(asm: &mut Asm) {
-    asm.layout.config.rocm.use_metadata_info = true;
+fn set_metadata_info(h: &mut dyn Host) {
+    h.config_mut().rocm.use_metadata_info = true;
 }
 
 /// The kernel has a descriptor from now on.
-fn init_config(asm: &mut Asm, k: usize) {
-    asm.layout.config.kernels[k].kind = ConfigKind::Config;
-    hsa_of(asm, k);
+fn init_config(h: &mut dyn Host, k: usize) {
+    let config = h.config_mut();
+    config.kernels[k].kind = ConfigKind::Config;
+    hsa_of(config, k);
 }
 
-fn config(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = asm.layout.current_kernel() else {
-        asm.error_at(ctx, st.range, "kernel config can be defined only inside a kernel");
+fn config(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = h.current_kernel() else {
+        h.error_at(st.range, "kernel config can be defined only inside a kernel");
         return;
     };
-    if !no_args(asm, ctx, st) {
+    if !no_args(h, st) {
         return;
     }
-    if let Err(m) = asm.layout.enter_config() {
-        asm.error_at(ctx, st.range, m);
+    if let Err(m) = h.enter_config() {
+        h.error_at(st.range, m);
         return;
     }
-    init_config(asm, k);
+    init_config(h, k);
 }
 
-fn control_directive(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = asm.layout.current_kernel() else {
-        asm.error_at(ctx, st.range, "kernel control directive can be defined only inside a kernel");
+fn control_directive(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = h.current_kernel() else {
+        h.error_at(st.range, "kernel control directive can be defined only inside a kernel");
         return;
     };
-    if !no_args(asm, ctx, st) {
+    if !no_args(h, st) {
         return;
     }
-    let index = match asm.layout.find_kind(SectionKind::ControlDirective, Owner::Kernel(k)) {
+    let index = match h.find_section(SectionKind::ControlDirective, Owner::Kernel(k)) {
         Some(i) => i,
-        None => asm.layout.create("", Owner::Kernel(k), SectionKind::ControlDirective),
+        None => h.create_section("", Owner::Kernel(k), SectionKind::ControlDirective),
     };
-    asm.layout.switch_to(index);
-    init_config(asm, k);
+    h.switch_to(index);
+    init_config(h, k);
 }
 
-fn md_language(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = metadata_kernel(asm, ctx, st) else { return };
-    let language = string_arg(asm, ctx, st, 0);
+fn md_language(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = metadata_kernel(h, st) else { return };
+    let language = string_arg(h, st, 0);
     let mut version = (0, 0);
     let mut good = language.is_some();
     if st.args.len() > 1 {
         for (i, slot) in [(1, &mut version.0), (2, &mut version.1)] {
-            match value_arg(asm, ctx, st, i) {
+            match value_arg(h, st, i) {
                 Some(v) => {
-                    warn_range(asm, ctx, st.arg_range(i), 32, v);
+                    warn_range(h, st.arg_range(i), 32, v);
                     *slot = v as u32;
                 }
                 None => good = false,
             }
         }
     }
-    if !at_most(asm, ctx, st, 3) || !good {
+    if !at_most(h, st, 3) || !good {
         return;
     }
-    set_metadata_info(asm);
-    let m = &mut rocm_kernel(asm, k).metadata;
+    set_metadata_info(h);
+    let m = &mut rocm_kernel(h, k).metadata;
     m.language = language.unwrap_or_default();
     // As in the reference, the version is written even when not given (0.0).
     m.language_version = Some(version);
 }
 
-fn metadata_value(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = metadata_kernel(asm, ctx, st) else { return };
-    let Some(v) = value_arg(asm, ctx, st, 0) else { return };
-    if !at_most(asm, ctx, st, 1) {
+fn metadata_value(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = metadata_kernel(h, st) else { return };
+    let Some(v) = value_arg(h, st, 0) else { return };
+    if !at_most(h, st, 1) {
         return;
     }
     let range = st.arg_range(0);
     let power_of_two = v > 0 && v & (v - 1) == 0;
-    let gen = asm.target.gen;
-    let error = match st.name {
-        ".md_wavefront_size" if !power_of_two => Some("wavefront size must be a power of two".to_string()),
-        ".md_wavefront_size" if v > 256 => Some("wavefront size must not be greater than 256".to_string()),
-        ".md_kernarg_segment_align" if !power_of_two => Some("alignment must be a power of two".to_string()),
-        ".md_sgprsnum" if v as u64 > u64::from(gpu::max_sgprs(gen)) => {
+    let gen = h.generation();
+    let error = match st.id {
+        Id::MdWavefrontSize if !power_of_two => Some("wavefront size must be a power of two".to_string()),
+        Id::MdWavefrontSize if v > 256 => Some("wavefront size must not be greater than 256".to_string()),
+        Id::MdKernargSegmentAlign if !power_of_two => Some("alignment must be a power of two".to_string()),
+        Id::MdSgprsnum if v as u64 > u64::from(gpu::max_sgprs(gen)) => {
             Some(format!("used SGPRs number out of range (0-{})", gpu::max_sgprs(gen)))
         }
-        ".md_vgprsnum" if v as u64 > u64::from(gpu::MAX_VGPRS) => {
+        Id::MdVgprsnum if v as u64 > u64::from(gpu::MAX_VGPRS) => {
             Some(format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS))
         }
         _ => None,
     };
     if let Some(e) = error {
-        asm.error_at(ctx, range, e);
+        h.error_at(range, e);
         return;
     }
-    set_metadata_info(asm);
-    let m = &mut rocm_kernel(asm, k).metadata;
+    set_metadata_info(h);
+    let m = &mut rocm_kernel(h, k).metadata;
     let (v64, v32) = (v as u64, v as u32);
-    match st.name {
-        ".md_group_segment_fixed_size" => m.group_segment_fixed_size = Some(v64),
-        ".md_kernarg_segment_align" => m.kernarg_segment_align = Some(v64),
-        ".md_kernarg_segment_size" => m.kernarg_segment_size = Some(v64),
-        ".md_private_segment_fixed_size" => m.private_segment_fixed_size = Some(v64),
-        ".md_sgprsnum" => m.sgprs = Some(v32),
-        ".md_vgprsnum" => m.vgprs = Some(v32),
-        ".md_wavefront_size" => m.wavefront_size = Some(v32),
-        ".spilledsgprs" => m.spilled_sgprs = Some(v32),
-        ".spilledvgprs" => m.spilled_vgprs = Some(v32),
+    match st.id {
+        Id::MdGroupSegmentFixedSize => m.group_segment_fixed_size = Some(v64),
+        Id::MdKernargSegmentAlign => m.kernarg_segment_align = Some(v64),
+        Id::MdKernargSegmentSize => m.kernarg_segment_size = Some(v64),
+        Id::MdPrivateSegmentFixedSize => m.private_segment_fixed_size = Some(v64),
+        Id::MdSgprsnum => m.sgprs = Some(v32),
+        Id::MdVgprsnum => m.vgprs = Some(v32),
+        Id::MdWavefrontSize => m.wavefront_size = Some(v32),
+        Id::Spilledsgprs => m.spilled_sgprs = Some(v32),
+        Id::Spilledvgprs => m.spilled_vgprs = Some(v32),
         _ => m.max_flat_work_group_size = Some(v64),
     }
 }
 
 /// `.printf [ID], [ARGSIZE, …], "FORMAT"`.
-fn printf(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    if metadata_section_exists(asm, ctx, st) {
+fn printf(h: &mut dyn Host, st: &Stmt) {
+    if metadata_section_exists(h, st) {
         return;
     }
     let args = st.args;
     let Some(last) = args.last().filter(|a| a.raw_tokens().next().is_some_and(|t| t.kind() == SyntaxKind::STRING)) else {
-        asm.error_at(ctx, st.range, "missing format string");
+        h.error_at(st.range, "missing format string");
         return;
     };
     let _ = last;
     if args.len() < 2 {
-        asm.error_at(ctx, st.arg_range(1), "expected `,` and the format string");
+        h.error_at(st.arg_range(1), "expected `,` and the format string");
         return;
     }
     let mut good = true;
     let id = match args.first().filter(|a| !a.is_empty()) {
         None => None,
-        Some(a) => match expr_value(asm, ctx, a) {
+        Some(a) => match expr_value(h, a) {
             Some(v) => {
-                warn_range(asm, ctx, st.arg_range(0), 32, v);
+                warn_range(h, st.arg_range(0), 32, v);
                 Some(v as u32)
             }
             None => {
@@ -527,34 +534,34 @@ fn printf(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     let mut arg_sizes = Vec::new();
     for (i, a) in args.iter().enumerate().take(args.len() - 1).skip(1) {
         if a.is_empty() {
-            asm.error_at(ctx, st.arg_range(i), "expected an expression");
+            h.error_at(st.arg_range(i), "expected an expression");
             good = false;
             continue;
         }
-        match expr_value(asm, ctx, a) {
+        match expr_value(h, a) {
             Some(v) => {
-                warn_range(asm, ctx, st.arg_range(i), 32, v);
+                warn_range(h, st.arg_range(i), 32, v);
                 arg_sizes.push(v as u32);
             }
             None => good = false,
         }
     }
     let Some(token) = single_token(&args[args.len() - 1]).filter(|t| t.kind() == SyntaxKind::STRING) else {
-        asm.error_at(ctx, st.arg_range(args.len() - 1), "expected a string");
+        h.error_at(st.arg_range(args.len() - 1), "expected a string");
         return;
     };
     let format = match crate::literals::parse_string(token.text()) {
         Ok(bytes) => bytes,
         Err(m) => {
-            asm.error_at(ctx, token.text_range(), m);
+            h.error_at(token.text_range(), m);
             return;
         }
     };
     if !good {
         return;
     }
-    set_metadata_info(asm);
-    asm.layout.config.rocm.metadata.printfs.push(PrintfInfo { id, arg_sizes, format });
+    set_metadata_info(h);
+    h.config_mut().rocm.metadata.printfs.push(PrintfInfo { id, arg_sizes, format });
 }
 
 fn single_token(arg: &gcn_syntax::ast::Arg) -> Option<SyntaxToken> {
@@ -565,8 +572,8 @@ fn single_token(arg: &gcn_syntax::ast::Arg) -> Option<SyntaxToken> {
 
 /// `.arg [NAME], ["TYPENAME"], SIZE, [ALIGN], VALUEKIND, VALUETYPE[, POINTEEALIGN]
 /// [, ADDRSPACE][, ACCQUAL][, ACTUALACCQUAL] [FLAG…]`.
-fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
-    let Some(k) = metadata_kernel(asm, ctx, st) else { return };
+fn arg(h: &mut dyn Host, st: &Stmt) {
+    let Some(k) = metadata_kernel(h, st) else { return };
     let args = st.args;
     let mut good = true;
     let mut i = 0;
@@ -576,45 +583,45 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         Some(a) => match single_name(a) {
             Some(t) => t.text().to_string(),
             None => {
-                asm.error_at(ctx, st.arg_range(0), "expected an argument name");
+                h.error_at(st.arg_range(0), "expected an argument name");
                 good = false;
                 String::new()
             }
         },
     };
     i += 1;
-    let missing = |asm: &mut Asm, i: usize| {
+    let missing = |h: &mut dyn Host, i: usize| {
         if args.len() <= i {
-            asm.error_at(ctx, st.arg_range(i), "expected `,` before argument");
+            h.error_at(st.arg_range(i), "expected `,` before argument");
             true
         } else {
             false
         }
     };
-    if missing(asm, i) {
+    if missing(h, i) {
         return;
     }
     // The type name, if a string.
     let mut type_name = String::new();
     if single_token(&args[i]).is_some_and(|t| t.kind() == SyntaxKind::STRING) {
-        match string_arg(asm, ctx, st, i) {
+        match string_arg(h, st, i) {
             Some(s) => type_name = s,
             None => good = false,
         }
         i += 1;
-        if missing(asm, i) {
+        if missing(h, i) {
             return;
         }
     }
     // The size.
     let size = if args[i].is_empty() {
-        asm.error_at(ctx, st.arg_range(i), "expected an expression");
+        h.error_at(st.arg_range(i), "expected an expression");
         good = false;
         0
     } else {
-        match expr_value(asm, ctx, &args[i]) {
+        match expr_value(h, &args[i]) {
             Some(0) => {
-                asm.error_at(ctx, st.arg_range(i), "argument size is zero");
+                h.error_at(st.arg_range(i), "argument size is zero");
                 good = false;
                 0
             }
@@ -626,16 +633,16 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         }
     };
     i += 1;
-    if missing(asm, i) {
+    if missing(h, i) {
         return;
     }
     // The alignment, by default the size rounded up to a power of two.
     let mut align = 0u64;
     if !args[i].is_empty() {
-        match expr_value(asm, ctx, &args[i]) {
+        match expr_value(h, &args[i]) {
             Some(v) if v > 0 && v & (v - 1) == 0 => align = v as u64,
             Some(_) => {
-                asm.error_at(ctx, st.arg_range(i), "argument alignment is not a power of two");
+                h.error_at(st.arg_range(i), "argument alignment is not a power of two");
                 good = false;
             }
             None => good = false,
@@ -648,12 +655,12 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         }
     }
     i += 1;
-    if missing(asm, i) {
+    if missing(h, i) {
         return;
     }
     // Enumerations: a name first in the argument; flags may follow the last one (`rest`).
     let mut rest: Vec<SyntaxToken> = Vec::new();
-    let word = |asm: &mut Asm, i: usize, what: &str, rest: &mut Vec<SyntaxToken>| -> Option<String> {
+    let word = |h: &mut dyn Host, i: usize, what: &str, rest: &mut Vec<SyntaxToken>| -> Option<String> {
         let mut tokens = args[i].raw_tokens();
         match tokens.next().filter(|t| t.kind() == SyntaxKind::NAME) {
             Some(t) => {
@@ -661,31 +668,31 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
                 Some(t.text().to_ascii_lowercase())
             }
             None => {
-                asm.error_at(ctx, st.arg_range(i), format!("expected {what}"));
+                h.error_at(st.arg_range(i), format!("expected {what}"));
                 rest.clear();
                 None
             }
         }
     };
-    let kind = match word(asm, i, "a value kind", &mut rest) {
+    let kind = match word(h, i, "a value kind", &mut rest) {
         Some(w) => ValueKind::from_name(&w).or_else(|| {
-            asm.error_at(ctx, st.arg_range(i), "unknown value kind");
+            h.error_at(st.arg_range(i), "unknown value kind");
             None
         }),
         None => None,
     };
     let kind_rest = std::mem::take(&mut rest);
     if !kind_rest.is_empty() {
-        asm.error_at(ctx, kind_rest[0].text_range(), "expected `,` before argument");
+        h.error_at(kind_rest[0].text_range(), "expected `,` before argument");
         return;
     }
     i += 1;
-    if missing(asm, i) {
+    if missing(h, i) {
         return;
     }
-    let value_type = match word(asm, i, "a value type", &mut rest) {
+    let value_type = match word(h, i, "a value type", &mut rest) {
         Some(w) => ValueType::from_name(&w).or_else(|| {
-            asm.error_at(ctx, st.arg_range(i), "unknown value type");
+            h.error_at(st.arg_range(i), "unknown value type");
             None
         }),
         None => None,
@@ -697,17 +704,17 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     let mut actual_access = AccessQual::Default;
     if kind == ValueKind::DynSharedPtr {
         if !rest.is_empty() {
-            asm.error_at(ctx, rest[0].text_range(), "expected `,` before argument");
+            h.error_at(rest[0].text_range(), "expected `,` before argument");
             return;
         }
         i += 1;
-        if missing(asm, i) {
+        if missing(h, i) {
             return;
         }
-        match expr_value(asm, ctx, &args[i]) {
+        match expr_value(h, &args[i]) {
             Some(v) if v > 0 && v & (v - 1) == 0 => pointee_align = v as u64,
             Some(_) => {
-                asm.error_at(ctx, st.arg_range(i), "argument pointee alignment is not a power of two");
+                h.error_at(st.arg_range(i), "argument pointee alignment is not a power of two");
                 good = false;
             }
             None => good = false,
@@ -716,25 +723,25 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     }
     if matches!(kind, ValueKind::DynSharedPtr | ValueKind::GlobalBuffer) {
         if !rest.is_empty() {
-            asm.error_at(ctx, rest[0].text_range(), "expected `,` before argument");
+            h.error_at(rest[0].text_range(), "expected `,` before argument");
             return;
         }
         i += 1;
-        if missing(asm, i) {
+        if missing(h, i) {
             return;
         }
-        match word(asm, i, "an address space", &mut rest) {
+        match word(h, i, "an address space", &mut rest) {
             Some(w) => match AddressSpace::from_name(&w) {
                 Some(s) => address_space = Some(s),
                 None => {
-                    asm.error_at(ctx, st.arg_range(i), "unknown address space");
+                    h.error_at(st.arg_range(i), "unknown address space");
                     good = false;
                 }
             },
             None => good = false,
         }
     }
-    let optional_access = |asm: &mut Asm, i: &mut usize, rest: &mut Vec<SyntaxToken>, out: &mut AccessQual| -> bool {
+    let optional_access = |h: &mut dyn Host, i: &mut usize, rest: &mut Vec<SyntaxToken>, out: &mut AccessQual| -> bool {
         if !rest.is_empty() || args.len() <= *i + 1 {
             return true;
         }
@@ -746,26 +753,26 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
                 match AccessQual::from_name(&t.text().to_ascii_lowercase()) {
                     Some(q) => *out = q,
                     None => {
-                        asm.error_at(ctx, t.text_range(), "unknown access qualifier");
+                        h.error_at(t.text_range(), "unknown access qualifier");
                         return false;
                     }
                 }
             }
             None => {
-                asm.error_at(ctx, st.arg_range(*i), "expected an access qualifier");
+                h.error_at(st.arg_range(*i), "expected an access qualifier");
                 return false;
             }
         }
         true
     };
     if matches!(kind, ValueKind::Image | ValueKind::Pipe) {
-        good &= optional_access(asm, &mut i, &mut rest, &mut access);
+        good &= optional_access(h, &mut i, &mut rest, &mut access);
     }
     if matches!(kind, ValueKind::GlobalBuffer | ValueKind::Image | ValueKind::Pipe) {
-        good &= optional_access(asm, &mut i, &mut rest, &mut actual_access);
+        good &= optional_access(h, &mut i, &mut rest, &mut actual_access);
     }
     if args.len() > i + 1 {
-        asm.error_at(ctx, st.arg_range(i + 1), "garbage at end of line");
+        h.error_at(st.arg_range(i + 1), "garbage at end of line");
         return;
     }
     let (mut is_const, mut is_restrict, mut is_volatile, mut is_pipe) = (false, false, false, false);
@@ -776,12 +783,12 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
             (SyntaxKind::NAME, "volatile") => &mut is_volatile,
             (SyntaxKind::NAME, "pipe") => &mut is_pipe,
             (SyntaxKind::NAME, _) => {
-                asm.error_at(ctx, t.text_range(), "unknown argument flag");
+                h.error_at(t.text_range(), "unknown argument flag");
                 good = false;
                 break;
             }
             _ => {
-                asm.error_at(ctx, t.text_range(), "some garbage at argument flag place");
+                h.error_at(t.text_range(), "some garbage at argument flag place");
                 good = false;
                 break;
             }
@@ -791,8 +798,8 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     if !good {
         return;
     }
-    set_metadata_info(asm);
-    rocm_kernel(asm, k).metadata.args.push(KernelArg {
+    set_metadata_info(h);
+    rocm_kernel(h, k).metadata.args.push(KernelArg {
         name,
         type_name,
         size,
