@@ -705,25 +705,20 @@ pub(crate) fn finish_config(asm: &crate::assembler::Asm) -> FormatConfig {
 /// label of its section at or below the place it points to.
 fn reference_relocation_order(asm: &crate::assembler::Asm, relocations: &mut [super::Relocation]) {
     use crate::expr::Value;
-    let mut names: Vec<&str> = vec!["."];
-    let mut labels: Vec<(&str, usize, i64)> = Vec::new();
-    for (_, s) in asm.symbols.iter() {
-        if s.name.is_empty() || s.name == "." || s.name.contains("::") {
-            continue;
-        }
-        names.push(&s.name);
+    // The labels with their rank in the map's order.
+    let mut labels: Vec<(usize, usize, i64)> = Vec::new();
+    for (rank, id) in super::symorder::global_scope_in_map_order(&asm.symbols).into_iter().enumerate() {
+        let s = asm.symbols.get(id);
         if let (true, Some(Value::Rel { section, offset })) = (s.is_label, s.value) {
-            labels.push((&s.name, section as usize, offset));
+            labels.push((rank, section as usize, offset));
         }
     }
-    let order = super::symorder::iteration_order(&names);
-    let rank = |name: &str| order.iter().position(|&i| names[i] == name).unwrap_or(usize::MAX);
     let key = |r: &super::Relocation| {
         labels
             .iter()
             .filter(|l| l.1 == r.target && l.2 <= r.addend)
-            .max_by_key(|l| (l.2, std::cmp::Reverse(rank(l.0))))
-            .map_or(usize::MAX, |l| rank(l.0))
+            .max_by_key(|l| (l.2, std::cmp::Reverse(l.0)))
+            .map_or(usize::MAX, |l| l.0)
     };
     relocations.sort_by_cached_key(key);
 }
