@@ -491,8 +491,9 @@ impl Asm {
         if label.is_local() {
             let name = token.text();
             self.note_name(ctx, NameKind::LocalLabel, |i| i.local_definition(name), range, true);
-            let next = self.symbols.global_symbol(&format!("{name}f"));
+            // `b` before `f`: the reference's symbol map takes them in this order.
             let prev = self.symbols.global_symbol(&format!("{name}b"));
+            let next = self.symbols.global_symbol(&format!("{name}f"));
             self.set_symbol(next, here);
             self.symbols.get_mut(next).value = None;
             self.symbols.get_mut(prev).value = Some(here);
