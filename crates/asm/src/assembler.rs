@@ -520,6 +520,7 @@ impl Asm {
         let sym = self.symbols.get_mut(id);
         sym.once_defined = true;
         sym.is_label = true;
+        sym.label_section = self.abs_offset.is_none().then(|| self.layout.current() as u32);
         if self.abs_offset.is_none() && self.layout.is_code_section() {
             let (section, offset) = (self.layout.current(), self.layout.offset());
             self.reg_usage.label(section, offset);
@@ -686,6 +687,7 @@ impl Asm {
         while let Some((id, value)) = work.pop() {
             let sym = self.symbols.get_mut(id);
             sym.value = Some(value);
+            sym.label_section = None;
             sym.def = None;
             sym.register = None;
             sym.eqv = None;
