@@ -11,11 +11,12 @@
 
 use gcn_formats::elf::{ExtraSymbol, SymbolPlace};
 
+use super::build::{owner_of, sections_of};
 use super::ConfigKind;
 use crate::assembler::Asm;
 use crate::diag::{Diagnostic, Severity};
 use crate::expr::Value;
-use crate::layout::{Layout, Owner, Section, SectionKind};
+use crate::layout::{Layout, Owner, SectionKind};
 use crate::options::BinaryFormat;
 use crate::source::Location;
 use crate::symbols::{Binding, Symbol};
@@ -84,14 +85,6 @@ fn labels_read_as_absolute(layout: &Layout, section: usize) -> bool {
         }
         BinaryFormat::Gallium => !matches!(s.kind, SectionKind::Code | SectionKind::Scratch),
         _ => false,
-    }
-}
-
-fn owner_of(s: &Section) -> Owner {
-    match (s.kernel, s.inner) {
-        (Some(k), _) => Owner::Kernel(k),
-        (None, true) => Owner::Inner,
-        (None, false) => Owner::Global,
     }
 }
 
@@ -169,9 +162,7 @@ pub(crate) fn amdcl2(a: &Assembly) -> (Vec<ExtraSymbol>, Vec<ExtraSymbol>) {
 /// reference counts it: each kernel's setup (256 bytes with a configuration), then its
 /// code rounded up to 256 bytes.
 fn cl2_code_offsets(a: &Assembly) -> Vec<u64> {
-    let kernel_section = |k: usize, kind: SectionKind| {
-        a.sections.iter().find(|s| s.kernel == Some(k) && s.kind == kind).map_or(0, |s| s.content.len() as u64)
-    };
+    let kernel_section = |k: usize, kind: SectionKind| sections_of(a, Owner::Kernel(k), kind).next().map_or(0, |s| s.content.len() as u64);
     let mut offset = 0u64;
     (0..a.kernels.len())
         .map(|k| {

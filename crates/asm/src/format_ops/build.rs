@@ -107,11 +107,11 @@ fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
     error(a, location, message)
 }
 
-fn sections_of(a: &Assembly, owner: Owner, kind: SectionKind) -> impl Iterator<Item = &Section> {
+pub(super) fn sections_of(a: &Assembly, owner: Owner, kind: SectionKind) -> impl Iterator<Item = &Section> {
     a.sections.iter().filter(move |s| s.kind == kind && owner_of(s) == owner)
 }
 
-fn owner_of(s: &Section) -> Owner {
+pub(super) fn owner_of(s: &Section) -> Owner {
     match (s.kernel, s.inner) {
         (Some(k), _) => Owner::Kernel(k),
         (None, true) => Owner::Inner,
