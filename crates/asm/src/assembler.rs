@@ -535,8 +535,9 @@ impl Asm {
         if label.is_local() {
             let name = token.text();
             self.note_name(ctx, NameKind::LocalLabel, |i| i.local_definition(name), range, true);
-            let next = self.symbols.global_symbol(&format!("{name}f"));
+            // `b` before `f`: the reference's symbol map takes them in this order.
             let prev = self.symbols.global_symbol(&format!("{name}b"));
+            let next = self.symbols.global_symbol(&format!("{name}f"));
             self.set_symbol(next, here);
             self.symbols.get_mut(next).value = None;
             self.symbols.get_mut(prev).value = Some(here);
@@ -563,6 +564,7 @@ impl Asm {
         let sym = self.symbols.get_mut(id);
         sym.once_defined = true;
         sym.is_label = true;
+        sym.label_section = self.abs_offset.is_none().then(|| self.layout.current() as u32);
         if self.abs_offset.is_none() && self.layout.is_code_section() {
             let (section, offset) = (self.layout.current(), self.layout.offset());
             self.reg_usage.label(section, offset);
@@ -729,6 +731,7 @@ impl Asm {
         while let Some((id, value)) = work.pop() {
             let sym = self.symbols.get_mut(id);
             sym.value = Some(value);
+            sym.label_section = None;
             sym.def = None;
             sym.register = None;
             sym.eqv = None;

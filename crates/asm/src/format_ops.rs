@@ -9,11 +9,14 @@
 //! - [`gallium`]: GalliumCompute (`.args`, `.config`, `.proginfo`, the `.hsa_*` forms);
 //! - [`hsa`]: the AMD HSA descriptor fields both of the last two take;
 //! - [`rocm`]: ROCm (descriptors, metadata, the places of code and global data);
-//! - [`build`]: from an assembly to the bytes of a binary.
+//! - [`build`]: from an assembly to the bytes of a binary;
+//! - [`added_symbols`]: the symbols `-S` adds to the AMD OpenCL 1.2 and 2.0 and
+//!   GalliumCompute binaries.
 //!
 //! The handlers reach the assembler only through [`Host`] (reports, values of arguments,
 //! symbols, options, the configuration and the layout); [`stmt`] reads their arguments.
 
+pub(crate) mod added_symbols;
 mod amd;
 mod args;
 pub(crate) mod build;

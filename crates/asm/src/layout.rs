@@ -12,6 +12,7 @@
 
 use crate::expr::Value;
 pub use crate::format_ops::FormatConfig;
+pub use crate::format_ops::added_symbols::AddedSymbol;
 pub use crate::format_ops::build::Snapshot;
 use crate::options::BinaryFormat;
 

@@ -703,6 +703,7 @@ fn binding(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], binding: Binding) {
             asm.error_at(ctx, range, "a symbol set by `.eqv` cannot be global, local or weak");
         } else {
             sym.binding = binding;
+            sym.binding_location = Some(ctx.loc(range.start()));
         }
     }
 }

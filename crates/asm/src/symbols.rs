@@ -56,6 +56,11 @@ pub struct Symbol {
     /// anew at each use.
     pub eqv: Option<Rc<Ir>>,
     pub binding: Binding,
+    /// Where `.global`, `.local` or `.weak` last set the binding.
+    pub binding_location: Option<crate::source::Location>,
+    /// For a label, the section it was defined in: its value may be absolute (where a
+    /// section's addresses are its offsets) while the reference keeps the section.
+    pub label_section: Option<u32>,
     pub size: Option<u64>,
     /// Written to the output (false for internal symbols and closed temporary scopes).
     pub visible: bool,

@@ -8,6 +8,10 @@
 //! `.text` with the kernel's code and `.data`. With a configuration (`.config`) the
 //! metadata, header and notes are generated; else they are taken as given (`.metadata`,
 //! `.header`, `.proginfo`, ...).
+//!
+//! Symbols a source adds (`-S`) follow the format's own: those of a kernel's `.text`,
+//! `.data` or extra sections in that kernel's inner ELF, the absolute ones and those of
+//! the main extra sections in the main ELF.
 
 use std::collections::BTreeSet;
 
@@ -15,7 +19,7 @@ use gcn_isa::Device;
 
 use crate::args::{access, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, Bytes, Class, ElfBuilder, Header, LocalSymbols, ProgramHeader, Region};
-pub use crate::elf::ExtraSection;
+pub use crate::elf::{ExtraSection, ExtraSymbol, SymbolPlace};
 use crate::gpu;
 use crate::FormatError;
 
@@ -133,6 +137,8 @@ pub struct KernelInput {
     /// The kernel's `.data`; `None`: 4736 zero bytes.
     pub data: Option<Vec<u8>>,
     pub extra_sections: Vec<ExtraSection>,
+    /// Symbols of the kernel's sections the source adds (`-S`), in its inner ELF.
+    pub extra_symbols: Vec<ExtraSymbol>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,6 +152,8 @@ pub struct Input {
     pub compile_options: String,
     pub kernels: Vec<KernelInput>,
     pub extra_sections: Vec<ExtraSection>,
+    /// Absolute symbols and those of the main extra sections the source adds (`-S`).
+    pub extra_symbols: Vec<ExtraSymbol>,
 }
 
 /// `e_machine` of the main ELF per device (0xffff: no OpenCL 1.2 support).
@@ -910,7 +918,30 @@ struct KernelParts {
     inner: Vec<u8>,
 }
 
-fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Vec<u8> {
+/// Section index of a format section in an inner ELF: `.text` 2, `.data` 3; extra
+/// sections from 6.
+fn inner_section(place: SymbolPlace) -> Option<u16> {
+    match place {
+        SymbolPlace::Text => Some(2),
+        SymbolPlace::Data => Some(3),
+        _ => None,
+    }
+}
+
+/// Section index of a format section in the main ELF: with kernels `.rodata` 4, `.text`
+/// 5, `.comment` 6 (extra sections from 7), without only `.comment` 4 (extra sections
+/// from 5).
+fn main_section(place: SymbolPlace, has_kernels: bool) -> Option<u16> {
+    match (place, has_kernels) {
+        (SymbolPlace::Rodata, true) => Some(4),
+        (SymbolPlace::Text, true) => Some(5),
+        (SymbolPlace::Comment, true) => Some(6),
+        (SymbolPlace::Comment, false) => Some(4),
+        _ => None,
+    }
+}
+
+fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Result<Vec<u8>, FormatError> {
     let class = Class::Elf32;
     let header = Header { os_abi: 0x64, abi_version: 1, e_type: elf::ET_EXEC, machine: 0x7d, version: 1, flags: 1, ..Default::default() };
     let mut b = ElfBuilder::new(class, header);
@@ -928,8 +959,16 @@ fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Vec<u8> 
     let mut symtab = Region::generated(".symtab", elf::SHT_SYMTAB, 0, 0);
     symtab.info_mut().info = Some(1);
     b.add(symtab);
-    b.add(Region::section(".strtab", elf::SHT_STRTAB, 0, 0, vec![0, 0]));
+    if kernel.extra_symbols.is_empty() {
+        // Two zero bytes, as the reference writes an empty inner `.strtab`.
+        b.add(Region::section(".strtab", elf::SHT_STRTAB, 0, 0, vec![0, 0]));
+    } else {
+        b.add(Region::generated(".strtab", elf::SHT_STRTAB, 0, 0));
+    }
     b.add_extra_sections(&kernel.extra_sections);
+    for s in &kernel.extra_symbols {
+        b.symbols.push(s.entry(inner_section, 6)?);
+    }
     let ph = |p_type: u32, start: usize, regions: usize, mem: bool| ProgramHeader {
         p_type,
         flags: 0,
@@ -952,7 +991,7 @@ fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Vec<u8> 
     // The entry is the region after the program headers.
     let at = 52 + 3 * 32;
     bytes[at..at + 20].copy_from_slice(&entry.0);
-    bytes
+    Ok(bytes)
 }
 
 /// Writes the binary.
@@ -978,7 +1017,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
                 for n in cal_notes {
                     cal_note(&mut notes, n.note_type, &n.data);
                 }
-                KernelParts { metadata: metadata.clone(), header: header.clone(), inner: inner_binary(input, kernel, notes.0) }
+                KernelParts { metadata: metadata.clone(), header: header.clone(), inner: inner_binary(input, kernel, notes.0)? }
             }
             KernelSetup::Config(config) => {
                 while taken.contains(&unique_id) {
@@ -998,7 +1037,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
                     .u32(0)
                     .u32(0);
                 unique_id += 1;
-                KernelParts { metadata: md.into_bytes(), header: header.0, inner: inner_binary(input, kernel, notes) }
+                KernelParts { metadata: md.into_bytes(), header: header.0, inner: inner_binary(input, kernel, notes)? }
             }
         };
         parts.push(part);
@@ -1031,6 +1070,10 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         text_pos += inner;
         syms.add(format!("__OpenCL_{name}_header").as_bytes(), 4, rodata_pos, header, elf::STT_OBJECT);
         rodata_pos += header;
+    }
+    let first_extra = if has_kernels { 7 } else { 5 };
+    for s in &input.extra_symbols {
+        syms.add_symbol(&s.entry(|p| main_section(p, has_kernels), first_extra)?);
     }
     syms.add_sections(&mut b);
     if has_kernels {

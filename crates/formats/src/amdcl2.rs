@@ -12,12 +12,18 @@
 //!   2004.06 the inner sections come in another order and the metadata grows.
 //! - HSA layout (new layout only): the code of all kernels is one section and each
 //!   kernel's setup sits in it, at the kernel's label.
+//!
+//! Symbols a source adds (`-S`) follow the format's own: the absolute ones and those of
+//! the main extra sections in the main ELF; those of the code, global data, read-write
+//! data, bss, sampler initializers and inner extra sections in the inner ELF (new
+//! layout), where each one of the three kinds of data also gets a local copy named
+//! `&input_bc::&NAME` before the format's symbols.
 
 use gcn_isa::{Device, Generation};
 
 use crate::args::{access, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, AddrBase, Bytes, Class, ElfBuilder, Header, LocalSymbols, Note, ProgramHeader, Region, Symbol};
-pub use crate::elf::ExtraSection;
+pub use crate::elf::{ExtraSection, ExtraSymbol, SymbolPlace};
 use crate::gpu::{self, ArchTable};
 use crate::hsa::{HsaConfig, KernelCode, KernelCodeDefaults};
 use crate::FormatError;
@@ -108,6 +114,11 @@ pub struct Input {
     pub relocations: Vec<Reloc>,
     pub extra_sections: Vec<ExtraSection>,
     pub inner_extra_sections: Vec<ExtraSection>,
+    /// Absolute symbols and those of the main extra sections the source adds (`-S`).
+    pub extra_symbols: Vec<ExtraSymbol>,
+    /// Symbols of the inner ELF's sections the source adds (`-S`); code symbols have
+    /// their offsets in the inner `.hsatext`.
+    pub inner_extra_symbols: Vec<ExtraSymbol>,
 }
 
 /// Device codes (`e_flags`) per driver version range.
@@ -816,7 +827,24 @@ fn rela(out: &mut Bytes, offset: u64, sym: u64, rtype: u64, addend: u64) {
     out.u64(offset).u64((sym << 32) | rtype).u64(addend);
 }
 
-fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> Vec<u8> {
+/// Section index of a format section in the main ELF: `.comment` 4, `.rodata` 5, and
+/// `.text` 6 when the binary has kernels or the new layout.
+fn main_section(place: SymbolPlace, has_text: bool) -> Option<u16> {
+    match place {
+        SymbolPlace::Comment => Some(4),
+        SymbolPlace::Rodata => Some(5),
+        SymbolPlace::Text if has_text => Some(6),
+        _ => None,
+    }
+}
+
+/// Whether an added symbol of the inner ELF also gets a local `&input_bc::&` copy: those
+/// of global data, read-write data and bss.
+fn is_data_symbol(s: &ExtraSymbol) -> bool {
+    matches!(s.place, SymbolPlace::Rodata | SymbolPlace::Data | SymbolPlace::Bss)
+}
+
+fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> Result<Vec<u8>, FormatError> {
     let driver = input.driver_version;
     let v16_3 = driver >= VERSION_16_3;
     let has_global = !input.global_data.is_empty();
@@ -928,7 +956,7 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         b.add(Region::generated(".symtab", elf::SHT_SYMTAB, 0, 8));
         take();
     }
-    let data_symbols = 0u64;
+    let data_symbols = input.inner_extra_symbols.iter().filter(|s| is_data_symbol(s)).count() as u64;
     if has_samplers {
         let init = if input.sampler_config {
             let mut v = Bytes::default();
@@ -1034,8 +1062,10 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         b.add(Region::generated(".shstrtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 1));
         take();
     }
+    // Extra sections come after the format's sections.
+    let first_extra = next_id;
     if kernels != 0 {
-        inner_symbols(&mut b, input, temps, &section_ids, samplers_num);
+        inner_symbols(&mut b, input, temps, &section_ids, samplers_num, first_extra)?;
     }
     b.add_extra_sections(&input.inner_extra_sections);
     b.add(Region::section_headers(class));
@@ -1063,9 +1093,10 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         }
         b.program_headers.push(ph(0x6000_0003, if v16_3 { 5 } else { 6 }, reg, 1, AddrBase::Counted));
     }
-    b.build()
+    Ok(b.build())
 }
 
+/// Section indices of the inner ELF's format sections (0: not in the binary).
 #[derive(Default)]
 struct SectionIds {
     rw: u16,
@@ -1075,7 +1106,35 @@ struct SectionIds {
     sampler_init: u16,
 }
 
-fn inner_symbols(b: &mut ElfBuilder, input: &Input, temps: &[KernelTemp], ids: &SectionIds, samplers_num: usize) {
+impl SectionIds {
+    fn of(&self, place: SymbolPlace) -> Option<u16> {
+        let id = match place {
+            SymbolPlace::Text => self.text,
+            SymbolPlace::Rodata => self.global,
+            SymbolPlace::Data => self.rw,
+            SymbolPlace::Bss => self.bss,
+            SymbolPlace::SamplerInit => self.sampler_init,
+            _ => 0,
+        };
+        (id != 0).then_some(id)
+    }
+}
+
+fn inner_symbols(
+    b: &mut ElfBuilder,
+    input: &Input,
+    temps: &[KernelTemp],
+    ids: &SectionIds,
+    samplers_num: usize,
+    first_extra: u16,
+) -> Result<(), FormatError> {
+    let added: Vec<Symbol> = input.inner_extra_symbols.iter().map(|s| s.entry(|p| ids.of(p), first_extra)).collect::<Result<_, _>>()?;
+    for (s, entry) in input.inner_extra_symbols.iter().zip(&added) {
+        if is_data_symbol(s) {
+            let info = elf::st_info(elf::STB_LOCAL, elf::STT_OBJECT);
+            b.symbols.push(Symbol { name: format!("&input_bc::&{}", s.name), info, other: 0, ..entry.clone() });
+        }
+    }
     let mut sampler_done = vec![false; samplers_num];
     let sampler_base = (input.global_data.len() as u64).wrapping_sub(samplers_num as u64);
     let local = |kind| elf::st_info(elf::STB_LOCAL, kind);
@@ -1148,6 +1207,8 @@ fn inner_symbols(b: &mut ElfBuilder, input: &Input, temps: &[KernelTemp], ids: &
     for i in 0..samplers_num {
         b.symbols.push(Symbol { name: String::new(), shndx: ids.sampler_init, info: local(12), other: 0, value: i as u64 * 8, size: 0 });
     }
+    b.symbols.extend(added);
+    Ok(())
 }
 
 fn has_samplers(input: &Input) -> bool {
@@ -1254,6 +1315,11 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     }
     let acl_offset = input.compile_options.len() as u64;
     syms.add(b"acl_version_string", 4, acl_offset, acl_version.len() as u64, elf::STT_OBJECT);
+    let has_text = kernels != 0 || new_binaries;
+    let first_extra = if has_text { 7 } else { 6 };
+    for s in &input.extra_symbols {
+        syms.add_symbol(&s.entry(|p| main_section(p, has_text), first_extra)?);
+    }
     syms.add_sections(&mut b);
     let mut comment = input.compile_options.clone().into_bytes();
     comment.extend_from_slice(acl_version.as_bytes());
@@ -1272,7 +1338,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     }
     if kernels != 0 || new_binaries {
         let text = if new_binaries {
-            inner_binary(input, &temps, arch)
+            inner_binary(input, &temps, arch)?
         } else {
             let mut text = Vec::new();
             for (kernel, temp) in input.kernels.iter().zip(&temps) {

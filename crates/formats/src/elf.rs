@@ -659,6 +659,55 @@ impl ElfBuilder {
     }
 }
 
+/// `st_shndx` of an absolute symbol.
+pub const SHN_ABS: u16 = 0xfff1;
+
+/// Where a symbol the source adds to a binary (`-S`, `--forceAddSymbols`) lies: a
+/// section the format writes itself, one of the binary's extra sections (`.section
+/// NAME`, in the order they were made), or none (absolute). Each writer turns it into a
+/// section index of the ELF the symbol goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymbolPlace {
+    Abs,
+    Text,
+    Rodata,
+    Data,
+    Bss,
+    Comment,
+    /// AMD OpenCL 2.0 sampler initializers (`.samplerinit`).
+    SamplerInit,
+    Extra(usize),
+}
+
+/// A symbol the source adds to a binary (`-S`): written after the format's own, with
+/// its value, size, `st_info` and `st_other` as they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtraSymbol {
+    pub name: String,
+    pub value: u64,
+    pub size: u64,
+    pub place: SymbolPlace,
+    pub info: u8,
+    pub other: u8,
+}
+
+impl ExtraSymbol {
+    /// The symbol table entry, given the section index of each format section the
+    /// binary has (`builtin`) and that of its first extra section. A section the binary
+    /// does not have is an error, as in the reference (which refuses the section id).
+    pub(crate) fn entry(&self, builtin: impl Fn(SymbolPlace) -> Option<u16>, first_extra: u16) -> Result<Symbol, crate::FormatError> {
+        let shndx = match self.place {
+            SymbolPlace::Abs => Some(SHN_ABS),
+            SymbolPlace::Extra(i) => u16::try_from(i).ok().and_then(|i| first_extra.checked_add(i)),
+            place => builtin(place),
+        };
+        let Some(shndx) = shndx else {
+            return Err(crate::FormatError::symbol(&self.name, format!("symbol `{}` is in a section the binary does not have", self.name)));
+        };
+        Ok(Symbol { name: self.name.clone(), shndx, info: self.info, other: self.other, value: self.value, size: self.size })
+    }
+}
+
 /// Local symbols written by hand (`.strtab` and `.symtab`, the null symbol first), as
 /// the AMD writers lay them out.
 pub(crate) struct LocalSymbols {
@@ -676,13 +725,21 @@ impl LocalSymbols {
 
     /// Adds a local symbol named `name` (without its NUL).
     pub(crate) fn add(&mut self, name: &[u8], shndx: u16, value: u64, size: u64, kind: u8) {
+        self.add_entry(name, shndx, value, size, st_info(STB_LOCAL, kind), 0);
+    }
+
+    /// Adds a symbol as it is (the symbols a source adds, after the format's own).
+    pub(crate) fn add_symbol(&mut self, s: &Symbol) {
+        self.add_entry(s.name.as_bytes(), s.shndx, s.value, s.size, s.info, s.other);
+    }
+
+    fn add_entry(&mut self, name: &[u8], shndx: u16, value: u64, size: u64, info: u8, other: u8) {
         let name_offset = self.strtab.len() as u32;
         self.strtab.extend_from_slice(name);
         self.strtab.push(0);
-        let info = st_info(STB_LOCAL, kind);
         match self.class {
-            Class::Elf32 => self.syms.u32(name_offset).u32(value as u32).u32(size as u32).u8(info).u8(0).u16(shndx),
-            Class::Elf64 => self.syms.u32(name_offset).u8(info).u8(0).u16(shndx).u64(value).u64(size),
+            Class::Elf32 => self.syms.u32(name_offset).u32(value as u32).u32(size as u32).u8(info).u8(other).u16(shndx),
+            Class::Elf64 => self.syms.u32(name_offset).u8(info).u8(other).u16(shndx).u64(value).u64(size),
         };
     }
 

@@ -9,11 +9,13 @@
 //! From Mesa 17.0 the section type and the ELF header change (`ELFOSABI` 0x40, machine
 //! 0xe0). With LLVM 4.0 each kernel's code starts with an AMD HSA descriptor, which the
 //! caller has already put into the code.
+//!
+//! Symbols a source adds (`-S`) follow the kernels' symbols in the ELF.
 
 use gcn_isa::Device;
 
 use crate::elf::{self, Bytes, Class, ElfBuilder, Header, Region, Symbol};
-pub use crate::elf::ExtraSection;
+pub use crate::elf::{ExtraSection, ExtraSymbol, SymbolPlace};
 use crate::gpu;
 use crate::FormatError;
 
@@ -100,6 +102,8 @@ pub struct Input {
     pub kernels: Vec<KernelInput>,
     pub scratch_relocs: Vec<ScratchReloc>,
     pub extra_sections: Vec<ExtraSection>,
+    /// Symbols the source adds (`-S`).
+    pub extra_symbols: Vec<ExtraSymbol>,
     /// Mesa 17.0 or later.
     pub mesa170: bool,
     /// LLVM 3.9 or later: five program-info entries per kernel.
@@ -161,7 +165,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     let mut order: Vec<usize> = (0..input.kernels.len()).collect();
     order.sort_by(|&a, &b| input.kernels[a].name.as_bytes().cmp(input.kernels[b].name.as_bytes()));
 
-    let elf = inner_elf(input, &order);
+    let elf = inner_elf(input, &order)?;
     let mut out = Bytes::default();
     out.u32(input.kernels.len() as u32);
     for &i in &order {
@@ -185,7 +189,23 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     Ok(out.0)
 }
 
-fn inner_elf(input: &Input, order: &[usize]) -> Vec<u8> {
+/// Section index of a format section in the ELF: `.text` 1, `.rel.text` 2 with
+/// relocations, then `.data`, `.bss`, `.AMDGPU.config`, `.rodata` with global data,
+/// `.comment`; extra sections come after the 10 to 12 sections.
+fn section_index(place: SymbolPlace, has_data: bool, has_relocs: bool) -> Option<u16> {
+    let after_text = u16::from(has_relocs);
+    let after_config = after_text + u16::from(has_data);
+    match place {
+        SymbolPlace::Text => Some(1),
+        SymbolPlace::Data => Some(2 + after_text),
+        SymbolPlace::Bss => Some(3 + after_text),
+        SymbolPlace::Rodata if has_data => Some(5 + after_text),
+        SymbolPlace::Comment => Some(5 + after_config),
+        _ => None,
+    }
+}
+
+fn inner_elf(input: &Input, order: &[usize]) -> Result<Vec<u8>, FormatError> {
     let class = if input.is64 { Class::Elf64 } else { Class::Elf32 };
     let header = if input.mesa170 {
         Header { os_abi: 0x40, e_type: elf::ET_REL, machine: 0xe0, version: 1, ..Default::default() }
@@ -291,7 +311,11 @@ fn inner_elf(input: &Input, order: &[usize]) -> Vec<u8> {
             size: 0,
         });
     }
-    b.build()
+    let first_extra = 10 + u16::from(has_data) + u16::from(has_relocs);
+    for s in &input.extra_symbols {
+        b.symbols.push(s.entry(|p| section_index(p, has_data, has_relocs), first_extra)?);
+    }
+    Ok(b.build())
 }
 
 /// Values a GalliumCompute HSA descriptor (LLVM 4.0) is finished with.

@@ -55,16 +55,22 @@ pub const DEFAULT_LLVM_VERSION: u32 = 30900;
 pub struct FormatError {
     /// The kernel concerned, if any.
     pub kernel: Option<String>,
+    /// The symbol concerned (one the source adds with `-S`), if any.
+    pub symbol: Option<String>,
     pub message: String,
 }
 
 impl FormatError {
     pub fn new(message: impl Into<String>) -> FormatError {
-        FormatError { kernel: None, message: message.into() }
+        FormatError { kernel: None, symbol: None, message: message.into() }
     }
 
     pub fn kernel(name: &str, message: impl Into<String>) -> FormatError {
-        FormatError { kernel: Some(name.to_string()), message: message.into() }
+        FormatError { kernel: Some(name.to_string()), symbol: None, message: message.into() }
+    }
+
+    pub fn symbol(name: &str, message: impl Into<String>) -> FormatError {
+        FormatError { kernel: None, symbol: Some(name.to_string()), message: message.into() }
     }
 }
 

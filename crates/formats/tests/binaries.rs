@@ -18,6 +18,8 @@ struct Parsed {
     sections: Vec<(String, Vec<u8>, usize)>,
     /// Name, address, size.
     symbols: Vec<(String, u64, u64)>,
+    /// Name, and the name of the section the symbol is in (`ABS` if absolute).
+    symbol_sections: Vec<(String, String)>,
     /// Names of the dynamic symbols.
     dynamic_symbols: Vec<String>,
     /// Dynamic relocations: (offset, symbol index).
@@ -34,6 +36,13 @@ impl Parsed {
 
     fn relocations(&self, name: &str) -> usize {
         self.sections.iter().find(|s| s.0 == name).map_or(0, |s| s.2)
+    }
+
+    fn symbol_section(&self, name: &str) -> &str {
+        match self.symbol_sections.iter().find(|s| s.0 == name) {
+            Some(s) => &s.1,
+            None => panic!("no symbol {name} in {:?}", self.symbols.iter().map(|s| &s.0).collect::<Vec<_>>()),
+        }
     }
 
     fn symbol(&self, name: &str) -> (u64, u64) {
@@ -55,6 +64,17 @@ fn describe<'d, O: Object<'d>>(file: &O) -> Parsed {
             })
             .collect(),
         symbols: file.symbols().map(|s| (s.name().expect("symbol name").to_string(), s.address(), s.size())).collect(),
+        symbol_sections: file
+            .symbols()
+            .map(|s| {
+                let section = match s.section() {
+                    object::SymbolSection::Section(i) => file.section_by_index(i).and_then(|x| x.name().map(str::to_string)).expect("a section"),
+                    object::SymbolSection::Absolute => "ABS".to_string(),
+                    other => format!("{other:?}"),
+                };
+                (s.name().expect("symbol name").to_string(), section)
+            })
+            .collect(),
         dynamic_symbols: file.dynamic_symbols().map(|s| s.name().expect("dynamic symbol name").to_string()).collect(),
         dynamic_relocations: file
             .dynamic_relocations()
@@ -87,7 +107,11 @@ fn parse(data: &[u8]) -> Parsed {
 }
 
 fn assemble(source: &str) -> (Assembly, Vec<u8>) {
-    let a = assemble_here(vec![Input { name: "test.s".into(), text: source.into() }], Options::default());
+    assemble_with(source, Options::default())
+}
+
+fn assemble_with(source: &str, options: Options) -> (Assembly, Vec<u8>) {
+    let a = assemble_here(vec![Input { name: "test.s".into(), text: source.into() }], options);
     let errors: Vec<_> = a.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.clone()).collect();
     assert!(errors.is_empty(), "{errors:?}");
     let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
@@ -399,6 +423,70 @@ fn gallium_code_disassembles_to_the_instructions_written() {
             None => assert_eq!(d.text, expected),
         }
     }
+}
+
+// ---- -S (--forceAddSymbols) ---------------------------------------------------------------
+
+fn with_added_symbols(source: &str) -> (Assembly, Vec<u8>) {
+    assemble_with(source, Options { force_add_symbols: true, ..Options::default() })
+}
+
+/// The value `gcn-asm` gives a symbol (its offset in its section, or absolute).
+fn value_of(a: &Assembly, name: &str) -> u64 {
+    a.symbols.iter().find(|s| s.name == name).and_then(|s| s.value).unwrap_or_else(|| panic!("no value for {name}")) as u64
+}
+
+#[test]
+fn added_symbols_are_in_the_amd_opencl_1_2_elf_of_their_section() {
+    let source = AMD.replace("BITS", ".64bit").replace("s_mov_b32 s0, 1", "s_mov_b32 s0, 1\nin_add:")
+        + ".global in_add, abs, extra_sym, hidden\nabs = 5\n.main\n.section .x\n.byte 0\nextra_sym: .byte 1\n";
+    let (a, bytes) = with_added_symbols(&source);
+    let outer = parse(&bytes);
+    assert_eq!(outer.symbol("abs").0, 5);
+    assert_eq!(outer.symbol_section("abs"), "ABS");
+    assert_eq!(outer.symbol("extra_sym").0, 1);
+    assert_eq!(outer.symbol_section("extra_sym"), ".x");
+    // A label of `add`'s code is a symbol of `add`'s inner ELF, not of the main one.
+    assert!(!outer.symbols.iter().any(|s| s.0 == "in_add"));
+    let (start, size) = outer.symbol("__OpenCL_add_kernel");
+    let inner = parse(&outer.section(".text")[start as usize..(start + size) as usize]);
+    assert_eq!(inner.symbol("in_add").0, value_of(&a, "in_add"));
+    assert_eq!(inner.symbol_section("in_add"), ".text");
+    // Declared global but never defined: left out.
+    assert!(!inner.symbols.iter().chain(&outer.symbols).any(|s| s.0 == "hidden"));
+}
+
+#[test]
+fn added_symbols_are_in_the_amd_opencl_2_0_elf_of_their_section() {
+    let global = ".globaldata\n.int 0\ngdata:\n    .int 1, 2, 3\n.global gdata, code_sym, ver\nver = 2\n";
+    let source = AMDCL2.replace("DRIVER", "234800").replace("GLOBAL", global).replace("VALUE", "gdata+4").replace("v_mov_b32 v0, s0", "code_sym: v_mov_b32 v0, s0");
+    let (a, bytes) = with_added_symbols(&source);
+    let outer = parse(&bytes);
+    assert_eq!(outer.symbol_section("ver"), "ABS");
+    let inner = parse(outer.section(".text"));
+    assert_eq!(inner.symbol("gdata").0, 4);
+    assert_eq!(inner.symbol_section("gdata"), ".hsadata_readonly_agent");
+    assert_eq!(inner.symbol("&input_bc::&gdata").0, 4);
+    // `add`'s code follows its 256-byte setup at the start of `.hsatext`.
+    assert_eq!(inner.symbol("code_sym").0, 256 + value_of(&a, "code_sym"));
+    assert_eq!(inner.symbol_section("code_sym"), ".hsatext");
+}
+
+#[test]
+fn added_symbols_of_a_gallium_binary_follow_the_kernels() {
+    let source = GALLIUM.replace("BITS", ".32bit").replace("LLVM", "").replace("SKIP", "").replace("VALUE", "1").replace("SCRATCH", "")
+        + ".weak mid, data_sym, first\nmid = second - 4\n.rodata\ndata_sym: .int 9\n";
+    let (_, bytes) = with_added_symbols(&source);
+    let start = bytes.windows(4).position(|w| w == b"\x7fELF").expect("an embedded ELF");
+    let elf = parse(&bytes[start..]);
+    let names: Vec<&str> = elf.symbols.iter().map(|s| s.0.as_str()).collect();
+    let second = names.iter().position(|&n| n == "second").unwrap();
+    // The added ones come after the kernels; `first` is a kernel, not added again.
+    assert_eq!(names.iter().filter(|&&n| n == "first").count(), 1);
+    assert!(names[second + 1..].contains(&"mid") && names[second + 1..].contains(&"data_sym"));
+    assert_eq!(elf.symbol_section("mid"), "ABS");
+    assert_eq!(elf.symbol("data_sym").0, 8);
+    assert_eq!(elf.symbol_section("data_sym"), ".rodata");
 }
 
 // ---- ROCm -------------------------------------------------------------------------------

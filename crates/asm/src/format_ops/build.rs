@@ -30,8 +30,9 @@ pub struct Snapshot {
     pub llvm_version: u32,
     /// Code ownership by kernel labels and `.kcode`.
     pub code_regions: Vec<CodeRegion>,
-    /// `-S`, `--forceAddSymbols`.
-    pub force_add_symbols: bool,
+    /// The symbols `-S` (`--forceAddSymbols`) adds (AMD OpenCL 1.2 and 2.0,
+    /// GalliumCompute), in the reference's order.
+    pub added_symbols: Vec<super::added_symbols::AddedSymbol>,
 }
 
 /// Registers the code of a kernel uses.
@@ -93,9 +94,10 @@ fn binary_location(a: &Assembly) -> Option<Location> {
 }
 
 fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
-    let location = match &e.kernel {
-        Some(name) => a.kernels.iter().position(|k| k == name).and_then(|k| a.config.kernels.get(k)).and_then(|c| c.location),
-        None => None,
+    let location = match (&e.kernel, &e.symbol) {
+        (Some(name), _) => a.kernels.iter().position(|k| k == name).and_then(|k| a.config.kernels.get(k)).and_then(|c| c.location),
+        (None, Some(name)) => a.config.snapshot.added_symbols.iter().find(|s| &s.name == name).and_then(|s| s.location),
+        (None, None) => None,
     }
     .or_else(|| binary_location(a));
     let message = match &e.kernel {
@@ -105,11 +107,11 @@ fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
     error(a, location, message)
 }
 
-fn sections_of(a: &Assembly, owner: Owner, kind: SectionKind) -> impl Iterator<Item = &Section> {
+pub(super) fn sections_of(a: &Assembly, owner: Owner, kind: SectionKind) -> impl Iterator<Item = &Section> {
     a.sections.iter().filter(move |s| s.kind == kind && owner_of(s) == owner)
 }
 
-fn owner_of(s: &Section) -> Owner {
+pub(super) fn owner_of(s: &Section) -> Owner {
     match (s.kernel, s.inner) {
         (Some(k), _) => Owner::Kernel(k),
         (None, true) => Owner::Inner,
@@ -123,11 +125,6 @@ fn content(a: &Assembly, owner: Owner, kind: SectionKind) -> Option<Vec<u8>> {
 
 /// Writes the binary of the assembly's format; errors are diagnostics.
 pub(crate) fn binary(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    // Refused rather than ignored: the binary would lack the symbols asked for.
-    if a.config.snapshot.force_add_symbols && matches!(a.format, BinaryFormat::Amd | BinaryFormat::AmdCl2 | BinaryFormat::Gallium) {
-        let message = format!("-S (--forceAddSymbols) is not supported yet for the {} format", a.format.name());
-        return Err(vec![error(a, None, message)]);
-    }
     match a.format {
         BinaryFormat::Rawcode => Ok(a.raw_code()),
         BinaryFormat::Amd => build_amd(a),
@@ -153,6 +150,7 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let snap = &a.config.snapshot;
     let config = &a.config;
     let global = a.sections.first().map(|s| s.content.clone()).filter(|c| !c.is_empty());
+    let (extra_symbols, mut kernel_symbols) = super::added_symbols::amd(a);
     let mut kernels = Vec::new();
     for (k, name) in a.kernels.iter().enumerate() {
         let kc = &config.kernels[k];
@@ -177,6 +175,7 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 .into_iter()
                 .map(|(name, data)| amd::ExtraSection { name, data })
                 .collect(),
+            extra_symbols: std::mem::take(&mut kernel_symbols[k]),
         });
     }
     let input = amd::Input {
@@ -191,6 +190,7 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             .into_iter()
             .map(|(name, data)| amd::ExtraSection { name, data })
             .collect(),
+        extra_symbols,
     };
     amd::write(&input).map_err(|e| vec![kernel_error(a, e)])
 }
@@ -432,6 +432,7 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     if !errors.is_empty() {
         return Err(errors);
     }
+    let (extra_symbols, inner_extra_symbols) = super::added_symbols::amdcl2(a);
     let input = amdcl2::Input {
         is64: snap.is64,
         device,
@@ -459,6 +460,8 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             .into_iter()
             .map(|(name, data)| amdcl2::ExtraSection { name, data })
             .collect(),
+        extra_symbols,
+        inner_extra_symbols,
     };
     amdcl2::write(&input).map_err(|e| vec![kernel_error(a, e)])
 }
@@ -639,6 +642,10 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     for r in &config.relocations {
         scratch_relocs.push(gallium::ScratchReloc { offset: r.offset as u64, high: r.high });
     }
+    let extra_symbols = super::added_symbols::gallium(a, binary_location(a)).unwrap_or_else(|e| {
+        errors.extend(e);
+        Vec::new()
+    });
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -654,6 +661,7 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             .into_iter()
             .map(|(name, data)| gallium::ExtraSection { name, data })
             .collect(),
+        extra_symbols,
         mesa170: snap.driver_version >= 170000,
         llvm390: llvm >= 30900,
     };
@@ -685,7 +693,7 @@ pub(crate) fn snapshot(asm: &crate::assembler::Asm) -> Snapshot {
         driver_version: super::driver_version(asm),
         llvm_version: super::llvm_version(asm),
         code_regions: asm.layout.code_regions.clone(),
-        force_add_symbols: asm.opts.force_add_symbols,
+        added_symbols: super::added_symbols::collect(asm),
     }
 }
 
@@ -705,25 +713,20 @@ pub(crate) fn finish_config(asm: &crate::assembler::Asm) -> FormatConfig {
 /// label of its section at or below the place it points to.
 fn reference_relocation_order(asm: &crate::assembler::Asm, relocations: &mut [super::Relocation]) {
     use crate::expr::Value;
-    let mut names: Vec<&str> = vec!["."];
-    let mut labels: Vec<(&str, usize, i64)> = Vec::new();
-    for (_, s) in asm.symbols.iter() {
-        if s.name.is_empty() || s.name == "." || s.name.contains("::") {
-            continue;
-        }
-        names.push(&s.name);
+    // The labels with their rank in the map's order.
+    let mut labels: Vec<(usize, usize, i64)> = Vec::new();
+    for (rank, id) in super::symorder::global_scope_in_map_order(&asm.symbols).into_iter().enumerate() {
+        let s = asm.symbols.get(id);
         if let (true, Some(Value::Rel { section, offset })) = (s.is_label, s.value) {
-            labels.push((&s.name, section as usize, offset));
+            labels.push((rank, section as usize, offset));
         }
     }
-    let order = super::symorder::iteration_order(&names);
-    let rank = |name: &str| order.iter().position(|&i| names[i] == name).unwrap_or(usize::MAX);
     let key = |r: &super::Relocation| {
         labels
             .iter()
             .filter(|l| l.1 == r.target && l.2 <= r.addend)
-            .max_by_key(|l| (l.2, std::cmp::Reverse(rank(l.0))))
-            .map_or(usize::MAX, |l| rank(l.0))
+            .max_by_key(|l| (l.2, std::cmp::Reverse(l.0)))
+            .map_or(usize::MAX, |l| l.0)
     };
     relocations.sort_by_cached_key(key);
 }

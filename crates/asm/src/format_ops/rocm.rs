@@ -1108,19 +1108,9 @@ fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbol
     if rocm.got_symbols.is_empty() && !force {
         return (Vec::new(), Vec::new());
     }
-    let mut names: Vec<&str> = vec!["."];
-    let mut ids = vec![None];
-    for (id, s) in asm.symbols.iter() {
-        if s.name.is_empty() || s.name == "." || s.name.contains("::") {
-            continue;
-        }
-        names.push(&s.name);
-        ids.push(Some(id));
-    }
     let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
     let (mut data, mut extra) = (Vec::new(), Vec::new());
-    for i in super::symorder::iteration_order(&names) {
-        let Some(id) = ids[i] else { continue };
+    for id in super::symorder::global_scope_in_map_order(&asm.symbols) {
         let s = asm.symbols.get(id);
         if (!force && !rocm.got_symbols.contains(&s.name))
             || !matches!(s.binding, Binding::Global | Binding::Weak)

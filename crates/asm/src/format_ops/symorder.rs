@@ -10,6 +10,8 @@
 //! entering a used bucket to the front of that bucket's run, and a rehash (at the sizes
 //! below) re-inserts every node in list order under the same rules.
 
+use crate::symbols::{SymId, SymbolTable};
+
 /// CLRX's `std::hash<CString>`.
 fn hash(name: &str) -> u64 {
     name.bytes().fold(0u64, |h, c| ((h << 8) ^ u64::from(c)).wrapping_mul(0xbf14_6a3d))
@@ -68,6 +70,22 @@ pub(crate) fn iteration_order(names: &[&str]) -> Vec<usize> {
         insert(&mut list, buckets, (hash(name), i));
     }
     list.into_iter().map(|n| n.1).collect()
+}
+
+/// The symbols of the global scope (without `.`, which the reference inserts first) in
+/// the iteration order of the reference's symbol map. Names with a scope path belong to
+/// other scopes' maps.
+pub(crate) fn global_scope_in_map_order(symbols: &SymbolTable) -> Vec<SymId> {
+    let mut names: Vec<&str> = vec!["."];
+    let mut ids = vec![None];
+    for (id, s) in symbols.iter() {
+        if s.name.is_empty() || s.name == "." || s.name.contains("::") {
+            continue;
+        }
+        names.push(&s.name);
+        ids.push(Some(id));
+    }
+    iteration_order(&names).into_iter().filter_map(|i| ids[i]).collect()
 }
 
 #[cfg(test)]
