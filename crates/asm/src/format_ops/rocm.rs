@@ -11,14 +11,22 @@
 //! the metadata text is made here too, and so are the dynamic symbols a global offset
 //! table (`.gotsym`) brings; the places come from `gcn_formats::rocm::layout`.
 //! [`binary_input`] hands all of it to the writer (`gcn_formats::rocm::write`).
+//!
+//! In the LLVM 10 binary format (`.llvm10binfmt`, which implies the new one) the kernels'
+//! 64-byte descriptors are the source's own bytes at the start of `.globaldata` (the
+//! reference builds them from the configuration pseudo-ops, which is refused here as not
+//! supported yet), `.arg` gives an offset where it gave an alignment, and the metadata
+//! made from the pseudo-ops is the v3 MessagePack (`.metadatav3`, [`metadata_v3`]).
 
 mod metadata;
+mod metadata_v3;
 
 use gcn_formats::gpu::{self, ArchTable, ExtraRegs};
 use gcn_formats::hsa::{feature_flags, sgpr_flags, KernelCode};
 use gcn_syntax::{SyntaxKind, SyntaxToken};
 
 use self::metadata::{AccessQual, AddressSpace, DescriptorValues, KernelArg, KernelMetadata, PrintfInfo, ValueKind, ValueType};
+use self::metadata_v3::Llvm10Descriptor;
 use super::gallium::{self, hsa_of};
 use super::hsa::{self, Field};
 use super::{at_most, config_kernel, cws, dims, expr_value, no_args, string_arg, value_arg, warn_range, ConfigKind, Stmt};
@@ -27,6 +35,7 @@ use crate::diag::Severity;
 use crate::expr::Value;
 use crate::layout::{Layout, Owner, SectionKind};
 use crate::options::BinaryFormat;
+use crate::source::Location;
 
 /// What the ROCm pseudo-ops set for the binary as a whole.
 #[derive(Debug, Clone, Default)]
@@ -35,6 +44,12 @@ pub struct RocmConfig {
     pub eflags: Option<u32>,
     /// `.newbinfmt`: notes first, the metadata made from the pseudo-ops by default.
     pub new_bin_format: bool,
+    /// `.llvm10binfmt` (where it stood): the LLVM 10 binary format, in the new layout.
+    pub llvm10_bin_format: Option<Location>,
+    /// `.metadatav3` (where it stood): the metadata is MessagePack (v3).
+    pub metadata_v3: Option<Location>,
+    /// Where the first `.gotsym` stood.
+    pub got_location: Option<Location>,
     /// `.target`: the LLVM target with the device.
     pub target: Option<String>,
     /// `.tripple`: the LLVM target without the device.
@@ -65,6 +80,10 @@ pub struct RocmKernel {
     pub metadata: KernelMetadata,
     /// `.fkernel`: a function, not a kernel.
     pub fkernel: bool,
+    /// Where `.fkernel` stood.
+    pub fkernel_location: Option<Location>,
+    /// Where the first pseudo-op that sets the kernel's descriptor stood.
+    pub descriptor_location: Option<Location>,
 }
 
 fn rocm_kernel(asm: &mut Asm, k: usize) -> &mut RocmKernel {
@@ -144,7 +163,9 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
             None => asm.error_at(ctx, st.range, "`.fkernel` belongs in a kernel"),
             Some(k) => {
                 if no_args(asm, ctx, st) {
-                    rocm_kernel(asm, k).fkernel = true;
+                    let r = rocm_kernel(asm, k);
+                    r.fkernel = true;
+                    r.fkernel_location.get_or_insert(ctx.loc(st.range.start()));
                 }
             }
         },
@@ -159,6 +180,13 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
         ".machine" | ".codeversion" | ".reserved_sgprs" | ".reserved_vgprs" | ".use_grid_workgroup_count" => {
             if let Some(k) = descriptor_kernel(asm, ctx, st) {
                 gallium::descriptor_value(asm, ctx, st, k);
+            }
+        }
+        ".llvm10binfmt" => {
+            if no_args(asm, ctx, st) {
+                let r = &mut asm.layout.config.rocm;
+                r.llvm10_bin_format = Some(ctx.loc(st.range.start()));
+                r.new_bin_format = true;
             }
         }
         ".md_language" => md_language(asm, ctx, st),
@@ -201,6 +229,11 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> bool {
                 asm.error_at(ctx, st.range, "metadata can't be defined if metadata config is already defined");
             } else if no_args(asm, ctx, st) {
                 asm.layout.go_to("", Owner::Global, SectionKind::Metadata);
+            }
+        }
+        ".metadatav3" => {
+            if no_args(asm, ctx, st) {
+                asm.layout.config.rocm.metadata_v3 = Some(ctx.loc(st.range.start()));
             }
         }
         ".newbinfmt" => {
@@ -330,6 +363,7 @@ fn gotsym(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     }
     let index = asm.layout.config.rocm.got_symbols.len();
     asm.layout.config.rocm.got_symbols.push(full);
+    asm.layout.config.rocm.got_location.get_or_insert(ctx.loc(st.range.start()));
     let got = match asm.layout.find_kind(SectionKind::Got, Owner::Global) {
         Some(g) => g,
         None => asm.layout.create("", Owner::Global, SectionKind::Got),
@@ -361,6 +395,7 @@ fn descriptor_kernel(asm: &mut Asm, ctx: &Ctx, st: &Stmt) -> Option<usize> {
         return None;
     };
     init_config(asm, k);
+    rocm_kernel(asm, k).descriptor_location.get_or_insert(ctx.loc(st.range.start()));
     Some(k)
 }
 
@@ -425,6 +460,7 @@ fn control_directive(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     };
     asm.layout.switch_to(index);
     init_config(asm, k);
+    rocm_kernel(asm, k).descriptor_location.get_or_insert(ctx.loc(st.range.start()));
 }
 
 fn md_language(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
@@ -629,22 +665,17 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
     if missing(asm, i) {
         return;
     }
-    // The alignment, by default the size rounded up to a power of two.
-    let mut align = 0u64;
-    if !args[i].is_empty() {
-        match expr_value(asm, ctx, &args[i]) {
-            Some(v) if v > 0 && v & (v - 1) == 0 => align = v as u64,
-            Some(_) => {
-                asm.error_at(ctx, st.arg_range(i), "argument alignment is not a power of two");
-                good = false;
-            }
+    // The alignment, or in the LLVM 10 binary format the offset.
+    let (mut align, mut offset) = (0, 0);
+    if asm.layout.config.rocm.llvm10_bin_format.is_some() {
+        match arg_offset(asm, ctx, st, i) {
+            Some(v) => offset = v,
             None => good = false,
         }
-    }
-    if align == 0 {
-        align = if size != 0 { 1u64 << (63 - size.leading_zeros()) } else { 1 };
-        if size > align {
-            align <<= 1;
+    } else {
+        match arg_align(asm, ctx, st, i, size) {
+            Some(v) => align = v,
+            None => good = false,
         }
     }
     i += 1;
@@ -797,6 +828,7 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         type_name,
         size,
         align,
+        offset,
         pointee_align,
         kind,
         value_type,
@@ -808,6 +840,35 @@ fn arg(asm: &mut Asm, ctx: &Ctx, st: &Stmt) {
         is_volatile,
         is_pipe,
     });
+}
+
+/// The alignment `.arg`'s argument `i` gives, by default the size rounded up to a power
+/// of two.
+fn arg_align(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize, size: u64) -> Option<u64> {
+    if !st.args[i].is_empty() {
+        return match expr_value(asm, ctx, &st.args[i]) {
+            Some(v) if v > 0 && v & (v - 1) == 0 => Some(v as u64),
+            Some(_) => {
+                asm.error_at(ctx, st.arg_range(i), "argument alignment is not a power of two");
+                None
+            }
+            None => None,
+        };
+    }
+    let mut align = if size != 0 { 1u64 << (63 - size.leading_zeros()) } else { 1 };
+    if size > align {
+        align <<= 1;
+    }
+    Some(align)
+}
+
+/// The offset in the argument segment `.arg`'s argument `i` gives (LLVM 10 binary format).
+fn arg_offset(asm: &mut Asm, ctx: &Ctx, st: &Stmt, i: usize) -> Option<u64> {
+    if st.args[i].is_empty() {
+        asm.error_at(ctx, st.arg_range(i), "an argument without its offset (LLVM10 binary format) is not supported yet");
+        return None;
+    }
+    expr_value(asm, ctx, &st.args[i]).map(|v| v as u64)
 }
 
 // ---- the end of the source ------------------------------------------------------------
@@ -822,27 +883,19 @@ pub(crate) fn finish(asm: &mut Asm) {
     // The binary's writer reads the format in force, whichever way it was asked for.
     asm.layout.config.rocm.new_bin_format = new_bin_format(asm);
     let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
-    let kernel_count = asm.layout.kernels.len();
-    for k in 0..kernel_count {
-        let control = asm.layout.find_kind(SectionKind::ControlDirective, Owner::Kernel(k));
-        if control.is_some_and(|s| asm.layout.sections[s].content.len() != 128) {
-            let name = asm.layout.kernels[k].name.clone();
-            kernel_error(asm, Some(k), format!("section `.control_directive` for kernel `{name}` has the wrong size"));
+    let metadata = if asm.layout.config.rocm.llvm10_bin_format.is_some() {
+        if !llvm10_source_supported(asm, text) {
+            return;
         }
-    }
-    let mut offsets: Vec<Option<usize>> = vec![None; kernel_count];
-    for (k, offset) in offsets.iter_mut().enumerate() {
-        *offset = kernel_offset(asm, k, text);
-    }
-    for (k, offset) in offsets.iter().enumerate() {
-        let (Some(offset), Some(text)) = (*offset, text) else { continue };
-        if asm.layout.config.kernels[k].kind != ConfigKind::Config {
-            continue;
+        llvm10_metadata_text(asm)
+    } else {
+        if !v3_metadata_supported(asm) {
+            return;
         }
-        let code = descriptor(asm, k);
-        asm.layout.patch_bytes(text, offset, &code.to_bytes());
-    }
-    match metadata_text(asm, text, &offsets) {
+        let offsets = write_descriptors(asm, text);
+        metadata_text(asm, text, &offsets)
+    };
+    match metadata {
         Ok(m) => asm.layout.config.rocm.metadata_text = m,
         Err(message) => {
             kernel_error(asm, None, message);
@@ -857,6 +910,122 @@ pub(crate) fn finish(asm: &mut Asm) {
     binary_symbols(asm, &data, &extra);
 }
 
+/// Writes each kernel's descriptor over the first 256 bytes of its code; the kernels'
+/// offsets in `.text`.
+fn write_descriptors(asm: &mut Asm, text: Option<usize>) -> Vec<Option<usize>> {
+    let kernel_count = asm.layout.kernels.len();
+    for k in 0..kernel_count {
+        let control = asm.layout.find_kind(SectionKind::ControlDirective, Owner::Kernel(k));
+        if control.is_some_and(|s| asm.layout.sections[s].content.len() != 128) {
+            let name = asm.layout.kernels[k].name.clone();
+            kernel_error(asm, Some(k), format!("section `.control_directive` for kernel `{name}` has the wrong size"));
+        }
+    }
+    let offsets: Vec<Option<usize>> = (0..kernel_count).map(|k| kernel_offset(asm, k, text, 256)).collect();
+    for (k, offset) in offsets.iter().enumerate() {
+        let (Some(offset), Some(text)) = (*offset, text) else { continue };
+        if asm.layout.config.kernels[k].kind != ConfigKind::Config {
+            continue;
+        }
+        let code = descriptor(asm, k);
+        asm.layout.patch_bytes(text, offset, &code.to_bytes());
+    }
+    offsets
+}
+
+fn error_at(asm: &mut Asm, location: Location, message: String) {
+    asm.diag_at(location, Default::default(), Severity::Error, message);
+}
+
+/// Outside the LLVM 10 format, v3 metadata made from the pseudo-ops is refused (the
+/// reference's `.arg` gives alignments there, which the v3 metadata has no place for).
+fn v3_metadata_supported(asm: &mut Asm) -> bool {
+    match asm.layout.config.rocm.metadata_v3 {
+        Some(at) if use_metadata_info(asm) => {
+            let message = "v3 metadata made from the pseudo-ops outside the LLVM10 binary format (`.llvm10binfmt`) is not supported yet";
+            error_at(asm, at, message.to_string());
+            false
+        }
+        _ => true,
+    }
+}
+
+/// Reports what of an LLVM 10 format source is not supported yet (false if anything):
+/// the reference builds each kernel's 64-byte descriptor from its configuration, which is
+/// not done here, so the source must write the descriptors at the start of the global
+/// data, one a kernel in kernel order; and the metadata made from the pseudo-ops must be
+/// v3, with the values [`metadata_v3::REQUIRED`] names.
+fn llvm10_source_supported(asm: &mut Asm, text: Option<usize>) -> bool {
+    let errors = |asm: &Asm| asm.diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let errors_before = errors(asm);
+    let llvm10_at = asm.layout.config.rocm.llvm10_bin_format.unwrap_or(Location { file: crate::source::FileId(0), offset: 0 });
+    let kernel_count = asm.layout.kernels.len();
+    for k in 0..kernel_count {
+        let (descriptor_at, fkernel_at) =
+            asm.layout.config.rocm.kernels.get(k).map_or((None, None), |r| (r.descriptor_location, r.fkernel_location));
+        if let Some(at) = descriptor_at {
+            let message = "kernel descriptors made from configuration pseudo-ops in the LLVM10 binary format are not supported yet \
+                           (write each kernel's 64-byte descriptor at the start of `.globaldata`)";
+            error_at(asm, at, message.to_string());
+        }
+        if let Some(at) = fkernel_at {
+            error_at(asm, at, "function kernels (`.fkernel`) in the LLVM10 binary format are not supported yet".to_string());
+        }
+        kernel_offset(asm, k, text, 0);
+    }
+    if let Some(at) = asm.layout.config.rocm.got_location {
+        error_at(asm, at, "a global offset table (`.gotsym`) in the LLVM10 binary format is not supported yet".to_string());
+    }
+    let rodata = asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data);
+    let needed = 64 * kernel_count;
+    match rodata.map(|r| asm.layout.sections[r].content.len()) {
+        None => error_at(asm, llvm10_at, "the LLVM10 binary format requires global data (`.globaldata`)".to_string()),
+        Some(len) if len < needed => {
+            let message = format!(
+                "the LLVM10 binary format needs the {kernel_count} kernels' 64-byte descriptors at the start of the global data: \
+                 {needed} bytes, it has {len}"
+            );
+            error_at(asm, llvm10_at, message);
+        }
+        Some(_) => {}
+    }
+    if use_metadata_info(asm) {
+        if asm.layout.config.rocm.metadata_v3.is_none() {
+            let message = "YAML metadata made from the pseudo-ops in the LLVM10 binary format is not supported yet (add `.metadatav3`)";
+            error_at(asm, llvm10_at, message.to_string());
+        } else {
+            for k in 0..kernel_count {
+                let missing = asm.layout.config.rocm.kernels.get(k).map_or(Some(metadata_v3::REQUIRED[0]), |r| {
+                    metadata_v3::missing_value(&r.metadata)
+                });
+                if let Some(op) = missing {
+                    let name = asm.layout.kernels[k].name.clone();
+                    kernel_error(asm, Some(k), metadata_v3::missing_message(&name, op));
+                }
+            }
+        }
+    }
+    errors(asm) == errors_before
+}
+
+/// The metadata note of an LLVM 10 format binary: the raw `.metadata`, or the v3 metadata
+/// made from the pseudo-ops with the descriptors' values.
+fn llvm10_metadata_text(asm: &Asm) -> Result<Vec<u8>, String> {
+    if !use_metadata_info(asm) {
+        return Ok(raw_metadata(asm));
+    }
+    let rodata = asm.layout.find(".rodata", Owner::Global).map(|r| &asm.layout.sections[r].content);
+    let empty = KernelMetadata::default();
+    let mut kernels = Vec::new();
+    for (k, kernel) in asm.layout.kernels.iter().enumerate() {
+        let bytes = rodata.and_then(|d| d.get(64 * k..64 * k + 64)).and_then(|d| <&[u8; 64]>::try_from(d).ok());
+        let descriptor = bytes.map(Llvm10Descriptor::of_bytes).ok_or("kernel descriptor missing from the global data")?;
+        let m = asm.layout.config.rocm.kernels.get(k).map_or(&empty, |r| &r.metadata);
+        kernels.push((kernel.name.as_str(), m, descriptor));
+    }
+    metadata_v3::msgpack(&asm.layout.config.rocm.metadata, &kernels)
+}
+
 fn kernel_error(asm: &mut Asm, k: Option<usize>, message: String) {
     let location = k
         .and_then(|k| asm.layout.config.kernels.get(k))
@@ -867,8 +1036,9 @@ fn kernel_error(asm: &mut Asm, k: Option<usize>, message: String) {
     asm.diag_at(location, Default::default(), Severity::Error, message);
 }
 
-/// Where kernel `k`'s code (its descriptor) starts in `.text`; reports what is wrong.
-fn kernel_offset(asm: &mut Asm, k: usize, text: Option<usize>) -> Option<usize> {
+/// Where kernel `k`'s code starts in `.text` (with its descriptor of `descriptor_size`
+/// bytes, if any); reports what is wrong.
+fn kernel_offset(asm: &mut Asm, k: usize, text: Option<usize>, descriptor_size: usize) -> Option<usize> {
     let name = asm.layout.kernels[k].name.clone();
     let value = asm.symbols.find_existing(&name).map(|id| (asm.symbols.get(id).value, asm.symbols.get(id).is_defined()));
     let message = match value {
@@ -876,7 +1046,7 @@ fn kernel_offset(asm: &mut Asm, k: usize, text: Option<usize>) -> Option<usize> 
         Some((None, true)) => format!("symbol for kernel `{name}` is not resolved"),
         Some((Some(Value::Rel { section, offset }), _)) if Some(section as usize) == text => {
             let len = asm.layout.sections[section as usize].content.len();
-            if offset >= 0 && offset as usize + 256 <= len {
+            if offset >= 0 && offset as usize + descriptor_size <= len {
                 return Some(offset as usize);
             }
             format!("code for kernel `{name}` is too small for configuration")
@@ -1004,8 +1174,7 @@ fn use_metadata_info(asm: &Asm) -> bool {
 /// The metadata note's text: the raw `.metadata`, or the one made from the pseudo-ops.
 fn metadata_text(asm: &Asm, text: Option<usize>, offsets: &[Option<usize>]) -> Result<Vec<u8>, String> {
     if !use_metadata_info(asm) {
-        let raw = asm.layout.find_kind(SectionKind::Metadata, Owner::Global);
-        return Ok(raw.map(|s| asm.layout.sections[s].content.clone()).unwrap_or_default());
+        return Ok(raw_metadata(asm));
     }
     let empty = KernelMetadata::default();
     let mut kernels = Vec::new();
@@ -1018,6 +1187,12 @@ fn metadata_text(asm: &Asm, text: Option<usize>, offsets: &[Option<usize>]) -> R
         kernels.push((kernel.name.as_str(), m, d));
     }
     metadata::yaml(&asm.layout.config.rocm.metadata, &kernels).map(String::into_bytes)
+}
+
+/// The raw `.metadata` section's bytes (none: empty).
+fn raw_metadata(asm: &Asm) -> Vec<u8> {
+    let raw = asm.layout.find_kind(SectionKind::Metadata, Owner::Global);
+    raw.map(|s| asm.layout.sections[s].content.clone()).unwrap_or_default()
 }
 
 /// The target note's text: `.target`, else `.tripple` with the device (`-gfxXYZ`).
@@ -1071,6 +1246,8 @@ pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Inp
         arch,
         eflags: rocm.eflags,
         new_bin_format: rocm.new_bin_format,
+        llvm10_bin_format: rocm.llvm10_bin_format.is_some(),
+        metadata_v3: rocm.metadata_v3.is_some(),
         target: target_text(rocm, arch),
         metadata: rocm.metadata_text.clone(),
         code: text.map(|t| a.sections[t].content.clone()).unwrap_or_default(),
@@ -1221,7 +1398,11 @@ fn places(asm: &Asm, text: Option<usize>, data: &[crate::symbols::SymId], extra:
     let symbol = |id: &crate::symbols::SymId| asm.symbols.get(*id).name.clone();
     let mut symbols: Vec<CodeSymbol> =
         data.iter().map(|id| CodeSymbol { name: symbol(id), offset: 0, size: 0, kind: RegionKind::Data }).collect();
-    symbols.extend(asm.layout.kernels.iter().map(|k| CodeSymbol { name: k.name.clone(), offset: 0, size: 0, kind: RegionKind::Kernel }));
+    symbols.extend(asm.layout.kernels.iter().enumerate().map(|(k, kernel)| {
+        let fkernel = rocm.kernels.get(k).is_some_and(|r| r.fkernel);
+        let kind = if fkernel { RegionKind::FKernel } else { RegionKind::Kernel };
+        CodeSymbol { name: kernel.name.clone(), offset: 0, size: 0, kind }
+    }));
     let extra_symbols = extra
         .iter()
         .map(|id| ExtraSymbol { name: symbol(id), value: 0, size: 0, section: SymbolSection::Abs, info: 0, other: 0 })
@@ -1231,6 +1412,8 @@ fn places(asm: &Asm, text: Option<usize>, data: &[crate::symbols::SymId], extra:
     let input = Input {
         arch,
         new_bin_format: new_bin_format(asm),
+        llvm10_bin_format: rocm.llvm10_bin_format.is_some(),
+        metadata_v3: rocm.metadata_v3.is_some(),
         target: target_text(rocm, arch),
         metadata: rocm.metadata_text.clone(),
         code: vec![0; text.map_or(0, |t| asm.layout.sections[t].content.len())],
