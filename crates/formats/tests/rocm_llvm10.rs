@@ -73,7 +73,7 @@ fn read_mp(b: &[u8], at: &mut usize) -> Mp {
         0xcd => Mp::UInt(be(take(2))),
         0xce => Mp::UInt(be(take(4))),
         0xcf => Mp::UInt(be(take(8))),
-        0xd9 | 0xda | 0xdb => {
+        0xd9..=0xdb => {
             let len = be(take(1 << (t - 0xd9))) as usize;
             Mp::Str(String::from_utf8_lossy(take(len)).into_owned())
         }

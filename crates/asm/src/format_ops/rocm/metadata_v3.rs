@@ -312,8 +312,8 @@ mod tests {
         args[8].is_pipe = true;
         args[9].access = AccessQual::ReadWrite;
         // The address space is written only for buffers and dynamic shared pointers.
-        for i in 7..12 {
-            args[i].address_space = Some(Global);
+        for a in &mut args[7..12] {
+            a.address_space = Some(Global);
         }
         args[20].access = AccessQual::ReadOnly;
         args[20].actual_access = AccessQual::WriteOnly;
