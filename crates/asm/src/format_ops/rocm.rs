@@ -938,16 +938,25 @@ fn error_at(asm: &mut Asm, location: Location, message: String) {
 }
 
 /// Outside the LLVM 10 format, v3 metadata made from the pseudo-ops is refused (the
-/// reference's `.arg` gives alignments there, which the v3 metadata has no place for).
+/// reference's `.arg` gives alignments there, which the v3 metadata has no place for);
+/// raw v3 metadata needs global data, as the reference's writer requires.
 fn v3_metadata_supported(asm: &mut Asm) -> bool {
-    match asm.layout.config.rocm.metadata_v3 {
-        Some(at) if use_metadata_info(asm) => {
-            let message = "v3 metadata made from the pseudo-ops outside the LLVM10 binary format (`.llvm10binfmt`) is not supported yet";
-            error_at(asm, at, message.to_string());
-            false
-        }
-        _ => true,
+    let Some(at) = asm.layout.config.rocm.metadata_v3 else { return true };
+    if use_metadata_info(asm) {
+        let message = "v3 metadata made from the pseudo-ops outside the LLVM10 binary format (`.llvm10binfmt`) is not supported yet";
+        error_at(asm, at, message.to_string());
+        return false;
     }
+    if global_data(asm).is_none() {
+        error_at(asm, at, "the v3 metadata requires global data (`.globaldata`)".to_string());
+        return false;
+    }
+    true
+}
+
+/// The `.rodata` section (the global data), if the source has one.
+fn global_data(asm: &Asm) -> Option<usize> {
+    asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data)
 }
 
 /// Reports what of an LLVM 10 format source is not supported yet (false if anything):
@@ -976,9 +985,8 @@ fn llvm10_source_supported(asm: &mut Asm, text: Option<usize>) -> bool {
     if let Some(at) = asm.layout.config.rocm.got_location {
         error_at(asm, at, "a global offset table (`.gotsym`) in the LLVM10 binary format is not supported yet".to_string());
     }
-    let rodata = asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data);
     let needed = 64 * kernel_count;
-    match rodata.map(|r| asm.layout.sections[r].content.len()) {
+    match global_data(asm).map(|r| asm.layout.sections[r].content.len()) {
         None => error_at(asm, llvm10_at, "the LLVM10 binary format requires global data (`.globaldata`)".to_string()),
         Some(len) if len < needed => {
             let message = format!(
@@ -1014,7 +1022,7 @@ fn llvm10_metadata_text(asm: &Asm) -> Result<Vec<u8>, String> {
     if !use_metadata_info(asm) {
         return Ok(raw_metadata(asm));
     }
-    let rodata = asm.layout.find(".rodata", Owner::Global).map(|r| &asm.layout.sections[r].content);
+    let rodata = global_data(asm).map(|r| &asm.layout.sections[r].content);
     let empty = KernelMetadata::default();
     let mut kernels = Vec::new();
     for (k, kernel) in asm.layout.kernels.iter().enumerate() {
@@ -1407,7 +1415,7 @@ fn places(asm: &Asm, text: Option<usize>, data: &[crate::symbols::SymId], extra:
         .iter()
         .map(|id| ExtraSymbol { name: symbol(id), value: 0, size: 0, section: SymbolSection::Abs, info: 0, other: 0 })
         .collect();
-    let rodata = asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data);
+    let rodata = global_data(asm);
     let got = asm.layout.find_kind(SectionKind::Got, Owner::Global);
     let input = Input {
         arch,
