@@ -883,8 +883,8 @@ pub(crate) fn finish(asm: &mut Asm) {
     // The binary's writer reads the format in force, whichever way it was asked for.
     asm.layout.config.rocm.new_bin_format = new_bin_format(asm);
     let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
-    let metadata = if asm.layout.config.rocm.llvm10_bin_format.is_some() {
-        if !llvm10_source_supported(asm, text) {
+    let metadata = if let Some(llvm10_at) = asm.layout.config.rocm.llvm10_bin_format {
+        if !llvm10_source_supported(asm, llvm10_at, text) {
             return;
         }
         llvm10_metadata_text(asm)
@@ -959,17 +959,34 @@ fn global_data(asm: &Asm) -> Option<usize> {
     asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data)
 }
 
-/// Reports what of an LLVM 10 format source is not supported yet (false if anything):
-/// the reference builds each kernel's 64-byte descriptor from its configuration, which is
-/// not done here, so the source must write the descriptors at the start of the global
-/// data, one a kernel in kernel order; and the metadata made from the pseudo-ops must be
-/// v3, with the values [`metadata_v3::REQUIRED`] names.
-fn llvm10_source_supported(asm: &mut Asm, text: Option<usize>) -> bool {
+/// Reports what of an LLVM 10 format source (`.llvm10binfmt` at `llvm10_at`) is not
+/// supported yet; false if anything is. The reference builds each kernel's 64-byte
+/// descriptor from its configuration, which is not done here: the source writes them at
+/// the start of the global data, one a kernel in kernel order. The metadata made from
+/// the pseudo-ops must be v3, with the values [`metadata_v3::REQUIRED`] names.
+fn llvm10_source_supported(asm: &mut Asm, llvm10_at: Location, text: Option<usize>) -> bool {
     let errors = |asm: &Asm| asm.diags.iter().filter(|d| d.severity == Severity::Error).count();
     let errors_before = errors(asm);
-    let llvm10_at = asm.layout.config.rocm.llvm10_bin_format.unwrap_or(Location { file: crate::source::FileId(0), offset: 0 });
-    let kernel_count = asm.layout.kernels.len();
-    for k in 0..kernel_count {
+    refuse_llvm10_kernel_settings(asm, text);
+    if let Some(at) = asm.layout.config.rocm.got_location {
+        error_at(asm, at, "a global offset table (`.gotsym`) in the LLVM10 binary format is not supported yet".to_string());
+    }
+    check_llvm10_descriptors_space(asm, llvm10_at);
+    if use_metadata_info(asm) {
+        if asm.layout.config.rocm.metadata_v3.is_none() {
+            let message = "YAML metadata made from the pseudo-ops in the LLVM10 binary format is not supported yet (add `.metadatav3`)";
+            error_at(asm, llvm10_at, message.to_string());
+        } else {
+            check_v3_values(asm);
+        }
+    }
+    errors(asm) == errors_before
+}
+
+/// Refuses, in the LLVM 10 format, each kernel's descriptor pseudo-ops and `.fkernel`;
+/// checks each kernel has its code in `.text`.
+fn refuse_llvm10_kernel_settings(asm: &mut Asm, text: Option<usize>) {
+    for k in 0..asm.layout.kernels.len() {
         let (descriptor_at, fkernel_at) =
             asm.layout.config.rocm.kernels.get(k).map_or((None, None), |r| (r.descriptor_location, r.fkernel_location));
         if let Some(at) = descriptor_at {
@@ -982,9 +999,11 @@ fn llvm10_source_supported(asm: &mut Asm, text: Option<usize>) -> bool {
         }
         kernel_offset(asm, k, text, 0);
     }
-    if let Some(at) = asm.layout.config.rocm.got_location {
-        error_at(asm, at, "a global offset table (`.gotsym`) in the LLVM10 binary format is not supported yet".to_string());
-    }
+}
+
+/// The global data must hold the kernels' 64-byte descriptors.
+fn check_llvm10_descriptors_space(asm: &mut Asm, llvm10_at: Location) {
+    let kernel_count = asm.layout.kernels.len();
     let needed = 64 * kernel_count;
     match global_data(asm).map(|r| asm.layout.sections[r].content.len()) {
         None => error_at(asm, llvm10_at, "the LLVM10 binary format requires global data (`.globaldata`)".to_string()),
@@ -997,23 +1016,18 @@ fn llvm10_source_supported(asm: &mut Asm, text: Option<usize>) -> bool {
         }
         Some(_) => {}
     }
-    if use_metadata_info(asm) {
-        if asm.layout.config.rocm.metadata_v3.is_none() {
-            let message = "YAML metadata made from the pseudo-ops in the LLVM10 binary format is not supported yet (add `.metadatav3`)";
-            error_at(asm, llvm10_at, message.to_string());
-        } else {
-            for k in 0..kernel_count {
-                let missing = asm.layout.config.rocm.kernels.get(k).map_or(Some(metadata_v3::REQUIRED[0]), |r| {
-                    metadata_v3::missing_value(&r.metadata)
-                });
-                if let Some(op) = missing {
-                    let name = asm.layout.kernels[k].name.clone();
-                    kernel_error(asm, Some(k), metadata_v3::missing_message(&name, op));
-                }
-            }
+}
+
+/// Each kernel's v3 metadata must have the values whose defaults are not known here.
+fn check_v3_values(asm: &mut Asm) {
+    for k in 0..asm.layout.kernels.len() {
+        let missing =
+            asm.layout.config.rocm.kernels.get(k).map_or(Some(metadata_v3::REQUIRED[0]), |r| metadata_v3::missing_value(&r.metadata));
+        if let Some(op) = missing {
+            let name = asm.layout.kernels[k].name.clone();
+            kernel_error(asm, Some(k), metadata_v3::missing_message(&name, op));
         }
     }
-    errors(asm) == errors_before
 }
 
 /// The metadata note of an LLVM 10 format binary: the raw `.metadata`, or the v3 metadata

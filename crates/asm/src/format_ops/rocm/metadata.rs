@@ -291,6 +291,30 @@ pub struct KernelArg {
     pub is_pipe: bool,
 }
 
+#[cfg(test)]
+impl KernelArg {
+    /// An argument without address space, qualifiers, flags, alignment or offset.
+    pub fn plain(name: &str, type_name: &str, size: u64, kind: ValueKind, value_type: ValueType) -> KernelArg {
+        KernelArg {
+            name: name.into(),
+            type_name: type_name.into(),
+            size,
+            align: 0,
+            offset: 0,
+            pointee_align: 0,
+            kind,
+            value_type,
+            address_space: None,
+            access: AccessQual::Default,
+            actual_access: AccessQual::Default,
+            is_const: false,
+            is_restrict: false,
+            is_volatile: false,
+            is_pipe: false,
+        }
+    }
+}
+
 /// A `.printf` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrintfInfo {
@@ -593,23 +617,7 @@ mod tests {
     use super::*;
 
     fn arg(name: &str, type_name: &str, size: u64, align: u64, kind: ValueKind, value_type: ValueType) -> KernelArg {
-        KernelArg {
-            name: name.into(),
-            type_name: type_name.into(),
-            size,
-            align,
-            offset: 0,
-            pointee_align: 0,
-            kind,
-            value_type,
-            address_space: None,
-            access: AccessQual::Default,
-            actual_access: AccessQual::Default,
-            is_const: false,
-            is_restrict: false,
-            is_volatile: false,
-            is_pipe: false,
-        }
+        KernelArg { align, ..KernelArg::plain(name, type_name, size, kind, value_type) }
     }
 
     #[test]

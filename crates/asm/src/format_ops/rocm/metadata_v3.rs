@@ -220,23 +220,7 @@ mod tests {
 
     fn arg(spec: ArgSpec) -> KernelArg {
         let ArgSpec(name, type_name, size, offset, kind, value_type) = spec;
-        KernelArg {
-            name: name.into(),
-            type_name: type_name.into(),
-            size,
-            align: 0,
-            offset,
-            pointee_align: 0,
-            kind,
-            value_type,
-            address_space: None,
-            access: AccessQual::Default,
-            actual_access: AccessQual::Default,
-            is_const: false,
-            is_restrict: false,
-            is_volatile: false,
-            is_pipe: false,
-        }
+        KernelArg { offset, ..KernelArg::plain(name, type_name, size, kind, value_type) }
     }
 
     fn buffer(name: &'static str, type_name: &'static str, offset: u64, value_type: ValueType, space: AddressSpace) -> KernelArg {
