@@ -2,8 +2,6 @@
 # ROCm pseudo-ops of later CLRX versions that the pseudo-op table lists but this
 # assembler does not implement: each is refused with "not supported yet" at its place,
 # not taken for an unknown name.
-.llvm10binfmt
-.metadatav3
 .kernel k
   .config
   .pgmrsrc3 1

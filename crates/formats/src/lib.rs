@@ -6,7 +6,8 @@
 //! - [`amdcl2`]: AMD OpenCL 2.0, old (before driver 1912.05) and new layouts, with the
 //!   HSA layout of the new one;
 //! - [`gallium`]: GalliumCompute (Mesa3D Clover), before and from LLVM 4.0;
-//! - [`rocm`]: ROCm code objects, old and new layouts, with the global offset table;
+//! - [`rocm`]: ROCm code objects, old and new layouts, with the global offset table, and
+//!   the LLVM 10 layout; [`rocm_msgpack`] the MessagePack of its v3 metadata;
 //! - [`elf`]: the ELF writer they share, [`hsa`] the AMD HSA kernel descriptor,
 //!   [`gpu`] device facts (register limits, program resource registers).
 //!
@@ -38,6 +39,7 @@ pub mod gallium;
 pub mod gpu;
 pub mod hsa;
 pub mod rocm;
+pub mod rocm_msgpack;
 
 use std::fmt;
 

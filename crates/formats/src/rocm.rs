@@ -16,6 +16,15 @@
 //!
 //! Addresses are file offsets. The dynamic symbols are the source's symbols (kernels,
 //! functions, data); the symbol table has them too, after a hidden local `_DYNAMIC`.
+//!
+//! The LLVM 10 binary format (`.llvm10binfmt`, AMD OpenCL for Navi) changes, as the
+//! reference's generator does: no AMD notes (version, ISA, target); `.rodata`, which it
+//! requires, comes after `.dynstr` at a 64-byte boundary and starts with one 64-byte
+//! kernel descriptor a kernel, each named by a `NAME.kd` symbol (a protected object,
+//! after its kernel's symbol); kernels are protected functions; the ELF header's ABI
+//! version is 1 and its flags 51 by default (in the new layout). The v3 metadata
+//! (`.metadatav3`, MessagePack) goes in an `AMDGPU` note of type 32 (`NT_AMDGPU_METADATA`)
+//! instead of an `AMD` note of type 10.
 //! [`layout`] gives the places of `.rodata`, `.text` and `.got` before the code is final,
 //! which the assembler needs to value differences between them.
 
@@ -89,6 +98,10 @@ pub struct Input {
     /// `.eflags`; by default 2 in the new binary format, else 0.
     pub eflags: Option<u32>,
     pub new_bin_format: bool,
+    /// The LLVM 10 binary format (see the module's documentation).
+    pub llvm10_bin_format: bool,
+    /// The metadata is MessagePack (v3): an `AMDGPU` note of type 32.
+    pub metadata_v3: bool,
     /// The target note's text (empty: no target note).
     pub target: String,
     /// The metadata note's text (empty: no metadata note).
@@ -139,6 +152,12 @@ const STT_OBJECT: u8 = 1;
 const STT_GNU_IFUNC: u8 = 10;
 const STB_GLOBAL: u8 = 1;
 const STV_HIDDEN: u8 = 2;
+const STV_PROTECTED: u8 = 3;
+
+/// The size of a kernel descriptor of the LLVM 10 format (in `.rodata`).
+pub const KERNEL_DESCRIPTOR_SIZE: u64 = 64;
+/// `NT_AMDGPU_METADATA`, the type of the v3 metadata note.
+const NT_AMDGPU_METADATA: u32 = 32;
 
 const DT_NULL: u64 = 0;
 const DT_HASH: u64 = 4;
@@ -195,31 +214,81 @@ pub struct Places {
     pub got: Option<u64>,
 }
 
-/// Names of the dynamic symbols: `symbols` then `extra_symbols`.
-fn dyn_names(input: &Input) -> Vec<&str> {
-    input.symbols.iter().map(|s| s.name.as_str()).chain(input.extra_symbols.iter().map(|s| s.name.as_str())).collect()
+/// What a symbol of the binary stands for, in the order of the dynamic symbols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SymbolRef {
+    /// `symbols[i]`.
+    Code(usize),
+    /// The descriptor of kernel `symbols[i]` (LLVM 10 format), at this offset of `.rodata`.
+    Descriptor(usize, u64),
+    /// `extra_symbols[i]`.
+    Extra(usize),
 }
 
-/// The notes of the `.note` section: (type, description).
-fn notes(input: &Input) -> Vec<(u32, Vec<u8>)> {
-    let mut isa = Bytes::default();
-    isa.u16(4).u16(7).u32(input.arch.major).u32(input.arch.minor).u32(input.arch.stepping).bytes(b"AMD\0AMDGPU\0");
-    let mut notes = vec![(1, vec![2, 0, 0, 0, 1, 0, 0, 0]), (3, isa.0)];
-    if !input.target.is_empty() {
-        notes.push((0xb, input.target.as_bytes().to_vec()));
+/// The dynamic symbols in order: `symbols` (each kernel followed by its `NAME.kd`
+/// descriptor in the LLVM 10 format), then `extra_symbols`.
+fn symbol_refs(input: &Input) -> Vec<SymbolRef> {
+    let mut refs = Vec::new();
+    let mut descriptor_offset = 0;
+    for (i, s) in input.symbols.iter().enumerate() {
+        refs.push(SymbolRef::Code(i));
+        if input.llvm10_bin_format && s.kind == RegionKind::Kernel {
+            refs.push(SymbolRef::Descriptor(i, descriptor_offset));
+            descriptor_offset += KERNEL_DESCRIPTOR_SIZE;
+        }
+    }
+    refs.extend((0..input.extra_symbols.len()).map(SymbolRef::Extra));
+    refs
+}
+
+/// Names of the dynamic symbols, in order (see [`symbol_refs`]).
+fn dyn_names(input: &Input) -> Vec<String> {
+    symbol_refs(input)
+        .into_iter()
+        .map(|r| match r {
+            SymbolRef::Code(i) => input.symbols[i].name.clone(),
+            SymbolRef::Descriptor(i, _) => format!("{}.kd", input.symbols[i].name),
+            SymbolRef::Extra(i) => input.extra_symbols[i].name.clone(),
+        })
+        .collect()
+}
+
+/// A note of the `.note` section.
+struct Note {
+    owner: &'static str,
+    ty: u32,
+    desc: Vec<u8>,
+}
+
+/// The notes of the `.note` section: the AMD ones (version, ISA, target) but in the LLVM
+/// 10 format, then the metadata.
+fn notes(input: &Input) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if !input.llvm10_bin_format {
+        let mut isa = Bytes::default();
+        isa.u16(4).u16(7).u32(input.arch.major).u32(input.arch.minor).u32(input.arch.stepping).bytes(b"AMD\0AMDGPU\0");
+        notes.push(Note { owner: "AMD", ty: 1, desc: vec![2, 0, 0, 0, 1, 0, 0, 0] });
+        notes.push(Note { owner: "AMD", ty: 3, desc: isa.0 });
+        if !input.target.is_empty() {
+            notes.push(Note { owner: "AMD", ty: 0xb, desc: input.target.as_bytes().to_vec() });
+        }
     }
     if !input.metadata.is_empty() {
-        notes.push((0xa, input.metadata.clone()));
+        let (owner, ty) = if input.metadata_v3 { ("AMDGPU", NT_AMDGPU_METADATA) } else { ("AMD", 0xa) };
+        notes.push(Note { owner, ty, desc: input.metadata.clone() });
     }
     notes
 }
 
+/// The `.note` section: each note's header, its owner's name (with its NUL) and its
+/// description, both padded to 4 bytes.
 fn note_bytes(input: &Input) -> Vec<u8> {
     let mut b = Bytes::default();
-    for (ty, desc) in notes(input) {
-        b.u32(4).u32(desc.len() as u32).u32(ty).bytes(b"AMD\0").bytes(&desc);
-        let pad = align(desc.len() as u64, 4) - desc.len() as u64;
-        b.zeros(pad as usize);
+    for note in notes(input) {
+        let name_size = note.owner.len() + 1;
+        b.u32(name_size as u32).u32(note.desc.len() as u32).u32(note.ty);
+        b.bytes(note.owner.as_bytes()).zeros(align(name_size as u64, 4) as usize - note.owner.len());
+        b.bytes(&note.desc).zeros((align(note.desc.len() as u64, 4) - note.desc.len() as u64) as usize);
     }
     b.0
 }
@@ -300,9 +369,20 @@ fn strtab(names: &[&str]) -> Vec<u8> {
 const SECTION_HEADER: u64 = 64;
 const PROGRAM_HEADER: u64 = 56;
 
+/// The alignment of `.rodata`: 64 bytes in the LLVM 10 format (it holds the kernel
+/// descriptors), else 4.
+fn rodata_align(input: &Input) -> u64 {
+    if input.llvm10_bin_format {
+        64
+    } else {
+        4
+    }
+}
+
 /// The sections in file order with their places; the section header table's offset.
 fn place(input: &Input) -> (Vec<Placed>, u64) {
-    let names = dyn_names(input);
+    let owned_names = dyn_names(input);
+    let names: Vec<&str> = owned_names.iter().map(String::as_str).collect();
     let got = !input.got_symbols.is_empty();
     let program_headers = 7 + u64::from(input.new_bin_format);
     let mut offset = 64 + program_headers * PROGRAM_HEADER;
@@ -316,12 +396,20 @@ fn place(input: &Input) -> (Vec<Placed>, u64) {
     if input.new_bin_format {
         add(&mut out, &mut offset, Id::Note, ".note", 4, note_size);
     }
-    if let Some(d) = &input.global_data {
-        add(&mut out, &mut offset, Id::Rodata, ".rodata", 4, d.len() as u64);
+    let add_rodata = |out: &mut Vec<Placed>, offset: &mut u64| {
+        if let Some(d) = &input.global_data {
+            add(out, offset, Id::Rodata, ".rodata", rodata_align(input), d.len() as u64);
+        }
+    };
+    if !input.llvm10_bin_format {
+        add_rodata(&mut out, &mut offset);
     }
     add(&mut out, &mut offset, Id::DynSym, ".dynsym", 8, 24 * (names.len() as u64 + 1));
     add(&mut out, &mut offset, Id::Hash, ".hash", 4, hash_bytes(&names).len() as u64);
     add(&mut out, &mut offset, Id::DynStr, ".dynstr", 1, strtab(&names).len() as u64);
+    if input.llvm10_bin_format {
+        add_rodata(&mut out, &mut offset);
+    }
     if got {
         add(&mut out, &mut offset, Id::RelaDyn, ".rela.dyn", 8, 24 * input.got_symbols.len() as u64);
     }
@@ -360,42 +448,77 @@ pub fn layout(input: &Input) -> Places {
     Places { rodata: at(Id::Rodata), text: at(Id::Text).unwrap_or(0), got: at(Id::Got) }
 }
 
-/// Writes the ROCm code object.
-pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
-    let names = dyn_names(input);
+/// A symbol table entry: name, `st_info`, `st_other`, section index, value, size.
+type Sym<'a> = (&'a str, u8, u8, u16, u64, u64);
+
+/// The entries of the dynamic symbol table (the symbol table has them too), in the order
+/// of [`symbol_refs`].
+fn elf_symbols<'a>(input: &Input, names: &[&'a str], placed: &[Placed]) -> Vec<Sym<'a>> {
+    let index = |id: Id| placed.iter().position(|p| p.id == id).map_or(0, |i| i as u16 + 1);
+    let addr = |id: Id| placed.iter().find(|p| p.id == id).map_or(0, |p| p.offset);
+    // In the LLVM 10 format kernels are protected functions, no longer indirect ones.
+    let (kernel_type, kernel_visibility) =
+        if input.llvm10_bin_format { (STT_FUNC, STV_PROTECTED) } else { (STT_GNU_IFUNC, 0) };
+    let refs = symbol_refs(input);
+    let mut syms = Vec::with_capacity(refs.len());
+    for (r, &name) in refs.iter().zip(names) {
+        syms.push(match *r {
+            SymbolRef::Code(i) => {
+                let s = &input.symbols[i];
+                let (kind, other) = match s.kind {
+                    RegionKind::Kernel => (kernel_type, kernel_visibility),
+                    RegionKind::FKernel => (STT_FUNC, 0),
+                    RegionKind::Data => (STT_OBJECT, 0),
+                };
+                (name, (STB_GLOBAL << 4) | kind, other, index(Id::Text), addr(Id::Text) + s.offset, s.size)
+            }
+            SymbolRef::Descriptor(i, offset) => {
+                let info = (STB_GLOBAL << 4) | STT_OBJECT;
+                (name, info, STV_PROTECTED, index(Id::Rodata), addr(Id::Rodata) + offset, input.symbols[i].size)
+            }
+            SymbolRef::Extra(i) => {
+                let s = &input.extra_symbols[i];
+                let (shndx, base) = match s.section {
+                    SymbolSection::Abs => (SHN_ABS, 0),
+                    SymbolSection::Text => (index(Id::Text), addr(Id::Text)),
+                    SymbolSection::Rodata => (index(Id::Rodata), addr(Id::Rodata)),
+                    SymbolSection::Got => (index(Id::Got), addr(Id::Got)),
+                    // Not loaded: no address.
+                    SymbolSection::Comment => (index(Id::Comment), 0),
+                    SymbolSection::Extra(i) => (index(Id::Extra(i)), 0),
+                };
+                (name, s.info, s.other, shndx, base.wrapping_add(s.value), s.size)
+            }
+        });
+    }
+    syms
+}
+
+/// What the format requires of the input.
+fn check(input: &Input, names: &[&str]) -> Result<(), FormatError> {
+    if input.global_data.is_none() && (input.llvm10_bin_format || input.metadata_v3) {
+        return Err(FormatError::new("the LLVM10 binary format and the v3 metadata require global data (`.globaldata`)"));
+    }
     for &g in &input.got_symbols {
         if g >= names.len() {
             return Err(FormatError::new(format!("global offset table entry for symbol {g} out of range")));
         }
     }
+    Ok(())
+}
+
+/// Writes the ROCm code object.
+pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
+    let owned_names = dyn_names(input);
+    let names: Vec<&str> = owned_names.iter().map(String::as_str).collect();
+    check(input, &names)?;
     let (placed, shoff) = place(input);
     let index = |id: Id| placed.iter().position(|p| p.id == id).map_or(0, |i| i as u16 + 1);
     let find = |id: Id| placed.iter().find(|p| p.id == id);
     let addr = |id: Id| find(id).map_or(0, |p| p.offset);
     let got = !input.got_symbols.is_empty();
 
-    // Symbols: (name, info, other, shndx, value, size).
-    let mut syms: Vec<(&str, u8, u8, u16, u64, u64)> = Vec::new();
-    for s in &input.symbols {
-        let kind = match s.kind {
-            RegionKind::Kernel => STT_GNU_IFUNC,
-            RegionKind::FKernel => STT_FUNC,
-            RegionKind::Data => STT_OBJECT,
-        };
-        syms.push((&s.name, (STB_GLOBAL << 4) | kind, 0, index(Id::Text), addr(Id::Text) + s.offset, s.size));
-    }
-    for s in &input.extra_symbols {
-        let (shndx, base) = match s.section {
-            SymbolSection::Abs => (SHN_ABS, 0),
-            SymbolSection::Text => (index(Id::Text), addr(Id::Text)),
-            SymbolSection::Rodata => (index(Id::Rodata), addr(Id::Rodata)),
-            SymbolSection::Got => (index(Id::Got), addr(Id::Got)),
-            // Not loaded: no address.
-            SymbolSection::Comment => (index(Id::Comment), 0),
-            SymbolSection::Extra(i) => (index(Id::Extra(i)), 0),
-        };
-        syms.push((&s.name, s.info, s.other, shndx, base.wrapping_add(s.value), s.size));
-    }
+    let syms = elf_symbols(input, &names, &placed);
     let sym_entry = |b: &mut Bytes, name: u32, info: u8, other: u8, shndx: u16, value: u64, size: u64| {
         b.u32(name).u8(info).u8(other).u16(shndx).u64(value).u64(size);
     };
@@ -486,10 +609,16 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     }
 
     let mut out = Bytes::default();
-    // ELF header.
-    out.bytes(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0x40, 0]).zeros(7);
+    // ELF header: OS ABI 0x40 (AMD HSA), ABI version 1 for the LLVM 10 format.
+    let abi_version = u8::from(input.new_bin_format && input.llvm10_bin_format);
+    out.bytes(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0x40, abi_version]).zeros(7);
     let entry = if input.new_bin_format { text_p.offset } else { 0 };
-    let eflags = input.eflags.unwrap_or(if input.new_bin_format { 2 } else { 0 });
+    let default_eflags = match (input.new_bin_format, input.llvm10_bin_format) {
+        (false, _) => 0,
+        (true, false) => 2,
+        (true, true) => 51,
+    };
+    let eflags = input.eflags.unwrap_or(default_eflags);
     let section_count = placed.len() as u16 + 1;
     out.u16(3).u16(0xe0).u32(1).u64(entry).u64(64).u64(shoff).u32(eflags);
     out.u16(64).u16(PROGRAM_HEADER as u16).u16(phdrs.len() as u16).u16(SECTION_HEADER as u16).u16(section_count);
@@ -511,7 +640,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     for p in &placed {
         let (ty, flags, link, info, al, entsize, address) = match p.id {
             Id::Note => (SHT_NOTE, 0, 0, 0, 4, 0, false),
-            Id::Rodata => (SHT_PROGBITS, SHF_ALLOC, 0, 0, 4, 0, true),
+            Id::Rodata => (SHT_PROGBITS, SHF_ALLOC, 0, 0, rodata_align(input), 0, true),
             Id::DynSym => (SHT_DYNSYM, SHF_ALLOC, index(Id::DynStr), 1, 8, 24, true),
             Id::Hash => (SHT_HASH, SHF_ALLOC, index(Id::DynSym), 0, 4, 0, true),
             Id::DynStr => (SHT_STRTAB, SHF_ALLOC, 0, 0, 1, 0, true),

@@ -11,8 +11,15 @@
 //! the metadata text is made here too, and so are the dynamic symbols a global offset
 //! table (`.gotsym`) brings; the places come from `gcn_formats::rocm::layout`.
 //! [`binary_input`] hands all of it to the writer (`gcn_formats::rocm::write`).
+//!
+//! In the LLVM 10 binary format (`.llvm10binfmt`, which implies the new one) the kernels'
+//! 64-byte descriptors are the source's own bytes at the start of `.globaldata` (the
+//! reference builds them from the configuration pseudo-ops, which is refused here as not
+//! supported yet), `.arg` gives an offset where it gave an alignment, and the metadata
+//! made from the pseudo-ops is the v3 MessagePack (`.metadatav3`, [`metadata_v3`]).
 
 mod metadata;
+mod metadata_v3;
 
 use gcn_formats::gpu::{self, ArchTable, ExtraRegs};
 use gcn_formats::hsa::{feature_flags, sgpr_flags, KernelCode};
@@ -21,6 +28,7 @@ use gcn_syntax::{SyntaxKind, SyntaxToken};
 use self::metadata::{AccessQual, AddressSpace, DescriptorValues, KernelArg, KernelMetadata, PrintfInfo, ValueKind, ValueType};
 use gcn_isa::PseudoOpId as Id;
 
+use self::metadata_v3::Llvm10Descriptor;
 use super::gallium::{self, hsa_of};
 use super::hsa::{self, Field};
 use super::stmt::{at_most, config_kernel, cws, dims, expr_value, no_args, not_supported_yet, string_arg, value_arg, warn_range};
@@ -30,6 +38,7 @@ use crate::diag::Severity;
 use crate::expr::Value;
 use crate::layout::{Layout, Owner, SectionKind};
 use crate::options::BinaryFormat;
+use crate::source::Location;
 
 /// What the ROCm pseudo-ops set for the binary as a whole.
 #[derive(Debug, Clone, Default)]
@@ -38,6 +47,12 @@ pub struct RocmConfig {
     pub eflags: Option<u32>,
     /// `.newbinfmt`: notes first, the metadata made from the pseudo-ops by default.
     pub new_bin_format: bool,
+    /// `.llvm10binfmt` (where it stood): the LLVM 10 binary format, in the new layout.
+    pub llvm10_bin_format: Option<Location>,
+    /// `.metadatav3` (where it stood): the metadata is MessagePack (v3).
+    pub metadata_v3: Option<Location>,
+    /// Where the first `.gotsym` stood.
+    pub got_location: Option<Location>,
     /// `.target`: the LLVM target with the device.
     pub target: Option<String>,
     /// `.tripple`: the LLVM target without the device.
@@ -68,6 +83,10 @@ pub struct RocmKernel {
     pub metadata: KernelMetadata,
     /// `.fkernel`: a function, not a kernel.
     pub fkernel: bool,
+    /// Where `.fkernel` stood.
+    pub fkernel_location: Option<Location>,
+    /// Where the first pseudo-op that sets the kernel's descriptor stood.
+    pub descriptor_location: Option<Location>,
 }
 
 fn rocm_kernel(h: &mut dyn Host, k: usize) -> &mut RocmKernel {
@@ -146,7 +165,10 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
             None => h.error_at(st.range, "`.fkernel` belongs in a kernel"),
             Some(k) => {
                 if no_args(h, st) {
-                    rocm_kernel(h, k).fkernel = true;
+                    let location = h.location(st.range);
+                    let r = rocm_kernel(h, k);
+                    r.fkernel = true;
+                    r.fkernel_location.get_or_insert(location);
                 }
             }
         },
@@ -161,6 +183,14 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
         Id::Machine | Id::Codeversion | Id::ReservedSgprs | Id::ReservedVgprs | Id::UseGridWorkgroupCount => {
             if let Some(k) = descriptor_kernel(h, st) {
                 gallium::descriptor_value(h, st, k);
+            }
+        }
+        Id::Llvm10binfmt => {
+            if no_args(h, st) {
+                let location = h.location(st.range);
+                let r = &mut h.config_mut().rocm;
+                r.llvm10_bin_format = Some(location);
+                r.new_bin_format = true;
             }
         }
         Id::MdLanguage => md_language(h, st),
@@ -203,6 +233,12 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 h.error_at(st.range, "metadata can't be defined if metadata config is already defined");
             } else if no_args(h, st) {
                 h.go_to("", Owner::Global, SectionKind::Metadata);
+            }
+        }
+        Id::Metadatav3 => {
+            if no_args(h, st) {
+                let location = h.location(st.range);
+                h.config_mut().rocm.metadata_v3 = Some(location);
             }
         }
         Id::Newbinfmt => {
@@ -251,10 +287,10 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 }
             }
         }
-        // Later CLRX versions' LLVM 10 binary format, MessagePack metadata and GCN 1.5
-        // (wave32) settings.
-        Id::Llvm10binfmt | Id::Metadatav3 | Id::Pgmrsrc3 | Id::SharedVgprs | Id::UseWave32
-        | Id::GroupSegmentFixesSize | Id::PrivateSegmentFixedSize => not_supported_yet(h, st),
+        // Later CLRX versions' GCN 1.5 (wave32) settings.
+        Id::Pgmrsrc3 | Id::SharedVgprs | Id::UseWave32 | Id::GroupSegmentFixesSize | Id::PrivateSegmentFixedSize => {
+            not_supported_yet(h, st)
+        }
         _ => {
             let field = match st.id {
                 Id::Sgprsnum => Some(Field::SgprsNum),
@@ -336,6 +372,8 @@ fn gotsym(h: &mut dyn Host, st: &Stmt) {
     }
     let index = h.config().rocm.got_symbols.len();
     h.config_mut().rocm.got_symbols.push(full);
+    let location = h.location(st.range);
+    h.config_mut().rocm.got_location.get_or_insert(location);
     let got = match h.find_section(SectionKind::Got, Owner::Global) {
         Some(g) => g,
         None => h.create_section("", Owner::Global, SectionKind::Got),
@@ -367,6 +405,8 @@ fn descriptor_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
         return None;
     };
     init_config(h, k);
+    let location = h.location(st.range);
+    rocm_kernel(h, k).descriptor_location.get_or_insert(location);
     Some(k)
 }
 
@@ -432,6 +472,8 @@ fn control_directive(h: &mut dyn Host, st: &Stmt) {
     };
     h.switch_to(index);
     init_config(h, k);
+    let location = h.location(st.range);
+    rocm_kernel(h, k).descriptor_location.get_or_insert(location);
 }
 
 fn md_language(h: &mut dyn Host, st: &Stmt) {
@@ -636,22 +678,17 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
     if missing(h, i) {
         return;
     }
-    // The alignment, by default the size rounded up to a power of two.
-    let mut align = 0u64;
-    if !args[i].is_empty() {
-        match expr_value(h, &args[i]) {
-            Some(v) if v > 0 && v & (v - 1) == 0 => align = v as u64,
-            Some(_) => {
-                h.error_at(st.arg_range(i), "argument alignment is not a power of two");
-                good = false;
-            }
+    // The alignment, or in the LLVM 10 binary format the offset.
+    let (mut align, mut offset) = (0, 0);
+    if h.config().rocm.llvm10_bin_format.is_some() {
+        match arg_offset(h, st, i) {
+            Some(v) => offset = v,
             None => good = false,
         }
-    }
-    if align == 0 {
-        align = if size != 0 { 1u64 << (63 - size.leading_zeros()) } else { 1 };
-        if size > align {
-            align <<= 1;
+    } else {
+        match arg_align(h, st, i, size) {
+            Some(v) => align = v,
+            None => good = false,
         }
     }
     i += 1;
@@ -804,6 +841,7 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
         type_name,
         size,
         align,
+        offset,
         pointee_align,
         kind,
         value_type,
@@ -815,6 +853,35 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
         is_volatile,
         is_pipe,
     });
+}
+
+/// The alignment `.arg`'s argument `i` gives, by default the size rounded up to a power
+/// of two.
+fn arg_align(h: &mut dyn Host, st: &Stmt, i: usize, size: u64) -> Option<u64> {
+    if !st.args[i].is_empty() {
+        return match expr_value(h, &st.args[i]) {
+            Some(v) if v > 0 && v & (v - 1) == 0 => Some(v as u64),
+            Some(_) => {
+                h.error_at(st.arg_range(i), "argument alignment is not a power of two");
+                None
+            }
+            None => None,
+        };
+    }
+    let mut align = if size != 0 { 1u64 << (63 - size.leading_zeros()) } else { 1 };
+    if size > align {
+        align <<= 1;
+    }
+    Some(align)
+}
+
+/// The offset in the argument segment `.arg`'s argument `i` gives (LLVM 10 binary format).
+fn arg_offset(h: &mut dyn Host, st: &Stmt, i: usize) -> Option<u64> {
+    if st.args[i].is_empty() {
+        h.error_at(st.arg_range(i), "an argument without its offset (LLVM10 binary format) is not supported yet");
+        return None;
+    }
+    expr_value(h, &st.args[i]).map(|v| v as u64)
 }
 
 // ---- the end of the source ------------------------------------------------------------
@@ -829,27 +896,19 @@ pub(crate) fn finish(asm: &mut Asm) {
     // The binary's writer reads the format in force, whichever way it was asked for.
     asm.layout.config.rocm.new_bin_format = new_bin_format(asm);
     let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
-    let kernel_count = asm.layout.kernels.len();
-    for k in 0..kernel_count {
-        let control = asm.layout.find_kind(SectionKind::ControlDirective, Owner::Kernel(k));
-        if control.is_some_and(|s| asm.layout.sections[s].content.len() != 128) {
-            let name = asm.layout.kernels[k].name.clone();
-            kernel_error(asm, Some(k), format!("section `.control_directive` for kernel `{name}` has the wrong size"));
+    let metadata = if let Some(llvm10_at) = asm.layout.config.rocm.llvm10_bin_format {
+        if !llvm10_source_supported(asm, llvm10_at, text) {
+            return;
         }
-    }
-    let mut offsets: Vec<Option<usize>> = vec![None; kernel_count];
-    for (k, offset) in offsets.iter_mut().enumerate() {
-        *offset = kernel_offset(asm, k, text);
-    }
-    for (k, offset) in offsets.iter().enumerate() {
-        let (Some(offset), Some(text)) = (*offset, text) else { continue };
-        if asm.layout.config.kernels[k].kind != ConfigKind::Config {
-            continue;
+        llvm10_metadata_text(asm)
+    } else {
+        if !v3_metadata_supported(asm) {
+            return;
         }
-        let code = descriptor(asm, k);
-        asm.layout.patch_bytes(text, offset, &code.to_bytes());
-    }
-    match metadata_text(asm, text, &offsets) {
+        let offsets = write_descriptors(asm, text);
+        metadata_text(asm, text, &offsets)
+    };
+    match metadata {
         Ok(m) => asm.layout.config.rocm.metadata_text = m,
         Err(message) => {
             kernel_error(asm, None, message);
@@ -864,6 +923,144 @@ pub(crate) fn finish(asm: &mut Asm) {
     binary_symbols(asm, &data, &extra);
 }
 
+/// Writes each kernel's descriptor over the first 256 bytes of its code; the kernels'
+/// offsets in `.text`.
+fn write_descriptors(asm: &mut Asm, text: Option<usize>) -> Vec<Option<usize>> {
+    let kernel_count = asm.layout.kernels.len();
+    for k in 0..kernel_count {
+        let control = asm.layout.find_kind(SectionKind::ControlDirective, Owner::Kernel(k));
+        if control.is_some_and(|s| asm.layout.sections[s].content.len() != 128) {
+            let name = asm.layout.kernels[k].name.clone();
+            kernel_error(asm, Some(k), format!("section `.control_directive` for kernel `{name}` has the wrong size"));
+        }
+    }
+    let offsets: Vec<Option<usize>> = (0..kernel_count).map(|k| kernel_offset(asm, k, text, 256)).collect();
+    for (k, offset) in offsets.iter().enumerate() {
+        let (Some(offset), Some(text)) = (*offset, text) else { continue };
+        if asm.layout.config.kernels[k].kind != ConfigKind::Config {
+            continue;
+        }
+        let code = descriptor(asm, k);
+        asm.layout.patch_bytes(text, offset, &code.to_bytes());
+    }
+    offsets
+}
+
+fn error_at(asm: &mut Asm, location: Location, message: String) {
+    asm.diag_at(location, Default::default(), Severity::Error, message);
+}
+
+/// Outside the LLVM 10 format, v3 metadata made from the pseudo-ops is refused (the
+/// reference's `.arg` gives alignments there, which the v3 metadata has no place for);
+/// raw v3 metadata needs global data, as the reference's writer requires.
+fn v3_metadata_supported(asm: &mut Asm) -> bool {
+    let Some(at) = asm.layout.config.rocm.metadata_v3 else { return true };
+    if use_metadata_info(asm) {
+        let message = "v3 metadata made from the pseudo-ops outside the LLVM10 binary format (`.llvm10binfmt`) is not supported yet";
+        error_at(asm, at, message.to_string());
+        return false;
+    }
+    if global_data(asm).is_none() {
+        error_at(asm, at, "the v3 metadata requires global data (`.globaldata`)".to_string());
+        return false;
+    }
+    true
+}
+
+/// The `.rodata` section (the global data), if the source has one.
+fn global_data(asm: &Asm) -> Option<usize> {
+    asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data)
+}
+
+/// Reports what of an LLVM 10 format source (`.llvm10binfmt` at `llvm10_at`) is not
+/// supported yet; false if anything is. The reference builds each kernel's 64-byte
+/// descriptor from its configuration, which is not done here: the source writes them at
+/// the start of the global data, one a kernel in kernel order. The metadata made from
+/// the pseudo-ops must be v3, with the values [`metadata_v3::REQUIRED`] names.
+fn llvm10_source_supported(asm: &mut Asm, llvm10_at: Location, text: Option<usize>) -> bool {
+    let errors = |asm: &Asm| asm.diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let errors_before = errors(asm);
+    refuse_llvm10_kernel_settings(asm, text);
+    if let Some(at) = asm.layout.config.rocm.got_location {
+        error_at(asm, at, "a global offset table (`.gotsym`) in the LLVM10 binary format is not supported yet".to_string());
+    }
+    check_llvm10_descriptors_space(asm, llvm10_at);
+    if use_metadata_info(asm) {
+        if asm.layout.config.rocm.metadata_v3.is_none() {
+            let message = "YAML metadata made from the pseudo-ops in the LLVM10 binary format is not supported yet (add `.metadatav3`)";
+            error_at(asm, llvm10_at, message.to_string());
+        } else {
+            check_v3_values(asm);
+        }
+    }
+    errors(asm) == errors_before
+}
+
+/// Refuses, in the LLVM 10 format, each kernel's descriptor pseudo-ops and `.fkernel`;
+/// checks each kernel has its code in `.text`.
+fn refuse_llvm10_kernel_settings(asm: &mut Asm, text: Option<usize>) {
+    for k in 0..asm.layout.kernels.len() {
+        let (descriptor_at, fkernel_at) =
+            asm.layout.config.rocm.kernels.get(k).map_or((None, None), |r| (r.descriptor_location, r.fkernel_location));
+        if let Some(at) = descriptor_at {
+            let message = "kernel descriptors made from configuration pseudo-ops in the LLVM10 binary format are not supported yet \
+                           (write each kernel's 64-byte descriptor at the start of `.globaldata`)";
+            error_at(asm, at, message.to_string());
+        }
+        if let Some(at) = fkernel_at {
+            error_at(asm, at, "function kernels (`.fkernel`) in the LLVM10 binary format are not supported yet".to_string());
+        }
+        kernel_offset(asm, k, text, 0);
+    }
+}
+
+/// The global data must hold the kernels' 64-byte descriptors.
+fn check_llvm10_descriptors_space(asm: &mut Asm, llvm10_at: Location) {
+    let kernel_count = asm.layout.kernels.len();
+    let needed = 64 * kernel_count;
+    match global_data(asm).map(|r| asm.layout.sections[r].content.len()) {
+        None => error_at(asm, llvm10_at, "the LLVM10 binary format requires global data (`.globaldata`)".to_string()),
+        Some(len) if len < needed => {
+            let message = format!(
+                "the LLVM10 binary format needs the {kernel_count} kernels' 64-byte descriptors at the start of the global data: \
+                 {needed} bytes, it has {len}"
+            );
+            error_at(asm, llvm10_at, message);
+        }
+        Some(_) => {}
+    }
+}
+
+/// Each kernel's v3 metadata must have the values whose defaults are not known here.
+fn check_v3_values(asm: &mut Asm) {
+    for k in 0..asm.layout.kernels.len() {
+        let missing =
+            asm.layout.config.rocm.kernels.get(k).map_or(Some(metadata_v3::REQUIRED[0]), |r| metadata_v3::missing_value(&r.metadata));
+        if let Some(op) = missing {
+            let name = asm.layout.kernels[k].name.clone();
+            kernel_error(asm, Some(k), metadata_v3::missing_message(&name, op));
+        }
+    }
+}
+
+/// The metadata note of an LLVM 10 format binary: the raw `.metadata`, or the v3 metadata
+/// made from the pseudo-ops with the descriptors' values.
+fn llvm10_metadata_text(asm: &Asm) -> Result<Vec<u8>, String> {
+    if !use_metadata_info(asm) {
+        return Ok(raw_metadata(asm));
+    }
+    let rodata = global_data(asm).map(|r| &asm.layout.sections[r].content);
+    let empty = KernelMetadata::default();
+    let mut kernels = Vec::new();
+    for (k, kernel) in asm.layout.kernels.iter().enumerate() {
+        let bytes = rodata.and_then(|d| d.get(64 * k..64 * k + 64)).and_then(|d| <&[u8; 64]>::try_from(d).ok());
+        let descriptor = bytes.map(Llvm10Descriptor::of_bytes).ok_or("kernel descriptor missing from the global data")?;
+        let m = asm.layout.config.rocm.kernels.get(k).map_or(&empty, |r| &r.metadata);
+        kernels.push((kernel.name.as_str(), m, descriptor));
+    }
+    metadata_v3::msgpack(&asm.layout.config.rocm.metadata, &kernels)
+}
+
 fn kernel_error(asm: &mut Asm, k: Option<usize>, message: String) {
     let location = k
         .and_then(|k| asm.layout.config.kernels.get(k))
@@ -874,8 +1071,9 @@ fn kernel_error(asm: &mut Asm, k: Option<usize>, message: String) {
     asm.diag_at(location, Default::default(), Severity::Error, message);
 }
 
-/// Where kernel `k`'s code (its descriptor) starts in `.text`; reports what is wrong.
-fn kernel_offset(asm: &mut Asm, k: usize, text: Option<usize>) -> Option<usize> {
+/// Where kernel `k`'s code starts in `.text` (with its descriptor of `descriptor_size`
+/// bytes, if any); reports what is wrong.
+fn kernel_offset(asm: &mut Asm, k: usize, text: Option<usize>, descriptor_size: usize) -> Option<usize> {
     let name = asm.layout.kernels[k].name.clone();
     let value = asm.symbols.find_existing(&name).map(|id| (asm.symbols.get(id).value, asm.symbols.get(id).is_defined()));
     let message = match value {
@@ -883,7 +1081,7 @@ fn kernel_offset(asm: &mut Asm, k: usize, text: Option<usize>) -> Option<usize> 
         Some((None, true)) => format!("symbol for kernel `{name}` is not resolved"),
         Some((Some(Value::Rel { section, offset }), _)) if Some(section as usize) == text => {
             let len = asm.layout.sections[section as usize].content.len();
-            if offset >= 0 && offset as usize + 256 <= len {
+            if offset >= 0 && offset as usize + descriptor_size <= len {
                 return Some(offset as usize);
             }
             format!("code for kernel `{name}` is too small for configuration")
@@ -1011,8 +1209,7 @@ fn use_metadata_info(asm: &Asm) -> bool {
 /// The metadata note's text: the raw `.metadata`, or the one made from the pseudo-ops.
 fn metadata_text(asm: &Asm, text: Option<usize>, offsets: &[Option<usize>]) -> Result<Vec<u8>, String> {
     if !use_metadata_info(asm) {
-        let raw = asm.layout.find_kind(SectionKind::Metadata, Owner::Global);
-        return Ok(raw.map(|s| asm.layout.sections[s].content.clone()).unwrap_or_default());
+        return Ok(raw_metadata(asm));
     }
     let empty = KernelMetadata::default();
     let mut kernels = Vec::new();
@@ -1025,6 +1222,12 @@ fn metadata_text(asm: &Asm, text: Option<usize>, offsets: &[Option<usize>]) -> R
         kernels.push((kernel.name.as_str(), m, d));
     }
     metadata::yaml(&asm.layout.config.rocm.metadata, &kernels).map(String::into_bytes)
+}
+
+/// The raw `.metadata` section's bytes (none: empty).
+fn raw_metadata(asm: &Asm) -> Vec<u8> {
+    let raw = asm.layout.find_kind(SectionKind::Metadata, Owner::Global);
+    raw.map(|s| asm.layout.sections[s].content.clone()).unwrap_or_default()
 }
 
 /// The target note's text: `.target`, else `.tripple` with the device (`-gfxXYZ`).
@@ -1078,6 +1281,8 @@ pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Inp
         arch,
         eflags: rocm.eflags,
         new_bin_format: rocm.new_bin_format,
+        llvm10_bin_format: rocm.llvm10_bin_format.is_some(),
+        metadata_v3: rocm.metadata_v3.is_some(),
         target: target_text(rocm, arch),
         metadata: rocm.metadata_text.clone(),
         code: text.map(|t| a.sections[t].content.clone()).unwrap_or_default(),
@@ -1218,16 +1423,22 @@ fn places(asm: &Asm, text: Option<usize>, data: &[crate::symbols::SymId], extra:
     let symbol = |id: &crate::symbols::SymId| asm.symbols.get(*id).name.clone();
     let mut symbols: Vec<CodeSymbol> =
         data.iter().map(|id| CodeSymbol { name: symbol(id), offset: 0, size: 0, kind: RegionKind::Data }).collect();
-    symbols.extend(asm.layout.kernels.iter().map(|k| CodeSymbol { name: k.name.clone(), offset: 0, size: 0, kind: RegionKind::Kernel }));
+    symbols.extend(asm.layout.kernels.iter().enumerate().map(|(k, kernel)| {
+        let fkernel = rocm.kernels.get(k).is_some_and(|r| r.fkernel);
+        let kind = if fkernel { RegionKind::FKernel } else { RegionKind::Kernel };
+        CodeSymbol { name: kernel.name.clone(), offset: 0, size: 0, kind }
+    }));
     let extra_symbols = extra
         .iter()
         .map(|id| ExtraSymbol { name: symbol(id), value: 0, size: 0, section: SymbolSection::Abs, info: 0, other: 0 })
         .collect();
-    let rodata = asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data);
+    let rodata = global_data(asm);
     let got = asm.layout.find_kind(SectionKind::Got, Owner::Global);
     let input = Input {
         arch,
         new_bin_format: new_bin_format(asm),
+        llvm10_bin_format: rocm.llvm10_bin_format.is_some(),
+        metadata_v3: rocm.metadata_v3.is_some(),
         target: target_text(rocm, arch),
         metadata: rocm.metadata_text.clone(),
         code: vec![0; text.map_or(0, |t| asm.layout.sections[t].content.len())],

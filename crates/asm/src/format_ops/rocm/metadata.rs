@@ -72,6 +72,28 @@ impl ValueKind {
             HiddenMultiGridSyncArg => "HiddenMultiGridSyncArg",
         }
     }
+
+    /// The name in the v3 (MessagePack) metadata.
+    pub fn v3(self) -> &'static str {
+        use ValueKind::*;
+        match self {
+            ByValue => "by_value",
+            GlobalBuffer => "global_buffer",
+            DynSharedPtr => "dynamic_shared_pointer",
+            Sampler => "sampler",
+            Image => "image",
+            Pipe => "pipe",
+            Queue => "queue",
+            HiddenGlobalOffsetX => "hidden_global_offset_x",
+            HiddenGlobalOffsetY => "hidden_global_offset_y",
+            HiddenGlobalOffsetZ => "hidden_global_offset_z",
+            HiddenNone => "hidden_none",
+            HiddenPrintfBuffer => "hidden_printf_buffer",
+            HiddenDefaultQueue => "hidden_default_queue",
+            HiddenCompletionAction => "hidden_completion_action",
+            HiddenMultiGridSyncArg => "hidden_multigrid_sync_arg",
+        }
+    }
 }
 
 /// The type of an argument's value (`ValueType`).
@@ -129,6 +151,25 @@ impl ValueType {
             F64 => "F64",
         }
     }
+
+    /// The name in the v3 (MessagePack) metadata.
+    pub fn v3(self) -> &'static str {
+        use ValueType::*;
+        match self {
+            Struct => "struct",
+            I8 => "i8",
+            U8 => "u8",
+            I16 => "i16",
+            U16 => "u16",
+            F16 => "f16",
+            I32 => "i32",
+            U32 => "u32",
+            F32 => "f32",
+            I64 => "i64",
+            U64 => "u64",
+            F64 => "f64",
+        }
+    }
 }
 
 /// The address space of a pointer argument.
@@ -167,6 +208,19 @@ impl AddressSpace {
             Region => "Region",
         }
     }
+
+    /// The name in the v3 (MessagePack) metadata.
+    pub fn v3(self) -> &'static str {
+        use AddressSpace::*;
+        match self {
+            Private => "private",
+            Global => "global",
+            Constant => "constant",
+            Local => "local",
+            Generic => "generic",
+            Region => "region",
+        }
+    }
 }
 
 /// An access qualifier of an image, pipe or buffer.
@@ -200,6 +254,17 @@ impl AccessQual {
             ReadWrite => "ReadWrite",
         }
     }
+
+    /// The name in the v3 (MessagePack) metadata (none for the default).
+    pub fn v3(self) -> Option<&'static str> {
+        use AccessQual::*;
+        match self {
+            Default => None,
+            ReadOnly => Some("read_only"),
+            WriteOnly => Some("write_only"),
+            ReadWrite => Some("read_write"),
+        }
+    }
 }
 
 /// A kernel argument (`.arg`).
@@ -208,7 +273,11 @@ pub struct KernelArg {
     pub name: String,
     pub type_name: String,
     pub size: u64,
+    /// The alignment (the YAML metadata's `Align`).
     pub align: u64,
+    /// The offset in the argument segment (the v3 metadata's `.offset`; given in its
+    /// place of `.arg` in the LLVM 10 binary format).
+    pub offset: u64,
     pub pointee_align: u64,
     pub kind: ValueKind,
     pub value_type: ValueType,
@@ -220,6 +289,30 @@ pub struct KernelArg {
     pub is_restrict: bool,
     pub is_volatile: bool,
     pub is_pipe: bool,
+}
+
+#[cfg(test)]
+impl KernelArg {
+    /// An argument without address space, qualifiers, flags, alignment or offset.
+    pub fn plain(name: &str, type_name: &str, size: u64, kind: ValueKind, value_type: ValueType) -> KernelArg {
+        KernelArg {
+            name: name.into(),
+            type_name: type_name.into(),
+            size,
+            align: 0,
+            offset: 0,
+            pointee_align: 0,
+            kind,
+            value_type,
+            address_space: None,
+            access: AccessQual::Default,
+            actual_access: AccessQual::Default,
+            is_const: false,
+            is_restrict: false,
+            is_volatile: false,
+            is_pipe: false,
+        }
+    }
 }
 
 /// A `.printf` entry.
@@ -355,6 +448,34 @@ fn array(values: &[u32]) -> String {
     format!("[ {} ]\n", items.join(", "))
 }
 
+/// The ids of the `.printf` entries: their own, or for those without one the smallest
+/// id no entry uses and no earlier one took.
+pub fn printf_ids(printfs: &[PrintfInfo]) -> Result<Vec<u32>, String> {
+    let mut used = HashSet::new();
+    for p in printfs {
+        if let Some(id) = p.id {
+            if !used.insert(id) {
+                return Err(format!("printf id {id} is used twice"));
+            }
+        }
+    }
+    let mut free = 1u32;
+    let mut ids = Vec::with_capacity(printfs.len());
+    for p in printfs {
+        ids.push(match p.id {
+            Some(id) => id,
+            None => {
+                while used.contains(&free) {
+                    free += 1;
+                }
+                free += 1;
+                free - 1
+            }
+        });
+    }
+    Ok(ids)
+}
+
 /// The metadata YAML. `kernels`: each kernel's name, metadata and descriptor values.
 pub fn yaml(md: &Metadata, kernels: &[(&str, &KernelMetadata, DescriptorValues)]) -> Result<String, String> {
     let mut out = String::from("---\n");
@@ -364,26 +485,7 @@ pub fn yaml(md: &Metadata, kernels: &[(&str, &KernelMetadata, DescriptorValues)]
     if !md.printfs.is_empty() {
         out += "Printf:          \n";
     }
-    let mut used = HashSet::new();
-    for p in &md.printfs {
-        if let Some(id) = p.id {
-            if !used.insert(id) {
-                return Err(format!("printf id {id} is used twice"));
-            }
-        }
-    }
-    let mut free = 1u32;
-    for p in &md.printfs {
-        let id = match p.id {
-            Some(id) => id,
-            None => {
-                while used.contains(&free) {
-                    free += 1;
-                }
-                free += 1;
-                free - 1
-            }
-        };
+    for (p, id) in md.printfs.iter().zip(printf_ids(&md.printfs)?) {
         out += &format!("  - '{id}:{}:", p.arg_sizes.len());
         for size in &p.arg_sizes {
             out += &format!("{size}:");
@@ -515,22 +617,7 @@ mod tests {
     use super::*;
 
     fn arg(name: &str, type_name: &str, size: u64, align: u64, kind: ValueKind, value_type: ValueType) -> KernelArg {
-        KernelArg {
-            name: name.into(),
-            type_name: type_name.into(),
-            size,
-            align,
-            pointee_align: 0,
-            kind,
-            value_type,
-            address_space: None,
-            access: AccessQual::Default,
-            actual_access: AccessQual::Default,
-            is_const: false,
-            is_restrict: false,
-            is_volatile: false,
-            is_pipe: false,
-        }
+        KernelArg { align, ..KernelArg::plain(name, type_name, size, kind, value_type) }
     }
 
     #[test]
