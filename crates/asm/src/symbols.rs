@@ -177,15 +177,7 @@ impl SymbolTable {
         if scope == GLOBAL {
             return name.to_string();
         }
-        let mut parts = vec![name.to_string()];
-        let mut s = scope;
-        while s != GLOBAL {
-            let scope = &self.scopes[s.0 as usize];
-            parts.push(scope.name.clone());
-            s = scope.parent.unwrap_or(GLOBAL);
-        }
-        parts.reverse();
-        parts.join("::")
+        format!("{}::{name}", self.scope_path(scope))
     }
 
     /// A symbol of the global scope (`.`, local labels `1b`/`1f`), created if missing.
