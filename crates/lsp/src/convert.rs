@@ -202,11 +202,9 @@ pub fn completions(rope: &Rope, completions: &gcn_ide::Completions, encoding: Po
             documentation: item.documentation.clone().map(|d| {
                 lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })
             }),
-            insert_text_format: Some(if item.is_snippet {
-                lsp::InsertTextFormat::SNIPPET
-            } else {
-                lsp::InsertTextFormat::PLAIN_TEXT
-            }),
+            // Plain text is the default: said only for snippets (the list at the start of a
+            // line holds a thousand items, and every byte is serialized and parsed).
+            insert_text_format: item.is_snippet.then_some(lsp::InsertTextFormat::SNIPPET),
             // With nothing typed yet, a plain insertion (no range repeated per item).
             text_edit: (!completions.range.is_empty()).then(|| {
                 lsp::CompletionTextEdit::Edit(lsp::TextEdit {
@@ -215,8 +213,6 @@ pub fn completions(rope: &Rope, completions: &gcn_ide::Completions, encoding: Po
                 })
             }),
             insert_text: if completions.range.is_empty() { item.insert_text.clone() } else { None },
-            data: matches!(item.kind, gcn_ide::CompletionKind::Instruction | gcn_ide::CompletionKind::PseudoOp)
-                .then(|| serde_json::json!({ "kind": if item.kind == gcn_ide::CompletionKind::Instruction { "instruction" } else { "pseudoOp" } })),
             ..Default::default()
         })
         .collect();
@@ -225,11 +221,11 @@ pub fn completions(rope: &Rope, completions: &gcn_ide::Completions, encoding: Po
 
 /// Fills in the documentation of a completion item the editor resolves.
 pub fn resolve_completion(mut item: lsp::CompletionItem) -> lsp::CompletionItem {
-    let kind = match item.data.as_ref().and_then(|d| d.get("kind")).and_then(|k| k.as_str()) {
-        Some("instruction") => gcn_ide::CompletionKind::Instruction,
-        Some("pseudoOp") => gcn_ide::CompletionKind::PseudoOp,
-        _ => return item,
-    };
+    // Instructions and pseudo-ops are the keywords; pseudo-ops start with a dot.
+    if item.kind != Some(lsp::CompletionItemKind::KEYWORD) {
+        return item;
+    }
+    let kind = if item.label.starts_with('.') { gcn_ide::CompletionKind::PseudoOp } else { gcn_ide::CompletionKind::Instruction };
     if let Some(doc) = gcn_ide::completion::documentation(kind, &item.label) {
         item.documentation = Some(lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: doc }));
     }

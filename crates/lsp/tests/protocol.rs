@@ -898,6 +898,10 @@ async fn completion_offers_the_generations_mnemonics_and_the_places_pseudo_ops()
     let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
     assert_eq!(bump["insertTextFormat"], 2);
     assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
+    // A pseudo-op resolves to its own documentation (told from an instruction by its dot).
+    let int = c["items"].as_array().unwrap().iter().find(|i| i["label"] == ".int").expect(".int offered").clone();
+    let resolved = client.request("completionItem/resolve", int).await;
+    assert!(resolved["documentation"]["value"].as_str().unwrap().contains("4-byte"), "{resolved}");
 }
 
 #[tokio::test]
@@ -977,6 +981,10 @@ async fn completion_items_resolve_to_their_documentation() {
     let c = client.request("textDocument/completion", position(12, 8)).await;
     let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
     assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
+    // A pseudo-op resolves to its own documentation (told from an instruction by its dot).
+    let int = c["items"].as_array().unwrap().iter().find(|i| i["label"] == ".int").expect(".int offered").clone();
+    let resolved = client.request("completionItem/resolve", int).await;
+    assert!(resolved["documentation"]["value"].as_str().unwrap().contains("4-byte"), "{resolved}");
 }
 
 const NAV_INCLUDE_URI: &str = "file:///test/inc/defs.s";
