@@ -262,7 +262,8 @@ def main():
         i = args.index("--edits")
         edits = int(args[i + 1])
         del args[i:i + 2]
-    server, gcnasm = args[0], args[1]
+    # The server runs in the project's folder: the binaries' paths must not be relative.
+    server, gcnasm = os.path.abspath(args[0]), os.path.abspath(args[1])
     sizes = [int(a) for a in args[2:]] or [10000, 100000]
     ok = all([bench(server, gcnasm, n, edits) for n in sizes])
     sys.exit(0 if ok else 1)

