@@ -620,7 +620,7 @@ impl TestClient {
     async fn diagnostics_of(&mut self, uri: &str, version: Option<i32>) -> Vec<Value> {
         let params = self
             .notification("textDocument/publishDiagnostics", |p| {
-                p["uri"] == uri && version.map_or(true, |v| p["version"] == v)
+                p["uri"] == uri && version.is_none_or(|v| p["version"] == v)
             })
             .await;
         params["diagnostics"].as_array().unwrap().clone()

@@ -113,10 +113,8 @@ pub(crate) fn check(h: &mut dyn Host, st: &Stmt, field: Field, value: i64) -> bo
                 return err(h, format!("used SGPRs number out of range (0-{max})"));
             }
         }
-        VgprsNum => {
-            if value as u64 > u64::from(gpu::MAX_VGPRS) {
-                return err(h, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
-            }
+        VgprsNum if value as u64 > u64::from(gpu::MAX_VGPRS) => {
+            return err(h, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
         }
         Exceptions => warn_range(h, range, 7, value),
         FloatMode => warn_range(h, range, 8, value),
@@ -127,11 +125,7 @@ pub(crate) fn check(h: &mut dyn Host, st: &Stmt, field: Field, value: i64) -> bo
                 return err(h, format!("local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
             }
         }
-        UserDataNum => {
-            if value as u64 > 16 {
-                return err(h, "user data number out of range (0-16)".into());
-            }
-        }
+        UserDataNum if value as u64 > 16 => return err(h, "user data number out of range (0-16)".into()),
         PrivateElemSize => {
             if !power_of_two(value) {
                 return err(h, "private element size must be a power of two".into());
@@ -158,10 +152,8 @@ pub(crate) fn check(h: &mut dyn Host, st: &Stmt, field: Field, value: i64) -> bo
         }
         WorkitemPrivateSegmentSize | GdsSegmentSize | WorkgroupFbarrierCount | CallConvention | PgmRsrc1
         | PgmRsrc2 => warn_range(h, range, 32, value),
-        DebugWavefrontPrivateSegmentOffsetSgpr | DebugPrivateSegmentBufferSgpr => {
-            if value as u64 >= u64::from(gpu::max_sgprs(gen)) {
-                return err(h, "SGPR register out of range".into());
-            }
+        DebugWavefrontPrivateSegmentOffsetSgpr | DebugPrivateSegmentBufferSgpr if value as u64 >= u64::from(gpu::max_sgprs(gen)) => {
+            return err(h, "SGPR register out of range".into());
         }
         _ => {}
     }
