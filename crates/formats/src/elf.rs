@@ -676,6 +676,8 @@ pub enum SymbolPlace {
     Comment,
     /// AMD OpenCL 2.0 sampler initializers (`.samplerinit`).
     SamplerInit,
+    /// ROCm's global offset table.
+    Got,
     Extra(usize),
 }
 

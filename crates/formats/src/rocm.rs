@@ -56,31 +56,9 @@ pub struct CodeSymbol {
     pub kind: RegionKind,
 }
 
-/// The section an other symbol belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SymbolSection {
-    Text,
-    Rodata,
-    Got,
-    Comment,
-    /// An absolute value.
-    Abs,
-    /// The n-th section the source added.
-    Extra(usize),
-}
-
-/// A global symbol besides the code's: its value is an offset in its section (or
-/// absolute).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExtraSymbol {
-    pub name: String,
-    pub value: u64,
-    pub size: u64,
-    pub section: SymbolSection,
-    /// `st_info` (binding and type).
-    pub info: u8,
-    pub other: u8,
-}
+/// A global symbol besides the code's ([`crate::elf::ExtraSymbol`]): its value is an
+/// offset in its place (or absolute).
+pub use crate::elf::{ExtraSymbol, SymbolPlace};
 
 /// A section the source added (`.section NAME`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -478,14 +456,16 @@ fn elf_symbols<'a>(input: &Input, names: &[&'a str], placed: &[Placed]) -> Vec<S
             }
             SymbolRef::Extra(i) => {
                 let s = &input.extra_symbols[i];
-                let (shndx, base) = match s.section {
-                    SymbolSection::Abs => (SHN_ABS, 0),
-                    SymbolSection::Text => (index(Id::Text), addr(Id::Text)),
-                    SymbolSection::Rodata => (index(Id::Rodata), addr(Id::Rodata)),
-                    SymbolSection::Got => (index(Id::Got), addr(Id::Got)),
+                let (shndx, base) = match s.place {
+                    SymbolPlace::Abs => (SHN_ABS, 0),
+                    SymbolPlace::Text => (index(Id::Text), addr(Id::Text)),
+                    SymbolPlace::Rodata => (index(Id::Rodata), addr(Id::Rodata)),
+                    SymbolPlace::Got => (index(Id::Got), addr(Id::Got)),
                     // Not loaded: no address.
-                    SymbolSection::Comment => (index(Id::Comment), 0),
-                    SymbolSection::Extra(i) => (index(Id::Extra(i)), 0),
+                    SymbolPlace::Comment => (index(Id::Comment), 0),
+                    SymbolPlace::Extra(i) => (index(Id::Extra(i)), 0),
+                    // The AMD formats' places: not in a ROCm code object.
+                    SymbolPlace::Data | SymbolPlace::Bss | SymbolPlace::SamplerInit => continue,
                 };
                 (name, s.info, s.other, shndx, base.wrapping_add(s.value), s.size)
             }

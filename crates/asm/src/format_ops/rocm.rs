@@ -1343,7 +1343,7 @@ fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbol
 /// and the global offset table's entries (indices into the data, the kernels and the
 /// others, in that order). Reports the entries that cannot be made.
 fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate::symbols::SymId]) {
-    use gcn_formats::rocm::{CodeSymbol, ExtraSymbol, RegionKind, SymbolSection};
+    use gcn_formats::rocm::{CodeSymbol, ExtraSymbol, RegionKind, SymbolPlace};
     use crate::symbols::Binding;
     let mut code_symbols = Vec::new();
     for &id in data {
@@ -1362,25 +1362,25 @@ fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate:
             Some(Value::Rel { section, offset }) => {
                 let sect = &asm.layout.sections[section as usize];
                 let which = match sect.kind {
-                    SectionKind::Code => SymbolSection::Text,
-                    SectionKind::Data if sect.name == ".rodata" => SymbolSection::Rodata,
-                    SectionKind::Got => SymbolSection::Got,
-                    SectionKind::Comment => SymbolSection::Comment,
+                    SectionKind::Code => SymbolPlace::Text,
+                    SectionKind::Data if sect.name == ".rodata" => SymbolPlace::Rodata,
+                    SectionKind::Got => SymbolPlace::Got,
+                    SectionKind::Comment => SymbolPlace::Comment,
                     _ => {
                         let n = asm.layout.sections[..section as usize]
                             .iter()
                             .filter(|x| x.kind == SectionKind::Extra && x.kernel.is_none())
                             .count();
-                        SymbolSection::Extra(n)
+                        SymbolPlace::Extra(n)
                     }
                 };
                 (which, offset as u64)
             }
-            Some(Value::Abs(v)) => (SymbolSection::Abs, v as u64),
-            None => (SymbolSection::Abs, 0),
+            Some(Value::Abs(v)) => (SymbolPlace::Abs, v as u64),
+            None => (SymbolPlace::Abs, 0),
         };
-        let kind = if section == SymbolSection::Rodata { 1 } else { 0 };
-        extra_symbols.push(ExtraSymbol { name: s.name.clone(), value, size: s.size.unwrap_or(0), section, info: (bind << 4) | kind, other: 0 });
+        let kind = if section == SymbolPlace::Rodata { 1 } else { 0 };
+        extra_symbols.push(ExtraSymbol { name: s.name.clone(), value, size: s.size.unwrap_or(0), place: section, info: (bind << 4) | kind, other: 0 });
     }
     let kernels: Vec<String> = asm.layout.kernels.iter().map(|k| k.name.clone()).collect();
     let mut got = Vec::new();
@@ -1417,7 +1417,7 @@ fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate:
 /// `.text` and the global offset table, from the writer's own layout: they depend on
 /// everything before the code (notes, global data, dynamic symbols).
 fn places(asm: &Asm, text: Option<usize>, data: &[crate::symbols::SymId], extra: &[crate::symbols::SymId]) -> Vec<(u32, i64)> {
-    use gcn_formats::rocm::{CodeSymbol, ExtraSymbol, Input, RegionKind, SymbolSection};
+    use gcn_formats::rocm::{CodeSymbol, ExtraSymbol, Input, RegionKind, SymbolPlace};
     let rocm = &asm.layout.config.rocm;
     let arch = arch_of(asm.opts.device, &asm.layout.config);
     let symbol = |id: &crate::symbols::SymId| asm.symbols.get(*id).name.clone();
@@ -1430,7 +1430,7 @@ fn places(asm: &Asm, text: Option<usize>, data: &[crate::symbols::SymId], extra:
     }));
     let extra_symbols = extra
         .iter()
-        .map(|id| ExtraSymbol { name: symbol(id), value: 0, size: 0, section: SymbolSection::Abs, info: 0, other: 0 })
+        .map(|id| ExtraSymbol { name: symbol(id), value: 0, size: 0, place: SymbolPlace::Abs, info: 0, other: 0 })
         .collect();
     let rodata = global_data(asm);
     let got = asm.layout.find_kind(SectionKind::Got, Owner::Global);
