@@ -492,8 +492,7 @@ impl Asm {
             // The scopes of a path (`outer::inner::x`) are names too.
             let text = ctx.source.get(std::ops::Range::<usize>::from(range)).unwrap_or("");
             if let (Some(scope), Some(split)) = (scope, text.rfind("::")) {
-                let written = text[..split].to_string();
-                self.note_scope_parts(ctx, &written, range.start(), &scope);
+                self.note_scope_parts(ctx, &text[..split], range.start(), &scope);
             }
         }
     }

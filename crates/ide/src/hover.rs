@@ -518,16 +518,20 @@ mod tests {
         let (text, offsets) = cursors(text);
         let parse = gcn_syntax::parse(&text);
         let mut out = String::new();
-        for offset in offsets {
+        write_hovers(&mut out, &text, &parse, &offsets, Generation::Gcn1_0, None);
+        out
+    }
+
+    /// The hover at each cursor, or that there is none, with the cursor's line.
+    fn write_hovers(out: &mut String, text: &str, parse: &Parse, offsets: &[TextSize], default: Generation, program: Option<Program>) {
+        let index = FileIndex::new(parse);
+        for &offset in offsets {
             let line = text[..usize::from(offset)].matches('\n').count() + 1;
-            match hover(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_0, None) {
-                Some(h) => {
-                    writeln!(out, "== line {line} {:?}\n{}", &text[h.range], h.markdown.trim_end()).unwrap();
-                }
+            match hover(parse, &index, offset, default, program) {
+                Some(h) => writeln!(out, "== line {line} {:?}\n{}", &text[h.range], h.markdown.trim_end()).unwrap(),
                 None => writeln!(out, "== line {line}: no hover").unwrap(),
             }
         }
-        out
     }
 
     #[test]
@@ -546,13 +550,7 @@ mod tests {
         for d in analysis.diagnostics.iter().filter(|d| d.severity == crate::Severity::Error) {
             writeln!(out, "error {}: {}", crate::test_util::range_text(&text, d.range), d.message).unwrap();
         }
-        for offset in offsets {
-            let line = text[..usize::from(offset)].matches('\n').count() + 1;
-            match hover(parse, &FileIndex::new(parse), offset, Generation::Gcn1_2, Some(program)) {
-                Some(h) => writeln!(out, "== line {line} {:?}\n{}", &text[h.range], h.markdown.trim_end()).unwrap(),
-                None => writeln!(out, "== line {line}: no hover").unwrap(),
-            }
-        }
+        write_hovers(&mut out, &text, parse, &offsets, Generation::Gcn1_2, Some(program));
         out
     }
 
