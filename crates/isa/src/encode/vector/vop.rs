@@ -192,21 +192,18 @@ pub(super) fn encode(
             }
             _ => false,
         };
-    if !gcn12 && any(|s| s.mods.abs || s.mods.neg || s.mods.sext) {
-        vop3 = true;
-    }
-    if m.clamp && !need_sdwa {
-        vop3 = true;
-    }
-    if m.omod != 0 && !(gcn14 && need_sdwa) {
-        vop3 = true;
-    }
-    if m.vop3 || bare_vop3 || (m.op_sel & 15) != 0 || suffix == Some(Suffix::E64) {
-        vop3 = true;
-    }
     if p.dst_cc.is_some_and(|r| r.code != 106) || p.src_cc.is_some_and(|r| r.code != 106) {
         vop3 = true;
     }
+    // Whether a modifier or the suffix asks for VOP3, rather than the operands.
+    let mut vop3_by_request = (!gcn12 && any(|s| s.mods.abs || s.mods.neg || s.mods.sext))
+        || (m.clamp && !need_sdwa)
+        || (m.omod != 0 && !(gcn14 && need_sdwa))
+        || m.vop3
+        || bare_vop3
+        || (m.op_sel & 15) != 0
+        || suffix == Some(Suffix::E64);
+    vop3 |= vop3_by_request;
 
     // ---- operand constraints --------------------------------------------------------
     let lit = [src0, src1].into_iter().flatten().find(|s| s.is_literal());
@@ -322,8 +319,9 @@ pub(super) fn encode(
             );
         }
     } else if gcn12 && abs_neg_any {
-        vop3 = true;
+        vop3_by_request = true;
     }
+    vop3 |= vop3_by_request;
     if (need_sdwa || need_dpp || need_dpp8) && !vop3 {
         let why = extra_illegal(ctx, gen, need_sdwa);
         if let Some(why) = why {
@@ -349,7 +347,10 @@ pub(super) fn encode(
             ),
         );
     }
-    if vop3 && need_imm {
+    // GCN 1.5's VOP3 takes a literal; clrxasm allows it where the operands need VOP3
+    // (`v_cndmask_b32 v4, 0xffffff, -1, vcc_lo`), not where a modifier or `vop3` asks
+    // for it (`v_add_f32 v1, abs(v2), 1234`).
+    if vop3 && need_imm && !(gfx10 && !vop3_by_request) {
         let at = lit.map_or(ctx.whole, |l| l.src.range);
         return fail(
             errors,
