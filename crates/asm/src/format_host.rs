@@ -121,6 +121,11 @@ impl Host for FormatHost<'_> {
         &mut self.asm.layout.config
     }
 
+    fn set_wave32(&mut self) {
+        self.asm.opts.wave32 = true;
+        self.asm.target.wave32 = self.asm.target.gen.is_gfx10();
+    }
+
     fn current_kernel(&self) -> Option<usize> {
         self.asm.layout.current_kernel()
     }

@@ -324,7 +324,7 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, op: &ast::PseudoOp, name: &str, args: 
     let Some(row) = gcn_isa::pseudo_op(name).filter(|row| belongs_to(row, h.format())) else {
         return false;
     };
-    let st = Stmt { id: row.id, name, args, range: op.syntax().text_range() };
+    let st = Stmt { id: row.id, args, range: op.syntax().text_range() };
     handle(h, &st)
 }
 
@@ -378,7 +378,7 @@ mod tests {
                 // A new assembly each time: what a handler sets does not reach the next.
                 let mut asm = Asm::new(crate::Options { format, ..Default::default() });
                 let ctx = Ctx::new(Mapper::File(FileId(0)), Default::default(), 0, CtxKind::File);
-                let st = Stmt { id: row.id, name: row.name, args: &[], range: TextRange::empty(0.into()) };
+                let st = Stmt { id: row.id, args: &[], range: TextRange::empty(0.into()) };
                 let handled = handle(&mut asm.format_host(&ctx), &st);
                 if handled != belongs_to(row, format) {
                     mismatches.push(format!("{} in {format:?}: handled {handled}", row.name));

@@ -1410,6 +1410,7 @@ pub fn finish_hsa(config: &HsaConfig, f: &HsaFinish) -> KernelCode {
             dim_mask: Some(config.dim_mask),
             default_dims: None,
             lds_size: 0,
+            wave32: false,
         },
     );
     let arg_size = kernel_arg_size(&f.args, f.is64, f.driver_version >= NEW_BINARIES);

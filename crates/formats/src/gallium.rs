@@ -126,6 +126,7 @@ pub fn config_prog_info(device: Device, config: &KernelConfig) -> [(u32, u32); 5
             dim_mask: config.dim_mask,
             default_dims: None,
             lds_size: config.local_size,
+            wave32: false,
         },
     );
     [

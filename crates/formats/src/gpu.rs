@@ -105,6 +105,8 @@ pub fn default_dim_mask(pgm_rsrc2: u32) -> u32 {
 #[derive(Debug, Clone, Copy, Default)]
 struct Rsrc1 {
     pub vgprs: u32,
+    /// GCN 1.5 in wave32 allocates VGPRs by 8, not by 4.
+    pub wave32: bool,
     pub sgprs: u32,
     pub priority: u32,
     pub float_mode: u32,
@@ -115,7 +117,8 @@ struct Rsrc1 {
 }
 
 fn pgm_rsrc1(r: Rsrc1) -> u32 {
-    ((r.vgprs.wrapping_sub(1)) >> 2)
+    let vgpr_granule_shift = if r.wave32 { 3 } else { 2 };
+    ((r.vgprs.wrapping_sub(1)) >> vgpr_granule_shift)
         | (((r.sgprs.wrapping_sub(1)) >> 3) << 6)
         | ((r.float_mode & 0xff) << 12)
         | (u32::from(r.ieee_mode) << 23)
@@ -175,6 +178,10 @@ pub struct RsrcSettings {
     pub debug_mode: bool,
     pub priv_mode: bool,
     pub dx10_clamp: bool,
+    /// `.pgmrsrc3`: COMPUTE_PGM_RSRC3 (GCN 1.5), ORed with the shared VGPR blocks.
+    pub pgm_rsrc3: u32,
+    /// `.shared_vgprs`: VGPRs two wave32 waves share (stored in blocks of 8).
+    pub shared_vgprs: u32,
 }
 
 impl Default for RsrcSettings {
@@ -192,6 +199,8 @@ impl Default for RsrcSettings {
             debug_mode: false,
             priv_mode: false,
             dx10_clamp: false,
+            pgm_rsrc3: 0,
+            shared_vgprs: 0,
         }
     }
 }
@@ -211,6 +220,8 @@ pub struct RsrcLayout {
     pub default_dims: Option<u32>,
     /// LDS bytes stored in the register (0 where the format keeps them elsewhere).
     pub lds_size: u32,
+    /// The kernel runs in wave32 mode on GCN 1.5 (VGPRs are allocated by 8).
+    pub wave32: bool,
 }
 
 /// Bits of COMPUTE_PGM_RSRC2 that [`pgm_rsrc2`] computes (a raw value keeps the others).
@@ -224,6 +235,7 @@ impl RsrcSettings {
         self.pgm_rsrc1
             | pgm_rsrc1(Rsrc1 {
                 vgprs: layout.vgprs,
+                wave32: layout.wave32,
                 sgprs: layout.sgprs,
                 priority: self.priority,
                 float_mode: self.float_mode,
@@ -249,6 +261,12 @@ impl RsrcSettings {
             })
     }
 
+    /// COMPUTE_PGM_RSRC3 (GCN 1.5): the raw value with SHARED_VGPR_COUNT (bits 0-3, in
+    /// blocks of 8 VGPRs) from the shared VGPRs.
+    pub fn pgm_rsrc3(&self) -> u32 {
+        self.pgm_rsrc3 | self.shared_vgprs.div_ceil(8).min(15)
+    }
+
     /// Adds settings given a second time (GalliumCompute's HSA pseudo-ops over its
     /// configuration): bits and flags are ORed, the higher priority is kept.
     pub fn merge(&mut self, other: &RsrcSettings) {
@@ -262,6 +280,8 @@ impl RsrcSettings {
         self.debug_mode |= other.debug_mode;
         self.priv_mode |= other.priv_mode;
         self.dx10_clamp |= other.dx10_clamp;
+        self.pgm_rsrc3 |= other.pgm_rsrc3;
+        self.shared_vgprs = self.shared_vgprs.max(other.shared_vgprs);
     }
 
     /// Both program resource registers: (COMPUTE_PGM_RSRC1, COMPUTE_PGM_RSRC2).

@@ -17,6 +17,8 @@ pub mod sgpr_flags {
     pub const GRID_WORKGROUP_COUNT_X: u16 = 128;
     pub const GRID_WORKGROUP_COUNT_Y: u16 = 256;
     pub const GRID_WORKGROUP_COUNT_Z: u16 = 512;
+    /// The kernel runs in wave32 mode (GCN 1.5; `.use_wave32`).
+    pub const WAVEFRONT_SIZE32: u16 = 1024;
 }
 
 /// Feature flags (`enableFeatureFlags`).

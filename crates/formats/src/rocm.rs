@@ -134,6 +134,58 @@ const STV_PROTECTED: u8 = 3;
 
 /// The size of a kernel descriptor of the LLVM 10 format (in `.rodata`).
 pub const KERNEL_DESCRIPTOR_SIZE: u64 = 64;
+
+/// A kernel descriptor of the LLVM 10 format (code object v3, LLVM's AMDHSA
+/// `kernel_descriptor_t`): 64 bytes in `.rodata`, named by a `NAME.kd` symbol. The
+/// fields not here are reserved and zero.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KernelDescriptor {
+    pub group_segment_fixed_size: u32,
+    pub private_segment_fixed_size: u32,
+    /// From the descriptor's address to the kernel's first instruction.
+    pub kernel_code_entry_byte_offset: i64,
+    pub pgm_rsrc3: u32,
+    pub pgm_rsrc1: u32,
+    pub pgm_rsrc2: u32,
+    /// The SGPRs the setup fills and the wave32 bit (as `sgpr_flags` of the v2 descriptor).
+    pub kernel_code_properties: u16,
+}
+
+impl KernelDescriptor {
+    const ENTRY_OFFSET_AT: usize = 16;
+    const PGM_RSRC3_AT: usize = 44;
+    const PGM_RSRC1_AT: usize = 48;
+    const PGM_RSRC2_AT: usize = 52;
+    const PROPERTIES_AT: usize = 56;
+
+    pub fn to_bytes(&self) -> [u8; 64] {
+        let mut d = [0u8; 64];
+        d[0..4].copy_from_slice(&self.group_segment_fixed_size.to_le_bytes());
+        d[4..8].copy_from_slice(&self.private_segment_fixed_size.to_le_bytes());
+        d[Self::ENTRY_OFFSET_AT..Self::ENTRY_OFFSET_AT + 8].copy_from_slice(&self.kernel_code_entry_byte_offset.to_le_bytes());
+        d[Self::PGM_RSRC3_AT..Self::PGM_RSRC3_AT + 4].copy_from_slice(&self.pgm_rsrc3.to_le_bytes());
+        d[Self::PGM_RSRC1_AT..Self::PGM_RSRC1_AT + 4].copy_from_slice(&self.pgm_rsrc1.to_le_bytes());
+        d[Self::PGM_RSRC2_AT..Self::PGM_RSRC2_AT + 4].copy_from_slice(&self.pgm_rsrc2.to_le_bytes());
+        d[Self::PROPERTIES_AT..Self::PROPERTIES_AT + 2].copy_from_slice(&self.kernel_code_properties.to_le_bytes());
+        d
+    }
+
+    /// The fields of 64 descriptor bytes (the reserved ones are not kept).
+    pub fn of_bytes(d: &[u8; 64]) -> KernelDescriptor {
+        let u32_at = |o: usize| u32::from_le_bytes([d[o], d[o + 1], d[o + 2], d[o + 3]]);
+        let mut entry = [0u8; 8];
+        entry.copy_from_slice(&d[Self::ENTRY_OFFSET_AT..Self::ENTRY_OFFSET_AT + 8]);
+        KernelDescriptor {
+            group_segment_fixed_size: u32_at(0),
+            private_segment_fixed_size: u32_at(4),
+            kernel_code_entry_byte_offset: i64::from_le_bytes(entry),
+            pgm_rsrc3: u32_at(Self::PGM_RSRC3_AT),
+            pgm_rsrc1: u32_at(Self::PGM_RSRC1_AT),
+            pgm_rsrc2: u32_at(Self::PGM_RSRC2_AT),
+            kernel_code_properties: u16::from_le_bytes([d[Self::PROPERTIES_AT], d[Self::PROPERTIES_AT + 1]]),
+        }
+    }
+}
 /// `NT_AMDGPU_METADATA`, the type of the v3 metadata note.
 const NT_AMDGPU_METADATA: u32 = 32;
 
@@ -650,6 +702,29 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The descriptor of a kernel the reference assembled (RandomX's `randomx_run` for
+    /// GFX1010: LDS 256 bytes, code 0x740 bytes after the descriptor, wave32).
+    #[test]
+    fn kernel_descriptor_bytes() {
+        let d = KernelDescriptor {
+            group_segment_fixed_size: 256,
+            private_segment_fixed_size: 0,
+            kernel_code_entry_byte_offset: 0x740,
+            pgm_rsrc3: 0,
+            pgm_rsrc1: 0x40af_03cf,
+            pgm_rsrc2: 0x8c,
+            kernel_code_properties: 0x409,
+        };
+        let mut want = [0u8; 64];
+        want[1] = 1;
+        want[16..18].copy_from_slice(&[0x40, 0x07]);
+        want[48..52].copy_from_slice(&[0xcf, 0x03, 0xaf, 0x40]);
+        want[52] = 0x8c;
+        want[56..58].copy_from_slice(&[0x09, 0x04]);
+        assert_eq!(d.to_bytes(), want);
+        assert_eq!(KernelDescriptor::of_bytes(&want), d);
+    }
 
     #[test]
     fn hash_buckets_as_the_reference() {

@@ -55,6 +55,8 @@ pub(crate) trait Host {
     fn format(&self) -> BinaryFormat;
     fn config(&self) -> &FormatConfig;
     fn config_mut(&mut self) -> &mut FormatConfig;
+    /// Assembles the code that follows for 32 lanes (GCN 1.5), as `.wave32` does.
+    fn set_wave32(&mut self);
 
     // ---- the layout ---------------------------------------------------------------------
 

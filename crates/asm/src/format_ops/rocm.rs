@@ -23,15 +23,15 @@ mod metadata_v3;
 
 use gcn_formats::gpu::{self, ArchTable, ExtraRegs};
 use gcn_formats::hsa::{feature_flags, sgpr_flags, KernelCode};
+use gcn_formats::rocm::{KernelDescriptor, KERNEL_DESCRIPTOR_SIZE};
 use gcn_syntax::{SyntaxKind, SyntaxToken};
 
 use self::metadata::{AccessQual, AddressSpace, DescriptorValues, KernelArg, KernelMetadata, PrintfInfo, ValueKind, ValueType};
 use gcn_isa::PseudoOpId as Id;
 
-use self::metadata_v3::Llvm10Descriptor;
 use super::gallium::{self, hsa_of};
 use super::hsa::{self, Field};
-use super::stmt::{at_most, config_kernel, cws, dims, expr_value, no_args, not_supported_yet, string_arg, value_arg, warn_range};
+use super::stmt::{at_most, config_kernel, cws, dims, expr_value, no_args, string_arg, value_arg, warn_range};
 use super::{ConfigKind, Host, Stmt};
 use crate::assembler::Asm;
 use crate::diag::Severity;
@@ -85,8 +85,11 @@ pub struct RocmKernel {
     pub fkernel: bool,
     /// Where `.fkernel` stood.
     pub fkernel_location: Option<Location>,
-    /// Where the first pseudo-op that sets the kernel's descriptor stood.
-    pub descriptor_location: Option<Location>,
+    /// Where `.control_directive` first stood.
+    pub control_directive_location: Option<Location>,
+    /// Where `.pgmrsrc3` or `.shared_vgprs` first stood (only the LLVM 10 format's
+    /// descriptor has COMPUTE_PGM_RSRC3).
+    pub rsrc3_location: Option<Location>,
 }
 
 fn rocm_kernel(h: &mut dyn Host, k: usize) -> &mut RocmKernel {
@@ -287,9 +290,30 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 }
             }
         }
-        // Later CLRX versions' GCN 1.5 (wave32) settings.
-        Id::Pgmrsrc3 | Id::SharedVgprs | Id::UseWave32 | Id::GroupSegmentFixesSize | Id::PrivateSegmentFixedSize => {
-            not_supported_yet(h, st)
+        Id::Pgmrsrc3 | Id::SharedVgprs => {
+            if let Some(k) = descriptor_kernel(h, st) {
+                if let Some(v) = rsrc3_value(h, st) {
+                    let location = h.location(st.range);
+                    rocm_kernel(h, k).rsrc3_location.get_or_insert(location);
+                    let rsrc = &mut hsa_of(h.config_mut(), k).rsrc;
+                    if st.id == Id::Pgmrsrc3 {
+                        rsrc.pgm_rsrc3 = v;
+                    } else {
+                        rsrc.shared_vgprs = v;
+                    }
+                }
+            }
+        }
+        Id::UseWave32 => {
+            if let Some(k) = descriptor_kernel(h, st) {
+                if no_args(h, st) {
+                    hsa_of(h.config_mut(), k).sgpr_flags |= sgpr_flags::WAVEFRONT_SIZE32;
+                    // The reference assembles a kernel that asks for wave32 in wave32
+                    // mode (RandomX's GFX1010 kernel uses `vcc_lo` as a compare's
+                    // destination with `.use_wave32` and no `-3`).
+                    h.set_wave32();
+                }
+            }
         }
         _ => {
             let field = match st.id {
@@ -301,11 +325,17 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 Id::Priority => Some(Field::Priority),
                 Id::Exceptions => Some(Field::Exceptions),
                 Id::Userdatanum => Some(Field::UserDataNum),
-                Id::Localsize => Some(Field::WorkgroupGroupSegmentSize),
-                Id::Scratchbuffer => Some(Field::WorkitemPrivateSegmentSize),
+                Id::Localsize | Id::GroupSegmentFixedSize | Id::GroupSegmentFixesSize => {
+                    Some(Field::WorkgroupGroupSegmentSize)
+                }
+                Id::Scratchbuffer | Id::PrivateSegmentFixedSize => Some(Field::WorkitemPrivateSegmentSize),
                 _ => hsa::hsa_only_field(st.id),
             };
             if let Some(field) = field {
+                if field == Field::KernelCodeEntryOffset && h.config().rocm.llvm10_bin_format.is_some() {
+                    let message = "ignored in the LLVM10 binary format: the descriptor's entry offset is the distance from it to the code";
+                    h.warn_at(st.range, message);
+                }
                 if let Some(k) = descriptor_kernel(h, st) {
                     if let Some(v) = hsa::value(h, st, field) {
                         hsa::set(hsa_of(h.config_mut(), k), field, v);
@@ -325,6 +355,24 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
         }
     }
     true
+}
+
+/// The value of `.pgmrsrc3 VALUE` (32 bits) or `.shared_vgprs REGNUM` (at most 120: 15
+/// blocks of 8).
+fn rsrc3_value(h: &mut dyn Host, st: &Stmt) -> Option<u32> {
+    let v = value_arg(h, st, 0)?;
+    if !at_most(h, st, 1) {
+        return None;
+    }
+    if st.id == Id::SharedVgprs {
+        if !(0..=120).contains(&v) {
+            h.error_at(st.arg_range(0), "shared VGPRs number out of range (0-120)");
+            return None;
+        }
+    } else {
+        warn_range(h, st.arg_range(0), 32, v);
+    }
+    Some(v as u32)
 }
 
 /// `.gotsym SYMBOL[, OUTSYMBOL]`: a global offset table entry for SYMBOL (of the global
@@ -405,8 +453,6 @@ fn descriptor_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
         return None;
     };
     init_config(h, k);
-    let location = h.location(st.range);
-    rocm_kernel(h, k).descriptor_location.get_or_insert(location);
     Some(k)
 }
 
@@ -473,7 +519,7 @@ fn control_directive(h: &mut dyn Host, st: &Stmt) {
     h.switch_to(index);
     init_config(h, k);
     let location = h.location(st.range);
-    rocm_kernel(h, k).descriptor_location.get_or_insert(location);
+    rocm_kernel(h, k).control_directive_location.get_or_insert(location);
 }
 
 fn md_language(h: &mut dyn Host, st: &Stmt) {
@@ -896,11 +942,11 @@ pub(crate) fn finish(asm: &mut Asm) {
     // The binary's writer reads the format in force, whichever way it was asked for.
     asm.layout.config.rocm.new_bin_format = new_bin_format(asm);
     let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
+    let mut llvm10_descriptors = Vec::new();
     let metadata = if let Some(llvm10_at) = asm.layout.config.rocm.llvm10_bin_format {
-        if !llvm10_source_supported(asm, llvm10_at, text) {
-            return;
-        }
-        llvm10_metadata_text(asm)
+        let Some(descriptors) = llvm10_source_supported(asm, llvm10_at, text) else { return };
+        llvm10_descriptors = descriptors;
+        llvm10_metadata_text(asm, &llvm10_descriptors)
     } else {
         if !v3_metadata_supported(asm) {
             return;
@@ -916,11 +962,31 @@ pub(crate) fn finish(asm: &mut Asm) {
         }
     }
     let (data, extra) = selected_symbols(asm);
-    if section_diffs(asm) {
+    if section_diffs(asm) || !llvm10_descriptors.is_empty() {
         let placed = places(asm, text, &data, &extra);
-        asm.place_sections(placed);
+        write_llvm10_descriptors(asm, &llvm10_descriptors, &placed, text);
+        if section_diffs(asm) {
+            asm.place_sections(placed);
+        }
     }
     binary_symbols(asm, &data, &extra);
+}
+
+/// Writes the descriptors made from the kernels' configurations at the start of the
+/// global data (kernel `k`'s at `64 * k`), each with the distance from it to its code.
+fn write_llvm10_descriptors(asm: &mut Asm, descriptors: &[Llvm10Kernel], placed: &[(u32, i64)], text: Option<usize>) {
+    let (Some(rodata), Some(text)) = (global_data(asm), text) else { return };
+    let place_of = |section: usize| placed.iter().find(|(s, _)| *s as usize == section).map(|&(_, at)| at);
+    let (Some(rodata_at), Some(text_at)) = (place_of(rodata), place_of(text)) else { return };
+    for (k, kernel) in descriptors.iter().enumerate() {
+        if !kernel.from_config {
+            continue;
+        }
+        let slot = KERNEL_DESCRIPTOR_SIZE as usize * k;
+        let mut d = kernel.descriptor;
+        d.kernel_code_entry_byte_offset = text_at + kernel.code_offset as i64 - (rodata_at + slot as i64);
+        asm.layout.patch_bytes(rodata, slot, &d.to_bytes());
+    }
 }
 
 /// Writes each kernel's descriptor over the first 256 bytes of its code; the kernels'
@@ -932,6 +998,12 @@ fn write_descriptors(asm: &mut Asm, text: Option<usize>) -> Vec<Option<usize>> {
         if control.is_some_and(|s| asm.layout.sections[s].content.len() != 128) {
             let name = asm.layout.kernels[k].name.clone();
             kernel_error(asm, Some(k), format!("section `.control_directive` for kernel `{name}` has the wrong size"));
+        }
+    }
+    for k in 0..kernel_count {
+        if let Some(at) = asm.layout.config.rocm.kernels.get(k).and_then(|r| r.rsrc3_location) {
+            let message = "ignored: COMPUTE_PGM_RSRC3 has a place only in the LLVM10 binary format's kernel descriptor";
+            asm.diag_at(at, Default::default(), Severity::Warning, message.to_string());
         }
     }
     let offsets: Vec<Option<usize>> = (0..kernel_count).map(|k| kernel_offset(asm, k, text, 256)).collect();
@@ -972,15 +1044,25 @@ fn global_data(asm: &Asm) -> Option<usize> {
     asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data)
 }
 
-/// Reports what of an LLVM 10 format source (`.llvm10binfmt` at `llvm10_at`) is not
-/// supported yet; false if anything is. The reference builds each kernel's 64-byte
-/// descriptor from its configuration, which is not done here: the source writes them at
-/// the start of the global data, one a kernel in kernel order. The metadata made from
-/// the pseudo-ops must be v3, with the values [`metadata_v3::REQUIRED`] names.
-fn llvm10_source_supported(asm: &mut Asm, llvm10_at: Location, text: Option<usize>) -> bool {
+/// A kernel's descriptor in the LLVM 10 format and where its code starts in `.text`.
+struct Llvm10Kernel {
+    /// Made from the kernel's configuration (its entry offset still to be set), or the
+    /// bytes the source wrote in the global data.
+    descriptor: KernelDescriptor,
+    from_config: bool,
+    code_offset: usize,
+}
+
+/// Checks an LLVM 10 format source (`.llvm10binfmt` at `llvm10_at`) and gives each
+/// kernel's descriptor; `None` after reporting what is wrong or not supported yet. The
+/// descriptors take the first 64 bytes a kernel of the global data, in kernel order: a
+/// kernel with a configuration gets its descriptor written there, one without keeps the
+/// bytes the source wrote. The metadata made from the pseudo-ops must be v3, with the
+/// values [`metadata_v3::REQUIRED`] names.
+fn llvm10_source_supported(asm: &mut Asm, llvm10_at: Location, text: Option<usize>) -> Option<Vec<Llvm10Kernel>> {
     let errors = |asm: &Asm| asm.diags.iter().filter(|d| d.severity == Severity::Error).count();
     let errors_before = errors(asm);
-    refuse_llvm10_kernel_settings(asm, text);
+    let code_offsets = refuse_llvm10_kernel_settings(asm, text);
     if let Some(at) = asm.layout.config.rocm.got_location {
         error_at(asm, at, "a global offset table (`.gotsym`) in the LLVM10 binary format is not supported yet".to_string());
     }
@@ -993,28 +1075,43 @@ fn llvm10_source_supported(asm: &mut Asm, llvm10_at: Location, text: Option<usiz
             check_v3_values(asm);
         }
     }
-    errors(asm) == errors_before
+    if errors(asm) != errors_before {
+        return None;
+    }
+    let rodata = global_data(asm)?;
+    let mut kernels = Vec::new();
+    for (k, code_offset) in code_offsets.into_iter().enumerate() {
+        let from_config = asm.layout.config.kernels[k].kind == ConfigKind::Config;
+        let descriptor = if from_config {
+            llvm10_descriptor(asm, k)
+        } else {
+            let slot = KERNEL_DESCRIPTOR_SIZE as usize * k;
+            let bytes = &asm.layout.sections[rodata].content[slot..slot + KERNEL_DESCRIPTOR_SIZE as usize];
+            KernelDescriptor::of_bytes(bytes.try_into().expect("64 bytes"))
+        };
+        kernels.push(Llvm10Kernel { descriptor, from_config, code_offset: code_offset? });
+    }
+    Some(kernels)
 }
 
-/// Refuses, in the LLVM 10 format, each kernel's descriptor pseudo-ops and `.fkernel`;
-/// checks each kernel has its code in `.text`.
-fn refuse_llvm10_kernel_settings(asm: &mut Asm, text: Option<usize>) {
+/// Refuses, in the LLVM 10 format, `.control_directive` (the descriptor has no place for
+/// it) and `.fkernel`; gives where each kernel's code starts in `.text`.
+fn refuse_llvm10_kernel_settings(asm: &mut Asm, text: Option<usize>) -> Vec<Option<usize>> {
+    let mut offsets = Vec::new();
     for k in 0..asm.layout.kernels.len() {
-        let (descriptor_at, fkernel_at) =
-            asm.layout.config.rocm.kernels.get(k).map_or((None, None), |r| (r.descriptor_location, r.fkernel_location));
-        if let Some(at) = descriptor_at {
-            let message = "kernel descriptors made from configuration pseudo-ops in the LLVM10 binary format are not supported yet \
-                           (write each kernel's 64-byte descriptor at the start of `.globaldata`)";
-            error_at(asm, at, message.to_string());
+        let fkernel_at = asm.layout.config.rocm.kernels.get(k).and_then(|r| r.fkernel_location);
+        if let Some(at) = asm.layout.config.rocm.kernels.get(k).and_then(|r| r.control_directive_location) {
+            error_at(asm, at, "the LLVM10 binary format's kernel descriptor has no control directive".to_string());
         }
         if let Some(at) = fkernel_at {
             error_at(asm, at, "function kernels (`.fkernel`) in the LLVM10 binary format are not supported yet".to_string());
         }
-        kernel_offset(asm, k, text, 0);
+        offsets.push(kernel_offset(asm, k, text, 0));
     }
+    offsets
 }
 
-/// The global data must hold the kernels' 64-byte descriptors.
+/// The global data must have room for the kernels' 64-byte descriptors.
 fn check_llvm10_descriptors_space(asm: &mut Asm, llvm10_at: Location) {
     let kernel_count = asm.layout.kernels.len();
     let needed = 64 * kernel_count;
@@ -1022,8 +1119,8 @@ fn check_llvm10_descriptors_space(asm: &mut Asm, llvm10_at: Location) {
         None => error_at(asm, llvm10_at, "the LLVM10 binary format requires global data (`.globaldata`)".to_string()),
         Some(len) if len < needed => {
             let message = format!(
-                "the LLVM10 binary format needs the {kernel_count} kernels' 64-byte descriptors at the start of the global data: \
-                 {needed} bytes, it has {len}"
+                "the LLVM10 binary format keeps the {kernel_count} kernels' 64-byte descriptors at the start of the global data: \
+                 it needs {needed} bytes there (`.fill {needed}, 1, 0`), it has {len}"
             );
             error_at(asm, llvm10_at, message);
         }
@@ -1045,19 +1142,22 @@ fn check_v3_values(asm: &mut Asm) {
 
 /// The metadata note of an LLVM 10 format binary: the raw `.metadata`, or the v3 metadata
 /// made from the pseudo-ops with the descriptors' values.
-fn llvm10_metadata_text(asm: &Asm) -> Result<Vec<u8>, String> {
+fn llvm10_metadata_text(asm: &Asm, descriptors: &[Llvm10Kernel]) -> Result<Vec<u8>, String> {
     if !use_metadata_info(asm) {
         return Ok(raw_metadata(asm));
     }
-    let rodata = global_data(asm).map(|r| &asm.layout.sections[r].content);
     let empty = KernelMetadata::default();
-    let mut kernels = Vec::new();
-    for (k, kernel) in asm.layout.kernels.iter().enumerate() {
-        let bytes = rodata.and_then(|d| d.get(64 * k..64 * k + 64)).and_then(|d| <&[u8; 64]>::try_from(d).ok());
-        let descriptor = bytes.map(Llvm10Descriptor::of_bytes).ok_or("kernel descriptor missing from the global data")?;
-        let m = asm.layout.config.rocm.kernels.get(k).map_or(&empty, |r| &r.metadata);
-        kernels.push((kernel.name.as_str(), m, descriptor));
-    }
+    let kernels: Vec<_> = asm
+        .layout
+        .kernels
+        .iter()
+        .zip(descriptors)
+        .enumerate()
+        .map(|(k, (kernel, d))| {
+            let m = asm.layout.config.rocm.kernels.get(k).map_or(&empty, |r| &r.metadata);
+            (kernel.name.as_str(), m, d.descriptor)
+        })
+        .collect();
     metadata_v3::msgpack(&asm.layout.config.rocm.metadata, &kernels)
 }
 
@@ -1118,27 +1218,24 @@ pub(crate) fn default_regs(h: &gcn_formats::hsa::HsaConfig, gen: gcn_isa::Genera
     (sgprs, min_vgprs.max(regs.vgprs))
 }
 
-/// Kernel `k`'s finished descriptor: what the source set, the rest as the reference
-/// computes it (register counts from the code, program resource registers, defaults).
-fn descriptor(asm: &Asm, k: usize) -> KernelCode {
-    let h = asm.layout.config.kernels[k].hsa.clone().unwrap_or_default();
-    let rocm = &asm.layout.config.rocm;
+/// A kernel's register counts and program resource registers.
+struct Resources {
+    sgprs: u32,
+    vgprs: u32,
+    pgm_rsrc1: u32,
+    pgm_rsrc2: u32,
+}
+
+/// Kernel `k`'s register counts (given, or what the code and the setup need) and
+/// program resource registers, the same in both descriptors.
+fn resources(asm: &Asm, k: usize, h: &gcn_formats::hsa::HsaConfig) -> Resources {
     let gen = asm.target.gen;
-    let arch = gpu::arch_version(asm.opts.device, ArchTable::OpenSource);
-    let minor = asm.layout.config.arch_minor.unwrap_or(arch.minor);
-    let stepping = asm.layout.config.arch_stepping.unwrap_or(arch.stepping);
-    let args: &[KernelArg] = rocm.kernels.get(k).map_or(&[], |r| &r.metadata.args);
-    let use_metadata = use_metadata_info(asm);
-    let kernarg_segment_size =
-        h.kernarg_segment_size.unwrap_or_else(|| if use_metadata { metadata::kernel_arg_size(args) } else { 0 });
     let private_size = h.workitem_private_segment_size.unwrap_or(0);
     let group_size = h.workgroup_group_segment_size.unwrap_or(0);
     let user_sgprs = h.user_data_num.unwrap_or_else(|| h.user_sgprs_from_flags());
-    let (default_sgprs, default_vgprs) = default_regs(&h, gen, code_regs(asm, k));
-    let used_sgprs = h.used_sgprs.unwrap_or(default_sgprs);
-    let used_vgprs = h.used_vgprs.unwrap_or(default_vgprs);
-    let sgprs = used_sgprs.max(1);
-    let vgprs = used_vgprs.max(1);
+    let (default_sgprs, default_vgprs) = default_regs(h, gen, code_regs(asm, k));
+    let sgprs = h.used_sgprs.unwrap_or(default_sgprs).max(1);
+    let vgprs = h.used_vgprs.unwrap_or(default_vgprs).max(1);
     let (pgm_rsrc1, pgm_rsrc2) = h.rsrc.program_resources(
         gen,
         &gpu::RsrcLayout {
@@ -1150,8 +1247,43 @@ fn descriptor(asm: &Asm, k: usize) -> KernelCode {
             default_dims: None,
             // The new binary format keeps the LDS size in the descriptor only.
             lds_size: if new_bin_format(asm) { 0 } else { group_size },
+            wave32: gen >= gcn_isa::Generation::Gcn1_5 && h.sgpr_flags & sgpr_flags::WAVEFRONT_SIZE32 != 0,
         },
     );
+    Resources { sgprs, vgprs, pgm_rsrc1, pgm_rsrc2 }
+}
+
+/// Kernel `k`'s descriptor in the LLVM 10 format, made from its configuration (its entry
+/// offset is set once the sections have their places).
+fn llvm10_descriptor(asm: &Asm, k: usize) -> KernelDescriptor {
+    let h = asm.layout.config.kernels[k].hsa.clone().unwrap_or_default();
+    let r = resources(asm, k, &h);
+    KernelDescriptor {
+        group_segment_fixed_size: h.workgroup_group_segment_size.unwrap_or(0),
+        private_segment_fixed_size: h.workitem_private_segment_size.unwrap_or(0),
+        kernel_code_entry_byte_offset: 0,
+        pgm_rsrc3: h.rsrc.pgm_rsrc3(),
+        pgm_rsrc1: r.pgm_rsrc1,
+        pgm_rsrc2: r.pgm_rsrc2,
+        kernel_code_properties: h.sgpr_flags,
+    }
+}
+
+/// Kernel `k`'s finished descriptor: what the source set, the rest as the reference
+/// computes it (register counts from the code, program resource registers, defaults).
+fn descriptor(asm: &Asm, k: usize) -> KernelCode {
+    let h = asm.layout.config.kernels[k].hsa.clone().unwrap_or_default();
+    let rocm = &asm.layout.config.rocm;
+    let arch = gpu::arch_version(asm.opts.device, ArchTable::OpenSource);
+    let minor = asm.layout.config.arch_minor.unwrap_or(arch.minor);
+    let stepping = asm.layout.config.arch_stepping.unwrap_or(arch.stepping);
+    let args: &[KernelArg] = rocm.kernels.get(k).map_or(&[], |r| &r.metadata.args);
+    let use_metadata = use_metadata_info(asm);
+    let kernarg_segment_size =
+        h.kernarg_segment_size.unwrap_or_else(|| if use_metadata { metadata::kernel_arg_size(args) } else { 0 });
+    let private_size = h.workitem_private_segment_size.unwrap_or(0);
+    let group_size = h.workgroup_group_segment_size.unwrap_or(0);
+    let Resources { sgprs, vgprs, pgm_rsrc1, pgm_rsrc2 } = resources(asm, k, &h);
     let (code_major, code_minor) = h.code_version.unwrap_or((1, u32::from(new_bin_format(asm))));
     let machine = h.machine.unwrap_or((1, arch.major as u16, minor as u16, stepping as u16));
     let mut control_directive = h.control_directive;

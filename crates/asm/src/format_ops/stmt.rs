@@ -14,8 +14,6 @@ use crate::literals;
 pub(crate) struct Stmt<'a> {
     /// Its row of the pseudo-op table.
     pub id: PseudoOpId,
-    /// Lowercase, with its dot.
-    pub name: &'a str,
     pub args: &'a [ast::Arg],
     pub range: TextRange,
 }
@@ -28,11 +26,6 @@ impl Stmt<'_> {
             None => TextRange::empty(self.range.end()),
         }
     }
-}
-
-/// Refuses a pseudo-op of the table that this assembler does not implement, at its place.
-pub(crate) fn not_supported_yet(h: &mut dyn Host, st: &Stmt) {
-    h.error_at(st.range, format!("`{}` is not supported yet", st.name));
 }
 
 /// Errors with "garbage" when a pseudo-op without arguments has some.

@@ -16,22 +16,7 @@
 use gcn_formats::rocm_msgpack::{encode, Value};
 
 use super::metadata::{printf_ids, KernelArg, KernelMetadata, Metadata};
-
-/// The values of a kernel's 64-byte descriptor (LLVM 10 format) the metadata repeats when
-/// the source gives none.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Llvm10Descriptor {
-    pub group_segment_fixed_size: u32,
-    pub private_segment_fixed_size: u32,
-}
-
-impl Llvm10Descriptor {
-    /// The values of a 64-byte descriptor (`kernel_descriptor_t`).
-    pub fn of_bytes(d: &[u8; 64]) -> Llvm10Descriptor {
-        let u32_at = |o: usize| u32::from_le_bytes([d[o], d[o + 1], d[o + 2], d[o + 3]]);
-        Llvm10Descriptor { group_segment_fixed_size: u32_at(0), private_segment_fixed_size: u32_at(4) }
-    }
-}
+use gcn_formats::rocm::KernelDescriptor;
 
 /// The pseudo-ops whose values a kernel's v3 metadata needs from the source, in the order
 /// they are checked.
@@ -65,7 +50,7 @@ pub fn missing_value(k: &KernelMetadata) -> Option<&'static str> {
 
 /// The v3 metadata. `kernels`: each kernel's name, metadata and descriptor values; each
 /// must have the values of [`REQUIRED`].
-pub fn msgpack(md: &Metadata, kernels: &[(&str, &KernelMetadata, Llvm10Descriptor)]) -> Result<Vec<u8>, String> {
+pub fn msgpack(md: &Metadata, kernels: &[(&str, &KernelMetadata, KernelDescriptor)]) -> Result<Vec<u8>, String> {
     let mut kernel_maps = Vec::with_capacity(kernels.len());
     for &(name, k, d) in kernels {
         kernel_maps.push(kernel(name, k, d)?);
@@ -112,7 +97,7 @@ fn required<T>(value: Option<T>, name: &str, pseudo_op: &str) -> Result<T, Strin
 }
 
 /// One kernel's map.
-fn kernel(name: &str, k: &KernelMetadata, d: Llvm10Descriptor) -> Result<Value, String> {
+fn kernel(name: &str, k: &KernelMetadata, d: KernelDescriptor) -> Result<Value, String> {
     let symbol = required(k.symbol_name.as_deref(), name, ".md_symname")?;
     let set = |v: &[u32; 3]| v.iter().any(|&x| x != 0);
     let mut m: Vec<(&str, Value)> = vec![(".args", Value::Array(k.args.iter().map(argument).collect()))];
@@ -312,7 +297,7 @@ mod tests {
             ],
         };
         let want = without_device_enqueue_symbol(hex_fixture(include_str!("../../../test_data/rocm_v3/reference_case0.hex")));
-        assert_eq!(msgpack(&md, &[("testerek", &k, Llvm10Descriptor::default())]).unwrap(), want);
+        assert_eq!(msgpack(&md, &[("testerek", &k, KernelDescriptor::default())]).unwrap(), want);
     }
 
     #[test]
@@ -330,16 +315,9 @@ mod tests {
             a.is_const = true;
         }
         let md = Metadata { version: Some((39, 52)), printfs: Vec::new() };
-        let d = Llvm10Descriptor { group_segment_fixed_size: 231, private_segment_fixed_size: 5422 };
+        let d = KernelDescriptor { group_segment_fixed_size: 231, private_segment_fixed_size: 5422, ..KernelDescriptor::default() };
         let want = without_device_enqueue_symbol(hex_fixture(include_str!("../../../test_data/rocm_v3/reference_case1.hex")));
         assert_eq!(msgpack(&md, &[("vectors", &k, d)]).unwrap(), want);
-    }
-
-    #[test]
-    fn descriptor_values_are_read_little_endian() {
-        let mut d = [0u8; 64];
-        d[..8].copy_from_slice(&[0xe7, 0, 0, 0, 0x2e, 0x15, 0, 0]);
-        assert_eq!(Llvm10Descriptor::of_bytes(&d), Llvm10Descriptor { group_segment_fixed_size: 231, private_segment_fixed_size: 5422 });
     }
 
     #[test]
@@ -368,7 +346,7 @@ mod tests {
         k.sgprs = None;
         assert_eq!(missing_value(&k), Some(".md_sgprsnum"));
         let md = Metadata::default();
-        let e = msgpack(&md, &[("k", &k, Llvm10Descriptor::default())]).unwrap_err();
+        let e = msgpack(&md, &[("k", &k, KernelDescriptor::default())]).unwrap_err();
         assert_eq!(e, missing_message("k", ".md_sgprsnum"));
         k.symbol_name = None;
         assert_eq!(missing_value(&k), Some(".md_symname"));

@@ -1,7 +1,7 @@
-# What of the LLVM 10 format is not supported yet: kernel descriptors made from
-# configuration pseudo-ops (the reference builds them; here the source writes them),
-# `.control_directive`, `.fkernel`, `.gotsym`, an argument without its offset, and the
-# v3 metadata's values whose defaults are not known.
+# What of the LLVM 10 format is refused: `.control_directive` (the descriptor has no
+# place for it), and, not supported yet, `.fkernel`, `.gotsym`, an argument without its
+# offset and the v3 metadata's values whose defaults are not known. The global data must
+# have room for every kernel's descriptor.
 .rocm
 .gpu GFX1010
 .llvm10binfmt

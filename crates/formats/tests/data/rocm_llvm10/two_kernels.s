@@ -1,5 +1,5 @@
 # Two kernels: their `NAME.kd` symbols name 64-byte descriptors one after the other at
-# the start of `.rodata`. Without `.eflags` the ELF flags are 51; `.target` writes no
+# the start of `.rodata`, made from their configurations. Without `.eflags` the ELF flags are 51; `.target` writes no
 # note in this format. The v3 metadata takes the group and private segment sizes from
 # the descriptors.
 .rocm
@@ -8,22 +8,20 @@
 .metadatav3
 .target "amdgcn-amd-amdhsa--gfx1010"
 .globaldata
-first_kd:
-    .int 1024, 16, 0, 0
-    .quad first - first_kd
-    .fill 20, 1, 0
-    .int 0, 0x60af0041, 0x8c
-    .short 0x00b
-    .fill 6, 1, 0
-second_kd:
-    .int 0, 256, 0, 0
-    .quad second - second_kd
-    .fill 20, 1, 0
-    .int 0, 0x60af0041, 0x8c
-    .short 0x40b
-    .fill 6, 1, 0
+    .fill 128, 1, 0
 .kernel first
     .config
+        .dims x
+        .localsize 1024
+        .scratchbuffer 16
+        .floatmode 0xf0
+        .dx10clamp
+        .ieeemode
+        .userdatanum 6
+        .pgmrsrc1 0x60000000
+        .use_private_segment_buffer
+        .use_dispatch_ptr
+        .use_kernarg_segment_ptr
         .md_symname "first.kd"
         .md_kernarg_segment_size 8
         .md_kernarg_segment_align 8
@@ -36,6 +34,17 @@ second_kd:
         .arg out, "int*", 8, 0, globalbuf, i32, global
 .kernel second
     .config
+        .dims x
+        .private_segment_fixed_size 256
+        .floatmode 0xf0
+        .dx10clamp
+        .ieeemode
+        .userdatanum 6
+        .pgmrsrc1 0x60000000
+        .use_private_segment_buffer
+        .use_dispatch_ptr
+        .use_kernarg_segment_ptr
+        .use_wave32
         .md_symname "second.kd"
         .md_kernarg_segment_size 0
         .md_kernarg_segment_align 4

@@ -1,9 +1,9 @@
 # The LLVM 10 binary format (AMD OpenCL for Navi) with v3 (MessagePack) metadata made
-# from the pseudo-ops. The kernel's 64-byte descriptor is the source's own, at the start
-# of the global data; its code entry offset is the distance from it to the code.
+# from the pseudo-ops. The kernel's 64-byte descriptor is made from its configuration
+# and written over the first 64 bytes of the global data; its code entry offset is the
+# distance from it to the code.
 .rocm
 .gpu GFX1010
-.wave32
 .arch_minor 1
 .arch_stepping 0
 .eflags 53
@@ -12,19 +12,23 @@
 .md_version 1, 0
 .printf 1, 4, 4, "n=%d: %f"
 .globaldata
-vectorAdd_kd:
-    .int 0, 0                       # group and private segment fixed sizes
-    .quad 0
-    .quad vectorAdd - vectorAdd_kd  # kernel code entry offset
-    .fill 20, 1, 0
-    .int 0                          # COMPUTE_PGM_RSRC3
-    .int 0x60af0041, 0x8c           # COMPUTE_PGM_RSRC1, 2
-    .short 0x40b                    # properties: private segment buffer, dispatch
-                                    # and kernarg pointers, wave32
-    .fill 6, 1, 0
+    .fill 64, 1, 0                  # vectorAdd's descriptor
 table:
     .int vectorAdd - table, 7
 .kernel vectorAdd
+    .config
+        .dims x
+        .sgprsnum 16
+        .vgprsnum 16
+        .dx10clamp
+        .ieeemode
+        .floatmode 0xf0
+        .userdatanum 6
+        .pgmrsrc1 0x60000000
+        .use_private_segment_buffer
+        .use_dispatch_ptr
+        .use_kernarg_segment_ptr
+        .use_wave32
     .config
         .md_symname "vectorAdd.kd"
         .md_language "OpenCL C", 1, 2
