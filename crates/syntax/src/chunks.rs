@@ -340,7 +340,7 @@ fn statement_head(words: &[Word]) -> Option<&str> {
         let next = words.get(i + 1);
         let glued_colon = next.is_some_and(|n| n.kind == COLON && !n.spaced);
         let dot_number = w.kind == FLOAT_NUMBER && w.text.starts_with('.');
-        if matches!(w.kind, NAME | INT_NUMBER) && glued_colon || dot_number && glued_colon {
+        if glued_colon && (matches!(w.kind, NAME | INT_NUMBER) || dot_number) {
             i += 2;
             continue;
         }

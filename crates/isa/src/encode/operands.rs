@@ -1839,8 +1839,8 @@ fn check_align(reg: &Reg, align: Align) -> Result<()> {
     let code = reg.code;
     let count = reg.count;
     let bad = match align {
-        Align::Scalar => (count == 2 && code % 2 != 0) || (count >= 3 && code % 4 != 0),
-        Align::Vector => count > 1 && code < 128 && code / 4 != (code + count - 1) / 4 && code % 4 != 0,
+        Align::Scalar => (count == 2 && !code.is_multiple_of(2)) || (count >= 3 && !code.is_multiple_of(4)),
+        Align::Vector => count > 1 && code < 128 && code / 4 != (code + count - 1) / 4 && !code.is_multiple_of(4),
         Align::None => false,
     };
     if bad {

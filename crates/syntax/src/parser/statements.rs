@@ -55,8 +55,8 @@ pub(crate) fn directive_at(p: &Parser) -> Option<String> {
 #[inline(never)]
 fn dotted_directive(p: &Parser) -> Option<String> {
     let is_directive = p.current_bytes().len() > 1
-        && !(p.nth(1) == EQ)
-        && !(p.nth(1) == COLON && !p.nth_spaced(1));
+        && p.nth(1) != EQ
+        && (p.nth(1) != COLON || p.nth_spaced(1));
     is_directive.then(|| p.nth_text(0).to_ascii_lowercase())
 }
 
@@ -191,7 +191,7 @@ pub(crate) fn raw_arg_list(p: &mut Parser) {
     loop {
         let arg = p.start();
         let mut depth = 0u32;
-        while !p.at_statement_end() && !(depth == 0 && p.at(COMMA)) {
+        while !p.at_statement_end() && (depth != 0 || !p.at(COMMA)) {
             match p.current() {
                 L_PAREN | L_BRACK => depth += 1,
                 R_PAREN | R_BRACK => depth = depth.saturating_sub(1),

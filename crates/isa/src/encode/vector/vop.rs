@@ -350,7 +350,7 @@ pub(super) fn encode(
     // GCN 1.5's VOP3 takes a literal; clrxasm allows it where the operands need VOP3
     // (`v_cndmask_b32 v4, 0xffffff, -1, vcc_lo`), not where a modifier or `vop3` asks
     // for it (`v_add_f32 v1, abs(v2), 1234`).
-    if vop3 && need_imm && !(gfx10 && !vop3_by_request) {
+    if vop3 && need_imm && (!gfx10 || vop3_by_request) {
         let at = lit.map_or(ctx.whole, |l| l.src.range);
         return fail(
             errors,
