@@ -386,16 +386,17 @@ syn keyword clrxPseudoOp .fixed_work_group_size .fkernel .float .floatconsts .fl
 syn keyword clrxPseudoOp .gallium .gds_segment_size .gdssize .get_64bit .get_arch
 syn keyword clrxPseudoOp .get_driver_version .get_format .get_gpu .get_llvm_version .get_policy
 syn keyword clrxPseudoOp .get_version .global .globalbuffers .globaldata .globl .gotsym .gpu
-syn keyword clrxPseudoOp .group_segment_align .group_segment_fixes_size .half .header .hsa_debugmode
-syn keyword clrxPseudoOp .hsa_dims .hsa_dx10clamp .hsa_exceptions .hsa_floatmode .hsa_ieeemode
-syn keyword clrxPseudoOp .hsa_localsize .hsa_pgmrsrc1 .hsa_pgmrsrc2 .hsa_priority .hsa_privmode
-syn keyword clrxPseudoOp .hsa_scratchbuffer .hsa_sgprsnum .hsa_tgsize .hsa_userdatanum .hsa_vgprsnum
-syn keyword clrxPseudoOp .hsaconfig .hsalayout .hwlocal .hword .hwregion .ieeemode .if .if32 .if64
-syn keyword clrxPseudoOp .ifarch .ifb .ifc .ifdef .ifeq .ifeqs .iffmt .ifge .ifgpu .ifgt .ifle .iflt
-syn keyword clrxPseudoOp .ifnarch .ifnb .ifnc .ifndef .ifne .ifnes .ifnfmt .ifngpu .ifnotdef .incbin
-syn keyword clrxPseudoOp .include .inner .inputs .inputsamplers .int .intconsts .irp .irpc
-syn keyword clrxPseudoOp .isametadata .kcode .kcodeend .kernarg_segment_align .kernarg_segment_size
-syn keyword clrxPseudoOp .kernel .kernel_code_entry_offset .kernel_code_prefetch_offset
+syn keyword clrxPseudoOp .group_segment_align .group_segment_fixed_size .group_segment_fixes_size
+syn keyword clrxPseudoOp .half .header .hsa_debugmode .hsa_dims .hsa_dx10clamp .hsa_exceptions
+syn keyword clrxPseudoOp .hsa_floatmode .hsa_ieeemode .hsa_localsize .hsa_pgmrsrc1 .hsa_pgmrsrc2
+syn keyword clrxPseudoOp .hsa_priority .hsa_privmode .hsa_scratchbuffer .hsa_sgprsnum .hsa_tgsize
+syn keyword clrxPseudoOp .hsa_userdatanum .hsa_vgprsnum .hsaconfig .hsalayout .hwlocal .hword
+syn keyword clrxPseudoOp .hwregion .ieeemode .if .if32 .if64 .ifarch .ifb .ifc .ifdef .ifeq .ifeqs
+syn keyword clrxPseudoOp .iffmt .ifge .ifgpu .ifgt .ifle .iflt .ifnarch .ifnb .ifnc .ifndef .ifne
+syn keyword clrxPseudoOp .ifnes .ifnfmt .ifngpu .ifnotdef .incbin .include .inner .inputs
+syn keyword clrxPseudoOp .inputsamplers .int .intconsts .irp .irpc .isametadata .kcode .kcodeend
+syn keyword clrxPseudoOp .kernarg_segment_align .kernarg_segment_size .kernel
+syn keyword clrxPseudoOp .kernel_code_entry_offset .kernel_code_prefetch_offset
 syn keyword clrxPseudoOp .kernel_code_prefetch_size .lflags .line .llvm10binfmt .llvm_version .ln
 syn keyword clrxPseudoOp .local .localsize .long .machine .macro .macrocase .main
 syn keyword clrxPseudoOp .max_flat_work_group_size .max_scratch_backing_memory
