@@ -25,7 +25,7 @@ use crate::expr::{bin_op, un_op, EvalError, Ir, Sections, Value};
 use crate::index::NameKind;
 use crate::layout::{Layout, SectionKind};
 use crate::literals;
-use crate::options::Options;
+use crate::options::{BinaryFormat, Options};
 use crate::source::{Location, SourceMap};
 use crate::symbols::{SymId, SymbolTable};
 use crate::text::Mapper;
@@ -111,6 +111,10 @@ pub(crate) struct Pending {
     /// Symbols still referenced.
     pub remaining: u32,
     pub done: bool,
+    /// For a symbol's definition in AMD OpenCL 2.0 and GalliumCompute: the expression as
+    /// written, read again at the end with code positions kept
+    /// ([`Asm::code_relative_value`]).
+    pub original: Option<Box<Ir>>,
 }
 
 pub(crate) struct Asm {
@@ -139,6 +143,9 @@ pub(crate) struct Asm {
     pub reg_usage: crate::regusage::RegUsage,
     /// `.struct`/`.offset`: the output counter of the absolute section, when in it.
     pub abs_offset: Option<i64>,
+    /// While set, positions in code sections stay section-relative where their sections'
+    /// addresses would make them absolute ([`Asm::code_relative_value`]).
+    keep_code_relative: bool,
     /// The format can no longer change (something was emitted or defined in a section).
     pub format_fixed: bool,
     pub dot: SymId,
@@ -191,6 +198,7 @@ impl Asm {
             printed: String::new(),
             reg_usage: Default::default(),
             abs_offset: None,
+            keep_code_relative: false,
             format_fixed: false,
             dot,
             any_register_symbol: false,
@@ -559,11 +567,11 @@ impl Asm {
             self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
             return;
         }
-        self.set_symbol(id, here);
+        let label_section = self.abs_offset.is_none().then(|| self.layout.current() as u32);
+        self.set_symbol_of_label(id, here, label_section);
         let sym = self.symbols.get_mut(id);
         sym.once_defined = true;
         sym.is_label = true;
-        sym.label_section = self.abs_offset.is_none().then(|| self.layout.current() as u32);
         if self.abs_offset.is_none() && self.layout.is_code_section() {
             let (section, offset) = (self.layout.current(), self.layout.offset());
             self.reg_usage.label(section, offset);
@@ -667,6 +675,7 @@ impl Asm {
         if ir.is_closed() {
             match self.eval_ir(ctx, value.syntax().text_range(), &ir) {
                 Ok(v) => {
+                    let v = self.code_relative_value(ctx, value, v);
                     self.set_symbol(id, v);
                     self.symbols.get_mut(id).once_defined = !reassign;
                     return;
@@ -726,11 +735,18 @@ impl Asm {
 
     /// Gives a symbol its value and resolves what waited for it.
     pub(crate) fn set_symbol(&mut self, id: SymId, value: Value) {
+        self.set_symbol_of_label(id, value, None);
+    }
+
+    /// [`set_symbol`](Self::set_symbol) for a label of `label_section` (known before
+    /// what waited for it is resolved).
+    fn set_symbol_of_label(&mut self, id: SymId, value: Value, label_section: Option<u32>) {
         let mut work = vec![(id, value)];
+        let mut label_section = label_section;
         while let Some((id, value)) = work.pop() {
             let sym = self.symbols.get_mut(id);
             sym.value = Some(value);
-            sym.label_section = None;
+            sym.label_section = label_section.take();
             sym.def = None;
             sym.register = None;
             sym.eqv = None;
@@ -863,7 +879,7 @@ impl Asm {
     /// Writes a resolved value; returns the symbol it defines, if any.
     fn apply_pending(&mut self, index: usize, value: Value) -> Option<(SymId, Value)> {
         match self.pending[index].target.clone() {
-            PendingTarget::Symbol(id) => Some((id, value)),
+            PendingTarget::Symbol(id) => Some((id, self.code_relative_pending(index, value))),
             PendingTarget::Data { section, offset, size } => {
                 match self.data_value(value) {
                     Ok(v) => {
@@ -926,7 +942,6 @@ impl Asm {
     /// data, Gallium's scratch buffer), or an expression on one that only a relocation
     /// can express (`x >> 32`).
     pub(crate) fn wants_relocation(&self, ir: &Ir) -> bool {
-        use crate::options::BinaryFormat;
         if !matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium) || !self.is_relocatable(ir) {
             return false;
         }
@@ -1057,7 +1072,7 @@ impl Asm {
         }
         let section = self.layout.current();
         let offset = self.layout.offset() as i64;
-        if self.layout.is_absolute_section(section) {
+        if self.layout.is_absolute_section(section) && !self.kept_relative(section) {
             Value::Abs(offset)
         } else {
             Value::Rel { section: section as u32, offset }
@@ -1150,7 +1165,7 @@ impl Asm {
         }
         let prev = self.symbols.global_symbol(&format!("{name}b"));
         match self.symbols.value(prev) {
-            Some(v) => Ok(Ir::Value(self.absolute_if_possible(v))),
+            Some(v) => Ok(Ir::Value(self.value_in_expression(prev, v))),
             None => Err(format!("no local label `{name}` before this point")),
         }
     }
@@ -1194,7 +1209,7 @@ impl Asm {
         }
         let sym = self.symbols.get(id);
         if let Some(v) = sym.value {
-            return Ir::Value(self.absolute_if_possible(v));
+            return Ir::Value(self.value_in_expression(id, v));
         }
         if let Some(def) = sym.def {
             return Ir::Sym(def);
@@ -1248,10 +1263,90 @@ impl Asm {
     /// Section offsets in sections whose addresses are their offsets are absolute.
     fn absolute_if_possible(&self, v: Value) -> Value {
         match v {
-            Value::Rel { section, offset } if self.layout.is_absolute_section(section as usize) => Value::Abs(offset),
+            Value::Rel { section, offset }
+                if self.layout.is_absolute_section(section as usize) && !self.kept_relative(section as usize) =>
+            {
+                Value::Abs(offset)
+            }
             v => v,
         }
     }
+
+    /// A symbol's value `v` as an expression sees it: absolute where its section's
+    /// addresses are its offsets, except a code label's position while code positions
+    /// are kept relative.
+    fn value_in_expression(&self, id: SymId, v: Value) -> Value {
+        match (v, self.symbols.get(id).label_section) {
+            (Value::Abs(offset), Some(section)) if self.kept_relative(section as usize) => Value::Rel { section, offset },
+            _ => self.absolute_if_possible(v),
+        }
+    }
+
+    /// [`code_relative_value`](Self::code_relative_value) of a definition that waited
+    /// for its symbols: its expression as written, with their values now.
+    fn code_relative_pending(&mut self, index: usize, absolute: Value) -> Value {
+        let Value::Abs(number) = absolute else { return absolute };
+        let Some(original) = self.pending[index].original.take() else { return absolute };
+        let mut ir = *original;
+        let mut syms = Vec::new();
+        ir.symbols(&mut syms);
+        self.keep_code_relative = true;
+        let mut closed = true;
+        for s in syms {
+            match self.symbols.value(s) {
+                Some(v) => {
+                    let v = self.value_in_expression(s, v);
+                    ir.substitute(s, &|| Ir::Value(v));
+                }
+                None => closed = false,
+            }
+        }
+        let relative = closed.then(|| self.with_sections(|asm, sections| ir.eval_in(&|s| asm.symbols.value(s), &mut |_| {}, sections)));
+        self.keep_code_relative = false;
+        match relative {
+            Some(Ok(Value::Rel { section, offset })) if offset == number && self.is_code_section(section as usize) => {
+                Value::Rel { section, offset }
+            }
+            _ => absolute,
+        }
+    }
+
+    fn kept_relative(&self, section: usize) -> bool {
+        self.keep_code_relative && self.is_code_section(section)
+    }
+
+    fn is_code_section(&self, section: usize) -> bool {
+        self.layout.sections.get(section).is_some_and(|s| s.kind == SectionKind::Code)
+    }
+
+    /// The value a symbol assigned `value` keeps: in AMD OpenCL 2.0 and GalliumCompute,
+    /// code is addressable but its positions are not absolute in the reference (only the
+    /// section's known address makes them usable as numbers), so `x = label + 4` is a
+    /// position in the code, as the symbol table of `-S` writes it. `absolute` is the
+    /// value as every use sees it; the position is kept when it is that same number.
+    fn code_relative_value(&mut self, ctx: &Ctx, value: &ast::Expr, absolute: Value) -> Value {
+        let Value::Abs(number) = absolute else { return absolute };
+        if !matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium) {
+            return absolute;
+        }
+        // Lowered again with code positions kept: quietly, the first lowering reported
+        // and indexed what there was.
+        let index = self.index.take();
+        let diags = self.diags.len();
+        self.keep_code_relative = true;
+        let ir = self.try_lower(ctx, value, false).ok();
+        let relative = ir.filter(Ir::is_closed).and_then(|ir| self.eval_ir(ctx, value.syntax().text_range(), &ir).ok());
+        self.keep_code_relative = false;
+        self.diags.truncate(diags);
+        self.index = index;
+        match relative {
+            Some(Value::Rel { section, offset }) if offset == number && self.is_code_section(section as usize) => {
+                Value::Rel { section, offset }
+            }
+            _ => absolute,
+        }
+    }
+
 
     /// Evaluates, reporting warnings at `range`.
     pub(crate) fn eval_ir(&mut self, ctx: &Ctx, range: TextRange, ir: &Ir) -> Result<Value, EvalError> {
@@ -1313,7 +1408,9 @@ impl Asm {
         for &s in &syms {
             self.symbols.get_mut(s).occurrences.push(index as u32);
         }
-        self.pending.push(Pending { ir, target, loc, origin: ctx.origin.clone(), remaining: syms.len() as u32, done: false });
+        let keeps_code_positions = matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium);
+        let original = (keeps_code_positions && matches!(target, PendingTarget::Symbol(_))).then(|| Box::new(ir.clone()));
+        self.pending.push(Pending { ir, target, loc, origin: ctx.origin.clone(), remaining: syms.len() as u32, done: false, original });
     }
 
     /// A value to store in data or code: absolute, or a position in a section whose
