@@ -1326,7 +1326,7 @@ impl Asm {
     /// value as every use sees it; the position is kept when it is that same number.
     fn code_relative_value(&mut self, ctx: &Ctx, value: &ast::Expr, absolute: Value) -> Value {
         let Value::Abs(number) = absolute else { return absolute };
-        if !matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium) {
+        if !matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium) || !names_a_position(value) {
             return absolute;
         }
         // Lowered again with code positions kept: quietly, the first lowering reported
@@ -1685,6 +1685,13 @@ pub(crate) const PLACES_LATER: &str =
 
 fn fits_signed(v: i64, bits: u32) -> bool {
     bits >= 64 || (-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&v)
+}
+
+/// Whether an expression names a symbol, `.` or a local label: only then can it be a
+/// position (numbers and operators alone never are).
+fn names_a_position(expr: &ast::Expr) -> bool {
+    use gcn_syntax::SyntaxKind::{LOCAL_LABEL_REF, NAME};
+    expr.syntax().descendants_with_tokens().any(|e| matches!(e.kind(), NAME | LOCAL_LABEL_REF))
 }
 
 /// Whether `v` fits in `bits` as an unsigned or a negative signed value.
