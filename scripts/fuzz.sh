@@ -3,9 +3,9 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds; parse assemble document)
 #
-# Seeds: every crates/*/test_data file, and when ../shared/conformance (or
-# $CONFORMANCE) is present, its module sources and its instruction lines (grouped by
-# set, 40 lines a seed). The corpus grows in fuzz/corpus/TARGET; crashes go to
+# Seeds: every crates/*/test_data file and crates/formats/tests/data/*/*.s, and when
+# ../shared/conformance (or $CONFORMANCE) is present, its module sources and its
+# instruction lines (grouped by set, 40 lines a seed). The corpus grows in fuzz/corpus/TARGET; crashes go to
 # fuzz/artifacts/TARGET; each run's log is fuzz/artifacts/TARGET.log, whose last lines
 # give the executions (`#N DONE`). Needs cargo-fuzz (`cargo install cargo-fuzz`); uses
 # RUSTC_BOOTSTRAP=1 on a stable toolchain. Run it with `nice -n 19` on a shared machine.
@@ -23,6 +23,10 @@ seed() {
     mkdir -p "$dir"
     for f in crates/*/test_data/*; do
         [ -f "$f" ] && cp "$f" "$dir/td-$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f")"
+    done
+    # The binary formats' cases (ROCm's LLVM 10 format, -S, ...) too.
+    for f in crates/formats/tests/data/*/*.s; do
+        [ -f "$f" ] && cp "$f" "$dir/fd-$(basename "$(dirname "$f")")-$(basename "$f")"
     done
     if [ -d "$conformance" ]; then
         python3 - "$conformance" "$dir" <<'PY'
