@@ -1301,13 +1301,19 @@ impl Asm {
                 None => closed = false,
             }
         }
-        let relative = closed.then(|| self.with_sections(|asm, sections| ir.eval_in(&|s| asm.symbols.value(s), &mut |_| {}, sections)));
+        let relative = closed
+            .then(|| self.with_sections(|asm, sections| ir.eval_in(&|s| asm.symbols.value(s), &mut |_| {}, sections)).ok())
+            .flatten();
         self.keep_code_relative = false;
+        self.position_if_same(relative, number).unwrap_or(absolute)
+    }
+
+    /// The code-relative reading `relative` when it is a position in code with the same
+    /// number as the absolute value.
+    fn position_if_same(&self, relative: Option<Value>, number: i64) -> Option<Value> {
         match relative {
-            Some(Ok(Value::Rel { section, offset })) if offset == number && self.is_code_section(section as usize) => {
-                Value::Rel { section, offset }
-            }
-            _ => absolute,
+            Some(Value::Rel { section, offset }) if offset == number && self.is_code_section(section as usize) => relative,
+            _ => None,
         }
     }
 
@@ -1339,14 +1345,8 @@ impl Asm {
         self.keep_code_relative = false;
         self.diags.truncate(diags);
         self.index = index;
-        match relative {
-            Some(Value::Rel { section, offset }) if offset == number && self.is_code_section(section as usize) => {
-                Value::Rel { section, offset }
-            }
-            _ => absolute,
-        }
+        self.position_if_same(relative, number).unwrap_or(absolute)
     }
-
 
     /// Evaluates, reporting warnings at `range`.
     pub(crate) fn eval_ir(&mut self, ctx: &Ctx, range: TextRange, ir: &Ir) -> Result<Value, EvalError> {

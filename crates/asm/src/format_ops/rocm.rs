@@ -944,7 +944,7 @@ pub(crate) fn finish(asm: &mut Asm) {
     let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
     let mut llvm10_descriptors = Vec::new();
     let metadata = if let Some(llvm10_at) = asm.layout.config.rocm.llvm10_bin_format {
-        let Some(descriptors) = llvm10_source_supported(asm, llvm10_at, text) else { return };
+        let Some(descriptors) = checked_llvm10_kernels(asm, llvm10_at, text) else { return };
         llvm10_descriptors = descriptors;
         llvm10_metadata_text(asm, &llvm10_descriptors)
     } else {
@@ -1059,7 +1059,7 @@ struct Llvm10Kernel {
 /// kernel with a configuration gets its descriptor written there, one without keeps the
 /// bytes the source wrote. The metadata made from the pseudo-ops must be v3, with the
 /// values [`metadata_v3::REQUIRED`] names.
-fn llvm10_source_supported(asm: &mut Asm, llvm10_at: Location, text: Option<usize>) -> Option<Vec<Llvm10Kernel>> {
+fn checked_llvm10_kernels(asm: &mut Asm, llvm10_at: Location, text: Option<usize>) -> Option<Vec<Llvm10Kernel>> {
     let errors = |asm: &Asm| asm.diags.iter().filter(|d| d.severity == Severity::Error).count();
     let errors_before = errors(asm);
     let code_offsets = refuse_llvm10_kernel_settings(asm, text);
