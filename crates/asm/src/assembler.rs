@@ -391,6 +391,9 @@ impl Asm {
                         if self.flush_errors(ctx, end) {
                             return Flow::Continue;
                         }
+                        if !gcn_isa::lookup(gcn_isa::split_suffix(token.text()).0).is_empty() {
+                            return self.call_as_instruction(ctx, &call);
+                        }
                         self.error_at(ctx, token.text_range(), format!("`{}` is neither an instruction nor a macro", token.text()));
                     }
                 }
@@ -418,6 +421,19 @@ impl Asm {
             }
         }
         Flow::Continue
+    }
+
+    /// A statement the parser read as a macro call, for a macro that does not exist (its
+    /// definition was in a block that was skipped), named like an instruction: it is the
+    /// instruction. Its text is parsed again, knowing no macro, where it stands.
+    fn call_as_instruction(&mut self, ctx: &Ctx, call: &ast::MacroCall) -> Flow {
+        let range = call.syntax().text_range();
+        let text = &ctx.source[usize::from(range.start())..usize::from(range.end())];
+        let parse = gcn_syntax::parse(text);
+        let here = Ctx { mapper: ctx.mapper.shifted(u32::from(range.start())), ..ctx.clone() };
+        // A repetition's later iterations report nothing again, as for any statement.
+        let report = !ctx.errors.borrow().silent;
+        self.process_parse(here, &parse, std::sync::Arc::from(text), report)
     }
 
     pub(crate) fn find_macro(&self, name: &str) -> Option<Rc<crate::macros::Macro>> {

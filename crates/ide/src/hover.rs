@@ -88,6 +88,11 @@ pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Genera
                 }
                 SyntaxKind::LINE if gcn_syntax::is_register_name(token.text(), false) => register_hover(token.text(), generation())?,
                 SyntaxKind::MODIFIER => modifier_hover(token.text())?,
+                // Read as a macro call, yet the assembler called no macro here (the
+                // definition was in a skipped block): the statement is the instruction.
+                SyntaxKind::MACRO_CALL if is_head && program.is_some() => {
+                    instruction_hover(token.text(), generation()).or_else(|| name_hover(parse, index, token.text()))?
+                }
                 _ => name_hover(parse, index, token.text())?,
             }
         }
