@@ -932,24 +932,18 @@ impl Asm {
     /// the bits below its sign bit of a positive value, all its bits of a negative one.
     #[allow(clippy::too_many_arguments)]
     fn patch_field(&mut self, index: usize, section: usize, offset: usize, shift: u8, bits: u8, signed: bool, value: i64) {
-        let bits = u32::from(bits).min(32);
-        let (keep, fits) = if signed {
-            let keep = if value >= 0 { bits - 1 } else { bits };
-            (keep, fits_signed(value, bits))
-        } else {
-            (bits, fits_unsigned_or_signed(value, bits))
-        };
-        if !fits {
-            self.pending_diag(index, Severity::Warning, truncation_message(value, keep));
+        let (field, warning) = gcn_isa::encode::fit_field(value, bits, signed);
+        if let Some(message) = warning {
+            self.pending_diag(index, Severity::Warning, message);
         }
         let Some(content) = self.layout.sections.get(section).map(|s| &s.content) else { return };
         if offset + 4 > content.len() {
             return;
         }
+        let bits = u32::from(bits).min(32);
         let mut word = u32::from_le_bytes(content[offset..offset + 4].try_into().unwrap());
         let field_mask: u32 = if bits >= 32 { u32::MAX } else { (1u32 << bits) - 1 };
-        let value_mask: u32 = if keep >= 32 { u32::MAX } else { (1u32 << keep) - 1 };
-        word = (word & !(field_mask << shift)) | (((value as u32) & value_mask) << shift);
+        word = (word & !(field_mask << shift)) | (field << shift);
         self.layout.patch_bytes(section, offset, &word.to_le_bytes());
     }
 
@@ -1598,7 +1592,7 @@ impl Asm {
                 let result = encode::encode_instruction(&target, instr, &mut resolver);
                 let reusable = !resolver.asked.get();
                 if let (Ok(encoded), Some(cache)) = (&result, self.encode_cache.as_mut()) {
-                    if reusable && encoded.fixups.is_empty() {
+                    if reusable && encoded.fixups.is_empty() && encoded.warnings.is_empty() {
                         cache.insert(instr.syntax(), target, encoded);
                     }
                 }
@@ -1607,6 +1601,9 @@ impl Asm {
         };
         match result {
             Ok(encoded) => {
+                for w in &encoded.warnings {
+                    self.warn_at(ctx, w.range, w.message.clone());
+                }
                 // The fixups' expressions are bound before the words are emitted: `.` in
                 // them is the start of the instruction.
                 let fixups: Vec<(Option<Ir>, encode::Fixup)> = if encoded.fixups.is_empty() {
@@ -1666,7 +1663,7 @@ impl Asm {
             }
             encode::FixupKind::Branch => PendingTarget::Branch { section, offset, instr_start: start as i64 },
         };
-        let loc = ctx.loc(fixup.expr.syntax().text_range().start());
+        let loc = ctx.loc(gcn_isa::encode::value_range(&fixup.expr).start());
         // Known by now (defined later in the same statement's expansion): patch at once.
         self.add_pending(ir, target, loc, ctx);
         let index = self.pending.len() - 1;
@@ -1715,10 +1712,7 @@ fn fits_unsigned_or_signed(v: i64, bits: u32) -> bool {
     bits >= 64 || (-(1i64 << (bits - 1))..(1i64 << bits)).contains(&v)
 }
 
-fn truncation_message(v: i64, bits: u32) -> String {
-    let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
-    format!("value {:#x} truncated to {:#x}", v as u64, v as u64 & mask)
-}
+use gcn_isa::encode::truncation_message;
 
 /// An integer or character literal.
 pub(crate) fn literal_value(token: &gcn_syntax::SyntaxToken) -> Result<i64, String> {

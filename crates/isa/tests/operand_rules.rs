@@ -1,9 +1,11 @@
 //! The reference's operand rules, as data: `test_data/clrx/*.txt` hold lines
-//! `TARGET ;; SOURCE ;; EXPECTED`, where TARGET is a device name with optional
-//! `+wave32` and `+buggyfplit` (CLRX 0.1.2's float-literal rules), and EXPECTED is the
-//! words in hex (as the conformance corpus writes them) or `error: TEXT`, a refusal
-//! whose message contains TEXT. `#` starts a comment line; each file's comments say
-//! which rule of clrxasm's source its cases pin.
+//! `TARGET ;; SOURCE ;; EXPECTED[ ;; WARNING]...`, where TARGET is a device name with
+//! optional `+wave32` and `+buggyfplit` (CLRX 0.1.2's float-literal rules), EXPECTED is
+//! the words in hex (as the conformance corpus writes them) or `error: TEXT`, a refusal
+//! whose message contains TEXT, and each WARNING is `COLUMN: TEXT`, a warning at that
+//! column (1-based) whose message contains TEXT; words given without warnings mean none
+//! is expected. `#` starts a comment line; each file's comments say which rule of
+//! clrxasm's source its cases pin.
 //!
 //! Run: `cargo test -p gcn-isa --test operand_rules`.
 
@@ -50,8 +52,8 @@ impl Resolver for TinyResolver {
     }
 }
 
-/// The words, or the first error's message.
-fn encode(target: &Target, src: &str) -> Result<Vec<u32>, String> {
+/// The words and the warnings (`COLUMN: MESSAGE`), or the first error's message.
+fn encode(target: &Target, src: &str) -> Result<(Vec<u32>, Vec<String>), String> {
     let parse = gcn_syntax::parse(src);
     if let Some(e) = parse.errors().first() {
         return Err(format!("syntax: {e:?}"));
@@ -65,7 +67,11 @@ fn encode(target: &Target, src: &str) -> Result<Vec<u32>, String> {
         })
         .ok_or("no instruction")?;
     match encode_instruction(target, &instr, &mut TinyResolver) {
-        Ok(e) => Ok(e.words.to_vec()),
+        Ok(e) => {
+            let warnings =
+                e.warnings.iter().map(|w| format!("{}: {}", u32::from(w.range.start()) + 1, w.message)).collect();
+            Ok((e.words.to_vec(), warnings))
+        }
         Err(errors) => Err(errors[0].message.clone()),
     }
 }
@@ -85,6 +91,14 @@ fn target_of(spec: &str) -> Target {
     target
 }
 
+/// `got` is `COLUMN: MESSAGE`; `want` is `COLUMN: TEXT` with TEXT a part of MESSAGE.
+fn warning_matches(got: &str, want: &str) -> bool {
+    let (Some((got_column, message)), Some((want_column, text))) = (got.split_once(':'), want.split_once(':')) else {
+        return false;
+    };
+    got_column == want_column.trim() && message.contains(text.trim())
+}
+
 #[test]
 fn operand_rules() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test_data/clrx");
@@ -100,23 +114,29 @@ fn operand_rules() {
                 continue;
             }
             let fields: Vec<&str> = line.split(";;").map(str::trim).collect();
-            let [spec, src, want] = fields[..] else { panic!("{file}:{}: bad line", n + 1) };
+            let [spec, src, want, ref want_warnings @ ..] = fields[..] else { panic!("{file}:{}: bad line", n + 1) };
             total += 1;
             let got = encode(&target_of(spec), src);
             let ok = match (want.strip_prefix("error:"), &got) {
                 (Some(text), Err(message)) => message.contains(text.trim()),
-                (None, Ok(words)) => {
+                (None, Ok((words, warnings))) => {
                     let want: Vec<Option<u32>> =
                         want.split_whitespace().map(|w| u32::from_str_radix(w, 16).ok()).collect();
                     words.iter().map(|&w| Some(w)).eq(want)
+                        && warnings.len() == want_warnings.len()
+                        && warnings.iter().zip(want_warnings).all(|(got, want)| warning_matches(got, want))
                 }
                 _ => false,
             };
             if !ok {
                 let got = match got {
-                    Ok(w) => w.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" "),
+                    Ok((w, warnings)) => {
+                        let words = w.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" ");
+                        warnings.iter().fold(words, |out, w| format!("{out} ;; {w}"))
+                    }
                     Err(e) => format!("error: {e}"),
                 };
+                let want = fields[2..].join(" ;; ");
                 failures.push(format!("{file}:{}: {spec} ;; {src} ;; got {got}, want {want}", n + 1));
             }
         }

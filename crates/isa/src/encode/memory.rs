@@ -37,11 +37,11 @@ pub(super) fn encode(
     }
 }
 
-/// A known or pending unsigned field value: known values are masked to `bits`;
-/// pending ones get a fixup at `word`/`shift`.
+/// A known or pending field value: known values are stored as [`super::fit_field`] says
+/// (with its warning); pending ones get a fixup at `word`/`shift`.
 fn field<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, v: Value, e: &E, word: usize, shift: u8, bits: u8, signed: bool) -> u32 {
     match v {
-        Value::Known(v) => (v as u32) & ((1u64 << bits) - 1) as u32,
+        Value::Known(v) => cx.known_field(e, v, bits, signed),
         Value::Pending => {
             cx.fixup(word, shift, bits, signed, FixupKind::Value, e);
             0
@@ -75,12 +75,14 @@ enum NameOrValue {
     Value(u32),
 }
 
-fn name_or_value(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<NameOrValue> {
+/// A name, or `@expr` for a field of `bits` bits (truncated, with clrxasm's warning).
+fn name_or_value(cx: &mut Cx<'_>, e: &ast::Expr, bits: u8) -> Result<NameOrValue> {
     if let ast::Expr::At(a) = e {
         let Some(inner) = a.expr() else {
             return Err(EncodeError::new(range_of(e), "expected an expression after `@`"));
         };
-        return Ok(NameOrValue::Value(cx.known(&inner)? as u32));
+        let v = cx.known(&inner)?;
+        return Ok(NameOrValue::Value(cx.known_field(e, v, bits, false)));
     }
     let text = e
         .syntax()
@@ -107,10 +109,19 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
         if m.is("gds") {
             gds = cx.mod_flag(m)?;
         } else if m.is("offset") {
+            if offset.is_some() {
+                cx.warn_repeated(m);
+            }
             offset = Some(cx.mod_pending(m)?);
         } else if two && m.is("offset0") {
+            if offset0.is_some() {
+                cx.warn_repeated(m);
+            }
             offset0 = Some(cx.mod_pending(m)?);
         } else if two && m.is("offset1") {
+            if offset1.is_some() {
+                cx.warn_repeated(m);
+            }
             offset1 = Some(cx.mod_pending(m)?);
         } else {
             return Err(m.unknown("DS"));
@@ -212,7 +223,8 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
     let list: Vec<ast::Expr> = match &value {
         ast::Expr::List(l) => l.items().collect(),
         _ if gfx10 => {
-            fmt.0 = cx.known(&value)? as u32 & 0x7f;
+            let v = cx.known(&value)?;
+            fmt.0 = cx.known_field(&value, v, 7, false);
             return Ok(());
         }
         _ => return Err(EncodeError::new(range_of(&value), "expected `[data format, number format]`")),
@@ -222,15 +234,16 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
     }
     let mut seen_dfmt = false;
     for (i, e) in list.iter().enumerate() {
-        let text = match name_or_value(cx, e)? {
-            // `[@d]` and `[@d, @n]`: the first is the data format.
+        // `[@d]` and `[@d, @n]`: the first is the data format (4 bits), the second the
+        // number format (3 bits).
+        let text = match name_or_value(cx, e, if i == 0 { 4 } else { 3 })? {
             NameOrValue::Value(v) if i == 0 => {
-                fmt.0 = v & 0xf;
+                fmt.0 = v;
                 seen_dfmt = true;
                 continue;
             }
             NameOrValue::Value(v) => {
-                fmt.1 = v & 7;
+                fmt.1 = v;
                 continue;
             }
             NameOrValue::Name(text) => text,
@@ -300,13 +313,20 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     let mut flags = BufferFlags::default();
     let mut offset: Option<(Value, ModValue)> = None;
     let mut fmt: (u32, u32) = if gfx10 { (0, 0) } else { (1, 0) };
+    let mut have_format = false;
     for m in &items.modifiers {
         let mut lower = [0u8; BufferFlags::LONGEST_NAME];
         if let Some(flag) = flags.named(ascii_lowercase_in(m.name(), &mut lower), typed, gen) {
             *flag = cx.mod_flag(m)?;
         } else if m.is("offset") {
+            if offset.is_some() {
+                cx.warn_repeated(m);
+            }
             offset = Some(cx.mod_pending(m)?);
         } else if m.is("format") && typed {
+            if std::mem::replace(&mut have_format, true) {
+                cx.warn_repeated(m);
+            }
             buffer_format(cx, m, gfx10, &mut fmt)?;
         } else {
             return Err(m.unknown(class));
@@ -424,9 +444,20 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     let (mut unorm, mut glc, mut slc, mut r128, mut tfe, mut lwe, mut da, mut d16, mut a16, mut dlc) =
         (false, false, false, false, false, false, false, false, false, false);
     let mut dim: Option<u32> = None;
+    let mut have_dmask = false;
     for m in &items.modifiers {
         if m.is("dmask") {
-            dmask = cx.mod_int(m)? as u32 & 0xf;
+            if std::mem::replace(&mut have_dmask, true) {
+                cx.warn_repeated(m);
+            }
+            let Some(e) = m.value()? else {
+                return Err(EncodeError::new(m.range(), "expected `:` and a value after `dmask`"));
+            };
+            let v = cx.known(&e)?;
+            if !(0..=15).contains(&v) {
+                cx.warn(range_of(&e), format!("dmask {v:#x} out of range (1-15): its low 4 bits are kept"));
+            }
+            dmask = v as u32 & 0xf;
             if dmask == 0 {
                 return Err(EncodeError::new(m.range(), "zero in dmask is illegal"));
             }
@@ -451,12 +482,15 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         } else if m.is("dlc") && gfx10 {
             dlc = cx.mod_flag(m)?;
         } else if m.is("dim") && gfx10 {
+            if dim.is_some() {
+                cx.warn_repeated(m);
+            }
             let Some(v) = m.value()? else {
                 return Err(EncodeError::new(m.range(), "expected `:` and a dimension after `dim`"));
             };
-            let text = match name_or_value(cx, &v)? {
+            let text = match name_or_value(cx, &v, 3)? {
                 NameOrValue::Value(d) => {
-                    dim = Some(d & 7);
+                    dim = Some(d);
                     continue;
                 }
                 NameOrValue::Name(text) => text,
@@ -663,6 +697,9 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         } else if m.is("dlc") && gfx10 {
             dlc = cx.mod_flag(m)?;
         } else if (m.is("offset") || m.is("inst_offset")) && vega {
+            if offset.is_some() {
+                cx.warn_repeated(m);
+            }
             offset = Some(cx.mod_pending(m)?);
         } else {
             return Err(m.unknown(class));
@@ -736,17 +773,8 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             } else {
                 (13, true)
             };
-            let off = match *v {
-                // Positive offsets keep the bits below the sign bit, as clrxasm does.
-                Value::Known(x) if (signed || gfx10) && x >= 0 => (x as u32) & ((1 << (bits - 1)) - 1),
-                Value::Known(x) => (x as u32) & ((1 << bits) - 1),
-                Value::Pending => {
-                    // Like known values: positive values keep the bits below the sign bit.
-                    cx.fixup(0, 0, bits, signed || gfx10, FixupKind::Value, e);
-                    0
-                }
-            };
-            w0 |= off;
+            // Positive offsets keep the bits below the sign bit, as clrxasm does.
+            w0 |= field(cx, *v, e, 0, 0, bits, signed || gfx10);
         }
         if gfx10 {
             w0 |= (dlc as u32) << 12;

@@ -101,6 +101,41 @@ pub enum FixupKind {
     Branch,
 }
 
+/// A value stored in a field of `bits` bits (at most 32), as clrxasm stores it: a signed
+/// field keeps the bits below its sign bit of a positive value and all its bits of a
+/// negative one; an unsigned field keeps its low bits (a negative value that fits as a
+/// signed one is taken too). Returns the field's bits and, when the value does not fit,
+/// the warning clrxasm gives. The encoder stores known values so, and the core patches
+/// a [`Fixup`] so once its value is known.
+pub fn fit_field(value: i64, bits: u8, signed: bool) -> (u32, Option<String>) {
+    let bits = u32::from(bits).min(32);
+    let (keep, fits) = if signed {
+        let keep = if value >= 0 { bits - 1 } else { bits };
+        (keep, bits >= 64 || (-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&value))
+    } else {
+        (bits, (-(1i64 << (bits - 1))..(1i64 << bits)).contains(&value))
+    };
+    let mask = if keep >= 32 { u32::MAX } else { (1u32 << keep) - 1 };
+    let warning = (!fits).then(|| truncation_message(value, keep));
+    (value as u32 & mask, warning)
+}
+
+/// The part of an operand a message about its value points at: the expression after the
+/// `@` of `@expr`, as clrxasm points, or the whole expression.
+pub fn value_range(expr: &ast::Expr) -> TextRange {
+    let node = expr.syntax();
+    match node.kind() {
+        gcn_syntax::SyntaxKind::AT_EXPR => node.children().last().map_or(node.text_range(), |inner| inner.text_range()),
+        _ => node.text_range(),
+    }
+}
+
+/// clrxasm's warning for a value cut to its low `bits` bits.
+pub fn truncation_message(value: i64, bits: u32) -> String {
+    let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    format!("value {:#x} truncated to {:#x}", value as u64, value as u64 & mask)
+}
+
 /// A register read or written by an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RegUse {
@@ -117,6 +152,9 @@ pub struct Encoded {
     pub words: Words,
     pub fixups: Vec<Fixup>,
     pub regs: RegUses,
+    /// What clrxasm warns about while it encodes (a value truncated to its field, a
+    /// modifier given twice, …): the instruction is still encoded.
+    pub warnings: Vec<EncodeWarning>,
 }
 
 /// An instruction's words: 1 or 2, and a literal.
@@ -136,6 +174,13 @@ impl EncodeError {
     pub fn new(range: TextRange, message: impl Into<String>) -> Self {
         EncodeError { range, message: message.into() }
     }
+}
+
+/// A warning about part of an encoded instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeWarning {
+    pub range: TextRange,
+    pub message: String,
 }
 
 /// Encodes `instr` for `target`.

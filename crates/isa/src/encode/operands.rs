@@ -66,7 +66,7 @@ use rowan::{GreenNodeData, Language, NodeOrToken};
 use smallvec::SmallVec;
 
 use super::tree;
-use super::{EncodeError, Encoded, RegUses, Words, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
+use super::{EncodeError, EncodeWarning, Encoded, RegUses, Words, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
 use crate::arch::{Generation, SpecialReg};
 use crate::table::ValueType;
 
@@ -1034,6 +1034,7 @@ pub struct Cx<'a> {
     pub resolver: &'a mut dyn Resolver,
     pub regs: RegUses,
     pub fixups: Vec<Fixup>,
+    warnings: Vec<EncodeWarning>,
     literal: Option<LiteralSlot>,
     /// In `%` values, `s[…]`/`v[…]`/`ttmp[…]` are registers even when a register symbol
     /// of that name exists (in operands the symbol wins), as clrxasm does.
@@ -1069,7 +1070,7 @@ const FILE_NAMES: &[&str] = &["s", "S", "v", "V", "ttmp", "TTMP"];
 
 impl<'a> Cx<'a> {
     pub fn new(target: &'a Target, resolver: &'a mut dyn Resolver) -> Cx<'a> {
-        Cx { target, resolver, regs: RegUses::new(), fixups: Vec::new(), literal: None, names_first: false, file_symbols: FileSymbols::default() }
+        Cx { target, resolver, regs: RegUses::new(), fixups: Vec::new(), warnings: Vec::new(), literal: None, names_first: false, file_symbols: FileSymbols::default() }
     }
 
     /// The float-literal rules in force (`Target::buggy_fp_lit`).
@@ -1097,7 +1098,34 @@ impl<'a> Cx<'a> {
             }
             words.push(lit.value);
         }
-        Encoded { words, fixups: self.fixups, regs: self.regs }
+        Encoded { words, fixups: self.fixups, regs: self.regs, warnings: self.warnings }
+    }
+
+    /// A known value for a field of `bits` bits, stored as [`super::fit_field`] says, with
+    /// clrxasm's warning at `range` when it does not fit.
+    pub fn known_field<E: OperandSyntax + ?Sized>(&mut self, e: &E, value: i64, bits: u8, signed: bool) -> u32 {
+        let (field, warning) = super::fit_field(value, bits, signed);
+        if let Some(message) = warning {
+            self.warn_value(e, message);
+        }
+        field
+    }
+
+    /// A warning about the value of `e` (after the `@` of `@expr`, as clrxasm points).
+    pub fn warn_value<E: OperandSyntax + ?Sized>(&mut self, e: &E, message: impl Into<String>) {
+        let range = if e.kind() == SyntaxKind::AT_EXPR { super::value_range(&e.expr()) } else { e.range() };
+        self.warn(range, message);
+    }
+
+    /// clrxasm's warning for a modifier that sets a field given again (the last counts).
+    pub fn warn_repeated(&mut self, m: &ModifierRef) {
+        let name = m.name().to_ascii_lowercase();
+        self.warn(m.range(), format!("`{name}` is given twice: the last one counts"));
+    }
+
+    /// A warning about `range`; the instruction is still encoded.
+    pub fn warn(&mut self, range: TextRange, message: impl Into<String>) {
+        self.warnings.push(EncodeWarning { range, message: message.into() });
     }
 
     /// Whether an operand already took the literal.
@@ -1642,6 +1670,10 @@ impl<'a> Cx<'a> {
         if !spec.literal {
             return Err(EncodeError::new(range, spec.literal_error));
         }
+        if let Imm::Int(v) = imm {
+            // A 32-bit literal: the integer's low 32 bits.
+            self.known_field(value_expr, v, 32, false);
+        }
         self.set_literal(imm.bits(spec.ty, self.fp_rules()), value_expr)
             .map_err(|e| EncodeError::new(range, e.message))?;
         Ok(Src { code: 255, kind: SrcKind::Literal, range })
@@ -1782,7 +1814,14 @@ impl<'a> Cx<'a> {
             None => Ok(true),
             Some(e) => {
                 let v = self.known(&e)?;
-                Ok(if self.resolver.old_mod_param() { v & 1 != 0 } else { v != 0 })
+                if !self.resolver.old_mod_param() {
+                    return Ok(v != 0);
+                }
+                // Up to CLRX 0.1.5 a flag's value was one bit: clrxasm warns of the rest.
+                if !(0..=1).contains(&v) {
+                    self.warn_value(&e, super::truncation_message(v, 1));
+                }
+                Ok(v & 1 != 0)
             }
         }
     }

@@ -237,7 +237,7 @@ fn imm16<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, e: &E, signed: bool) -> Res
         return Err(EncodeError::new(f, "expected an integer"));
     }
     match cx.eval(e)? {
-        Value::Known(v) => Ok(v as u32 & 0xffff),
+        Value::Known(v) => Ok(cx.known_field(e, v, 16, false)),
         Value::Pending => {
             // All 16 bits are kept, whatever the sign (as for known values).
             let _ = signed;
@@ -351,14 +351,23 @@ fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
                 }
             }
         }
-        None => known_param(cx, &args[0])? as u32 & 0x3f,
+        None => {
+            let v = known_param(cx, &args[0])?;
+            cx.known_field(&args[0], v, 6, false)
+        }
     };
-    let offset = cx.known(&args[1])? as u32;
+    // Out of range, clrxasm warns and still packs the values into the 16 bits, which
+    // then overflow into the next field: so does this.
+    let offset = cx.known(&args[1])?;
+    if !(0..32).contains(&offset) {
+        cx.warn(range_of(&args[1]), format!("bit offset {offset} out of range (0-31)"));
+    }
     let size = cx.known(&args[2])?;
     if !(1..=32).contains(&size) {
-        return Err(EncodeError::new(range_of(&args[2]), "bit size must be 1 to 32"));
+        cx.warn(range_of(&args[2]), format!("bit size {size} out of range (1-32)"));
     }
-    Ok(id | (offset & 31) << 6 | ((size as u32 - 1) & 31) << 11)
+    let packed = i64::from(id) | offset.wrapping_shl(6) | size.wrapping_sub(1).wrapping_shl(11);
+    Ok(packed as u32 & 0xffff)
 }
 
 const MESSAGES: &[(&str, u32, Generation)] = &[
@@ -399,7 +408,10 @@ fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
                 None => return Err(EncodeError::new(range_of(&args[0]), format!("unknown message `{name}` on {gen}"))),
             }
         }
-        None => known_param(cx, &args[0])? as u32 & 0xf,
+        None => {
+            let v = known_param(cx, &args[0])?;
+            cx.known_field(&args[0], v, 4, false)
+        }
     };
     let mut value = msg;
     if let Some(op) = args.get(1) {
@@ -411,12 +423,19 @@ fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
                     None => return Err(EncodeError::new(range_of(op), format!("unknown GS operation `{name}`"))),
                 }
             }
-            None => known_param(cx, op)? as u32 & 7,
+            None => {
+                let v = known_param(cx, op)?;
+                cx.known_field(op, v, 3, false)
+            }
         };
         value |= gs_op << 4;
     }
     if let Some(stream) = args.get(2) {
-        value |= (cx.known(stream)? as u32 & 3) << 8;
+        let id = cx.known(stream)?;
+        if !(0..=3).contains(&id) {
+            cx.warn(range_of(stream), format!("stream id {id} out of range (0-3): its low 2 bits are kept"));
+        }
+        value |= (id as u32 & 3) << 8;
     }
     Ok(value)
 }
@@ -442,7 +461,7 @@ fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, shift: u8, bits: u8) -> Result<u
         return Err(EncodeError::new(f, "expected an integer"));
     }
     match cx.eval(e)? {
-        Value::Known(v) => Ok(v as u32 & ((1u32 << bits) - 1)),
+        Value::Known(v) => Ok(cx.known_field(e, v, bits, false)),
         Value::Pending => {
             cx.fixup(0, shift, bits, false, FixupKind::Value, e);
             Ok(0)
@@ -483,6 +502,8 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     let mut vm: u32 = if vega { 0x3f } else { 0xf };
     let mut exp: u32 = 7;
     let mut lgkm: u32 = lgkm_mask;
+    let vm_mask: u32 = if vega { 0x3f } else { 0xf };
+    let mut given = [false; 3];
     for t in &terms {
         let (which, call) = if let Some(c) = call_named(t, "vmcnt") {
             (0, c)
@@ -493,15 +514,23 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
         } else {
             return Err(EncodeError::new(range_of(t), "expected vmcnt, expcnt or lgkmcnt"));
         };
+        let name = ["vmcnt", "expcnt", "lgkmcnt"][which];
+        if std::mem::replace(&mut given[which], true) {
+            cx.warn(range_of(t), format!("`{name}` is given twice: the last one counts"));
+        }
         let mut args = call.args();
         let (Some(a), None) = (args.next(), args.next()) else {
             return Err(EncodeError::new(range_of(t), "expected one value"));
         };
-        let v = cx.known(&a)? as u32;
+        let v = cx.known(&a)?;
+        let mask = [vm_mask, 7, lgkm_mask][which];
+        if !(0..=i64::from(mask)).contains(&v) {
+            cx.warn(range_of(&a), format!("`{name}` value {v} out of range (0-{mask}): its low bits are kept"));
+        }
         match which {
-            0 => vm = v & if vega { 0x3f } else { 0xf },
-            1 => exp = v & 7,
-            _ => lgkm = v & lgkm_mask,
+            0 => vm = v as u32 & mask,
+            1 => exp = v as u32 & mask,
+            _ => lgkm = v as u32 & mask,
         }
     }
     Ok((vm & 0xf) | ((vm >> 4) & 3) << 14 | exp << 4 | lgkm << 8)
@@ -564,7 +593,7 @@ fn smrd(
                     }
                     Value::Known(v) => {
                         imm = 1;
-                        offset = v as u32 & 0xff;
+                        offset = cx.known_field(e, v, 8, false);
                     }
                     Value::Pending => {
                         imm = 1;
@@ -629,6 +658,9 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         } else if m.is("dlc") && gfx10 {
             dlc = cx.mod_flag(m)?;
         } else if m.is("offset") && gen >= Generation::Gcn1_4 {
+            if offset_mod.is_some() {
+                cx.warn_repeated(m);
+            }
             offset_mod = Some(cx.mod_pending(m)?);
         } else {
             return Err(m.unknown("SMEM"));
@@ -639,14 +671,6 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     let mut offset = 0u32;
     let mut soffset: u32 = if gfx10 { 0x7d } else { 0 };
     let offset_bits: u8 = if gen == Generation::Gcn1_2 { 20 } else { 21 };
-    // GCN 1.5's offset is signed: positive values keep 20 bits, as clrxasm does.
-    let mask_offset = |v: i64| -> u32 {
-        if gfx10 && v >= 0 {
-            v as u32 & 0xfffff
-        } else {
-            v as u32 & ((1u32 << offset_bits) - 1)
-        }
-    };
     let mut has_offset_operand = false;
     for (o, e) in ops.iter().zip(operands) {
         match o.kind {
@@ -657,7 +681,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 sdata = cx.sreg(e, o.min_regs as u32, Align::Scalar, write)?.code8() as u32;
             }
             OperandKind::SDataImm => match cx.eval(e)? {
-                Value::Known(v) => sdata = v as u32 & 0x7f,
+                Value::Known(v) => sdata = cx.known_field(e, v, 7, false),
                 Value::Pending => cx.fixup(0, 6, 7, false, FixupKind::Value, e),
             },
             OperandKind::SBase => sbase = sbase_code(cx, o, e)?,
@@ -692,7 +716,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 }
                 imm = 1;
                 match cx.eval(e)? {
-                    Value::Known(v) => offset = mask_offset(v),
+                    Value::Known(v) => offset = cx.known_field(e, v, offset_bits, gfx10),
                     Value::Pending => cx.fixup(1, 0, offset_bits, gfx10, FixupKind::Value, e),
                 }
             }
@@ -704,7 +728,7 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             return Err(EncodeError::new(range_of(e), "this instruction takes no offset"));
         }
         match *v {
-            Value::Known(v) => offset = mask_offset(v),
+            Value::Known(v) => offset = cx.known_field(e, v, offset_bits, gfx10),
             Value::Pending => cx.fixup(1, 0, offset_bits, gfx10, FixupKind::Value, e),
         }
     }

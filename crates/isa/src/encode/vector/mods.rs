@@ -140,7 +140,7 @@ pub(super) fn eval_now(cx: &mut Cx<'_>, expr: &ast::Expr) -> Result<i64, EncodeE
 /// The value of `expr` truncated to `bits` bits (clrxasm warns and truncates).
 fn eval_bits(cx: &mut Cx<'_>, expr: &ast::Expr, bits: u32) -> Result<u32, EncodeError> {
     let v = eval_now(cx, expr)?;
-    Ok((v as u64 & ((1u64 << bits) - 1)) as u32)
+    Ok(cx.known_field(expr, v, bits as u8, false))
 }
 
 /// Text of a bare name used as a modifier value (`dst_sel:byte_0`), lowercase.
@@ -237,9 +237,61 @@ fn known_value(
     Some((eval_now(cx, &v), v.syntax().text_range()))
 }
 
-/// `value` truncated to `bits` bits, as [`eval_bits`] does.
-fn low_bits(value: i64, bits: u32) -> u32 {
-    (value as u64 & ((1u64 << bits) - 1)) as u32
+/// `value`, written at `at`, truncated to `bits` bits, as [`eval_bits`] does.
+fn low_bits(cx: &mut Cx<'_>, value: i64, at: TextRange, bits: u32) -> u32 {
+    let (field, warning) = crate::encode::fit_field(value, bits as u8, false);
+    if let Some(message) = warning {
+        cx.warn(at, message);
+    }
+    field
+}
+
+/// The fields modifiers set; clrxasm warns when one is set a second time (the last
+/// value counts).
+#[derive(Clone, Copy)]
+enum Field {
+    Omod,
+    DstSel,
+    Src0Sel,
+    Src1Sel,
+    DstUnused,
+    DppCtrl,
+    BankMask,
+    RowMask,
+    BoundCtrl,
+}
+
+impl Field {
+    fn of(name: &str) -> Option<Field> {
+        Some(match name {
+            "mul" | "div" | "omod" => Field::Omod,
+            "dst_sel" => Field::DstSel,
+            "src0_sel" => Field::Src0Sel,
+            "src1_sel" => Field::Src1Sel,
+            "dst_unused" | "dst_un" => Field::DstUnused,
+            "quad_perm" | "row_shl" | "row_shr" | "row_ror" | "row_share" | "row_xmask" | "wave_shl" | "wave_shr"
+            | "wave_rol" | "wave_ror" | "row_mirror" | "row_half_mirror" | "row_hmirror" | "row_bcast15"
+            | "row_bcast31" | "row_bcast" => Field::DppCtrl,
+            "bank_mask" => Field::BankMask,
+            "row_mask" => Field::RowMask,
+            "bound_ctrl" => Field::BoundCtrl,
+            _ => return None,
+        })
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Field::Omod => "the output modifier (`mul`, `div`, `omod`)",
+            Field::DstSel => "`dst_sel`",
+            Field::Src0Sel => "`src0_sel`",
+            Field::Src1Sel => "`src1_sel`",
+            Field::DstUnused => "`dst_unused`",
+            Field::DppCtrl => "the DPP control (`quad_perm`, `row_*`, `wave_*`)",
+            Field::BankMask => "`bank_mask`",
+            Field::RowMask => "`row_mask`",
+            Field::BoundCtrl => "`bound_ctrl`",
+        }
+    }
 }
 
 /// A bit per operand: `[b0,b1,..]` with exactly `bits` elements, or a `bits`-bit value.
@@ -315,6 +367,7 @@ pub(super) fn parse(
         // The usual case; what the checks below make of no modifier at all.
         return mods;
     }
+    let mut set_fields = 0u32;
 
     for (index, mref) in list.iter().enumerate() {
         if skip.contains(&index) {
@@ -335,6 +388,13 @@ pub(super) fn parse(
                 format!("unknown VOP modifier `{name}`"),
             ));
         };
+        if let Some(field) = Field::of(name) {
+            let bit = 1u32 << field as u32;
+            if set_fields & bit != 0 {
+                cx.warn(range, format!("{} is given twice: the last one counts", field.what()));
+            }
+            set_fields |= bit;
+        }
         match name {
             "mul" | "div" if !spec.vop3p => {
                 let what = if name == "mul" {
@@ -362,10 +422,10 @@ pub(super) fn parse(
                 mods.omod_range = Some(range);
             }
             "omod" if !spec.vop3p => {
-                let Some((value, _)) = known_value(cx, mref, "omod value", errors) else {
+                let Some((value, at)) = known_value(cx, mref, "omod value", errors) else {
                     continue;
                 };
-                match value.map(|v| low_bits(v, 2)) {
+                match value.map(|v| low_bits(cx, v, at, 2)) {
                     Ok(x) => mods.omod = x as u8,
                     Err(e) => errors.push(e),
                 }
@@ -528,7 +588,7 @@ pub(super) fn parse(
                 let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match value.map(|v| low_bits(v, 4)) {
+                match value.map(|v| low_bits(cx, v, at, 4)) {
                     Ok(0) => errors.push(EncodeError::new(
                         at,
                         format!("illegal zero shift for {name} (1..15)"),
@@ -546,10 +606,10 @@ pub(super) fn parse(
             }
             "row_share" | "row_xmask" if gfx10 => {
                 have_dpp_ctrl = true;
-                let Some((value, _)) = known_value(cx, mref, name, errors) else {
+                let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match value.map(|v| low_bits(v, 4)) {
+                match value.map(|v| low_bits(cx, v, at, 4)) {
                     Ok(x) => {
                         let base = if name == "row_share" { 0x150 } else { 0x160 };
                         mods.dpp_ctrl = base | x as u16;
@@ -612,10 +672,10 @@ pub(super) fn parse(
                 } else {
                     have_row = true;
                 }
-                let Some((value, _)) = known_value(cx, mref, name, errors) else {
+                let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match value.map(|v| low_bits(v, 4)) {
+                match value.map(|v| low_bits(cx, v, at, 4)) {
                     Ok(x) if name == "bank_mask" => mods.bank_mask = x as u8,
                     Ok(x) => mods.row_mask = x as u8,
                     Err(e) => errors.push(e),
