@@ -1111,6 +1111,14 @@ impl<'a> Cx<'a> {
         field
     }
 
+    /// A literal is 32 bits: an integer keeps its low 32, with clrxasm's warning when
+    /// it had more.
+    pub fn warn_if_wider_than_literal<E: OperandSyntax + ?Sized>(&mut self, imm: &Imm, e: &E) {
+        if let Imm::Int(v) = *imm {
+            self.known_field(e, v, 32, false);
+        }
+    }
+
     /// A warning about the value of `e` (after the `@` of `@expr`, as clrxasm points).
     pub fn warn_value<E: OperandSyntax + ?Sized>(&mut self, e: &E, message: impl Into<String>) {
         let range = if e.kind() == SyntaxKind::AT_EXPR { super::value_range(&e.expr()) } else { e.range() };
@@ -1670,10 +1678,7 @@ impl<'a> Cx<'a> {
         if !spec.literal {
             return Err(EncodeError::new(range, spec.literal_error));
         }
-        if let Imm::Int(v) = imm {
-            // A 32-bit literal: the integer's low 32 bits.
-            self.known_field(value_expr, v, 32, false);
-        }
+        self.warn_if_wider_than_literal(&imm, value_expr);
         self.set_literal(imm.bits(spec.ty, self.fp_rules()), value_expr)
             .map_err(|e| EncodeError::new(range, e.message))?;
         Ok(Src { code: 255, kind: SrcKind::Literal, range })
