@@ -825,7 +825,8 @@ impl Asm {
         let mut warnings = Vec::new();
         let result = self.with_sections(|asm, sections| {
             let symbols = &asm.symbols;
-            asm.pending[index].ir.eval_in(&|s| symbols.value(s), &mut |w| warnings.push(w), sections)
+            // One warning per cause: `t + t` with `.eqv t, x << 65` reads the shift twice.
+            asm.pending[index].ir.eval_in(&|s| symbols.value(s), &mut |w| push_once(&mut warnings, w), sections)
         });
         for w in warnings {
             self.pending_diag(index, Severity::Warning, w);
@@ -1363,7 +1364,7 @@ impl Asm {
         let mut warnings = Vec::new();
         let result = self.with_sections(|asm, sections| {
             let symbols = &asm.symbols;
-            ir.eval_in(&|s| symbols.value(s), &mut |w| warnings.push(w), sections)
+            ir.eval_in(&|s| symbols.value(s), &mut |w| push_once(&mut warnings, w), sections)
         });
         for w in warnings {
             self.warn_at(ctx, range, w);
@@ -1713,6 +1714,13 @@ fn fits_unsigned_or_signed(v: i64, bits: u32) -> bool {
 }
 
 use gcn_isa::encode::truncation_message;
+
+/// Adds `message` unless it is there already.
+fn push_once(messages: &mut Vec<String>, message: String) {
+    if !messages.contains(&message) {
+        messages.push(message);
+    }
+}
 
 /// An integer or character literal.
 pub(crate) fn literal_value(token: &gcn_syntax::SyntaxToken) -> Result<i64, String> {

@@ -181,7 +181,8 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
             Some(m) => {
                 let key = asm.macro_key(&m);
                 if asm.macros.remove(&key).is_none() {
-                    asm.warn_at(ctx, range, format!("macro `{m}` does not exist"));
+                    let at = args.first().map_or(range, |a| a.syntax().text_range());
+                    asm.warn_at(ctx, at, format!("macro `{m}` does not exist"));
                 }
             }
             None => asm.error_at(ctx, range, "`.purgem` needs a macro name"),

@@ -8,3 +8,6 @@
 .quad 'A', 0b101, 017, 0x1F
 .quad 1 / 0
 .quad 99999999999999999999
+# One warning per cause, however often the expression reads it.
+.eqv twice_shifted, 6 << 65
+.quad twice_shifted + twice_shifted
