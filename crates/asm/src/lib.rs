@@ -99,6 +99,9 @@ pub struct KernelRegUsage {
     pub vgprsnum: u32,
     /// Whether [`KernelRegUsage::sgprsnum`] counts VCC, FLAT_SCRATCH and XNACK_MASK.
     pub sgprsnum_with_extra: bool,
+    /// Whether the source sets `sgprsnum` / `vgprsnum` (else the writer computes them).
+    pub sgprsnum_given: bool,
+    pub vgprsnum_given: bool,
     /// Waves per SIMD that `sgprsnum` and `vgprsnum` allow (1 to 10).
     pub waves: u32,
 }
@@ -192,6 +195,8 @@ impl Assembly {
                     sgprsnum,
                     vgprsnum,
                     sgprsnum_with_extra: with_extra,
+                    sgprsnum_given: config.sgprs_given,
+                    vgprsnum_given: config.vgprs_given,
                     waves: gcn_formats::gpu::waves_per_simd(self.generation, self.wave32, all_sgprs, vgprsnum),
                 }
             })

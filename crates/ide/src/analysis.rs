@@ -202,6 +202,7 @@ fn config_warning(problem: &ConfigProblem) -> Diagnostic {
         severity: Severity::Warning,
         message: format!("{what}: {}", problem.message),
         related,
+        code: Some(crate::diagnostics::PROJECT_OPTIONS),
     }
 }
 
@@ -252,7 +253,7 @@ fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
         gcn_asm::Severity::Error => Severity::Error,
         gcn_asm::Severity::Warning => Severity::Warning,
     };
-    Diagnostic { range, severity, message: d.message.clone(), related }
+    Diagnostic { range, severity, message: d.message.clone(), related, code: None }
 }
 
 #[cfg(test)]
@@ -270,7 +271,8 @@ mod tests {
         let dir = path.parent().unwrap();
         let mut out = String::new();
         for d in &analysis.diagnostics {
-            writeln!(out, "{:?} {}: {}", d.severity, range_text(text, d.range), d.message).unwrap();
+            let code = d.code.map(|c| format!(" [{c}]")).unwrap_or_default();
+            writeln!(out, "{:?}{code} {}: {}", d.severity, range_text(text, d.range), d.message).unwrap();
             for r in &d.related {
                 let file = r.file.strip_prefix(dir).unwrap_or(&r.file);
                 writeln!(out, "    related {}@{}: {}", file.display(), u32::from(r.range.start()), r.message).unwrap();

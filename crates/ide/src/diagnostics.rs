@@ -27,7 +27,15 @@ pub struct Diagnostic {
     /// Other places that explain it: where in an included file or macro body it
     /// arose, and the chain of calls and includes that led there, innermost first.
     pub related: Vec<Related>,
+    /// For what the editor adds to the assembler's own diagnostics (which are
+    /// `gcnasm`'s, and have none): what kind of check it is.
+    pub code: Option<&'static str>,
 }
+
+/// The code of the warning that `.sgprsnum`/`.vgprsnum` is below what the code uses.
+pub const REGISTER_COUNT: &str = "register-count";
+/// The code of a problem of the editor's settings or of `gcn.toml`.
+pub const PROJECT_OPTIONS: &str = "project-options";
 
 /// A place related to a diagnostic, in any file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -47,6 +55,7 @@ pub fn diagnostics(parse: &Parse) -> Vec<Diagnostic> {
             severity: Severity::Error,
             message: e.message.clone(),
             related: Vec::new(),
+            code: None,
         })
         .collect()
 }

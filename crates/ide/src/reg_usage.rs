@@ -62,9 +62,7 @@ pub fn kernel_usage(assembly: &Assembly, names: &SymbolIndex, source: &Path) -> 
     assembly
         .kernel_reg_usage()
         .into_iter()
-        .enumerate()
-        .map(|(k, u)| {
-            let config = assembly.config.kernels.get(k);
+        .map(|u| {
             KernelUsage {
                 range: kernel_range(names, source, &u.name).unwrap_or_default(),
                 sgprs: u.sgprs,
@@ -73,8 +71,8 @@ pub fn kernel_usage(assembly: &Assembly, names: &SymbolIndex, source: &Path) -> 
                 sgprsnum: u.sgprsnum,
                 vgprsnum: u.vgprsnum,
                 sgprsnum_with_extra: u.sgprsnum_with_extra,
-                sgprsnum_given: config.is_some_and(|c| c.sgprs.is_some()),
-                vgprsnum_given: config.is_some_and(|c| c.vgprs.is_some()),
+                sgprsnum_given: u.sgprsnum_given,
+                vgprsnum_given: u.vgprsnum_given,
                 waves: u.waves,
                 name: u.name,
             }
@@ -92,26 +90,33 @@ fn kernel_range(names: &SymbolIndex, source: &Path, name: &str) -> Option<TextRa
     first(NameKind::Label).or_else(|| first(NameKind::Kernel))
 }
 
-/// A warning at the kernel for each count the source sets below what its code uses.
+/// A warning at the kernel for each count the source sets below what its code uses (an
+/// editor's check: `gcnasm`, like the reference, writes the count it is given).
 pub fn count_warnings(kernels: &[KernelUsage]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let mut warn = |k: &KernelUsage, message: String| {
+        out.push(Diagnostic {
+            range: k.range,
+            severity: Severity::Warning,
+            message: format!("kernel `{}`: {message}", k.name),
+            related: Vec::new(),
+            code: Some(crate::diagnostics::REGISTER_COUNT),
+        })
+    };
     for k in kernels {
         let used_sgprs = if k.sgprsnum_with_extra { k.sgprs + k.extra_sgprs } else { k.sgprs };
         if k.sgprsnum_given && k.sgprsnum < used_sgprs {
-            out.push(Diagnostic {
-                range: k.range,
-                severity: Severity::Warning,
-                message: format!("kernel `{}`: .sgprsnum is {} but its code uses {used_sgprs} SGPRs", k.name, k.sgprsnum),
-                related: Vec::new(),
-            });
+            // This format's count includes VCC, FLAT_SCRATCH and XNACK_MASK: say so, as
+            // the register usage shows them apart.
+            let extra = if k.sgprsnum_with_extra && k.extra_sgprs > 0 {
+                format!(" ({} + {} for VCC, FLAT_SCRATCH, XNACK_MASK)", k.sgprs, k.extra_sgprs)
+            } else {
+                String::new()
+            };
+            warn(k, format!(".sgprsnum is {} but its code uses {used_sgprs} SGPRs{extra}", k.sgprsnum));
         }
         if k.vgprsnum_given && k.vgprsnum < k.vgprs {
-            out.push(Diagnostic {
-                range: k.range,
-                severity: Severity::Warning,
-                message: format!("kernel `{}`: .vgprsnum is {} but its code uses {} VGPRs", k.name, k.vgprsnum, k.vgprs),
-                related: Vec::new(),
-            });
+            warn(k, format!(".vgprsnum is {} but its code uses {} VGPRs", k.vgprsnum, k.vgprs));
         }
     }
     out

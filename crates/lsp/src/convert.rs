@@ -127,6 +127,7 @@ pub fn diagnostic(
         range: range(rope, diagnostic.range, encoding),
         severity: Some(severity(diagnostic.severity)),
         source: Some("gcn".to_string()),
+        code: diagnostic.code.map(|code| lsp::NumberOrString::String(code.to_string())),
         message: diagnostic.message.clone(),
         ..Default::default()
     }

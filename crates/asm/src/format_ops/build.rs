@@ -519,6 +519,9 @@ pub(crate) struct ConfigRegs {
     pub vgprs: Option<u32>,
     /// Whether `sgprs` counts VCC, FLAT_SCRATCH and XNACK_MASK.
     pub sgprs_with_extra: bool,
+    /// Whether the source set `.sgprsnum` / `.vgprsnum` (else they are the writer's).
+    pub sgprs_given: bool,
+    pub vgprs_given: bool,
 }
 
 /// For each kernel, the `.sgprsnum` and `.vgprsnum` of its configuration in the terms of
@@ -532,7 +535,7 @@ pub(crate) fn config_reg_counts(a: &Assembly) -> Vec<ConfigRegs> {
     (0..a.kernels.len())
         .map(|k| {
             let Some(kc) = a.config.kernels.get(k) else {
-                return ConfigRegs { sgprs: None, vgprs: None, sgprs_with_extra: true };
+                return ConfigRegs { sgprs: None, vgprs: None, sgprs_with_extra: true, sgprs_given: false, vgprs_given: false };
             };
             let defaults = match (a.format, kc.kind) {
                 (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_default_regs(kc, gen, code_regs(a, k))),
@@ -540,13 +543,17 @@ pub(crate) fn config_reg_counts(a: &Assembly) -> Vec<ConfigRegs> {
                 (BinaryFormat::Gallium, ConfigKind::Config) => Some(gallium_default_regs(kc, gen, llvm, code_regs(a, k))),
                 _ => None,
             };
-            if a.format == BinaryFormat::Rocm {
+            // ROCm's kernel configuration and AMD OpenCL 2.0's `.hsaconfig` are HSA
+            // kernel descriptors, whose SGPR count includes the extra SGPRs.
+            if a.format == BinaryFormat::Rocm || kc.kind == ConfigKind::Hsa {
                 let h = kc.hsa.clone().unwrap_or_default();
                 let (sgprs, vgprs) = super::rocm::default_regs(&h, gen, code_regs(a, k));
                 return ConfigRegs {
                     sgprs: Some(h.used_sgprs.unwrap_or(sgprs)),
                     vgprs: Some(h.used_vgprs.unwrap_or(vgprs)),
                     sgprs_with_extra: true,
+                    sgprs_given: h.used_sgprs.is_some(),
+                    vgprs_given: h.used_vgprs.is_some(),
                 };
             }
             let old_config = matches!(a.format, BinaryFormat::Amd | BinaryFormat::AmdCl2) && kc.kind == ConfigKind::Config;
@@ -554,6 +561,8 @@ pub(crate) fn config_reg_counts(a: &Assembly) -> Vec<ConfigRegs> {
                 sgprs: kc.sgprs.or(defaults.map(|d| d.0)),
                 vgprs: kc.vgprs.or(defaults.map(|d| d.1)),
                 sgprs_with_extra: !old_config,
+                sgprs_given: kc.sgprs.is_some(),
+                vgprs_given: kc.vgprs.is_some(),
             }
         })
         .collect()
