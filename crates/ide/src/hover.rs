@@ -87,6 +87,13 @@ pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Genera
                     }
                 }
                 SyntaxKind::LINE if gcn_syntax::is_register_name(token.text(), false) => register_hover(token.text(), generation())?,
+                // A macro call's arguments are kept as text: a register name there is one.
+                SyntaxKind::ARG
+                    if parent.ancestors().any(|n| n.kind() == SyntaxKind::MACRO_CALL)
+                        && gcn_syntax::is_register_name(token.text(), false) =>
+                {
+                    register_hover(token.text(), generation())?
+                }
                 SyntaxKind::MODIFIER => modifier_hover(token.text())?,
                 // Read as a macro call, yet the assembler called no macro here (the
                 // definition was in a skipped block): the statement is the instruction.

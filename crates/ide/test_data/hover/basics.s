@@ -18,3 +18,7 @@ scale:
         v_pk_add_f$016  v1, v2, v3
         s_mov_b32       s200$0, 0
         .in$0t -1$0
+.macro vadd d, s0, s1
+        v_add_u32 \d, vcc, \s0, \s1
+.endm
+        vadd v$02, s$04, v0
