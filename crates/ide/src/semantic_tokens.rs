@@ -98,6 +98,12 @@ fn is_head(token: &SyntaxToken, parent: &SyntaxNode) -> bool {
         .is_some_and(|t| &t == token)
 }
 
+/// Whether `op` is the `.arg` pseudo-op (a kernel argument).
+fn is_kernel_arg(op: &SyntaxNode) -> bool {
+    op.kind() == SyntaxKind::PSEUDO_OP
+        && op.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()).is_some_and(|t| t.text().eq_ignore_ascii_case(".arg"))
+}
+
 fn classify(token: &SyntaxToken) -> Option<SemanticTokenKind> {
     use SemanticTokenKind as K;
     Some(match token.kind() {
@@ -126,8 +132,12 @@ fn classify(token: &SyntaxToken) -> Option<SemanticTokenKind> {
                 SyntaxKind::ARG => {
                     // The name in `.macro NAME …`.
                     let op = parent.parent()?.parent()?;
-                    if op.kind() == SyntaxKind::PSEUDO_OP && op.parent().is_some_and(|d| d.kind() == SyntaxKind::MACRO_DEF) && is_head(token, &parent) && parent.prev_sibling().is_none() {
+                    let first_arg = is_head(token, &parent) && parent.prev_sibling().is_none();
+                    if op.kind() == SyntaxKind::PSEUDO_OP && op.parent().is_some_and(|d| d.kind() == SyntaxKind::MACRO_DEF) && first_arg {
                         K::Macro
+                    } else if first_arg && is_kernel_arg(&op) {
+                        // `.arg NAME, …`: a kernel argument's name, even `v30`.
+                        K::Symbol
                     } else if gcn_syntax::is_register_name(token.text(), false) {
                         K::Register
                     } else {

@@ -13,3 +13,4 @@ k:      s_load_dwordx2 s[4:5], s[0:1], 0x8
 1:      s_cbranch_scc0 1b
         .ascii "text"
         buffer_load_dword v1, v2, s[4:7], 0 offen offset:4
+        .arg v30, "float*", float*, global
