@@ -1131,11 +1131,10 @@ fn check_llvm10_descriptors_space(asm: &mut Asm, llvm10_at: Location) {
 /// Each kernel's v3 metadata must have the values whose defaults are not known here.
 fn check_v3_values(asm: &mut Asm) {
     for k in 0..asm.layout.kernels.len() {
-        let missing =
-            asm.layout.config.rocm.kernels.get(k).map_or(Some(metadata_v3::REQUIRED[0]), |r| metadata_v3::missing_value(&r.metadata));
-        if let Some(op) = missing {
+        let missing = asm.layout.config.rocm.kernels.get(k).map_or(metadata_v3::REQUIRED.to_vec(), |r| metadata_v3::missing_values(&r.metadata));
+        if !missing.is_empty() {
             let name = asm.layout.kernels[k].name.clone();
-            kernel_error(asm, Some(k), metadata_v3::missing_message(&name, op));
+            kernel_error(asm, Some(k), metadata_v3::missing_list_message(&name, &missing));
         }
     }
 }

@@ -32,8 +32,8 @@ pub const REQUIRED: [&str; 9] = [
     ".md_wavefront_size",
 ];
 
-/// The first pseudo-op of [`REQUIRED`] the kernel's metadata lacks.
-pub fn missing_value(k: &KernelMetadata) -> Option<&'static str> {
+/// The pseudo-ops of [`REQUIRED`] the kernel's metadata lacks, in order.
+pub fn missing_values(k: &KernelMetadata) -> Vec<&'static str> {
     let given = [
         k.symbol_name.is_some(),
         k.kernarg_segment_size.is_some(),
@@ -45,7 +45,7 @@ pub fn missing_value(k: &KernelMetadata) -> Option<&'static str> {
         k.spilled_vgprs.is_some(),
         k.wavefront_size.is_some(),
     ];
-    REQUIRED.iter().zip(given).find(|(_, g)| !g).map(|(name, _)| *name)
+    REQUIRED.iter().zip(given).filter(|(_, g)| !g).map(|(name, _)| *name).collect()
 }
 
 /// The v3 metadata. `kernels`: each kernel's name, metadata and descriptor values; each
@@ -89,7 +89,14 @@ fn uints(values: &[u32]) -> Value {
 
 /// Why a kernel's v3 metadata cannot be made: a value of [`REQUIRED`] is missing.
 pub fn missing_message(kernel: &str, pseudo_op: &str) -> String {
-    format!("kernel `{kernel}`: the v3 metadata needs `{pseudo_op}` (its default is not supported yet)")
+    missing_list_message(kernel, &[pseudo_op])
+}
+
+/// [`missing_message`] for all the values missing at once.
+pub fn missing_list_message(kernel: &str, pseudo_ops: &[&str]) -> String {
+    let list = pseudo_ops.iter().map(|op| format!("`{op}`")).collect::<Vec<_>>().join(", ");
+    let defaults = if pseudo_ops.len() == 1 { "its default is" } else { "their defaults are" };
+    format!("kernel `{kernel}`: the v3 metadata needs {list} ({defaults} not supported yet)")
 }
 
 fn required<T>(value: Option<T>, name: &str, pseudo_op: &str) -> Result<T, String> {
@@ -342,13 +349,13 @@ mod tests {
     #[test]
     fn missing_values_are_named() {
         let mut k = test_kernel("k", Vec::new(), None, None);
-        assert_eq!(missing_value(&k), None);
+        assert!(missing_values(&k).is_empty());
         k.sgprs = None;
-        assert_eq!(missing_value(&k), Some(".md_sgprsnum"));
+        assert_eq!(missing_values(&k), [".md_sgprsnum"]);
         let md = Metadata::default();
         let e = msgpack(&md, &[("k", &k, KernelDescriptor::default())]).unwrap_err();
         assert_eq!(e, missing_message("k", ".md_sgprsnum"));
         k.symbol_name = None;
-        assert_eq!(missing_value(&k), Some(".md_symname"));
+        assert_eq!(missing_values(&k), [".md_symname", ".md_sgprsnum"]);
     }
 }
