@@ -124,8 +124,16 @@ async function fetchUsage(doc) {
     const res = await client.sendRequest('gcn/registerUsage', {
       textDocument: { uri: client.code2ProtocolConverter.asUri(doc.uri) },
     });
-    const entry = { version: doc.version, kernels: (res && res.kernels) || [] };
-    usageCache.set(key, entry);
+    // The answer is for the version the server had (`res.version`): when the request
+    // overtook the last edit, show it for now, keep it out of the cache and ask again,
+    // or the counts of an older text would stay until the next edit.
+    const version = res && typeof res.version === 'number' ? res.version : doc.version;
+    const entry = { version, kernels: (res && res.kernels) || [] };
+    if (version === doc.version) {
+      usageCache.set(key, entry);
+    } else {
+      scheduleUsage(300);
+    }
     return entry;
   } catch (err) {
     if (err && err.code === -32601) {

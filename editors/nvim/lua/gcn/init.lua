@@ -120,6 +120,8 @@ local function draw(bufnr)
   end
 end
 
+local schedule_usage -- defined below; a stale answer asks again through it
+
 --- Asks the server for the register usage of `bufnr`; calls `cb(kernels or nil, err)`.
 function M.fetch_usage(bufnr, cb)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
@@ -144,12 +146,19 @@ function M.fetch_usage(bufnr, cb)
     vim.schedule(function()
       draw(bufnr)
       vim.cmd('redrawstatus')
+      -- The answer is for the version the server had: when the request overtook the
+      -- buffer's last change (sent debounced), ask again, or the counts of an older text
+      -- would stay until the next edit.
+      local version = result and result.version
+      if type(version) == 'number' and version < tick and vim.api.nvim_buf_is_valid(bufnr) then
+        schedule_usage(bufnr, 300)
+      end
     end)
     cb(usage[bufnr].kernels)
   end, bufnr)
 end
 
-local function schedule_usage(bufnr, delay)
+function schedule_usage(bufnr, delay)
   if timers[bufnr] then
     timers[bufnr]:stop()
   else
