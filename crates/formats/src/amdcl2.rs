@@ -1372,32 +1372,15 @@ pub struct HsaFinish {
 /// Finishes an AMD OpenCL 2.0 HSA descriptor (`.hsaconfig`).
 pub fn finish_hsa(config: &HsaConfig, f: &HsaFinish) -> KernelCode {
     let gen = f.device.generation();
-    let max_sgprs = gpu::max_sgprs(gen);
     let user_sgprs = config.user_data_num.unwrap_or_else(|| config.user_sgprs_from_flags());
-    let dim_mask = config.dim_mask;
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(
-        dim_mask,
-        user_sgprs,
-        config.rsrc.tg_size,
-        config.workitem_private_segment_size.is_some_and(|s| s != 0),
-    );
-    let mut extra = f.extra;
-    extra.vcc = true;
-    if config.sgpr_flags & crate::hsa::sgpr_flags::FLAT_SCRATCH_INIT != 0 {
-        extra.flat_scratch = true;
-    }
-    if config.feature_flags & crate::hsa::feature_flags::XNACK_ENABLED != 0 {
-        extra.xnack_mask = true;
-    }
+    let defaults = config.default_registers(gen, f.code_sgprs, f.code_vgprs, f.extra);
+    let extra = defaults.extra;
     let extra_sgprs = gpu::extra_sgprs(gen, extra);
     let (used_sgprs, prog_sgprs) = match config.used_sgprs {
         Some(u) => (u, u.saturating_sub(extra_sgprs)),
-        None => {
-            let prog = min_sgprs.max(f.code_sgprs);
-            ((prog + extra_sgprs).min(max_sgprs), prog)
-        }
+        None => (defaults.sgprs, defaults.numbered_sgprs),
     };
-    let used_vgprs = config.used_vgprs.unwrap_or_else(|| min_vgprs.max(f.code_vgprs));
+    let used_vgprs = config.used_vgprs.unwrap_or(defaults.vgprs);
     let sgprs = used_sgprs.max(1);
     let vgprs = used_vgprs.max(1);
     let (rsrc1, rsrc2) = config.rsrc.program_resources(

@@ -144,6 +144,42 @@ pub(crate) struct KernelCodeDefaults {
     pub reserved_sgpr_first: u16,
 }
 
+/// A kernel's register counts when its descriptor gives none, from what its code uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DefaultRegisters {
+    /// SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK, at most the generation's maximum.
+    pub sgprs: u32,
+    /// SGPRs without them (the numbered ones the code and the setup need).
+    pub numbered_sgprs: u32,
+    pub vgprs: u32,
+    /// The special registers counted: the code's, VCC always, and those the descriptor
+    /// asks for.
+    pub extra: crate::gpu::ExtraRegs,
+}
+
+impl HsaConfig {
+    /// The registers the kernel takes when `.sgprsnum`/`.vgprsnum` are not given: what
+    /// its code uses (`code_sgprs`, `code_vgprs`, `code_extra`) and its setup needs.
+    pub fn default_registers(&self, gen: gcn_isa::Generation, code_sgprs: u32, code_vgprs: u32, code_extra: crate::gpu::ExtraRegs) -> DefaultRegisters {
+        use crate::gpu;
+        let user_sgprs = self.user_data_num.unwrap_or_else(|| self.user_sgprs_from_flags());
+        let private = self.workitem_private_segment_size.is_some_and(|s| s != 0);
+        let (min_sgprs, min_vgprs) = gpu::setup_min_registers(self.dim_mask, user_sgprs, self.rsrc.tg_size, private);
+        let extra = gpu::ExtraRegs {
+            vcc: true,
+            flat_scratch: code_extra.flat_scratch || self.sgpr_flags & sgpr_flags::FLAT_SCRATCH_INIT != 0,
+            xnack_mask: code_extra.xnack_mask || self.feature_flags & feature_flags::XNACK_ENABLED != 0,
+        };
+        let numbered_sgprs = min_sgprs.max(code_sgprs);
+        DefaultRegisters {
+            sgprs: (numbered_sgprs + gpu::extra_sgprs(gen, extra)).min(gpu::max_sgprs(gen)),
+            numbered_sgprs,
+            vgprs: min_vgprs.max(code_vgprs),
+            extra,
+        }
+    }
+}
+
 impl HsaConfig {
     /// The finished descriptor: the fields given, else the writer's values in `d` or
     /// the fixed defaults.

@@ -21,7 +21,7 @@
 mod metadata;
 mod metadata_v3;
 
-use gcn_formats::gpu::{self, ArchTable, ExtraRegs};
+use gcn_formats::gpu::{self, ArchTable};
 use gcn_formats::hsa::{feature_flags, sgpr_flags, KernelCode};
 use gcn_formats::rocm::{KernelDescriptor, KERNEL_DESCRIPTOR_SIZE};
 use gcn_syntax::{SyntaxKind, SyntaxToken};
@@ -1205,16 +1205,8 @@ fn code_regs(asm: &Asm, k: usize) -> super::build::CodeRegs {
 /// The SGPR and VGPR counts of a ROCm kernel descriptor that the source leaves out:
 /// what the code and the setup need, SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK.
 pub(crate) fn default_regs(h: &gcn_formats::hsa::HsaConfig, gen: gcn_isa::Generation, regs: super::build::CodeRegs) -> (u32, u32) {
-    let user_sgprs = h.user_data_num.unwrap_or_else(|| h.user_sgprs_from_flags());
-    let private_size = h.workitem_private_segment_size.unwrap_or(0);
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(h.dim_mask, user_sgprs, h.rsrc.tg_size, private_size != 0);
-    let extra = ExtraRegs {
-        vcc: true,
-        flat_scratch: regs.extra.flat_scratch || h.sgpr_flags & sgpr_flags::FLAT_SCRATCH_INIT != 0,
-        xnack_mask: regs.extra.xnack_mask || h.feature_flags & feature_flags::XNACK_ENABLED != 0,
-    };
-    let sgprs = (min_sgprs.max(regs.sgprs) + gpu::extra_sgprs(gen, extra)).min(gpu::max_sgprs(gen));
-    (sgprs, min_vgprs.max(regs.vgprs))
+    let d = h.default_registers(gen, regs.sgprs, regs.vgprs, regs.extra);
+    (d.sgprs, d.vgprs)
 }
 
 /// A kernel's register counts and program resource registers.

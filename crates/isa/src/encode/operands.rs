@@ -78,6 +78,15 @@ pub fn range_of<E: OperandSyntax + ?Sized>(expr: &E) -> TextRange {
     expr.range()
 }
 
+/// Where a message about an operand's value points: after the `@` of `@expr`.
+fn value_range_of<E: OperandSyntax + ?Sized>(e: &E) -> TextRange {
+    if e.kind() == SyntaxKind::AT_EXPR {
+        super::value_range(&e.expr())
+    } else {
+        e.range()
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Registers
 // ---------------------------------------------------------------------------------------
@@ -1104,9 +1113,14 @@ impl<'a> Cx<'a> {
     /// A known value for a field of `bits` bits, stored as [`super::fit_field`] says, with
     /// clrxasm's warning at `range` when it does not fit.
     pub fn known_field<E: OperandSyntax + ?Sized>(&mut self, e: &E, value: i64, bits: u8, signed: bool) -> u32 {
+        self.known_field_at(value_range_of(e), value, bits, signed)
+    }
+
+    /// [`Cx::known_field`] for a value written at `range`.
+    pub fn known_field_at(&mut self, range: TextRange, value: i64, bits: u8, signed: bool) -> u32 {
         let (field, warning) = super::fit_field(value, bits, signed);
         if let Some(message) = warning {
-            self.warn_value(e, message);
+            self.warn(range, message);
         }
         field
     }
@@ -1121,8 +1135,7 @@ impl<'a> Cx<'a> {
 
     /// A warning about the value of `e` (after the `@` of `@expr`, as clrxasm points).
     pub fn warn_value<E: OperandSyntax + ?Sized>(&mut self, e: &E, message: impl Into<String>) {
-        let range = if e.kind() == SyntaxKind::AT_EXPR { super::value_range(&e.expr()) } else { e.range() };
-        self.warn(range, message);
+        self.warn(value_range_of(e), message);
     }
 
     /// clrxasm's warning for a modifier that sets a field given again (the last counts).

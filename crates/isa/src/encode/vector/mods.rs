@@ -237,15 +237,6 @@ fn known_value(
     Some((eval_now(cx, &v), v.syntax().text_range()))
 }
 
-/// `value`, written at `at`, truncated to `bits` bits, as [`eval_bits`] does.
-fn low_bits(cx: &mut Cx<'_>, value: i64, at: TextRange, bits: u32) -> u32 {
-    let (field, warning) = crate::encode::fit_field(value, bits as u8, false);
-    if let Some(message) = warning {
-        cx.warn(at, message);
-    }
-    field
-}
-
 /// The fields modifiers set; clrxasm warns when one is set a second time (the last
 /// value counts).
 #[derive(Clone, Copy)]
@@ -425,7 +416,7 @@ pub(super) fn parse(
                 let Some((value, at)) = known_value(cx, mref, "omod value", errors) else {
                     continue;
                 };
-                match value.map(|v| low_bits(cx, v, at, 2)) {
+                match value.map(|v| cx.known_field_at(at, v, 2, false)) {
                     Ok(x) => mods.omod = x as u8,
                     Err(e) => errors.push(e),
                 }
@@ -588,7 +579,7 @@ pub(super) fn parse(
                 let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match value.map(|v| low_bits(cx, v, at, 4)) {
+                match value.map(|v| cx.known_field_at(at, v, 4, false)) {
                     Ok(0) => errors.push(EncodeError::new(
                         at,
                         format!("illegal zero shift for {name} (1..15)"),
@@ -609,7 +600,7 @@ pub(super) fn parse(
                 let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match value.map(|v| low_bits(cx, v, at, 4)) {
+                match value.map(|v| cx.known_field_at(at, v, 4, false)) {
                     Ok(x) => {
                         let base = if name == "row_share" { 0x150 } else { 0x160 };
                         mods.dpp_ctrl = base | x as u16;
@@ -675,7 +666,7 @@ pub(super) fn parse(
                 let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
                 };
-                match value.map(|v| low_bits(cx, v, at, 4)) {
+                match value.map(|v| cx.known_field_at(at, v, 4, false)) {
                     Ok(x) if name == "bank_mask" => mods.bank_mask = x as u8,
                     Ok(x) => mods.row_mask = x as u8,
                     Err(e) => errors.push(e),
