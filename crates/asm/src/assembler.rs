@@ -231,10 +231,12 @@ impl Asm {
         let location = ctx.loc(range.start());
         let end = ctx.loc(range.end());
         let len = if end.file == location.file { end.offset.saturating_sub(location.offset) } else { 0 };
+        let message = crate::encoding::escape_raw_bytes(message);
         self.diags.push(Diagnostic { severity, location: Some(location), len, message, origin: ctx.origin.as_ref().clone() });
     }
 
     pub(crate) fn diag_at(&mut self, location: Location, origin: Rc<Vec<(String, Location)>>, severity: Severity, message: String) {
+        let message = crate::encoding::escape_raw_bytes(message);
         self.diags.push(Diagnostic { severity, location: Some(location), len: 0, message, origin: origin.as_ref().clone() });
     }
 

@@ -16,6 +16,7 @@
 mod assembler;
 pub mod diag;
 pub mod encode_cache;
+pub mod encoding;
 pub mod expr;
 pub mod index;
 mod format_host;

@@ -20,6 +20,10 @@ fn unescape_one(s: &[u8]) -> Result<(u8, &[u8]), String> {
     let Some((&first, rest)) = s.split_first() else {
         return Err("empty character".into());
     };
+    // A byte of the source that is not UTF-8 stands for itself.
+    if let Some((byte, len)) = crate::encoding::raw_byte_at(s) {
+        return Ok((byte, &s[len..]));
+    }
     if first != b'\\' {
         return Ok((first, rest));
     }

@@ -1039,17 +1039,7 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
         Some(&f) => f,
         None => {
             let text = match asm.opts.files.read(&found) {
-                Ok(bytes) => match String::from_utf8(bytes) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        asm.error_at(
-                            ctx,
-                            path_range,
-                            format!("`{path}` is not valid UTF-8 at byte offset {}", e.utf8_error().valid_up_to()),
-                        );
-                        return Flow::Continue;
-                    }
-                },
+                Ok(bytes) => crate::encoding::decode(bytes),
                 Err(e) => {
                     asm.error_at(ctx, path_range, format!("cannot read `{path}`: {e}"));
                     return Flow::Continue;

@@ -264,8 +264,9 @@ const BLOCK: usize = 1 << 16;
 fn read_stream(mut stream: Box<dyn Read + Send>, splitter: &mut Splitter) -> End {
     let mut end = End::default();
     let mut buffer: Vec<u8> = Vec::with_capacity(2 * BLOCK);
-    // Offset in the stream of `buffer[0]`, the start of a line.
+    // Offset in the text of `buffer[0]`, the start of a line.
     let mut base: u64 = 0;
+    let mut first = true;
     loop {
         let filled = buffer.len();
         buffer.resize(filled + BLOCK, 0);
@@ -288,11 +289,15 @@ fn read_stream(mut stream: Box<dyn Read + Send>, splitter: &mut Splitter) -> End
             end.error = Some((offset(base), "an input larger than 4 GiB is not supported".into()));
             return end;
         }
-        if !take_lines(&buffer[..whole], base, &mut end, splitter) || at_end {
+        // A byte-order mark is not part of the text (as in editors).
+        let skipped = if first { crate::encoding::byte_order_mark_len(&buffer[..whole]) } else { 0 };
+        first = false;
+        let Some(taken) = take_lines(&buffer[skipped..whole], base, &mut end, splitter) else { return end };
+        if at_end {
             return end;
         }
         buffer.drain(..whole);
-        base += whole as u64;
+        base += taken;
     }
 }
 
@@ -305,39 +310,23 @@ fn read_some(stream: &mut dyn Read, buffer: &mut [u8]) -> std::io::Result<usize>
     }
 }
 
-/// Takes the whole lines in `bytes`, which start at `base` in the stream; false to stop
-/// reading (invalid UTF-8, or nobody wants more parts).
-fn take_lines(bytes: &[u8], base: u64, end: &mut End, splitter: &mut Splitter) -> bool {
-    let (text, invalid_at) = match std::str::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let valid = e.valid_up_to();
-            (std::str::from_utf8(&bytes[..valid]).unwrap_or_default(), Some(base + valid as u64))
-        }
-    };
+/// Takes the whole lines in `bytes`, whose text starts at `base` (an offset in the text
+/// read so far, where a byte that is not UTF-8 is one raw-byte character: see
+/// [`crate::encoding`]); the length of their text, or `None` to stop reading (nobody
+/// wants more parts).
+fn take_lines(bytes: &[u8], base: u64, end: &mut End, splitter: &mut Splitter) -> Option<u64> {
+    let text = crate::encoding::decode_part(bytes);
     let ascii = text.is_ascii();
     let mut pos = 0;
     while pos < text.len() {
-        let rest = &text[pos..];
-        if invalid_at.is_some() && !rest.contains('\n') {
-            // The valid start of the line with the invalid byte: recorded, not assembled.
-            end.lines.push(offset(base + pos as u64), rest, ascii);
-            break;
-        }
-        let (line, ends_chunk) = splitter.chunker.follow_line(rest);
+        let (line, ends_chunk) = splitter.chunker.follow_line(&text[pos..]);
         end.lines.push(offset(base + pos as u64), line, ascii);
         pos += line.len();
         if !splitter.line(line, ends_chunk) {
-            return false;
+            return None;
         }
     }
-    match invalid_at {
-        Some(at) => {
-            end.error = Some((offset(at), format!("invalid UTF-8 at byte offset {at}")));
-            false
-        }
-        None => true,
-    }
+    Some(text.len() as u64)
 }
 
 fn offset(pos: u64) -> u32 {

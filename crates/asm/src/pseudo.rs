@@ -278,7 +278,7 @@ fn string_arg(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], i: 
     let mut tokens = arg.raw_tokens();
     match (tokens.next(), tokens.next()) {
         (Some(t), None) if t.kind() == SyntaxKind::STRING => match literals::parse_string(t.text()) {
-            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Ok(bytes) => Some(crate::encoding::bytes_to_text(&bytes)),
             Err(m) => {
                 asm.error_at(ctx, t.text_range(), m);
                 None

@@ -66,15 +66,24 @@ fn a_stream_gives_the_positions_of_a_text() {
 }
 
 #[test]
-fn a_stream_stops_at_invalid_utf8_and_says_where() {
-    let mut bytes = Vec::new();
-    for _ in 0..10_000 {
-        bytes.extend_from_slice(b".byte 1\n");
+fn a_stream_keeps_bytes_that_are_not_utf8_as_a_whole_text_does() {
+    // Latin-1 comments and strings, across many blocks, after a byte-order mark.
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    for i in 0..10_000 {
+        bytes.extend_from_slice(format!(".byte {} # caf\u{e9} / ", i % 200).as_bytes());
+        bytes.extend_from_slice(b"caf\xe9\n.ascii \"\xff\"\n");
     }
-    bytes.extend_from_slice(b".byte 2 # \xc3\x28\n.byte 3\n");
-    let result = streamed("bad.s", bytes);
-    assert_eq!(messages(&result), vec!["bad.s:10001:11: Error: invalid UTF-8 at byte offset 80010"]);
-    assert_eq!(result.raw_code().len(), 10_000, "the statements before the invalid line are assembled");
+    bytes.extend_from_slice(b".ascii \"\xe9\"; .byte 300 # \xc3\x28\n");
+    let text = gcn_asm::encoding::decode(bytes.clone());
+    let whole = assemble(vec![Input { name: "latin1.s".into(), text }], rawcode());
+    let from_stream = streamed("latin1.s", bytes);
+    assert_eq!(from_stream.raw_code(), whole.raw_code());
+    assert_eq!(messages(&from_stream), messages(&whole));
+    assert_eq!(messages(&whole), vec!["latin1.s:20001:19: Warning: value 0x12c truncated to 0x2c"]);
+    let code = whole.raw_code();
+    assert_eq!(code.len(), 20_002);
+    assert_eq!(&code[..2], &[0, 0xff]);
+    assert_eq!(&code[20_000..], &[0xe9, 0x2c]);
 }
 
 #[test]

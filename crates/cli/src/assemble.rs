@@ -21,7 +21,7 @@ pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {
         Inputs::Stream { name, file } => assemble_stream(StreamInput { name, reader: Box::new(file) }, options(cli)),
     };
     report(cli, &result);
-    if let Err(e) = output::write_stdout(result.printed.as_bytes()) {
+    if let Err(e) = output::write_stdout(&gcn_asm::encoding::encode(&result.printed)) {
         return refuse(&format!("cannot write to standard output: {e}"));
     }
     if result.has_errors() {

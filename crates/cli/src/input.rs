@@ -1,11 +1,11 @@
 //! Reading the inputs: files in order, or standard input when there is none.
 //!
-//! Sources must be UTF-8; the first byte that is not is reported by its offset, so the
-//! user can find it (`cmp`, a hex editor). A file that cannot be read is reported with
-//! the operating system's message.
+//! Sources are read as bytes, as CLRX reads them: UTF-8 as it is, any other byte (a
+//! Latin-1 comment, a byte in a string) kept as a raw byte ([`gcn_asm::encoding`]). A
+//! file that cannot be read is reported with the operating system's message.
 
 use std::fs::File;
-use std::io::{self, Read, Seek};
+use std::io::{self, Read};
 use std::path::PathBuf;
 
 use crate::diagnostics::{file_error, SourceFile};
@@ -32,38 +32,8 @@ pub fn open_all(paths: &[PathBuf]) -> Result<Inputs, Vec<String>> {
 
 fn open_stream(path: &PathBuf) -> Result<Inputs, String> {
     let name = path.display().to_string();
-    let cannot_read = |e: io::Error| file_error(&name, &format!("cannot read file: {e}"));
-    let mut file = File::open(path).map_err(cannot_read)?;
-    if let Some(offset) = first_invalid_utf8(&mut file).map_err(cannot_read)? {
-        return Err(file_error(&name, &format!("invalid UTF-8 at byte offset {offset}")));
-    }
-    file.rewind().map_err(cannot_read)?;
+    let file = File::open(path).map_err(|e| file_error(&name, &format!("cannot read file: {e}")))?;
     Ok(Inputs::Stream { name, file })
-}
-
-/// The offset of the first byte of `input` that is not UTF-8, reading it in blocks.
-fn first_invalid_utf8(input: &mut impl Read) -> io::Result<Option<u64>> {
-    let mut block = vec![0u8; 1 << 16];
-    // A character cut by the end of a block is carried to the next (at most 3 bytes).
-    let mut carried = 0;
-    let mut base: u64 = 0;
-    loop {
-        let read = input.read(&mut block[carried..])?;
-        let len = carried + read;
-        match std::str::from_utf8(&block[..len]) {
-            Ok(_) if read == 0 => return Ok(None),
-            Ok(_) => carried = 0,
-            Err(e) if e.error_len().is_none() && read > 0 => {
-                let valid = e.valid_up_to();
-                block.copy_within(valid..len, 0);
-                carried = len - valid;
-                base += valid as u64;
-                continue;
-            }
-            Err(e) => return Ok(Some(base + e.valid_up_to() as u64)),
-        }
-        base += len as u64;
-    }
 }
 
 /// Reads every input, in order. On failure, one message per input that failed.
@@ -87,7 +57,7 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Vec<String>> {
 fn read_file(path: &PathBuf) -> Result<SourceFile, String> {
     let name = path.display().to_string();
     match std::fs::read(path) {
-        Ok(bytes) => decode(name, bytes),
+        Ok(bytes) => Ok(decode(name, bytes)),
         Err(e) => Err(file_error(&name, &format!("cannot read file: {e}"))),
     }
 }
@@ -95,7 +65,7 @@ fn read_file(path: &PathBuf) -> Result<SourceFile, String> {
 fn read_stdin() -> Result<SourceFile, String> {
     let mut bytes = Vec::new();
     match io::stdin().lock().read_to_end(&mut bytes) {
-        Ok(_) => decode(STDIN_NAME.to_string(), bytes),
+        Ok(_) => Ok(decode(STDIN_NAME.to_string(), bytes)),
         Err(e) => Err(file_error(
             STDIN_NAME,
             &format!("cannot read standard input: {e}"),
@@ -103,18 +73,9 @@ fn read_stdin() -> Result<SourceFile, String> {
     }
 }
 
-/// The text of a source, or the error naming the offset of its first invalid byte.
-pub fn decode(name: String, bytes: Vec<u8>) -> Result<SourceFile, String> {
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(SourceFile { name, text }),
-        Err(e) => {
-            let offset = e.utf8_error().valid_up_to();
-            Err(file_error(
-                &name,
-                &format!("invalid UTF-8 at byte offset {offset}"),
-            ))
-        }
-    }
+/// The text of a source.
+pub fn decode(name: String, bytes: Vec<u8>) -> SourceFile {
+    SourceFile { name, text: gcn_asm::encoding::decode(bytes) }
 }
 
 #[cfg(test)]
@@ -122,28 +83,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn invalid_utf8_names_the_offset() {
-        let err = decode("x.s".into(), b"s_nop 0\n\xc3\x28".to_vec()).unwrap_err();
-        assert_eq!(err, "x.s: Error: invalid UTF-8 at byte offset 8");
-    }
-
-    #[test]
-    fn invalid_utf8_is_found_across_blocks() {
-        let check = |bytes: &[u8]| first_invalid_utf8(&mut &bytes[..]).unwrap();
-        let mut text = vec![b'a'; (1 << 16) - 1];
-        text.extend("\u{e9}\u{20ac}x".as_bytes());
-        assert_eq!(check(&text), None);
-        let cut = text.len() - 2;
-        text.truncate(cut);
-        assert_eq!(check(&text), Some((1 << 16) + 1), "a character cut by the end of the file");
-        text.push(b'\xff');
-        assert_eq!(check(&text), Some((1 << 16) + 1));
-        assert_eq!(check(b"s_nop 0\n\xc3\x28"), Some(8));
+    fn bytes_that_are_not_utf8_are_kept() {
+        let file = decode("x.s".into(), b"s_nop 0\n# \xe9\n".to_vec());
+        let raw: Vec<u8> = file.text.chars().filter_map(gcn_asm::encoding::raw_byte).collect();
+        assert_eq!(raw, vec![0xe9]);
     }
 
     #[test]
     fn valid_utf8_is_kept() {
-        let file = decode("x.s".into(), "# \u{e9}\n".as_bytes().to_vec()).unwrap();
+        let file = decode("x.s".into(), "# \u{e9}\n".as_bytes().to_vec());
         assert_eq!(file.text, "# \u{e9}\n");
     }
 }

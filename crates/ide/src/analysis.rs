@@ -54,6 +54,12 @@ impl FileLoader for OpenFiles {
     }
 }
 
+/// The text of a source file on disk, read as the assembler reads its includes (bytes
+/// that are not UTF-8 kept, see [`gcn_asm::encoding`]), so that positions in it agree.
+pub fn read_source(path: &Path) -> std::io::Result<String> {
+    std::fs::read(path).map(gcn_asm::encoding::decode)
+}
+
 /// `path` with `.` and `a/..` removed, without asking the file system (the open
 /// buffers are known by such paths; a link is not followed).
 pub fn normalize(path: &Path) -> PathBuf {

@@ -64,7 +64,7 @@ pub mod workspace_symbols;
 pub use gcn_isa::{Formats, Generation};
 pub use gcn_syntax::{TextRange, TextSize};
 
-pub use crate::analysis::{analyse, Analysis, AnalysisInput, OpenFiles};
+pub use crate::analysis::{analyse, read_source, Analysis, AnalysisInput, OpenFiles};
 pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
 pub use crate::document_links::{document_links, DocumentLink};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};

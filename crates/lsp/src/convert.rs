@@ -361,7 +361,7 @@ impl<'a> Locations<'a> {
         let analysis = self.analysis;
         let index = self.indexes.entry(file.to_path_buf()).or_insert_with(|| match analysis.file_text(file) {
             Some(text) => Some(gcn_ide::LineIndex::new(text)),
-            None => std::fs::read_to_string(file).ok().map(|t| gcn_ide::LineIndex::new(&t)),
+            None => gcn_ide::read_source(file).ok().map(|t| gcn_ide::LineIndex::new(&t)),
         });
         let (start, end) = index.as_ref()?.range(text_range, self.encoding);
         Some(lsp_range(start, end))

@@ -50,7 +50,7 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
     if let [t] = tokens(&args[i]).as_slice() {
         if t.kind() == SyntaxKind::STRING {
             match crate::literals::parse_string(t.text()) {
-                Ok(b) => type_name = Some(String::from_utf8_lossy(&b).into_owned()),
+                Ok(b) => type_name = Some(crate::encoding::bytes_to_text(&b)),
                 Err(m) => {
                     err(h, t.text_range(), &m);
                     good = false;

@@ -95,7 +95,7 @@ pub(crate) fn string_arg(h: &mut dyn Host, st: &Stmt, i: usize) -> Option<String
         return None;
     };
     match literals::parse_string(token.text()) {
-        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+        Ok(bytes) => Some(crate::encoding::bytes_to_text(&bytes)),
         Err(m) => {
             h.error_at(token.text_range(), m);
             None

@@ -41,7 +41,7 @@ pub fn diagnostics(document: &Document, analysis: &Analysis, encoding: PositionE
                 .filter_map(|r| {
                     let index = indexes.entry(&r.file).or_insert_with(|| match analysis.file_text(&r.file) {
                         Some(text) => Some(LineIndex::new(text)),
-                        None => std::fs::read_to_string(&r.file).ok().map(|t| LineIndex::new(&t)),
+                        None => gcn_ide::read_source(&r.file).ok().map(|t| LineIndex::new(&t)),
                     });
                     let (start, end) = index.as_ref()?.range(r.range, encoding);
                     let uri = Url::from_file_path(&r.file).ok()?;
@@ -178,7 +178,7 @@ async fn publish_config_problems(state: &State, client: &tower_lsp::Client, anal
     for problem in &analysis.config_problems {
         let Some(file) = &problem.file else { continue };
         let Ok(uri) = Url::from_file_path(file) else { continue };
-        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let text = gcn_ide::read_source(file).unwrap_or_default();
         let index = LineIndex::new(&text);
         let range = problem.range.filter(|r| usize::from(r.end()) <= text.len()).unwrap_or_default();
         let (start, end) = index.range(range, state.encoding());

@@ -60,7 +60,7 @@ fn collect(analyses: &[Arc<gcn_ide::Analysis>], folders: &[PathBuf], query: &str
         if covered.contains(&gcn_ide::analysis::normalize(&file)) {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let Ok(text) = gcn_ide::read_source(&file) else { continue };
         let index = LineIndex::new(&text);
         for s in file_symbols(&file, &gcn_syntax::parse(&text), query) {
             if out.len() >= MAX_RESULTS {

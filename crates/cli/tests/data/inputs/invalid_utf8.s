@@ -1,2 +1,0 @@
-s_nop 0
-# Ã© then a lone continuation byte: €
