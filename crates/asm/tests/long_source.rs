@@ -62,7 +62,7 @@ fn a_stream_gives_the_positions_of_a_text() {
     assert_eq!(from_stream.raw_code(), whole.raw_code());
     assert_eq!(messages(&from_stream), messages(&whole));
     assert_eq!(messages(&whole)[0], "w.s:2:18: Warning: value 0x12c truncated to 0x2c");
-    assert_eq!(messages(&whole).len(), 16, "{:?}", messages(&whole));
+    assert_eq!(messages(&whole).len(), 12, "{:?}", messages(&whole));
 }
 
 #[test]

@@ -384,7 +384,6 @@ async fn utf16_columns_after_non_ascii_characters() {
     assert_eq!(version, 3);
     expect![[r#"
         2:6-2:8 1 unexpected character
-        2:6-2:8 1 expected an expression
     "#]]
     .assert_eq(&render_diagnostics(&diagnostics));
     client

@@ -254,6 +254,11 @@ impl<'t> Parser<'t> {
     /// Reports an error at the current token (or just before the line end).
     pub(crate) fn error(&mut self, message: impl Into<String>) {
         let t = self.tok(0);
+        // The lexer reported a character no token starts with; what the parser expected
+        // there would be a second error for the same cause.
+        if t.kind == ERROR_TOKEN {
+            return;
+        }
         // At a statement's end the error belongs to the statement: point just after its
         // last token, never at the separator (which a reparse of the statement won't see).
         let range = if matches!(t.kind, NEWLINE | SEMICOLON | EOF) {
