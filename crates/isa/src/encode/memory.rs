@@ -25,6 +25,7 @@ pub(super) fn encode(
 ) -> Result<Words> {
     let mut items = Items::default();
     items.read(instr, green)?;
+    items.require_commas()?;
     let whole = instr.syntax().text_range();
     let op = row.opcode(cx.gen()).unwrap_or(0) as u32;
     match row.encoding {

@@ -60,7 +60,7 @@
 use std::borrow::Cow;
 
 use gcn_syntax::ast::{self, AstNode};
-use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use gcn_syntax::{ClrxLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 use rowan::{GreenNodeData, Language, NodeOrToken};
 
 use smallvec::SmallVec;
@@ -674,6 +674,8 @@ impl SrcMods {
 pub struct Items<'a> {
     pub operands: SmallVec<[InstrOperand<'a>; 6]>,
     pub modifiers: SmallVec<[ModifierRef<'a>; 4]>,
+    /// Where the first operand written after another without a comma starts.
+    missing_comma: Option<TextSize>,
 }
 
 impl<'a> Items<'a> {
@@ -685,6 +687,7 @@ impl<'a> Items<'a> {
     pub fn read(&mut self, instr: &'a ast::Instruction, green: &'a GreenNodeData) -> Result<()> {
         self.operands.clear();
         self.modifiers.clear();
+        self.missing_comma = None;
         let instr = instr.syntax();
         let mut offset = instr.text_range().start();
         let mut list = None;
@@ -698,23 +701,53 @@ impl<'a> Items<'a> {
         }
         let Some((list_green, list_range)) = list else { return Ok(()) };
         let mut offset = list_range.start();
+        // The parser takes an operand written after another without a comma (so that
+        // the rest of the list still parses); the reference requires the comma.
+        let mut comma_before = true;
         for child in list_green.children() {
             let start = offset;
             offset += child.text_len();
-            let Some(node) = child.into_node() else { continue };
+            let node = match child {
+                NodeOrToken::Node(node) => node,
+                NodeOrToken::Token(token) => {
+                    comma_before |= kind_of_token(token) == SyntaxKind::COMMA;
+                    continue;
+                }
+            };
             let range = TextRange::new(start, offset);
             let kind = kind_of(node);
             let item = ListItem { green: node, kind, range, instr, list_range };
             if ast::Modifier::can_cast(kind) {
-                if tree::first_token(node, SyntaxKind::NAME).is_none() {
+                let Some((name, _)) = tree::first_token(node, SyntaxKind::NAME) else {
                     return Err(EncodeError::new(range, "expected a modifier"));
+                };
+                // `s_add_u32 s1, s2 s3`: the parser made the bare register name after an
+                // operand a flag; it is an operand whose comma is missing (`lds` is
+                // both a register and a MUBUF flag).
+                let bare = node.children().count() == 1;
+                if bare && !comma_before && self.missing_comma.is_none() && looks_like_register(name.text()) {
+                    self.missing_comma = Some(start);
                 }
                 self.modifiers.push(ModifierRef { item });
             } else if ast::Operand::can_cast(kind) {
+                if !comma_before && self.missing_comma.is_none() {
+                    self.missing_comma = Some(start);
+                }
                 self.operands.push(InstrOperand { item });
             }
+            comma_before = false;
         }
         Ok(())
+    }
+
+    /// Checks that a comma separates each operand from the one before, as the reference
+    /// requires (the parser takes a missing one, so that the rest of the list parses);
+    /// only `s_waitcnt`'s counters may be joined by spaces.
+    pub fn require_commas(&self) -> Result<()> {
+        match self.missing_comma {
+            Some(at) => Err(EncodeError::new(TextRange::empty(at), "expected `,` before the operand")),
+            None => Ok(()),
+        }
     }
 
     /// Checks the number of operands is within `min..=max`; the error points at the
@@ -742,6 +775,14 @@ pub fn expect_operand_count(operands: &[InstrOperand], min: usize, max: usize, w
 
 fn kind_of(node: &GreenNodeData) -> SyntaxKind {
     ClrxLanguage::kind_from_raw(node.kind())
+}
+
+fn looks_like_register(name: &str) -> bool {
+    gcn_syntax::is_register_name(name, false) && !name.eq_ignore_ascii_case("lds")
+}
+
+fn kind_of_token(token: &rowan::GreenTokenData) -> SyntaxKind {
+    ClrxLanguage::kind_from_raw(token.kind())
 }
 
 /// The child node of `parent` written at `range`, of `kind`.

@@ -122,6 +122,11 @@ fn encode_scalar(
 ) -> Result<Words> {
     let mut items = Items::default();
     items.read(instr, green)?;
+    // s_waitcnt accepts its counters without `&` between them (juxtaposed operands).
+    let waitcnt = row.operands.first().is_some_and(|o| o.kind == OperandKind::WaitCnt);
+    if !waitcnt {
+        items.require_commas()?;
+    }
     let whole = instr.syntax().text_range();
     let gen = cx.gen();
     let op = row.opcode(gen).unwrap_or(0) as u32;
@@ -135,8 +140,6 @@ fn encode_scalar(
     }
     let ops = row.operands;
     let max = ops.len();
-    // s_waitcnt accepts its counters without `&` between them (juxtaposed operands).
-    let waitcnt = ops.first().is_some_and(|o| o.kind == OperandKind::WaitCnt);
     if !waitcnt {
         items.expect_count(max, max, whole)?;
     } else {

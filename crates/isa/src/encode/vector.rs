@@ -44,6 +44,7 @@ pub(super) fn encode(
 ) -> Result<Encoded, Vec<EncodeError>> {
     let mut items = Items::default();
     items.read(instr, green).map_err(|e| vec![e])?;
+    items.require_commas().map_err(|e| vec![e])?;
     let whole = mnemonic;
     let mut cx = Cx::new(target, resolver);
     let mut errors = Vec::new();
