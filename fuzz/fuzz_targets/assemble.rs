@@ -1,4 +1,4 @@
-//! Any UTF-8 text assembles, in memory and with the default limits, without panicking;
+//! Any bytes (read as `gcnasm` reads a source) assemble, in memory and with the default limits, without panicking;
 //! runaway sources stop at the limits (libFuzzer's `-timeout` catches a hang).
 #![no_main]
 
@@ -6,9 +6,9 @@ use gcn_asm::{assemble, Input, Options};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let text = gcn_asm::encoding::decode(data.to_vec());
     let result = assemble(
-        vec![Input { name: "fuzz.s".to_string(), text: text.to_string() }],
+        vec![Input { name: "fuzz.s".to_string(), text }],
         Options::default(),
     );
     // Every diagnostic renders (its location exists in the source map).
