@@ -176,6 +176,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     let kernels = kernel_usage(&assembly, &names, &input.path);
     diagnostics.extend(crate::reg_usage::count_warnings(&kernels));
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
+    let diagnostics = merge_repeated(diagnostics, &input.path);
     let included = (1..assembly.sources.len()).map(|i| normalize(Path::new(&assembly.sources.file(gcn_asm::FileId(i as u32)).name))).collect();
     Analysis {
         path: input.path,
@@ -229,6 +230,48 @@ fn widen(text: &str, range: TextRange) -> TextRange {
     };
     TextRange::at(range.start(), TextSize::from(len as u32))
 }
+
+/// One diagnostic for each place and message: a line in a `.rept` of 100,000 gives the
+/// same error 100,000 times (as many lines of `gcnasm`'s output), which would flood the
+/// editor. The first is kept, its message unchanged; a related place says how many there
+/// were, and the chains of the first [`CHAINS_SHOWN`] follow (the macro calls that led to
+/// one line of the macro, say). `diagnostics` (of the source at `path`) is sorted by range.
+fn merge_repeated(diagnostics: Vec<Diagnostic>, path: &Path) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    let mut counts: Vec<usize> = Vec::with_capacity(diagnostics.len());
+    // The diagnostics of one range are adjacent: the same ones are found among them.
+    let mut range_start = 0;
+    for d in diagnostics {
+        if out.last().is_some_and(|last| last.range != d.range) {
+            range_start = out.len();
+        }
+        let same = |o: &Diagnostic| o.severity == d.severity && o.message == d.message && o.code == d.code;
+        match out[range_start..].iter().position(same) {
+            Some(i) => {
+                let (first, n) = (&mut out[range_start + i], &mut counts[range_start + i]);
+                *n += 1;
+                if *n <= CHAINS_SHOWN {
+                    first.related.extend(d.related);
+                }
+            }
+            None => {
+                out.push(d);
+                counts.push(1);
+            }
+        }
+    }
+    for (d, n) in out.iter_mut().zip(counts) {
+        if n > 1 {
+            let which = if n > CHAINS_SHOWN { format!(", the first {CHAINS_SHOWN}") } else { String::new() };
+            let message = format!("reported {n} times at this place (how each came about follows{which})");
+            d.related.insert(0, Related { file: path.to_path_buf(), range: d.range, message });
+        }
+    }
+    out
+}
+
+/// How many of a repeated diagnostic's chains of expansions are listed.
+const CHAINS_SHOWN: usize = 10;
 
 /// The file of the source itself in an assembly.
 const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
