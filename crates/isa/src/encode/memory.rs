@@ -3,7 +3,7 @@
 //! Out-of-range offsets and masks are truncated to their field, as clrxasm does (it
 //! warns); pending offsets get a [`Fixup`](super::Fixup).
 
-use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
+use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange, TextSize};
 use rowan::GreenNodeData;
 use smallvec::smallvec;
 
@@ -52,7 +52,9 @@ fn field<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, v: Value, e: &E, word: usiz
 
 /// Bare-word flags written where an operand was expected (`buffer_wbinvl1 glc`,
 /// `ds_gws_sema_p gds`): operands past `n` that are words become modifiers by name.
-fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) {
+/// Each comes with its range and the place of the comma before it, if any: a flag
+/// after a comma is refused ([`comma_before_flag`]), a word put back as an operand is not.
+fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange, Option<TextSize>)>) {
     let mut end = items.operands.len();
     let mut words = Vec::new();
     while end > n {
@@ -63,10 +65,19 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange)>) 
         }
         let ast::Expr::NameRef(name) = last.expr().into_owned() else { break };
         let Some(w) = name.name_token() else { break };
-        words.push((w.text().to_ascii_lowercase(), w.text_range()));
+        words.push((w.text().to_ascii_lowercase(), w.text_range(), last.comma_before()));
         end -= 1;
     }
     (end, words)
+}
+
+/// The error for a flag written after a comma (`..., 0, offen`), as the reference
+/// reads modifiers separated by spaces only.
+fn comma_before_flag(comma: Option<TextSize>) -> Result<()> {
+    match comma {
+        Some(at) => Err(EncodeError::new(TextRange::empty(at), super::operands::COMMA_BEFORE_MODIFIER)),
+        None => Ok(()),
+    }
 }
 
 /// A format or dimension written by name or as `@expr`.
@@ -132,8 +143,9 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
     if gds_only {
         // GWS instructions: one VGPR in the ADDR field (or none).
         let (n, words) = trailing_words(items, 0);
-        for (w, r) in &words {
+        for (w, r, comma) in &words {
             if w == "gds" {
+                comma_before_flag(*comma)?;
                 gds = true;
             } else {
                 return Err(EncodeError::new(*r, format!("unknown DS modifier `{w}`")));
@@ -336,8 +348,9 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
     let ops = row.operands;
     let (n, words) = trailing_words(items, ops.len().saturating_sub(1).min(items.operands.len()));
     let mut n = n;
-    for (w, r) in &words {
+    for (w, r, comma) in &words {
         if let Some(flag) = flags.named(w.as_bytes(), typed, gen) {
+            comma_before_flag(*comma)?;
             *flag = true;
         } else if ops.len() > n {
             // A word that could be an operand (`off`): put it back.

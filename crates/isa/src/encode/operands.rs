@@ -674,8 +674,9 @@ impl SrcMods {
 pub struct Items<'a> {
     pub operands: SmallVec<[InstrOperand<'a>; 6]>,
     pub modifiers: SmallVec<[ModifierRef<'a>; 4]>,
-    /// Where the first operand written after another without a comma starts.
-    missing_comma: Option<TextSize>,
+    /// The first misplaced comma: where an operand lacks the one before it, or where
+    /// one comes before a modifier; and which of the two.
+    comma_problem: Option<(TextSize, &'static str)>,
 }
 
 impl<'a> Items<'a> {
@@ -687,7 +688,7 @@ impl<'a> Items<'a> {
     pub fn read(&mut self, instr: &'a ast::Instruction, green: &'a GreenNodeData) -> Result<()> {
         self.operands.clear();
         self.modifiers.clear();
-        self.missing_comma = None;
+        self.comma_problem = None;
         let instr = instr.syntax();
         let mut offset = instr.text_range().start();
         let mut list = None;
@@ -701,16 +702,20 @@ impl<'a> Items<'a> {
         }
         let Some((list_green, list_range)) = list else { return Ok(()) };
         let mut offset = list_range.start();
-        // The parser takes an operand written after another without a comma (so that
-        // the rest of the list still parses); the reference requires the comma.
-        let mut comma_before = true;
+        // The parser takes an operand written after another without a comma, and a
+        // modifier after a comma (so that the rest of the list still parses); the
+        // reference requires the one and refuses the other.
+        let mut first = true;
+        let mut comma: Option<TextSize> = None;
         for child in list_green.children() {
             let start = offset;
             offset += child.text_len();
             let node = match child {
                 NodeOrToken::Node(node) => node,
                 NodeOrToken::Token(token) => {
-                    comma_before |= kind_of_token(token) == SyntaxKind::COMMA;
+                    if kind_of_token(token) == SyntaxKind::COMMA {
+                        comma = comma.or(Some(start));
+                    }
                     continue;
                 }
             };
@@ -725,27 +730,37 @@ impl<'a> Items<'a> {
                 // operand a flag; it is an operand whose comma is missing (`lds` is
                 // both a register and a MUBUF flag).
                 let bare = node.children().count() == 1;
-                if bare && !comma_before && self.missing_comma.is_none() && looks_like_register(name.text()) {
-                    self.missing_comma = Some(start);
+                if bare && !first && comma.is_none() && looks_like_register(name.text()) {
+                    self.note_comma_problem(start, MISSING_COMMA);
+                } else if let Some(at) = comma.filter(|_| !first) {
+                    self.note_comma_problem(at, COMMA_BEFORE_MODIFIER);
                 }
                 self.modifiers.push(ModifierRef { item });
             } else if ast::Operand::can_cast(kind) {
-                if !comma_before && self.missing_comma.is_none() {
-                    self.missing_comma = Some(start);
+                if !first && comma.is_none() {
+                    self.note_comma_problem(start, MISSING_COMMA);
                 }
-                self.operands.push(InstrOperand { item });
+                self.operands.push(InstrOperand { item, comma });
             }
-            comma_before = false;
+            first = false;
+            comma = None;
         }
         Ok(())
     }
 
-    /// Checks that a comma separates each operand from the one before, as the reference
-    /// requires (the parser takes a missing one, so that the rest of the list parses);
-    /// only `s_waitcnt`'s counters may be joined by spaces.
+    fn note_comma_problem(&mut self, at: TextSize, message: &'static str) {
+        if self.comma_problem.is_none() {
+            self.comma_problem = Some((at, message));
+        }
+    }
+
+    /// Checks that a comma separates each operand from the one before and that none
+    /// comes before a modifier, as the reference requires (the parser takes both, so
+    /// that the rest of the list parses); only `s_waitcnt`'s counters may be joined by
+    /// spaces.
     pub fn require_commas(&self) -> Result<()> {
-        match self.missing_comma {
-            Some(at) => Err(EncodeError::new(TextRange::empty(at), "expected `,` before the operand")),
+        match self.comma_problem {
+            Some((at, message)) => Err(EncodeError::new(TextRange::empty(at), message)),
             None => Ok(()),
         }
     }
@@ -776,6 +791,9 @@ pub fn expect_operand_count(operands: &[InstrOperand], min: usize, max: usize, w
 fn kind_of(node: &GreenNodeData) -> SyntaxKind {
     ClrxLanguage::kind_from_raw(node.kind())
 }
+
+const MISSING_COMMA: &str = "expected `,` before the operand";
+pub(crate) const COMMA_BEFORE_MODIFIER: &str = "unexpected `,`: modifiers follow the operands after a space, without a comma";
 
 fn looks_like_register(name: &str) -> bool {
     gcn_syntax::is_register_name(name, false) && !name.eq_ignore_ascii_case("lds")
@@ -825,9 +843,17 @@ impl ListItem<'_> {
 #[derive(Debug, Clone, Copy)]
 pub struct InstrOperand<'a> {
     item: ListItem<'a>,
+    /// Where the comma before it is, if one is.
+    comma: Option<TextSize>,
 }
 
 impl InstrOperand<'_> {
+    /// Where the comma written before the operand is (none for the first, or for one
+    /// written after another without a comma).
+    pub fn comma_before(&self) -> Option<TextSize> {
+        self.comma
+    }
+
     fn make_expr(&self) -> ast::Expr {
         ast::Expr::cast(self.item.make_node()).expect("an operand is an expression node")
     }
