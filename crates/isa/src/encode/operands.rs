@@ -265,6 +265,11 @@ fn special_by_name(name: &str) -> Option<(SpecialReg, u8, u8)> {
         .map(|&(_, r, o, c)| (r, o, c))
 }
 
+/// A register range of the right kind but the wrong size: `required 2 scalar registers, not 1`.
+fn wrong_count(required: u32, kind: &str, given: u16) -> String {
+    format!("required {required} {kind} register{}, not {given}", plural(required))
+}
+
 fn plural(n: u32) -> &'static str {
     if n == 1 {
         ""
@@ -1611,7 +1616,7 @@ impl<'a> Cx<'a> {
         if reg.count as u32 != count {
             return Err(EncodeError::new(
                 reg.range,
-                format!("required {count} scalar register{}", plural(count)),
+                wrong_count(count, "scalar", reg.count),
             ));
         }
         check_align(reg, align)
@@ -1625,7 +1630,7 @@ impl<'a> Cx<'a> {
                 if reg.count as u32 != count {
                     return Err(EncodeError::new(
                         range,
-                        format!("required {count} vector register{}", plural(count)),
+                        wrong_count(count, "vector", reg.count),
                     ));
                 }
                 self.use_reg(&reg, write);
@@ -1642,9 +1647,9 @@ impl<'a> Cx<'a> {
             Some(reg) if reg.is_vgpr() => {
                 if (reg.count as u32) < min || reg.count as u32 > max {
                     let msg = if min == max {
-                        format!("required {min} vector register{}", plural(min))
+                        wrong_count(min, "vector", reg.count)
                     } else {
-                        format!("required {min} to {max} vector registers")
+                        format!("required {min} to {max} vector registers, not {}", reg.count)
                     };
                     return Err(EncodeError::new(range, msg));
                 }
@@ -1703,7 +1708,7 @@ impl<'a> Cx<'a> {
                 RegKind::SrcOnly(_) if reg.from_symbol && reg.count != spec.regs as u16 => {
                     return Err(EncodeError::new(
                         range,
-                        format!("required {} scalar register{}", spec.regs, plural(spec.regs as u32)),
+                        wrong_count(spec.regs as u32, "scalar", reg.count),
                     ));
                 }
                 RegKind::SrcOnly(_) | RegKind::LdsDirect | RegKind::Const => {}
@@ -1712,7 +1717,7 @@ impl<'a> Cx<'a> {
                     if reg.count != spec.regs as u16 {
                         return Err(EncodeError::new(
                             range,
-                            format!("required {} vector register{}", spec.regs, plural(spec.regs as u32)),
+                            wrong_count(spec.regs as u32, "vector", reg.count),
                         ));
                     }
                 }
@@ -1720,7 +1725,7 @@ impl<'a> Cx<'a> {
                     if reg.count != spec.regs as u16 {
                         return Err(EncodeError::new(
                             range,
-                            format!("required {} scalar register{}", spec.regs, plural(spec.regs as u32)),
+                            wrong_count(spec.regs as u32, "scalar", reg.count),
                         ));
                     }
                     check_align(&reg, spec.align)?;
@@ -2117,7 +2122,7 @@ mod tests {
         // count.
         const SYMS: &[(&str, RegRange)] = &[("k", RegRange { file: SGPR, first: 252, count: 1 })];
         let err = encode(SYMS, "s_xor_b64 s[30:31], k, s[14:15]").unwrap_err();
-        assert_eq!(err.message, "required 2 scalar registers");
+        assert_eq!(err.message, "required 2 scalar registers, not 1");
         assert_eq!(&"s_xor_b64 s[30:31], k, s[14:15]"[err.range], "k");
         assert_eq!(encode(SYMS, "s_xor_b64 s[30:31], execz, s[14:15]").unwrap().words[..], [0x899e_0efc]);
         assert_eq!(encode(SYMS, "s_xor_b32 s30, k, s14").unwrap().words[..], [0x891e_0efc]);
