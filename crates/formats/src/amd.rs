@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 use gcn_isa::Device;
 
-use crate::args::{access, ArgType, KernelArg, PtrSpace};
+use crate::args::{access, id_out_of_range, id_taken, no_id_left, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, Bytes, Class, ElfBuilder, Header, LocalSymbols, ProgramHeader, Region};
 pub use crate::elf::{ExtraSection, ExtraSymbol, SymbolPlace};
 use crate::gpu;
@@ -295,23 +295,23 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
     let older1598 = driver < 159805;
     let gen = input.device.generation();
     if config.user_datas.len() > 16 {
-        return Err(err("UserDataElemsNum must not be greater than 16"));
+        return Err(err(&format!("{} user data entries (`.userdata`), more than 16", config.user_datas.len())));
     }
     if config.used_vgprs > gpu::MAX_VGPRS {
-        return Err(err("Used VGPRs number out of range"));
+        return Err(err(&format!("{} VGPRs (`.vgprsnum`), more than {}", config.used_vgprs, gpu::MAX_VGPRS)));
     }
     if config.used_sgprs > gpu::max_sgprs_without_vcc(gen) {
-        return Err(err("Used SGPRs number out of range"));
+        return Err(err(&format!("{} SGPRs (`.sgprsnum`), more than {} on {gen}", config.used_sgprs, gpu::max_sgprs_without_vcc(gen))));
     }
     if config.hw_local_size > gpu::MAX_LOCAL_SIZE {
-        return Err(err("HWLocalSize out of range"));
+        return Err(err(&format!("local memory size {} (`.hwlocal`), more than {}", config.hw_local_size, gpu::MAX_LOCAL_SIZE)));
     }
     if config.rsrc.float_mode >= 256 {
-        return Err(err("FloatMode out of range"));
+        return Err(err(&format!("float mode {:#x} (`.floatmode`) does not fit in 8 bits", config.rsrc.float_mode)));
     }
     for arg in &config.args {
         if arg.arg_type.is_image() && arg.ptr_access & access::MASK == 0 {
-            return Err(err("Invalid access qualifier for image"));
+            return Err(err(&format!("image argument `{}` needs an access qualifier (read_only or write_only)", arg.name)));
         }
     }
     let uav_private = match config.uav_private {
@@ -373,16 +373,16 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
         ResId::Default => Some(8),
     };
     if uav_id.is_some_and(|v| v >= 1024) {
-        return Err(err("UavId out of range"));
+        return Err(err("the UAV id (`.uavid`) must be below 1024"));
     }
     if const_buffer_id.is_some_and(|v| v >= 1024) {
-        return Err(err("ConstBufferId out of range"));
+        return Err(err("the constant buffer id (`.cbid`) must be below 1024"));
     }
     if printf_id.is_some_and(|v| v >= 1024) {
-        return Err(err("PrintfId out of range"));
+        return Err(err("the printf id (`.printfid`) must be below 1024"));
     }
     if private_id.is_some_and(|v| v >= 1024) {
-        return Err(err("PrivateId out of range"));
+        return Err(err("the private id (`.privateid`) must be below 1024"));
     }
     // CLRX keeps "not supplied" as a large number: an omitted UAV id never matches one.
     let uav_raw = uav_id.unwrap_or(u32::MAX - 1);
@@ -398,48 +398,49 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
         if is_global_or_new_const(arg, older1348) {
             let used = arg.used != 0;
             if (id < 9 && used) || (!used && id != uav_raw) || id >= 1024 {
-                return Err(err("UavId out of range!"));
+                let rule = if used { "9 to 1023 for a used global pointer" } else { "the kernel's UAV id for an unused one" };
+                return Err(err(&id_out_of_range(arg, "UAV", id, rule)));
             }
             if puav[id as usize] && id != uav_raw {
-                return Err(err("UavId already used!"));
+                return Err(err(&id_taken(arg, "UAV", id)));
             }
             puav[id as usize] = true;
             res[k] = id;
         } else if arg.arg_type == ArgType::Pointer && arg.ptr_space == PtrSpace::Constant {
             if !(2..160).contains(&id) {
-                return Err(err("CbId out of range!"));
+                return Err(err(&id_out_of_range(arg, "constant buffer", id, "2 to 159")));
             }
             if cb[id as usize] {
-                return Err(err("CbId already used!"));
+                return Err(err(&id_taken(arg, "constant buffer", id)));
             }
             cb[id as usize] = true;
             res[k] = id;
         } else if arg.arg_type.is_image() {
             if arg.ptr_access & access::READ_ONLY != 0 {
                 if id >= 128 {
-                    return Err(err("RdImgId out of range!"));
+                    return Err(err(&id_out_of_range(arg, "read-only image", id, "0 to 127")));
                 }
                 if rd_img[id as usize] {
-                    return Err(err("RdImgId already used!"));
+                    return Err(err(&id_taken(arg, "read-only image", id)));
                 }
                 rd_img[id as usize] = true;
                 res[k] = id;
             } else if arg.ptr_access & access::WRITE_ONLY != 0 {
                 if id >= 8 {
-                    return Err(err("WrImgId out of range!"));
+                    return Err(err(&id_out_of_range(arg, "write-only image", id, "0 to 7")));
                 }
                 if wr_img[id as usize] {
-                    return Err(err("WrImgId already used!"));
+                    return Err(err(&id_taken(arg, "write-only image", id)));
                 }
                 wr_img[id as usize] = true;
                 res[k] = id;
             }
         } else if arg.arg_type == ArgType::Counter32 {
             if id >= 8 {
-                return Err(err("CounterId out of range!"));
+                return Err(err(&id_out_of_range(arg, "counter", id, "0 to 7")));
             }
             if cnt[id as usize] {
-                return Err(err("CounterId already used!"));
+                return Err(err(&id_taken(arg, "counter", id)));
             }
             cnt[id as usize] = true;
             res[k] = id;
@@ -458,7 +459,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                     puav_next += 1;
                 }
                 if puav_next >= 1024 {
-                    return Err(err("UavId out of range!"));
+                    return Err(err(&no_id_left(arg, "UAV", 1023)));
                 }
                 res[k] = puav_next as u32;
                 puav_next += 1;
@@ -470,7 +471,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                 cb_next += 1;
             }
             if cb_next >= 160 {
-                return Err(err("CbId out of range!"));
+                return Err(err(&no_id_left(arg, "constant buffer", 159)));
             }
             res[k] = cb_next as u32;
             cb_next += 1;
@@ -480,7 +481,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                     rd_next += 1;
                 }
                 if rd_next >= 128 {
-                    return Err(err("RdImgId out of range!"));
+                    return Err(err(&no_id_left(arg, "read-only image", 127)));
                 }
                 res[k] = rd_next as u32;
                 rd_next += 1;
@@ -489,7 +490,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                     wr_next += 1;
                 }
                 if wr_next >= 8 {
-                    return Err(err("WrImgId out of range!"));
+                    return Err(err(&no_id_left(arg, "write-only image", 7)));
                 }
                 res[k] = wr_next as u32;
                 wr_next += 1;
@@ -499,7 +500,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                 cnt_next += 1;
             }
             if cnt_next >= 8 {
-                return Err(err("CounterId out of range!"));
+                return Err(err(&no_id_left(arg, "counter", 7)));
             }
             res[k] = cnt_next as u32;
             cnt_next += 1;
@@ -513,7 +514,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                 uavs += 1;
                 wr_images += 1;
                 if wr_images > 8 {
-                    return Err(err("Too many write only images"));
+                    return Err(err("more than 8 write-only images"));
                 }
             }
         } else if arg.arg_type == ArgType::Pointer && arg.ptr_space == PtrSpace::Global {
@@ -561,7 +562,7 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
         } else if arg.arg_type == ArgType::Pointer {
             let tp = type_info(arg.pointer_type);
             if tp.kind == Kind::Unknown {
-                return Err(FormatError::kernel(name, "Type not supported!"));
+                return Err(FormatError::kernel(name, format!("argument `{}`: its type has no place in the metadata", arg.name)));
             }
             let type_size = (if tp.vec == 3 { 4 } else { tp.vec }) * tp.elem;
             let tname = if arg.struct_size == 0 && arg.pointer_type == ArgType::Structure {
@@ -584,7 +585,7 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                     };
                     let _ = write!(m, "{space}:{}", r.arg_res_ids[k]);
                 }
-                PtrSpace::None => return Err(FormatError::kernel(name, "Other memory spaces are not supported")),
+                PtrSpace::None => return Err(FormatError::kernel(name, format!("argument `{}`: a pointer must be to global, constant or local memory", arg.name))),
             }
             let elem = if arg.pointer_type == ArgType::Structure {
                 if arg.struct_size != 0 { arg.struct_size } else { 4 }
@@ -605,7 +606,7 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                 access::READ_ONLY => "RO",
                 access::WRITE_ONLY => "WO",
                 access::READ_WRITE => "RW",
-                _ => return Err(FormatError::kernel(name, "Invalid image access qualifier!")),
+                _ => return Err(FormatError::kernel(name, format!("image argument `{}` needs an access qualifier (read_only, write_only or read_write)", arg.name))),
             };
             let img = IMAGE_TYPE_NAMES[arg.arg_type.index() - ArgType::Image.index()];
             let _ = writeln!(m, ";image:{}:{img}:{acc}:{}:1:{offset}", arg.name, r.arg_res_ids[k]);
@@ -616,7 +617,7 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
         } else {
             let tp = type_info(arg.arg_type);
             if tp.kind == Kind::Unknown {
-                return Err(FormatError::kernel(name, "Type not supported!"));
+                return Err(FormatError::kernel(name, format!("argument `{}`: its type has no place in the metadata", arg.name)));
             }
             let type_size = (if tp.vec == 3 { 4 } else { tp.vec }) * tp.elem.max(4);
             let _ = writeln!(m, ";value:{}:{}:{}:1:{offset}", arg.name, tp.name.unwrap_or(""), tp.vec);
@@ -999,7 +1000,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     let (driver_info, driver) = resolve_driver(input);
     let older1348 = driver < 134805;
     let Some(machine) = device_code(input.device) else {
-        return Err(FormatError::new("Unsupported GPU device type by OpenCL 1.2 binary format"));
+        return Err(FormatError::new(format!("the AMD OpenCL 1.2 binary format has no device code for {}", input.device)));
     };
     let taken = taken_unique_ids(input);
     let mut unique_id = 1024u32;
@@ -1008,10 +1009,10 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         let part = match &kernel.setup {
             KernelSetup::Raw { metadata, header, cal_notes } => {
                 if metadata.is_empty() {
-                    return Err(FormatError::kernel(&kernel.name, "No metadata for kernel"));
+                    return Err(FormatError::kernel(&kernel.name, "neither a configuration (`.config`) nor its metadata (`.metadata`) is given"));
                 }
                 if header.is_empty() {
-                    return Err(FormatError::kernel(&kernel.name, "No header for kernel"));
+                    return Err(FormatError::kernel(&kernel.name, "without a configuration (`.config`) it needs its header (`.header`)"));
                 }
                 let mut notes = Bytes::default();
                 for n in cal_notes {

@@ -21,7 +21,7 @@
 
 use gcn_isa::{Device, Generation};
 
-use crate::args::{access, ArgType, KernelArg, PtrSpace};
+use crate::args::{access, id_out_of_range, id_taken, no_id_left, ArgType, KernelArg, PtrSpace};
 use crate::elf::{self, AddrBase, Bytes, Class, ElfBuilder, Header, LocalSymbols, Note, ProgramHeader, Region, Symbol};
 pub use crate::elf::{ExtraSection, ExtraSymbol, SymbolPlace};
 use crate::gpu::{self, ArchTable};
@@ -457,21 +457,21 @@ fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatE
     for (k, arg) in config.args.iter().enumerate() {
         let Some(id) = arg.res_id else { continue };
         let (mask, limit, what): (&mut [bool], u32, &str) = if arg.arg_type == ArgType::Sampler {
-            (&mut samp, 16, "SamplerId")
+            (&mut samp, 16, "sampler")
         } else if arg.arg_type.is_image() {
             match arg.ptr_access & access::MASK {
-                access::READ_ONLY => (&mut ro, 128, "RdOnlyImgId"),
-                access::WRITE_ONLY => (&mut wo, 64, "WrOnlyImgId"),
-                _ => (&mut rw, 64, "RdWrImgId"),
+                access::READ_ONLY => (&mut ro, 128, "read-only image"),
+                access::WRITE_ONLY => (&mut wo, 64, "write-only image"),
+                _ => (&mut rw, 64, "read-write image"),
             }
         } else {
             continue;
         };
         if id >= limit {
-            return Err(err(&format!("{what} out of range!")));
+            return Err(err(&id_out_of_range(arg, what, id, &format!("0 to {}", limit - 1))));
         }
         if mask[id as usize] {
-            return Err(err(&format!("{what} already used!")));
+            return Err(err(&id_taken(arg, what, id)));
         }
         mask[id as usize] = true;
         res[k] = id;
@@ -482,12 +482,12 @@ fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatE
             continue;
         }
         let (mask, slot, limit, what): (&[bool], usize, usize, &str) = if arg.arg_type == ArgType::Sampler {
-            (&samp, 0, 16, "SamplerId")
+            (&samp, 0, 16, "sampler")
         } else if arg.arg_type.is_image() {
             match arg.ptr_access & access::MASK {
-                access::READ_ONLY => (&ro, 1, 128, "RdOnlyImgId"),
-                access::WRITE_ONLY => (&wo, 2, 64, "WrOnlyImgId"),
-                _ => (&rw, 3, 64, "RdWrImgId"),
+                access::READ_ONLY => (&ro, 1, 128, "read-only image"),
+                access::WRITE_ONLY => (&wo, 2, 64, "write-only image"),
+                _ => (&rw, 3, 64, "read-write image"),
             }
         } else {
             continue;
@@ -496,7 +496,7 @@ fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatE
             next[slot] += 1;
         }
         if next[slot] >= limit {
-            return Err(err(&format!("{what} out of range!")));
+            return Err(err(&no_id_left(arg, what, limit as u32 - 1)));
         }
         res[k] = next[slot] as u32;
         next[slot] += 1;
@@ -723,16 +723,16 @@ fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, FormatError> {
         let err = |m: &str| FormatError::kernel(&kernel.name, m);
         if let KernelSetup::Raw { isa_metadata, stub, .. } = &kernel.setup {
             if new_binaries && isa_metadata.is_some() {
-                return Err(err("ISA metadata allowed for old driver binaries"));
+                return Err(err(&format!("`.isametadata` has a place only in binaries of drivers before {NEW_BINARIES}")));
             }
             if new_binaries && !stub.is_empty() {
-                return Err(err("Kernel stub allowed for old driver binaries"));
+                return Err(err(&format!("`.stub` has a place only in binaries of drivers before {NEW_BINARIES}")));
             }
         }
         if new_binaries {
             for rel in &kernel.relocations {
                 if rel.offset + 4 > kernel.code.len() as u64 {
-                    return Err(err("Relocation offset outside code size"));
+                    return Err(err("a relocation lies past the end of its code"));
                 }
             }
         }
@@ -750,7 +750,7 @@ fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, FormatError> {
                 let res_ids = assign_res_ids(&kernel.name, config)?;
                 for &s in &config.samplers {
                     if s as usize >= samplers_num {
-                        return Err(err("SamplerId out of range"));
+                        return Err(err(&format!("sampler {s} (`.sampler`) out of range: {samplers_num} samplers are defined")));
                     }
                 }
                 let mut temp = KernelTemp {
@@ -1224,25 +1224,25 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     let v16_3 = driver >= VERSION_16_3;
     let gen = input.device.generation();
     if gen == Generation::Gcn1_0 {
-        return Err(FormatError::new("OpenCL 2.0 supported only for GCN1.1 or later"));
+        return Err(FormatError::new(format!("the AMD OpenCL 2.0 binary format needs GCN 1.1 or later, not {} (GCN 1.0)", input.device)));
     }
     let has_global = !input.global_data.is_empty();
     let has_rw = !input.rw_data.is_empty();
     let samplers = has_samplers(input);
     if (has_global || has_rw || samplers) && !new_binaries {
-        return Err(FormatError::new("Old driver binaries doesn't support global/atomic data or samplers"));
+        return Err(FormatError::new(format!("binaries of drivers before {NEW_BINARIES} (this one: {driver}) have no global data, read-write data or samplers")));
     }
     if new_binaries {
         if !has_global && samplers {
-            return Err(FormatError::new("Global data must be defined if samplers present"));
+            return Err(FormatError::new("samplers need global data (`.globaldata`)"));
         }
         if input.sampler_offsets.iter().any(|&o| o + 8 > input.global_data.len() as u64) {
-            return Err(FormatError::new("Sampler offset outside global data"));
+            return Err(FormatError::new("a sampler offset (`.samplerreloc`) lies outside the global data"));
         }
     }
     let samplers_num = if input.sampler_config { input.samplers.len() } else { input.sampler_init.len() >> 3 };
     if !input.sampler_offsets.is_empty() && input.sampler_offsets.len() != samplers_num {
-        return Err(FormatError::new("SamplerOffset number doesn't match to samplers number"));
+        return Err(FormatError::new(format!("{} sampler offsets (`.samplerreloc`) for {samplers_num} samplers", input.sampler_offsets.len())));
     }
     let mut arch = gpu::arch_version(input.device, ArchTable::AmdCl2);
     if !v16_3 && input.device == Device::Fiji {
@@ -1255,7 +1255,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         arch.stepping = s;
     }
     let Some(flags) = device_code(driver, input.device) else {
-        return Err(FormatError::new("Unsupported GPU device type by driver version"));
+        return Err(FormatError::new(format!("driver version {driver} has no device code for {}", input.device)));
     };
     let acl_version = if !input.acl_version.is_empty() {
         input.acl_version.clone()
@@ -1269,12 +1269,12 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         if let Some(code) = &input.code {
             for k in &input.kernels {
                 if k.offset >= code.len() as u64 {
-                    return Err(FormatError::kernel(&k.name, "Kernel offset outside code size"));
+                    return Err(FormatError::kernel(&k.name, "its code starts past the end of the code"));
                 }
             }
             for r in &input.relocations {
                 if r.offset + 4 > code.len() as u64 {
-                    return Err(FormatError::new("Relocation offset outside code size"));
+                    return Err(FormatError::new("a relocation lies past the end of the code"));
                 }
             }
         }

@@ -153,3 +153,18 @@ pub struct KernelArg {
     /// Usage: 0 unused; OpenCL 1.2: 1 used; OpenCL 2.0: 1 read, 2 write, 3 both.
     pub used: u8,
 }
+
+/// Why an argument's resource id (`.arg …, ID`) cannot be: out of `range`.
+pub(crate) fn id_out_of_range(arg: &KernelArg, kind: &str, id: u32, range: &str) -> String {
+    format!("argument `{}`: {kind} id {id} out of range ({range})", arg.name)
+}
+
+/// Why an argument's resource id cannot be: another argument has it.
+pub(crate) fn id_taken(arg: &KernelArg, kind: &str, id: u32) -> String {
+    format!("argument `{}`: {kind} id {id} is already another argument's", arg.name)
+}
+
+/// Why an argument gets no resource id: every one up to `last` is taken.
+pub(crate) fn no_id_left(arg: &KernelArg, kind: &str, last: u32) -> String {
+    format!("argument `{}`: no {kind} id left (all up to {last} are taken)", arg.name)
+}

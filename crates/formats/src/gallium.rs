@@ -144,23 +144,23 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     for k in &input.kernels {
         if let ProgInfo::Config(c) = &k.prog_info {
             if c.used_vgprs > gpu::MAX_VGPRS {
-                return Err(FormatError::kernel(&k.name, "Used VGPRs number out of range"));
+                return Err(FormatError::kernel(&k.name, format!("{} VGPRs (`.vgprsnum`), more than {}", c.used_vgprs, gpu::MAX_VGPRS)));
             }
             if c.used_sgprs > gpu::max_sgprs(gen) {
-                return Err(FormatError::kernel(&k.name, "Used SGPRs number out of range"));
+                return Err(FormatError::kernel(&k.name, format!("{} SGPRs (`.sgprsnum`), more than {} on {gen}", c.used_sgprs, gpu::max_sgprs(gen))));
             }
             if u64::from(c.local_size) > gpu::MAX_LOCAL_SIZE {
-                return Err(FormatError::kernel(&k.name, "LocalSize out of range"));
+                return Err(FormatError::kernel(&k.name, format!("local memory size {} (`.localsize`), more than {}", c.local_size, gpu::MAX_LOCAL_SIZE)));
             }
             if c.rsrc.priority >= 4 {
-                return Err(FormatError::kernel(&k.name, "Priority out of range"));
+                return Err(FormatError::kernel(&k.name, format!("priority {} (`.priority`) out of range (0 to 3)", c.rsrc.priority)));
             }
             if c.user_data_num > 16 {
-                return Err(FormatError::kernel(&k.name, "UserDataNum out of range"));
+                return Err(FormatError::kernel(&k.name, format!("{} user data registers (`.userdatanum`), more than 16", c.user_data_num)));
             }
         }
         if k.offset as usize >= input.code.len() {
-            return Err(FormatError::kernel(&k.name, "Kernel offset out of range"));
+            return Err(FormatError::kernel(&k.name, "its code starts past the end of the code"));
         }
     }
     let mut order: Vec<usize> = (0..input.kernels.len()).collect();
