@@ -93,6 +93,8 @@ pub struct KernelConfig {
     pub samplers: Vec<u32>,
     /// AMD and AMD OpenCL 2.0 arguments.
     pub args: Vec<gcn_formats::args::KernelArg>,
+    /// Where each of `args` was written (`.arg`, `.setup_args`), for the writer's messages.
+    pub arg_locations: Vec<Location>,
     pub arg_names: HashSet<String>,
     // AMD OpenCL 1.2
     pub hw_region: Option<u32>,
@@ -139,6 +141,7 @@ impl Default for KernelConfig {
             vec_type_hint: String::new(),
             samplers: Vec::new(),
             args: Vec::new(),
+            arg_locations: Vec::new(),
             arg_names: HashSet::new(),
             hw_region: None,
             uav_private: None,

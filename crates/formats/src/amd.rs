@@ -309,9 +309,9 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
     if config.rsrc.float_mode >= 256 {
         return Err(err(&format!("float mode {:#x} (`.floatmode`) does not fit in 8 bits", config.rsrc.float_mode)));
     }
-    for arg in &config.args {
+    for (k, arg) in config.args.iter().enumerate() {
         if arg.arg_type.is_image() && arg.ptr_access & access::MASK == 0 {
-            return Err(err(&format!("image argument `{}` needs an access qualifier (read_only or write_only)", arg.name)));
+            return Err(FormatError::argument(name, k, format!("image argument `{}` needs an access qualifier (read_only or write_only)", arg.name)));
         }
     }
     let uav_private = match config.uav_private {
@@ -399,48 +399,48 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
             let used = arg.used != 0;
             if (id < 9 && used) || (!used && id != uav_raw) || id >= 1024 {
                 let rule = if used { "9 to 1023 for a used global pointer" } else { "the kernel's UAV id for an unused one" };
-                return Err(err(&id_out_of_range(arg, "UAV", id, rule)));
+                return Err(id_out_of_range(name, k, arg, "UAV", id, rule));
             }
             if puav[id as usize] && id != uav_raw {
-                return Err(err(&id_taken(arg, "UAV", id)));
+                return Err(id_taken(name, k, arg, "UAV", id));
             }
             puav[id as usize] = true;
             res[k] = id;
         } else if arg.arg_type == ArgType::Pointer && arg.ptr_space == PtrSpace::Constant {
             if !(2..160).contains(&id) {
-                return Err(err(&id_out_of_range(arg, "constant buffer", id, "2 to 159")));
+                return Err(id_out_of_range(name, k, arg, "constant buffer", id, "2 to 159"));
             }
             if cb[id as usize] {
-                return Err(err(&id_taken(arg, "constant buffer", id)));
+                return Err(id_taken(name, k, arg, "constant buffer", id));
             }
             cb[id as usize] = true;
             res[k] = id;
         } else if arg.arg_type.is_image() {
             if arg.ptr_access & access::READ_ONLY != 0 {
                 if id >= 128 {
-                    return Err(err(&id_out_of_range(arg, "read-only image", id, "0 to 127")));
+                    return Err(id_out_of_range(name, k, arg, "read-only image", id, "0 to 127"));
                 }
                 if rd_img[id as usize] {
-                    return Err(err(&id_taken(arg, "read-only image", id)));
+                    return Err(id_taken(name, k, arg, "read-only image", id));
                 }
                 rd_img[id as usize] = true;
                 res[k] = id;
             } else if arg.ptr_access & access::WRITE_ONLY != 0 {
                 if id >= 8 {
-                    return Err(err(&id_out_of_range(arg, "write-only image", id, "0 to 7")));
+                    return Err(id_out_of_range(name, k, arg, "write-only image", id, "0 to 7"));
                 }
                 if wr_img[id as usize] {
-                    return Err(err(&id_taken(arg, "write-only image", id)));
+                    return Err(id_taken(name, k, arg, "write-only image", id));
                 }
                 wr_img[id as usize] = true;
                 res[k] = id;
             }
         } else if arg.arg_type == ArgType::Counter32 {
             if id >= 8 {
-                return Err(err(&id_out_of_range(arg, "counter", id, "0 to 7")));
+                return Err(id_out_of_range(name, k, arg, "counter", id, "0 to 7"));
             }
             if cnt[id as usize] {
-                return Err(err(&id_taken(arg, "counter", id)));
+                return Err(id_taken(name, k, arg, "counter", id));
             }
             cnt[id as usize] = true;
             res[k] = id;
@@ -459,7 +459,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                     puav_next += 1;
                 }
                 if puav_next >= 1024 {
-                    return Err(err(&no_id_left(arg, "UAV", 1023)));
+                    return Err(no_id_left(name, k, arg, "UAV", 1023));
                 }
                 res[k] = puav_next as u32;
                 puav_next += 1;
@@ -471,7 +471,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                 cb_next += 1;
             }
             if cb_next >= 160 {
-                return Err(err(&no_id_left(arg, "constant buffer", 159)));
+                return Err(no_id_left(name, k, arg, "constant buffer", 159));
             }
             res[k] = cb_next as u32;
             cb_next += 1;
@@ -481,7 +481,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                     rd_next += 1;
                 }
                 if rd_next >= 128 {
-                    return Err(err(&no_id_left(arg, "read-only image", 127)));
+                    return Err(no_id_left(name, k, arg, "read-only image", 127));
                 }
                 res[k] = rd_next as u32;
                 rd_next += 1;
@@ -490,7 +490,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                     wr_next += 1;
                 }
                 if wr_next >= 8 {
-                    return Err(err(&no_id_left(arg, "write-only image", 7)));
+                    return Err(no_id_left(name, k, arg, "write-only image", 7));
                 }
                 res[k] = wr_next as u32;
                 wr_next += 1;
@@ -500,7 +500,7 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                 cnt_next += 1;
             }
             if cnt_next >= 8 {
-                return Err(err(&no_id_left(arg, "counter", 7)));
+                return Err(no_id_left(name, k, arg, "counter", 7));
             }
             res[k] = cnt_next as u32;
             cnt_next += 1;
@@ -562,7 +562,7 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
         } else if arg.arg_type == ArgType::Pointer {
             let tp = type_info(arg.pointer_type);
             if tp.kind == Kind::Unknown {
-                return Err(FormatError::kernel(name, format!("argument `{}`: its type has no place in the metadata", arg.name)));
+                return Err(FormatError::argument(name, k, format!("argument `{}`: its type has no place in the metadata", arg.name)));
             }
             let type_size = (if tp.vec == 3 { 4 } else { tp.vec }) * tp.elem;
             let tname = if arg.struct_size == 0 && arg.pointer_type == ArgType::Structure {
@@ -585,7 +585,7 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                     };
                     let _ = write!(m, "{space}:{}", r.arg_res_ids[k]);
                 }
-                PtrSpace::None => return Err(FormatError::kernel(name, format!("argument `{}`: a pointer must be to global, constant or local memory", arg.name))),
+                PtrSpace::None => return Err(FormatError::argument(name, k, format!("argument `{}`: a pointer must be to global, constant or local memory", arg.name))),
             }
             let elem = if arg.pointer_type == ArgType::Structure {
                 if arg.struct_size != 0 { arg.struct_size } else { 4 }
@@ -606,7 +606,7 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                 access::READ_ONLY => "RO",
                 access::WRITE_ONLY => "WO",
                 access::READ_WRITE => "RW",
-                _ => return Err(FormatError::kernel(name, format!("image argument `{}` needs an access qualifier (read_only, write_only or read_write)", arg.name))),
+                _ => return Err(FormatError::argument(name, k, format!("image argument `{}` needs an access qualifier (read_only, write_only or read_write)", arg.name))),
             };
             let img = IMAGE_TYPE_NAMES[arg.arg_type.index() - ArgType::Image.index()];
             let _ = writeln!(m, ";image:{}:{img}:{acc}:{}:1:{offset}", arg.name, r.arg_res_ids[k]);
@@ -617,7 +617,7 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
         } else {
             let tp = type_info(arg.arg_type);
             if tp.kind == Kind::Unknown {
-                return Err(FormatError::kernel(name, format!("argument `{}`: its type has no place in the metadata", arg.name)));
+                return Err(FormatError::argument(name, k, format!("argument `{}`: its type has no place in the metadata", arg.name)));
             }
             let type_size = (if tp.vec == 3 { 4 } else { tp.vec }) * tp.elem.max(4);
             let _ = writeln!(m, ";value:{}:{}:{}:1:{offset}", arg.name, tp.name.unwrap_or(""), tp.vec);

@@ -448,7 +448,6 @@ fn config_of(setup: &KernelSetup) -> Option<&KernelConfig> {
 }
 
 fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatError> {
-    let err = |m: &str| FormatError::kernel(name, m);
     let mut res = vec![0u32; config.args.len()];
     let mut ro = vec![false; 128];
     let mut wo = vec![false; 64];
@@ -468,10 +467,10 @@ fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatE
             continue;
         };
         if id >= limit {
-            return Err(err(&id_out_of_range(arg, what, id, &format!("0 to {}", limit - 1))));
+            return Err(id_out_of_range(name, k, arg, what, id, &format!("0 to {}", limit - 1)));
         }
         if mask[id as usize] {
-            return Err(err(&id_taken(arg, what, id)));
+            return Err(id_taken(name, k, arg, what, id));
         }
         mask[id as usize] = true;
         res[k] = id;
@@ -496,7 +495,7 @@ fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatE
             next[slot] += 1;
         }
         if next[slot] >= limit {
-            return Err(err(&no_id_left(arg, what, limit as u32 - 1)));
+            return Err(no_id_left(name, k, arg, what, limit as u32 - 1));
         }
         res[k] = next[slot] as u32;
         next[slot] += 1;

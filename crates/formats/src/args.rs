@@ -23,6 +23,7 @@ pub enum ArgType {
     Pipe, CmdQueue, ClkEvent,
 }
 
+use crate::FormatError;
 use ArgType::*;
 
 const ALL: [ArgType; 76] = [
@@ -154,17 +155,17 @@ pub struct KernelArg {
     pub used: u8,
 }
 
-/// Why an argument's resource id (`.arg …, ID`) cannot be: out of `range`.
-pub(crate) fn id_out_of_range(arg: &KernelArg, kind: &str, id: u32, range: &str) -> String {
-    format!("argument `{}`: {kind} id {id} out of range ({range})", arg.name)
+/// Argument `index` of kernel `kernel`: its resource id (`.arg …, ID`) is out of `range`.
+pub(crate) fn id_out_of_range(kernel: &str, index: usize, arg: &KernelArg, kind: &str, id: u32, range: &str) -> FormatError {
+    FormatError::argument(kernel, index, format!("argument `{}`: {kind} id {id} out of range ({range})", arg.name))
 }
 
-/// Why an argument's resource id cannot be: another argument has it.
-pub(crate) fn id_taken(arg: &KernelArg, kind: &str, id: u32) -> String {
-    format!("argument `{}`: {kind} id {id} is already another argument's", arg.name)
+/// Argument `index` of kernel `kernel`: another argument has its resource id.
+pub(crate) fn id_taken(kernel: &str, index: usize, arg: &KernelArg, kind: &str, id: u32) -> FormatError {
+    FormatError::argument(kernel, index, format!("argument `{}`: {kind} id {id} is already another argument's", arg.name))
 }
 
-/// Why an argument gets no resource id: every one up to `last` is taken.
-pub(crate) fn no_id_left(arg: &KernelArg, kind: &str, last: u32) -> String {
-    format!("argument `{}`: no {kind} id left (all up to {last} are taken)", arg.name)
+/// Argument `index` of kernel `kernel` gets no resource id: every one up to `last` is taken.
+pub(crate) fn no_id_left(kernel: &str, index: usize, arg: &KernelArg, kind: &str, last: u32) -> FormatError {
+    FormatError::argument(kernel, index, format!("argument `{}`: no {kind} id left (all up to {last} are taken)", arg.name))
 }

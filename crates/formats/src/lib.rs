@@ -59,20 +59,27 @@ pub struct FormatError {
     pub kernel: Option<String>,
     /// The symbol concerned (one the source adds with `-S`), if any.
     pub symbol: Option<String>,
+    /// The argument concerned, by its index among the kernel's arguments, if any.
+    pub argument: Option<usize>,
     pub message: String,
 }
 
 impl FormatError {
     pub fn new(message: impl Into<String>) -> FormatError {
-        FormatError { kernel: None, symbol: None, message: message.into() }
+        FormatError { kernel: None, symbol: None, argument: None, message: message.into() }
     }
 
     pub fn kernel(name: &str, message: impl Into<String>) -> FormatError {
-        FormatError { kernel: Some(name.to_string()), symbol: None, message: message.into() }
+        FormatError { kernel: Some(name.to_string()), symbol: None, argument: None, message: message.into() }
+    }
+
+    /// About argument `index` of kernel `name`.
+    pub fn argument(name: &str, index: usize, message: impl Into<String>) -> FormatError {
+        FormatError { kernel: Some(name.to_string()), symbol: None, argument: Some(index), message: message.into() }
     }
 
     pub fn symbol(name: &str, message: impl Into<String>) -> FormatError {
-        FormatError { kernel: None, symbol: Some(name.to_string()), message: message.into() }
+        FormatError { kernel: None, symbol: Some(name.to_string()), argument: None, message: message.into() }
     }
 }
 

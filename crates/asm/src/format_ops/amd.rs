@@ -476,8 +476,10 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
     };
     let names = h.config().kernels[k].arg_names.clone();
     if let Some(a) = super::args::parse_arg(h, st, &names, false) {
+        let at = h.location(st.range);
         let c = &mut h.config_mut().kernels[k];
         c.arg_names.insert(a.name.clone());
         c.args.push(a);
+        c.arg_locations.push(at);
     }
 }

@@ -95,7 +95,10 @@ fn binary_location(a: &Assembly) -> Option<Location> {
 
 fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
     let location = match (&e.kernel, &e.symbol) {
-        (Some(name), _) => a.kernels.iter().position(|k| k == name).and_then(|k| a.config.kernels.get(k)).and_then(|c| c.location),
+        (Some(name), _) => a.kernels.iter().position(|k| k == name).and_then(|k| a.config.kernels.get(k)).and_then(|c| {
+            // An error about one argument is at its `.arg`.
+            e.argument.and_then(|i| c.arg_locations.get(i).copied()).or(c.location)
+        }),
         (None, Some(name)) => a.config.snapshot.added_symbols.iter().find(|s| &s.name == name).and_then(|s| s.location),
         (None, None) => None,
     }

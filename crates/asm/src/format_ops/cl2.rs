@@ -477,9 +477,11 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
     };
     let names = h.config().kernels[k].arg_names.clone();
     if let Some(a) = super::args::parse_arg(h, st, &names, true) {
+        let at = h.location(st.range);
         let c = &mut h.config_mut().kernels[k];
         c.arg_names.insert(a.name.clone());
         c.args.push(a);
+        c.arg_locations.push(at);
     }
 }
 
@@ -518,10 +520,12 @@ fn setup_args(h: &mut dyn Host, st: &Stmt) {
         arg("_.vqueue_pointer", scalar, PtrSpace::None, 0),
         arg("_.aqlwrap_pointer", scalar, PtrSpace::None, 0),
     ];
+    let at = h.location(st.range);
     let c = &mut h.config_mut().kernels[k];
     for a in list {
         c.arg_names.insert(a.name.clone());
         c.args.push(a);
+        c.arg_locations.push(at);
     }
 }
 
