@@ -996,17 +996,20 @@ fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Result<V
 }
 
 /// Writes the binary.
-pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
+/// Errors: every kernel's first refusal, or the binary's.
+pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
     let (driver_info, driver) = resolve_driver(input);
     let older1348 = driver < 134805;
     let Some(machine) = device_code(input.device) else {
-        return Err(FormatError::new(format!("the AMD OpenCL 1.2 binary format has no device code for {}", input.device)));
+        return Err(vec![FormatError::new(format!("the AMD OpenCL 1.2 binary format has no device code for {}", input.device))]);
     };
     let taken = taken_unique_ids(input);
     let mut unique_id = 1024u32;
     let mut parts = Vec::new();
-    for kernel in &input.kernels {
-        let part = match &kernel.setup {
+    let mut errors = Vec::new();
+    // Each kernel is checked, so that all their problems are told at once.
+    let mut kernel_parts = |kernel: &KernelInput| -> Result<KernelParts, FormatError> {
+        Ok(match &kernel.setup {
             KernelSetup::Raw { metadata, header, cal_notes } => {
                 if metadata.is_empty() {
                     return Err(FormatError::kernel(&kernel.name, "neither a configuration (`.config`) nor its metadata (`.metadata`) is given"));
@@ -1040,8 +1043,16 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
                 unique_id += 1;
                 KernelParts { metadata: md.into_bytes(), header: header.0, inner: inner_binary(input, kernel, notes)? }
             }
-        };
-        parts.push(part);
+        })
+    };
+    for kernel in &input.kernels {
+        match kernel_parts(kernel) {
+            Ok(part) => parts.push(part),
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
     }
 
     let class = if input.is64 { Class::Elf64 } else { Class::Elf32 };

@@ -714,11 +714,27 @@ fn metadata_size(input: &Input, config: &KernelConfig) -> usize {
     out
 }
 
-fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, FormatError> {
+/// Errors: each kernel's first refusal.
+fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, Vec<FormatError>> {
     let new_binaries = input.driver_version >= NEW_BINARIES;
     let samplers_num = if input.sampler_config { input.samplers.len() } else { input.sampler_init.len() >> 3 };
     let mut temps = Vec::new();
+    let mut errors = Vec::new();
     for (i, kernel) in input.kernels.iter().enumerate() {
+        match prepare_kernel(input, i, kernel, new_binaries, samplers_num) {
+            Ok(temp) => temps.push(temp),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(temps)
+    } else {
+        Err(errors)
+    }
+}
+
+fn prepare_kernel(input: &Input, i: usize, kernel: &KernelInput, new_binaries: bool, samplers_num: usize) -> Result<KernelTemp, FormatError> {
+    {
         let err = |m: &str| FormatError::kernel(&kernel.name, m);
         if let KernelSetup::Raw { isa_metadata, stub, .. } = &kernel.setup {
             if new_binaries && isa_metadata.is_some() {
@@ -776,9 +792,8 @@ fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, FormatError> {
                 temp
             }
         };
-        temps.push(temp);
+        Ok(temp)
     }
-    Ok(temps)
 }
 
 fn kernel_setup_bytes(input: &Input, kernel: &KernelInput, temp: &KernelTemp, new_binaries: bool) -> Option<Vec<u8>> {
@@ -1217,31 +1232,32 @@ fn has_samplers(input: &Input) -> bool {
 }
 
 /// Writes the binary.
-pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
+/// Errors: every kernel's first refusal, or the binary's.
+pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
     let driver = input.driver_version;
     let new_binaries = driver >= NEW_BINARIES;
     let v16_3 = driver >= VERSION_16_3;
     let gen = input.device.generation();
     if gen == Generation::Gcn1_0 {
-        return Err(FormatError::new(format!("the AMD OpenCL 2.0 binary format needs GCN 1.1 or later, not {} (GCN 1.0)", input.device)));
+        return Err(FormatError::new(format!("the AMD OpenCL 2.0 binary format needs GCN 1.1 or later, not {} (GCN 1.0)", input.device)).into());
     }
     let has_global = !input.global_data.is_empty();
     let has_rw = !input.rw_data.is_empty();
     let samplers = has_samplers(input);
     if (has_global || has_rw || samplers) && !new_binaries {
-        return Err(FormatError::new(format!("binaries of drivers before {NEW_BINARIES} (this one: {driver}) have no global data, read-write data or samplers")));
+        return Err(FormatError::new(format!("binaries of drivers before {NEW_BINARIES} (this one: {driver}) have no global data, read-write data or samplers")).into());
     }
     if new_binaries {
         if !has_global && samplers {
-            return Err(FormatError::new("samplers need global data (`.globaldata`)"));
+            return Err(FormatError::new("samplers need global data (`.globaldata`)").into());
         }
         if input.sampler_offsets.iter().any(|&o| o + 8 > input.global_data.len() as u64) {
-            return Err(FormatError::new("a sampler offset (`.samplerreloc`) lies outside the global data"));
+            return Err(FormatError::new("a sampler offset (`.samplerreloc`) lies outside the global data").into());
         }
     }
     let samplers_num = if input.sampler_config { input.samplers.len() } else { input.sampler_init.len() >> 3 };
     if !input.sampler_offsets.is_empty() && input.sampler_offsets.len() != samplers_num {
-        return Err(FormatError::new(format!("{} sampler offsets (`.samplerreloc`) for {samplers_num} samplers", input.sampler_offsets.len())));
+        return Err(FormatError::new(format!("{} sampler offsets (`.samplerreloc`) for {samplers_num} samplers", input.sampler_offsets.len())).into());
     }
     let mut arch = gpu::arch_version(input.device, ArchTable::AmdCl2);
     if !v16_3 && input.device == Device::Fiji {
@@ -1254,7 +1270,7 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         arch.stepping = s;
     }
     let Some(flags) = device_code(driver, input.device) else {
-        return Err(FormatError::new(format!("driver version {driver} has no device code for {}", input.device)));
+        return Err(FormatError::new(format!("driver version {driver} has no device code for {}", input.device)).into());
     };
     let acl_version = if !input.acl_version.is_empty() {
         input.acl_version.clone()
@@ -1268,12 +1284,12 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         if let Some(code) = &input.code {
             for k in &input.kernels {
                 if k.offset >= code.len() as u64 {
-                    return Err(FormatError::kernel(&k.name, "its code starts past the end of the code"));
+                    return Err(FormatError::kernel(&k.name, "its code starts past the end of the code").into());
                 }
             }
             for r in &input.relocations {
                 if r.offset + 4 > code.len() as u64 {
-                    return Err(FormatError::new("a relocation lies past the end of the code"));
+                    return Err(FormatError::new("a relocation lies past the end of the code").into());
                 }
             }
         }

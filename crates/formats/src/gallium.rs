@@ -138,30 +138,38 @@ pub fn config_prog_info(device: Device, config: &KernelConfig) -> [(u32, u32); 5
     ]
 }
 
-/// Writes the binary.
-pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
+/// A kernel's settings that the binary cannot hold.
+fn check_kernel(input: &Input, k: &KernelInput) -> Result<(), FormatError> {
     let gen = input.device.generation();
-    for k in &input.kernels {
-        if let ProgInfo::Config(c) = &k.prog_info {
-            if c.used_vgprs > gpu::MAX_VGPRS {
-                return Err(FormatError::kernel(&k.name, format!("{} VGPRs (`.vgprsnum`), more than {}", c.used_vgprs, gpu::MAX_VGPRS)));
-            }
-            if c.used_sgprs > gpu::max_sgprs(gen) {
-                return Err(FormatError::kernel(&k.name, format!("{} SGPRs (`.sgprsnum`), more than {} on {gen}", c.used_sgprs, gpu::max_sgprs(gen))));
-            }
-            if u64::from(c.local_size) > gpu::MAX_LOCAL_SIZE {
-                return Err(FormatError::kernel(&k.name, format!("local memory size {} (`.localsize`), more than {}", c.local_size, gpu::MAX_LOCAL_SIZE)));
-            }
-            if c.rsrc.priority >= 4 {
-                return Err(FormatError::kernel(&k.name, format!("priority {} (`.priority`) out of range (0 to 3)", c.rsrc.priority)));
-            }
-            if c.user_data_num > 16 {
-                return Err(FormatError::kernel(&k.name, format!("{} user data registers (`.userdatanum`), more than 16", c.user_data_num)));
-            }
+    if let ProgInfo::Config(c) = &k.prog_info {
+        if c.used_vgprs > gpu::MAX_VGPRS {
+            return Err(FormatError::kernel(&k.name, format!("{} VGPRs (`.vgprsnum`), more than {}", c.used_vgprs, gpu::MAX_VGPRS)));
         }
-        if k.offset as usize >= input.code.len() {
-            return Err(FormatError::kernel(&k.name, "its code starts past the end of the code"));
+        if c.used_sgprs > gpu::max_sgprs(gen) {
+            return Err(FormatError::kernel(&k.name, format!("{} SGPRs (`.sgprsnum`), more than {} on {gen}", c.used_sgprs, gpu::max_sgprs(gen))));
         }
+        if u64::from(c.local_size) > gpu::MAX_LOCAL_SIZE {
+            return Err(FormatError::kernel(&k.name, format!("local memory size {} (`.localsize`), more than {}", c.local_size, gpu::MAX_LOCAL_SIZE)));
+        }
+        if c.rsrc.priority >= 4 {
+            return Err(FormatError::kernel(&k.name, format!("priority {} (`.priority`) out of range (0 to 3)", c.rsrc.priority)));
+        }
+        if c.user_data_num > 16 {
+            return Err(FormatError::kernel(&k.name, format!("{} user data registers (`.userdatanum`), more than 16", c.user_data_num)));
+        }
+    }
+    if k.offset as usize >= input.code.len() {
+        return Err(FormatError::kernel(&k.name, "its code starts past the end of the code"));
+    }
+    Ok(())
+}
+
+/// Writes the binary.
+/// Errors: every kernel's first refusal, or the binary's.
+pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
+    let errors: Vec<FormatError> = input.kernels.iter().filter_map(|k| check_kernel(input, k).err()).collect();
+    if !errors.is_empty() {
+        return Err(errors);
     }
     let mut order: Vec<usize> = (0..input.kernels.len()).collect();
     order.sort_by(|&a, &b| input.kernels[a].name.as_bytes().cmp(input.kernels[b].name.as_bytes()));

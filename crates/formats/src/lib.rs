@@ -93,3 +93,10 @@ impl fmt::Display for FormatError {
 }
 
 impl std::error::Error for FormatError {}
+
+/// A writer that tells every problem it finds returns them all; one found alone is one.
+impl From<FormatError> for Vec<FormatError> {
+    fn from(e: FormatError) -> Vec<FormatError> {
+        vec![e]
+    }
+}

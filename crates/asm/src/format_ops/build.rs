@@ -195,7 +195,7 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             .collect(),
         extra_symbols,
     };
-    amd::write(&input).map_err(|e| vec![kernel_error(a, e)])
+    amd::write(&input).map_err(|errors| errors.into_iter().map(|e| kernel_error(a, e)).collect())
 }
 
 /// The SGPR and VGPR counts an AMD OpenCL 1.2 configuration gets when the source sets
@@ -466,7 +466,7 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         extra_symbols,
         inner_extra_symbols,
     };
-    amdcl2::write(&input).map_err(|e| vec![kernel_error(a, e)])
+    amdcl2::write(&input).map_err(|errors| errors.into_iter().map(|e| kernel_error(a, e)).collect())
 }
 
 /// A kernel's `.control_directive` content; reported unless it is 128 bytes.
@@ -677,7 +677,7 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         mesa170: snap.driver_version >= 170000,
         llvm390: llvm >= 30900,
     };
-    gallium::write(&input).map_err(|e| vec![kernel_error(a, e)])
+    gallium::write(&input).map_err(|errors| errors.into_iter().map(|e| kernel_error(a, e)).collect())
 }
 
 // ---- ROCm -------------------------------------------------------------------------------
