@@ -105,6 +105,17 @@ end), 'error on the bad line ' .. (at + 1) .. ' after typing it')
 vim.api.nvim_buf_set_lines(buf, at, at + 1, false, {})
 check(wait(function() return #vim.diagnostic.get(buf) == 0 end), 'error gone after deleting the line')
 
+-- An error a repetition makes three times: one diagnostic, its message telling where from.
+vim.api.nvim_buf_set_lines(buf, at, at, false, { '        .rept 3', '        s_bogus_op', '        .endr' })
+local repeated
+check(wait(function()
+  local here = vim.tbl_filter(function(d) return d.lnum == at + 1 end, vim.diagnostic.get(buf))
+  repeated = here[1] and here[1].message
+  return #here == 1 and repeated:find('reported 3 times', 1, true) and repeated:find('in repetition 3/3', 1, true)
+end), 'a repeated error is one diagnostic, with its places: ' .. tostring(repeated):gsub('\n', ' | '))
+vim.api.nvim_buf_set_lines(buf, at, at + 3, false, {})
+check(wait(function() return #vim.diagnostic.get(buf) == 0 end), 'and gone with the repetition')
+
 -- Hover on an instruction.
 local mul = line_of('^%s+v_mul_lo_u32')
 if caps.hoverProvider then

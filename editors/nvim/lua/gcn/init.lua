@@ -267,6 +267,30 @@ function M.syntax_tree()
   end, bufnr)
 end
 
+-- ---- diagnostics -------------------------------------------------------------------------
+
+-- Neovim shows no relatedInformation: the places that explain a diagnostic (the line of
+-- an included file or macro where the error is, the chain of calls, how many times it
+-- was reported) are added to its message, one line each (`file:line: what`).
+function M.with_related(d)
+  local lines = { d.message }
+  for _, r in ipairs(d.relatedInformation or {}) do
+    local file = vim.fn.fnamemodify(vim.uri_to_fname(r.location.uri), ':t')
+    table.insert(lines, ('%s:%d: %s'):format(file, r.location.range.start.line + 1, r.message))
+  end
+  return table.concat(lines, '\n')
+end
+
+local function on_publish_diagnostics(err, result, ctx, config)
+  if result and result.diagnostics then
+    for _, d in ipairs(result.diagnostics) do
+      d.message = M.with_related(d)
+    end
+  end
+  -- The global handler, as it is now: a user's own (or a plugin's) still runs.
+  return vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
+end
+
 -- ---- setup -------------------------------------------------------------------------------
 
 local function on_attach(client, bufnr)
@@ -336,6 +360,7 @@ function M.setup(opts)
     init_options = settings,
     settings = { gcn = settings },
     on_attach = on_attach,
+    handlers = { ['textDocument/publishDiagnostics'] = on_publish_diagnostics },
   }, M.config.lsp or {}))
   vim.lsp.enable('gcn_lsp')
   -- Running servers take the new settings without a restart.
