@@ -52,7 +52,7 @@ pub struct Input {
 }
 
 /// An input read while it is assembled and never held whole (a long file): its name
-/// (for messages) and a reader of its UTF-8 text.
+/// (for messages) and a reader of its bytes (read as [`encoding`] says).
 pub struct StreamInput {
     pub name: String,
     pub reader: Box<dyn std::io::Read + Send>,

@@ -34,7 +34,7 @@ const READER_STACK: usize = 16 << 20;
 /// Where the lines come from.
 pub(crate) enum Lines {
     Text(Arc<str>),
-    /// UTF-8 text read as it is needed, never held whole.
+    /// A source's bytes, read as they are needed (never held whole) and decoded as [`crate::encoding`] says.
     Stream(Box<dyn Read + Send>),
 }
 

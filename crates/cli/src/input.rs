@@ -17,7 +17,7 @@ pub const STDIN_NAME: &str = "<stdin>";
 pub enum Inputs {
     /// Read whole, in order.
     Files(Vec<SourceFile>),
-    /// One regular file, checked to be UTF-8 and then read while it is assembled, so
+    /// One regular file, read while it is assembled, so
     /// that a long source is never held in memory whole.
     Stream { name: String, file: File },
 }

@@ -9,7 +9,7 @@
 //!
 //! - [`assemble`]: the command line to the core's options, and the result to the output;
 //! - `gcn_driver::cli`: the options, parsed with clap (shared with the language server);
-//! - [`input`]: reading files or standard input as UTF-8;
+//! - [`input`]: reading files or standard input (bytes, decoded by `gcn_asm::encoding`);
 //! - [`diagnostics`]: several files as one source, offsets back to file, line and
 //!   column, and the error formats;
 //! - `gcn_driver::output`: atomic writes, and the check that an output is not an input;
