@@ -6,6 +6,7 @@
 //! the source or a file it includes, nor outside the project's folder.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::analysis::{normalize, Analysis};
 use crate::project::FileOptions;
@@ -17,6 +18,17 @@ pub enum NotWritten {
     NoOutput,
     /// Anything else, in words for the user.
     Refused(String),
+}
+
+/// The text a saved source is assembled from: the editor's, unless the file on disk is
+/// not UTF-8. Then the editor read it in another encoding (Latin-1, say) and shows other
+/// text than `gcnasm` reads from its bytes (a string's `é` is E9 there, C3 A9 here): the
+/// saved bytes are read as `gcnasm` reads them, so that the binary is `gcnasm`'s.
+pub fn saved_text(path: &Path, editor_text: &Arc<str>) -> Arc<str> {
+    match std::fs::read(path) {
+        Ok(bytes) if std::str::from_utf8(&bytes).is_err() => Arc::from(gcn_asm::encoding::decode(bytes)),
+        _ => editor_text.clone(),
+    }
 }
 
 /// Writes the binary of an analysis of the saved text to the on-save output of

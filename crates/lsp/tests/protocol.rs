@@ -711,6 +711,22 @@ async fn saving_writes_the_binary_and_keeps_it_when_the_source_has_errors() {
 }
 
 #[tokio::test]
+async fn saving_a_file_that_is_not_utf8_writes_the_binary_gcnasm_writes_from_its_bytes() {
+    // Saved in Latin-1: the editor shows `é` (U+00E9), the file holds the byte E9, and
+    // gcnasm, which reads bytes, puts E9 in the string.
+    let project = Project::new("latin1", &[("gcn.toml", "args = [\"-b\", \"rawcode\"]\n[on-save]\noutput = \"out.bin\"\n")]);
+    std::fs::write(project.path("k.s"), b".ascii \"caf\xe9\"\n").unwrap();
+    let uri = project.uri("k.s");
+    let mut client = TestClient::default().await;
+    client.open_file(&uri, ".ascii \"caf\u{e9}\"\n").await;
+    client.diagnostics_of(&uri, Some(1)).await;
+    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } })).await;
+    let message = client.notification("window/showMessage", |_| true).await;
+    assert_eq!(message["type"], 3, "{message}");
+    assert_eq!(std::fs::read(project.path("out.bin")).unwrap(), b"caf\xe9");
+}
+
+#[tokio::test]
 async fn an_output_over_a_source_is_refused() {
     let project = Project::new("over", &[("gcn.toml", "[on-save]\noutput = \"inc/helpers.s\"\n"), ("inc/helpers.s", HELPERS), ("kernel.s", PROJECT_KERNEL)]);
     let uri = project.uri("kernel.s");

@@ -16,7 +16,7 @@ use crate::server::Server;
 pub const ASSEMBLE: &str = "gcn.assemble";
 
 pub async fn did_save(server: &Server, uri: Url) {
-    match assemble(server, &uri).await {
+    match assemble(server, &uri, Saved::Yes).await {
         Ok(Some(path)) => {
             let message = format!("gcn: wrote {}", path.display());
             server.client.log_message(MessageType::INFO, &message).await;
@@ -37,7 +37,7 @@ pub async fn execute_assemble(server: &Server, arguments: Vec<Value>) -> Result<
         .and_then(|a| a.as_str())
         .and_then(|a| Url::parse(a).ok())
         .ok_or_else(|| Error::invalid_params("gcn.assemble takes [uri]"))?;
-    match assemble(server, &uri).await {
+    match assemble(server, &uri, Saved::No).await {
         Ok(Some(path)) => {
             server.client.log_message(MessageType::INFO, format!("gcn: wrote {}", path.display())).await;
             Ok(Some(json!({ "output": path })))
@@ -54,9 +54,17 @@ pub async fn execute_assemble(server: &Server, arguments: Vec<Value>) -> Result<
     }
 }
 
+/// Whether the document was just saved (its file holds the buffer, maybe in another
+/// encoding), or is assembled on demand (the buffer, saved or not).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Saved {
+    Yes,
+    No,
+}
+
 /// Assembles the open document `uri` and writes its on-save output: the path written,
 /// `None` when no output is set, or why nothing was written.
-async fn assemble(server: &Server, uri: &Url) -> std::result::Result<Option<PathBuf>, String> {
+async fn assemble(server: &Server, uri: &Url, saved: Saved) -> std::result::Result<Option<PathBuf>, String> {
     let state = server.state.clone();
     let document = state.snapshot(uri).ok_or_else(|| format!("gcn: {uri} is not open"))?;
     let path = diagnostics::document_path(uri);
@@ -64,10 +72,13 @@ async fn assemble(server: &Server, uri: &Url) -> std::result::Result<Option<Path
     if options.on_save_output.is_none() {
         return Ok(None);
     }
+    let buffer = document.shared_text();
+    let text = if saved == Saved::Yes { gcn_ide::on_save::saved_text(&path, &buffer) } else { buffer.clone() };
+    let parse = if Arc::ptr_eq(&text, &buffer) { document.parse.clone() } else { gcn_syntax::parse(&text) };
     let input = gcn_ide::AnalysisInput {
         path,
-        text: document.shared_text(),
-        parse: document.parse.clone(),
+        text,
+        parse,
         options: options.clone(),
         open_files: Arc::new(diagnostics::open_files(&state, uri)),
         cancel: None,
