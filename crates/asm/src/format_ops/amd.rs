@@ -441,14 +441,14 @@ fn user_data(h: &mut dyn Host, st: &Stmt) {
     let reg_start = value_arg(h, st, 2);
     if let Some(v) = reg_start {
         if v as u64 > 15 {
-            h.error_at(st.arg_range(2), "RegStart out of range (0-15)");
+            h.error_at(st.arg_range(2), format!("first user data register {v} out of range (0 to 15)"));
             good = false;
         }
     }
     let reg_size = value_arg(h, st, 3);
-    if let (Some(s), Some(n)) = (reg_start, reg_size) {
+    if let (Some(s), Some(n)) = (reg_start.filter(|&s| s as u64 <= 15), reg_size) {
         if (s as u64).checked_add(n as u64).is_none_or(|t| t > 16) {
-            h.error_at(st.arg_range(2), "RegStart+RegSize out of range (0-16)");
+            h.error_at(st.arg_range(2), format!("user data registers {s} to {} go past the last one, 15", (s as u64).saturating_add(n as u64) - 1));
             good = false;
         }
     }

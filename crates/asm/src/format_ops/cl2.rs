@@ -294,7 +294,7 @@ fn control_directive(h: &mut dyn Host, st: &Stmt) {
         return;
     }
     if h.config().kernels[k].kind == ConfigKind::Config {
-        h.error_at(st.range, "Config and control directive can't be mixed");
+        h.error_at(st.range, "a kernel with `.config` takes no `.control_directive` (the configuration makes it)");
         return;
     }
     if !no_args(h, st) {
