@@ -4,6 +4,9 @@
 //! operands too), local labels (`1b`/`1f` to the `1:` they mean), macros and kernels,
 //! across included files.
 //!
+//! A name the assembler did not record (in a branch it skipped) goes to its definition
+//! in the file's text, as the outline finds it.
+//!
 //! A kernel goes with the global label of its name: from `.kernel NAME` or from
 //! `NAME:` (or a use of it), the definitions are both. On the path of an `.include` or
 //! `.incbin`, the definition is the file it opens.
@@ -42,8 +45,36 @@ pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Ve
     let Some(parse) = analysis.parse_of(file) else { return Vec::new() };
     match link_at(analysis, file, &parse, offset) {
         Some(link) => vec![FileRange { file: Arc::from(link.target), range: TextRange::default() }],
-        None => Vec::new(),
+        None => definition_in_text(file, &parse, offset).into_iter().collect(),
     }
+}
+
+/// A name the assembler did not record (in a branch it skipped, say): its definition
+/// in the file's text, the first of that name (a macro's name in any case), found as the
+/// outline finds names.
+fn definition_in_text(file: &Path, parse: &gcn_syntax::Parse, offset: TextSize) -> Option<FileRange> {
+    let root = parse.syntax_node();
+    let token = crate::scan::token_at_offset(&root, offset).right_biased()?;
+    if token.kind() != gcn_syntax::SyntaxKind::NAME {
+        return None;
+    }
+    let name = token.text();
+    let def = crate::scan::find_definition(parse, name)?;
+    let statement = root.text().slice(def.range).to_string();
+    let at = word_in(&statement, name, def.kind == crate::scan::DefinitionKind::Macro)?;
+    let start = def.range.start() + TextSize::from(at as u32);
+    Some(FileRange { file: Arc::from(normalize(file)), range: TextRange::at(start, TextSize::from(name.len() as u32)) })
+}
+
+/// Where `word` first stands alone in `text` (not inside a longer name).
+fn word_in(text: &str, word: &str, ignore_case: bool) -> Option<usize> {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$');
+    let (hay, needle) = if ignore_case { (text.to_ascii_lowercase(), word.to_ascii_lowercase()) } else { (text.to_string(), word.to_string()) };
+    hay.match_indices(&needle).map(|(i, _)| i).find(|&i| {
+        let before = hay[..i].chars().next_back().is_none_or(|c| !is_name(c));
+        let after = hay[i + needle.len()..].chars().next().is_none_or(|c| !is_name(c));
+        before && after
+    })
 }
 
 /// Every occurrence of the name at `offset` of `file` (the kernel and its label
