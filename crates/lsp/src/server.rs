@@ -49,6 +49,8 @@ pub(crate) struct State {
     pub(crate) config_files: Mutex<HashSet<Url>>,
     /// Whether the client refreshes inlay hints when asked to.
     pub(crate) inlay_refresh: AtomicBool,
+    /// Whether the client registers file watching when asked to (`initialized` asks).
+    pub(crate) watch_files: AtomicBool,
     /// The workspace folders (`initialize`), searched by `workspace/symbol`.
     pub(crate) workspace_folders: Mutex<Vec<std::path::PathBuf>>,
     /// The debounced analysis waiting for each document, aborted by the next change.
@@ -72,6 +74,7 @@ impl State {
             config_files: Mutex::new(HashSet::new()),
             encode_caches: Mutex::new(HashMap::new()),
             inlay_refresh: AtomicBool::new(false),
+            watch_files: AtomicBool::new(false),
             workspace_folders: Mutex::new(Vec::new()),
             pending: Mutex::new(HashMap::new()),
             publish: tokio::sync::Mutex::new(()),
@@ -187,7 +190,11 @@ impl LanguageServer for Server {
         Ok(handlers::initialize::initialize(&self.state, params))
     }
 
-    async fn initialized(&self, _: InitializedParams) {}
+    async fn initialized(&self, _: InitializedParams) {
+        if self.state.watch_files.load(std::sync::atomic::Ordering::Relaxed) {
+            handlers::watched_files::register(self);
+        }
+    }
 
     async fn shutdown(&self) -> Result<()> {
         Ok(())
@@ -211,6 +218,10 @@ impl LanguageServer for Server {
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
         handlers::on_save::did_save(self, params.text_document.uri).await;
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        handlers::watched_files::did_change_watched_files(self, params);
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {

@@ -791,6 +791,42 @@ async fn an_edit_of_an_open_included_file_reaches_its_includer() {
 }
 
 #[tokio::test]
+async fn an_included_file_changed_on_disk_reaches_its_includer() {
+    let project = Project::new(
+        "watched",
+        &[("gcn.toml", PROJECT_TOML), ("inc/helpers.s", HELPERS), ("kernel.s", PROJECT_KERNEL)],
+    );
+    let kernel = project.uri("kernel.s");
+    let mut client = TestClient::default().await;
+    client.open_file(&kernel, PROJECT_KERNEL).await;
+    assert_eq!(client.diagnostics_of(&kernel, Some(1)).await, Vec::<Value>::new());
+    // Another program (a checkout, say) changes the included file, which is not open.
+    std::fs::write(project.path("inc/helpers.s"), HELPERS.replace("v_add_u32", "v_frob")).unwrap();
+    let changes = json!({ "changes": [{ "uri": project.uri("inc/helpers.s"), "type": 2 }] });
+    client.notify("workspace/didChangeWatchedFiles", changes).await;
+    let diagnostics = loop {
+        let d = client.diagnostics_of(&kernel, Some(1)).await;
+        if !d.is_empty() {
+            break d;
+        }
+    };
+    expect![[r#"
+        8:8-8:12 1 unknown instruction `v_frob`
+    "#]]
+    .assert_eq(&render_diagnostics(&diagnostics));
+}
+
+#[tokio::test]
+async fn the_server_asks_to_watch_files_when_the_client_can() {
+    let capabilities = json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    let mut client = TestClient::start(Duration::ZERO, capabilities).await;
+    let params = client.notification("client/registerCapability", |_| true).await;
+    let registration = &params["registrations"][0];
+    assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(registration["registerOptions"]["watchers"][0]["globPattern"], "**/*");
+}
+
+#[tokio::test]
 async fn an_inlay_hint_refresh_answered_after_the_next_edit_keeps_the_server_alive() {
     let capabilities = json!({ "workspace": { "inlayHint": { "refreshSupport": true } } });
     let mut client = TestClient::start(Duration::ZERO, capabilities).await;

@@ -39,6 +39,8 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
         .and_then(|h| h.refresh_support)
         .unwrap_or(false);
     state.inlay_refresh.store(refresh, std::sync::atomic::Ordering::Relaxed);
+    let watch = super::watched_files::client_can_register(&params.capabilities);
+    state.watch_files.store(watch, std::sync::atomic::Ordering::Relaxed);
     #[allow(deprecated)] // `root_uri` is what older clients send instead of folders.
     let folders: Vec<std::path::PathBuf> = match &params.workspace_folders {
         Some(folders) => folders.iter().filter_map(|f| f.uri.to_file_path().ok()).collect(),

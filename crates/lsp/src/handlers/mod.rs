@@ -19,4 +19,5 @@ pub mod semantic_tokens;
 pub mod signature_help;
 pub mod syntax_tree;
 pub mod text_sync;
+pub mod watched_files;
 pub mod workspace_symbols;
