@@ -472,7 +472,8 @@ fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, shift: u8, bits: u8) -> Result<u
     }
 }
 
-/// `vmcnt(n) & expcnt(n) & lgkmcnt(n)` (any order, `&` optional) or a 16-bit value.
+/// `vmcnt(n) & expcnt(n) & lgkmcnt(n)`: any order, `&` or spaces between them, as
+/// clrxasm's `s_waitcnt` reads its counters (a plain number or a comma is refused there).
 fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     fn leaves(e: &ast::Expr, out: &mut Vec<ast::Expr>) {
         if let ast::Expr::Bin(b) = e {
@@ -493,11 +494,11 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     let is_counter = |e: &ast::Expr| {
         ["vmcnt", "expcnt", "lgkmcnt"].iter().any(|n| call_named(e, n).is_some())
     };
-    if !terms.iter().any(is_counter) {
-        if operands.len() > 1 {
-            return Err(EncodeError::new(range_of(&operands[1]), "expected vmcnt, expcnt or lgkmcnt"));
-        }
-        return imm16(cx, &operands[0], false);
+    if let Some(at) = operands.iter().find_map(|o| o.comma_before()) {
+        return Err(EncodeError::new(TextRange::empty(at), "unexpected `,`: the counters are joined by `&` or spaces"));
+    }
+    if let Some(t) = terms.iter().find(|t| !is_counter(t)) {
+        return Err(EncodeError::new(range_of(t), "expected vmcnt(N), expcnt(N) or lgkmcnt(N)"));
     }
     let gen = cx.gen();
     let vega = gen >= Generation::Gcn1_4;
