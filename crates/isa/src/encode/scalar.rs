@@ -333,11 +333,9 @@ const HWREGS: &[(&str, u32, Generation)] = &[
 
 /// `hwreg(name, offset, size)` or a 16-bit value.
 fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
+    // clrxasm reads only the function here, not a plain number.
     let Some(call) = call_named(e, "hwreg") else {
-        if matches!(e, ast::Expr::Call(_)) {
-            return Err(EncodeError::new(range_of(e), "expected `hwreg(name, offset, size)`"));
-        }
-        return imm16(cx, e, false);
+        return Err(EncodeError::new(range_of(e), "expected `hwreg(name, offset, size)`"));
     };
     let args: Vec<ast::Expr> = call.args().collect();
     if args.len() != 3 {
@@ -392,11 +390,9 @@ const GS_OPS: &[(&str, u32)] = &[("nop", 0), ("cut", 1), ("emit", 2), ("emit_cut
 
 /// `sendmsg(msg[, gs_op[, stream]])` or a 16-bit value.
 fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
+    // clrxasm reads only the function here, not a plain number.
     let Some(call) = call_named(e, "sendmsg") else {
-        if matches!(e, ast::Expr::Call(_)) {
-            return Err(EncodeError::new(range_of(e), "expected `sendmsg(message, operation, stream)`"));
-        }
-        return imm16(cx, e, false);
+        return Err(EncodeError::new(range_of(e), "expected `sendmsg(message, operation, stream)`"));
     };
     let args: Vec<ast::Expr> = call.args().collect();
     if args.is_empty() || args.len() > 3 {
