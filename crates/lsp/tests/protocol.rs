@@ -615,6 +615,17 @@ impl TestClient {
         }
     }
 
+    /// The first non-empty diagnostics published for `uri` at version 1 (after the
+    /// change of another file that it includes).
+    async fn first_diagnostics_of(&mut self, uri: &str) -> Vec<Value> {
+        loop {
+            let d = self.diagnostics_of(uri, Some(1)).await;
+            if !d.is_empty() {
+                return d;
+            }
+        }
+    }
+
     /// The diagnostics published for `uri` (at `version`, if given).
     async fn diagnostics_of(&mut self, uri: &str, version: Option<i32>) -> Vec<Value> {
         let params = self
@@ -777,12 +788,7 @@ async fn an_edit_of_an_open_included_file_reaches_its_includer() {
     client.diagnostics_of(&helpers, Some(1)).await;
     // The macro's body, in the open buffer only (not on disk), gets a mistake.
     client.change_file(&helpers, 2, ((1, 8), (1, 17), "v_frob")).await;
-    let diagnostics = loop {
-        let d = client.diagnostics_of(&kernel, Some(1)).await;
-        if !d.is_empty() {
-            break d;
-        }
-    };
+    let diagnostics = client.first_diagnostics_of(&kernel).await;
     expect![[r#"
         8:8-8:12 1 unknown instruction `v_frob`
     "#]]
@@ -804,12 +810,7 @@ async fn an_included_file_changed_on_disk_reaches_its_includer() {
     std::fs::write(project.path("inc/helpers.s"), HELPERS.replace("v_add_u32", "v_frob")).unwrap();
     let changes = json!({ "changes": [{ "uri": project.uri("inc/helpers.s"), "type": 2 }] });
     client.notify("workspace/didChangeWatchedFiles", changes).await;
-    let diagnostics = loop {
-        let d = client.diagnostics_of(&kernel, Some(1)).await;
-        if !d.is_empty() {
-            break d;
-        }
-    };
+    let diagnostics = client.first_diagnostics_of(&kernel).await;
     expect![[r#"
         8:8-8:12 1 unknown instruction `v_frob`
     "#]]
