@@ -468,8 +468,9 @@ fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, shift: u8, bits: u8) -> Result<u
     }
 }
 
-/// `vmcnt(n) & expcnt(n) & lgkmcnt(n)`: any order, `&` or spaces between them, as
-/// clrxasm's `s_waitcnt` reads its counters (a plain number or a comma is refused there).
+/// `vmcnt(n) & expcnt(n) & lgkmcnt(n)`: any order, `&` or spaces between them, and no
+/// comma, as clrxasm's `s_waitcnt` reads its counters; or one 16-bit value, which the
+/// reference's disassembler writes when no counter is waited for (`s_waitcnt 0xf7f`).
 fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     fn leaves(e: &ast::Expr, out: &mut Vec<ast::Expr>) {
         if let ast::Expr::Bin(b) = e {
@@ -492,6 +493,11 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     };
     if let Some(at) = operands.iter().find_map(|o| o.comma_before()) {
         return Err(EncodeError::new(TextRange::empty(at), "unexpected `,`: the counters are joined by `&` or spaces"));
+    }
+    if let ([only], [_]) = (operands, terms.as_slice()) {
+        if !is_counter(&terms[0]) {
+            return imm16(cx, only, false);
+        }
     }
     if let Some(t) = terms.iter().find(|t| !is_counter(t)) {
         return Err(EncodeError::new(range_of(t), "expected vmcnt(N), expcnt(N) or lgkmcnt(N)"));
