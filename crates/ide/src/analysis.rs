@@ -102,6 +102,8 @@ pub struct Analysis {
     pub included: Vec<PathBuf>,
     /// Whether the analysis was stopped before its end: its results are incomplete.
     pub cancelled: bool,
+    /// Whether warnings are shown (`-w` not given).
+    pub warnings: bool,
     /// Problems of the settings or the project file (also among `diagnostics`, at
     /// the start of the source).
     pub config_problems: Vec<ConfigProblem>,
@@ -131,6 +133,39 @@ impl Analysis {
     /// the assembler finds it.
     pub fn find_include(&self, including: &Path, path: &str) -> Option<PathBuf> {
         self.asm_options.find_file(&including.display().to_string(), path).ok().map(|p| normalize(&p))
+    }
+
+    /// The diagnostics the assembly made in `path`, a file the source includes, on
+    /// that file's own lines (the chain of expansions and includes as related places):
+    /// what the included file shows while a source that includes it is open, rather
+    /// than its errors assembled alone (a symbol the source defines before the
+    /// `.include` is unresolved there).
+    pub fn diagnostics_in(&self, path: &Path) -> Vec<Diagnostic> {
+        let sources = &self.assembly.sources;
+        let path = normalize(path);
+        let Some(file) = (1..sources.len()).map(|i| gcn_asm::FileId(i as u32)).find(|&f| normalize(Path::new(&sources.file(f).name)) == path) else {
+            return Vec::new();
+        };
+        let text = &sources.file(file).text;
+        let mut out: Vec<Diagnostic> = self
+            .assembly
+            .diagnostics
+            .iter()
+            .filter(|d| self.warnings || d.severity != gcn_asm::Severity::Warning)
+            .filter(|d| d.location.is_some_and(|l| l.file == file))
+            .map(|d| {
+                let at = d.location.expect("filtered on its location");
+                let related = d.origin.iter().rev().map(|(what, loc)| related_at(&self.assembly, loc, what)).collect();
+                let severity = match d.severity {
+                    gcn_asm::Severity::Error => Severity::Error,
+                    gcn_asm::Severity::Warning => Severity::Warning,
+                };
+                let range = widen(text, TextRange::at(at.offset.into(), d.len.into()));
+                Diagnostic { range, severity, message: d.message.clone(), related, code: None }
+            })
+            .collect();
+        out.sort_by_key(|d| (d.range.start(), d.range.end()));
+        merge_repeated(out, &path)
     }
 
     /// The text the assembly read for `path` (the source or an included file).
@@ -184,6 +219,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         kernels,
         included,
         cancelled: assembly.cancelled,
+        warnings,
         config_problems: input.options.problems.clone(),
         project_file: input.options.project_file.clone(),
         names,
@@ -273,6 +309,15 @@ fn merge_repeated(diagnostics: Vec<Diagnostic>, path: &Path) -> Vec<Diagnostic> 
 /// How many of a repeated diagnostic's chains of expansions are listed.
 const CHAINS_SHOWN: usize = 10;
 
+/// A place of the chain that led to a diagnostic.
+fn related_at(assembly: &Assembly, loc: &Location, message: &str) -> Related {
+    Related {
+        file: PathBuf::from(&assembly.sources.file(loc.file).name),
+        range: TextRange::empty(TextSize::from(loc.offset)),
+        message: message.to_string(),
+    }
+}
+
 /// The file of the source itself in an assembly.
 const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
 
@@ -280,11 +325,7 @@ const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
 /// else where the source led to it (the outermost call site or include in the
 /// source); the place itself and the chain of expansions become related places.
 fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
-    let related_at = |loc: &Location, message: &str| Related {
-        file: PathBuf::from(&assembly.sources.file(loc.file).name),
-        range: TextRange::empty(TextSize::from(loc.offset)),
-        message: message.to_string(),
-    };
+    let related_at = |loc: &Location, message: &str| related_at(assembly, loc, message);
     let mut related: Vec<Related> = Vec::new();
     let range = match d.location {
         Some(loc) if loc.file == SOURCE => TextRange::at(loc.offset.into(), d.len.into()),

@@ -818,6 +818,48 @@ async fn an_included_file_changed_on_disk_reaches_its_includer() {
 }
 
 #[tokio::test]
+async fn an_open_included_file_shows_what_its_open_includer_finds_there() {
+    // `COUNT` is defined by the source before its `.include`: alone, the fragment cannot
+    // know it; with the source open, only its real mistake is left.
+    let project = Project::new(
+        "fragment",
+        &[
+            ("gcn.toml", "args = [\"-b\", \"rawcode\", \"-g\", \"Tonga\"]\n"),
+            ("main.s", "COUNT = 4\n.include \"body.s\"\ns_endpgm\n"),
+            ("body.s", "s_mov_b32 s0, COUNT\ns_bogus\n"),
+        ],
+    );
+    let (main, body) = (project.uri("main.s"), project.uri("body.s"));
+    let mut client = TestClient::default().await;
+    client.open_file(&body, "s_mov_b32 s0, COUNT\ns_bogus\n").await;
+    expect![[r#"
+        0:14-0:19 1 Unresolved symbol 'COUNT'
+        1:0-1:7 1 unknown instruction `s_bogus`
+    "#]]
+    .assert_eq(&render_diagnostics(&client.diagnostics_of(&body, Some(1)).await));
+    client.open_file(&main, "COUNT = 4\n.include \"body.s\"\ns_endpgm\n").await;
+    let in_context = loop {
+        let d = client.diagnostics_of(&body, Some(1)).await;
+        if d.len() == 1 {
+            break d;
+        }
+    };
+    expect![[r#"
+        1:0-1:7 1 unknown instruction `s_bogus`
+    "#]]
+    .assert_eq(&render_diagnostics(&in_context));
+    // Closing the source gives the fragment its own diagnostics back.
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": main } })).await;
+    let alone = loop {
+        let d = client.diagnostics_of(&body, Some(1)).await;
+        if d.len() == 2 {
+            break d;
+        }
+    };
+    assert_eq!(alone[0]["message"], "Unresolved symbol 'COUNT'");
+}
+
+#[tokio::test]
 async fn the_server_asks_to_watch_files_when_the_client_can() {
     let capabilities = json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
     let mut client = TestClient::start(Duration::ZERO, capabilities).await;

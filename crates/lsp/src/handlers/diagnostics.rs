@@ -29,9 +29,14 @@ pub fn document_path(uri: &Url) -> PathBuf {
 
 /// The LSP diagnostics of an analysis of `document`.
 pub fn diagnostics(document: &Document, analysis: &Analysis, encoding: PositionEncoding) -> Vec<Diagnostic> {
+    to_lsp(document, &analysis.diagnostics, analysis, encoding)
+}
+
+/// `diags`, of `document`, in LSP terms; the other files their related places name are
+/// read as `analysis` read them.
+fn to_lsp(document: &Document, diags: &[gcn_ide::Diagnostic], analysis: &Analysis, encoding: PositionEncoding) -> Vec<Diagnostic> {
     let mut indexes: HashMap<&Path, Option<LineIndex>> = HashMap::new();
-    analysis
-        .diagnostics
+    diags
         .iter()
         .map(|d| {
             let mut out = convert::diagnostic(&document.rope, d, encoding);
@@ -75,9 +80,14 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
         let Some(document) = state.snapshot(&uri).filter(|d| d.revision == revision) else {
             return;
         };
-        let diagnostics = diagnostics(&document, &analysis, state.encoding());
+        // An included file shows what the open source that includes it gets there.
+        let diagnostics = match includer_view(&state, &uri, &document) {
+            Some((includer, diags)) => to_lsp(&document, &diags, &includer, state.encoding()),
+            None => diagnostics(&document, &analysis, state.encoding()),
+        };
         if state.is_current(&uri, revision) {
             client.publish_diagnostics(uri.clone(), diagnostics, Some(document.version)).await;
+            publish_included(&state, &client, &uri, &analysis).await;
             publish_config_problems(&state, &client, &analysis).await;
             if state.inlay_refresh.load(std::sync::atomic::Ordering::Relaxed) {
                 // Not awaited here: this task is aborted by the next change, and
@@ -147,6 +157,38 @@ pub(crate) fn open_files(state: &State, uri: &Url) -> OpenFiles {
     files
 }
 
+/// The diagnostics an open document shows as a file that another open document
+/// includes: those that source's latest analysis made in it, if it read the document's
+/// current text (else that source is being analysed again, and publishes them then).
+fn includer_view(state: &State, uri: &Url, document: &Document) -> Option<(Arc<Analysis>, Vec<gcn_ide::Diagnostic>)> {
+    let path = gcn_ide::analysis::normalize(&document_path(uri));
+    let text = document.shared_text();
+    let analyses = state.analyses.lock().unwrap();
+    let (_, includer) = analyses
+        .iter()
+        .filter(|(other, (_, a))| *other != uri && a.included.contains(&path))
+        .find(|(_, (_, a))| a.file_text(&path) == Some(&*text))?
+        .1;
+    Some((includer.clone(), includer.diagnostics_in(&path)))
+}
+
+/// After the diagnostics of `uri` (analysed as `analysis`) are published: those of
+/// the open documents it includes, as this analysis found them there.
+async fn publish_included(state: &State, client: &tower_lsp::Client, uri: &Url, analysis: &Analysis) {
+    for path in &analysis.included {
+        let Ok(included) = Url::from_file_path(path) else { continue };
+        if included == *uri {
+            continue;
+        }
+        let Some(document) = state.snapshot(&included) else { continue };
+        if analysis.file_text(path) != Some(&*document.shared_text()) {
+            continue;
+        }
+        let diagnostics = to_lsp(&document, &analysis.diagnostics_in(path), analysis, state.encoding());
+        client.publish_diagnostics(included, diagnostics, Some(document.version)).await;
+    }
+}
+
 /// Analyses again every open document that includes `path` (an open document that
 /// changed).
 pub fn reanalyse_includers(server: &Server, path: &Path) {
@@ -156,6 +198,16 @@ pub fn reanalyse_includers(server: &Server, path: &Path) {
         analyses.iter().filter(|(_, (_, a))| a.included.contains(&path)).map(|(u, _)| u.clone()).collect()
     };
     for uri in includers {
+        if let Some(revision) = server.state.touch(&uri) {
+            schedule(server, uri, revision, server.state.debounce());
+        }
+    }
+}
+
+/// Analyses again the open documents among `paths`.
+pub fn reanalyse_open(server: &Server, paths: &[PathBuf]) {
+    for path in paths {
+        let Ok(uri) = Url::from_file_path(path) else { continue };
         if let Some(revision) = server.state.touch(&uri) {
             schedule(server, uri, revision, server.state.debounce());
         }

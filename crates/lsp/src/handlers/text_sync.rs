@@ -47,8 +47,11 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     server.state.with_documents(|docs| docs.remove(&uri));
     server.state.set_pending(uri.clone(), None);
+    // The open files it included showed what it found in them: now their own.
+    let included = server.state.analyses.lock().unwrap().get(&uri).map(|(_, a)| a.included.clone()).unwrap_or_default();
     server.state.forget(&uri);
     diagnostics::reanalyse_includers(server, &diagnostics::document_path(&uri));
+    diagnostics::reanalyse_open(server, &included);
     let _publishing = server.state.publish.lock().await;
     server
         .client
