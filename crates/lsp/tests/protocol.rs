@@ -848,6 +848,11 @@ async fn an_open_included_file_shows_what_its_open_includer_finds_there() {
         1:0-1:7 1 unknown instruction `s_bogus`
     "#]]
     .assert_eq(&render_diagnostics(&in_context));
+    // Its names are the program's: `COUNT` is defined in the source.
+    let at = json!({ "textDocument": { "uri": body }, "position": { "line": 0, "character": 16 } });
+    let definition = client.request("textDocument/definition", at).await;
+    assert_eq!(definition[0]["uri"], main, "{definition}");
+    assert_eq!(definition[0]["range"]["start"], json!({ "line": 0, "character": 0 }), "{definition}");
     // Closing the source gives the fragment its own diagnostics back.
     client.notify("textDocument/didClose", json!({ "textDocument": { "uri": main } })).await;
     let alone = loop {

@@ -161,15 +161,22 @@ pub(crate) fn open_files(state: &State, uri: &Url) -> OpenFiles {
 /// includes: those that source's latest analysis made in it, if it read the document's
 /// current text (else that source is being analysed again, and publishes them then).
 fn includer_view(state: &State, uri: &Url, document: &Document) -> Option<(Arc<Analysis>, Vec<gcn_ide::Diagnostic>)> {
+    let includer = includer_of(state, uri, document)?;
+    let diagnostics = includer.diagnostics_in(&gcn_ide::analysis::normalize(&document_path(uri)));
+    Some((includer, diagnostics))
+}
+
+/// The latest analysis of another open document that includes `document` and read its
+/// current text: the program the document is part of.
+pub(crate) fn includer_of(state: &State, uri: &Url, document: &Document) -> Option<Arc<Analysis>> {
     let path = gcn_ide::analysis::normalize(&document_path(uri));
     let text = document.shared_text();
     let analyses = state.analyses.lock().unwrap();
-    let (_, includer) = analyses
+    let (_, (_, includer)) = analyses
         .iter()
         .filter(|(other, (_, a))| *other != uri && a.included.contains(&path))
-        .find(|(_, (_, a))| a.file_text(&path) == Some(&*text))?
-        .1;
-    Some((includer.clone(), includer.diagnostics_in(&path)))
+        .find(|(_, (_, a))| a.file_text(&path) == Some(&*text))?;
+    Some(includer.clone())
 }
 
 /// After the diagnostics of `uri` (analysed as `analysis`) are published: those of

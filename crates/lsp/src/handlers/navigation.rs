@@ -1,7 +1,7 @@
 //! `textDocument/definition`, `textDocument/declaration` (the same: a name's
 //! declaration is its definition), `textDocument/references` and
 //! `textDocument/documentHighlight`, from `gcn_ide::navigation` over the document's
-//! current analysis.
+//! current analysis, or that of an open source that includes it.
 
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
@@ -11,10 +11,14 @@ use crate::document::Document;
 use crate::handlers::diagnostics::{self, document_path};
 use crate::server::Server;
 
-/// The document, its current analysis and the byte offset of `position`.
+/// The document, the analysis its names are resolved in and the byte offset of
+/// `position`. That analysis is the one of an open source that includes the document
+/// (and read its current text), so that a name the source defines before its
+/// `.include` is found; else the document's own.
 pub(crate) async fn at(server: &Server, uri: &Url, position: Position) -> Option<(Document, std::sync::Arc<gcn_ide::Analysis>, gcn_ide::TextSize)> {
-    let analysis = diagnostics::current(&server.state, uri).await?;
+    let own = diagnostics::current(&server.state, uri).await?;
     let document = server.state.snapshot(uri)?;
+    let analysis = diagnostics::includer_of(&server.state, uri, &document).unwrap_or(own);
     let offset = convert::offset(&document.rope, position, server.state.encoding());
     Some((document, analysis, offset))
 }
