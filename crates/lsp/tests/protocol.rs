@@ -853,6 +853,9 @@ async fn an_open_included_file_shows_what_its_open_includer_finds_there() {
     let definition = client.request("textDocument/definition", at).await;
     assert_eq!(definition[0]["uri"], main, "{definition}");
     assert_eq!(definition[0]["range"]["start"], json!({ "line": 0, "character": 0 }), "{definition}");
+    let at = json!({ "textDocument": { "uri": body }, "position": { "line": 0, "character": 16 } });
+    let hover = client.request("textDocument/hover", at).await.to_string();
+    assert!(hover.contains("value: 4 (0x4)") && hover.contains("defined at `main.s:1`"), "{hover}");
     // Closing the source gives the fragment its own diagnostics back.
     client.notify("textDocument/didClose", json!({ "textDocument": { "uri": main } })).await;
     let alone = loop {

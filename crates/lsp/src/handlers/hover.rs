@@ -1,6 +1,6 @@
 //! `textDocument/hover`: `gcn_ide::hover` as markdown, with the document's current
 //! analysis when it is of the very text hovered (what the assembler resolved: values,
-//! places, kernels' counts).
+//! places, kernels' counts), or that of an open source that includes it.
 
 use std::sync::Arc;
 
@@ -15,7 +15,8 @@ pub async fn hover(state: &Arc<State>, params: HoverParams) -> Option<Hover> {
     // Waits for the analysis of the current text when one is running (as navigation does).
     diagnostics::current(state, uri).await;
     let document = state.snapshot(uri)?;
-    let analysis = state.current_analysis(uri, document.revision);
+    // In a file an open source includes, names are what that source's assembly made.
+    let analysis = diagnostics::includer_of(state, uri, &document).or_else(|| state.current_analysis(uri, document.revision));
     let encoding = state.encoding();
     let offset = convert::offset(&document.rope, params.text_document_position_params.position, encoding);
     let (generation, _) = super::defaults::defaults(state, uri);
