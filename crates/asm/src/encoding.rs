@@ -56,7 +56,7 @@ pub fn decode_part(bytes: &[u8]) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Whether `bytes` (a whole file) starts with a byte-order mark.
+/// The length of the byte-order mark `bytes` (a whole file) starts with: 3, or 0.
 pub fn byte_order_mark_len(bytes: &[u8]) -> usize {
     if bytes.starts_with(BYTE_ORDER_MARK) {
         BYTE_ORDER_MARK.len()

@@ -734,66 +734,64 @@ fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, Vec<FormatError>> {
 }
 
 fn prepare_kernel(input: &Input, i: usize, kernel: &KernelInput, new_binaries: bool, samplers_num: usize) -> Result<KernelTemp, FormatError> {
-    {
-        let err = |m: &str| FormatError::kernel(&kernel.name, m);
-        if let KernelSetup::Raw { isa_metadata, stub, .. } = &kernel.setup {
-            if new_binaries && isa_metadata.is_some() {
-                return Err(err(&format!("`.isametadata` has a place only in binaries of drivers before {NEW_BINARIES}")));
-            }
-            if new_binaries && !stub.is_empty() {
-                return Err(err(&format!("`.stub` has a place only in binaries of drivers before {NEW_BINARIES}")));
-            }
+    let err = |m: &str| FormatError::kernel(&kernel.name, m);
+    if let KernelSetup::Raw { isa_metadata, stub, .. } = &kernel.setup {
+        if new_binaries && isa_metadata.is_some() {
+            return Err(err(&format!("`.isametadata` has a place only in binaries of drivers before {NEW_BINARIES}")));
         }
-        if new_binaries {
-            for rel in &kernel.relocations {
-                if rel.offset + 4 > kernel.code.len() as u64 {
-                    return Err(err("a relocation lies past the end of its code"));
-                }
-            }
+        if new_binaries && !stub.is_empty() {
+            return Err(err(&format!("`.stub` has a place only in binaries of drivers before {NEW_BINARIES}")));
         }
-        let temp = match &kernel.setup {
-            KernelSetup::Raw { metadata, isa_metadata, setup, stub } => KernelTemp {
-                metadata: metadata.clone(),
-                isa_metadata: isa_metadata.clone().unwrap_or_else(|| ISA_METADATA.to_vec()),
-                setup_size: setup.as_ref().map_or(256, |s| s.len()),
-                stub: stub.clone(),
-                pipes_used: false,
-                res_ids: Vec::new(),
-            },
-            KernelSetup::Config(config) | KernelSetup::Hsa(config, _) => {
-                let pipes = config.args.iter().filter(|a| a.arg_type == ArgType::Pipe && a.used != 0).count();
-                let res_ids = assign_res_ids(&kernel.name, config)?;
-                for &s in &config.samplers {
-                    if s as usize >= samplers_num {
-                        return Err(err(&format!("sampler {s} (`.sampler`) out of range: {samplers_num} samplers are defined")));
-                    }
-                }
-                let mut temp = KernelTemp {
-                    metadata: Vec::new(),
-                    isa_metadata: if new_binaries { Vec::new() } else { ISA_METADATA.to_vec() },
-                    setup_size: 256,
-                    stub: Vec::new(),
-                    pipes_used: pipes != 0,
-                    res_ids,
-                };
-                let size = metadata_size(input, config);
-                temp.metadata = write_metadata(input, i, config, &temp, size);
-                if !new_binaries {
-                    temp.stub = match &kernel.setup {
-                        // The reference makes the stub of an HSA kernel from its plain
-                        // configuration, whose register counts are never set.
-                        KernelSetup::Hsa(..) => {
-                            let unset = KernelConfig { used_sgprs: u32::MAX, used_vgprs: u32::MAX, ..config.clone() };
-                            kernel_stub(input, &unset, &kernel.code)
-                        }
-                        _ => kernel_stub(input, config, &kernel.code),
-                    };
-                }
-                temp
-            }
-        };
-        Ok(temp)
     }
+    if new_binaries {
+        for rel in &kernel.relocations {
+            if rel.offset + 4 > kernel.code.len() as u64 {
+                return Err(err("a relocation lies past the end of its code"));
+            }
+        }
+    }
+    let temp = match &kernel.setup {
+        KernelSetup::Raw { metadata, isa_metadata, setup, stub } => KernelTemp {
+            metadata: metadata.clone(),
+            isa_metadata: isa_metadata.clone().unwrap_or_else(|| ISA_METADATA.to_vec()),
+            setup_size: setup.as_ref().map_or(256, |s| s.len()),
+            stub: stub.clone(),
+            pipes_used: false,
+            res_ids: Vec::new(),
+        },
+        KernelSetup::Config(config) | KernelSetup::Hsa(config, _) => {
+            let pipes = config.args.iter().filter(|a| a.arg_type == ArgType::Pipe && a.used != 0).count();
+            let res_ids = assign_res_ids(&kernel.name, config)?;
+            for &s in &config.samplers {
+                if s as usize >= samplers_num {
+                    return Err(err(&format!("sampler {s} (`.sampler`) out of range: {samplers_num} samplers are defined")));
+                }
+            }
+            let mut temp = KernelTemp {
+                metadata: Vec::new(),
+                isa_metadata: if new_binaries { Vec::new() } else { ISA_METADATA.to_vec() },
+                setup_size: 256,
+                stub: Vec::new(),
+                pipes_used: pipes != 0,
+                res_ids,
+            };
+            let size = metadata_size(input, config);
+            temp.metadata = write_metadata(input, i, config, &temp, size);
+            if !new_binaries {
+                temp.stub = match &kernel.setup {
+                    // The reference makes the stub of an HSA kernel from its plain
+                    // configuration, whose register counts are never set.
+                    KernelSetup::Hsa(..) => {
+                        let unset = KernelConfig { used_sgprs: u32::MAX, used_vgprs: u32::MAX, ..config.clone() };
+                        kernel_stub(input, &unset, &kernel.code)
+                    }
+                    _ => kernel_stub(input, config, &kernel.code),
+                };
+            }
+            temp
+        }
+    };
+    Ok(temp)
 }
 
 fn kernel_setup_bytes(input: &Input, kernel: &KernelInput, temp: &KernelTemp, new_binaries: bool) -> Option<Vec<u8>> {

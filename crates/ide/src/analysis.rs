@@ -156,12 +156,8 @@ impl Analysis {
             .map(|d| {
                 let at = d.location.expect("filtered on its location");
                 let related = d.origin.iter().rev().map(|(what, loc)| related_at(&self.assembly, loc, what)).collect();
-                let severity = match d.severity {
-                    gcn_asm::Severity::Error => Severity::Error,
-                    gcn_asm::Severity::Warning => Severity::Warning,
-                };
                 let range = widen(text, TextRange::at(at.offset.into(), d.len.into()));
-                Diagnostic { range, severity, message: d.message.clone(), related, code: None }
+                Diagnostic { range, severity: severity_of(d), message: d.message.clone(), related, code: None }
             })
             .collect();
         out.sort_by_key(|d| (d.range.start(), d.range.end()));
@@ -339,11 +335,14 @@ fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
         None => TextRange::default(),
     };
     related.extend(d.origin.iter().rev().map(|(what, loc)| related_at(loc, what)));
-    let severity = match d.severity {
+    Diagnostic { range, severity: severity_of(d), message: d.message.clone(), related, code: None }
+}
+
+fn severity_of(d: &gcn_asm::Diagnostic) -> Severity {
+    match d.severity {
         gcn_asm::Severity::Error => Severity::Error,
         gcn_asm::Severity::Warning => Severity::Warning,
-    };
-    Diagnostic { range, severity, message: d.message.clone(), related, code: None }
+    }
 }
 
 #[cfg(test)]

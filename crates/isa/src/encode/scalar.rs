@@ -488,19 +488,23 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     for e in operands {
         leaves(&e.expr(), &mut terms);
     }
-    let is_counter = |e: &ast::Expr| {
-        ["vmcnt", "expcnt", "lgkmcnt"].iter().any(|n| call_named(e, n).is_some())
-    };
+    const COUNTERS: [&str; 3] = ["vmcnt", "expcnt", "lgkmcnt"];
+    // Which counter a term names (0 vmcnt, 1 expcnt, 2 lgkmcnt), and its call.
+    let counter = |e: &ast::Expr| COUNTERS.iter().enumerate().find_map(|(i, n)| call_named(e, n).map(|c| (i, c.clone())));
     if let Some(at) = operands.iter().find_map(|o| o.comma_before()) {
         return Err(EncodeError::new(TextRange::empty(at), "unexpected `,`: the counters are joined by `&` or spaces"));
     }
-    if let ([only], [_]) = (operands, terms.as_slice()) {
-        if !is_counter(&terms[0]) {
+    if let ([only], [term]) = (operands, terms.as_slice()) {
+        if counter(term).is_none() {
             return imm16(cx, only, false);
         }
     }
-    if let Some(t) = terms.iter().find(|t| !is_counter(t)) {
-        return Err(EncodeError::new(range_of(t), "expected vmcnt(N), expcnt(N) or lgkmcnt(N)"));
+    let mut counters = Vec::with_capacity(terms.len());
+    for t in &terms {
+        match counter(t) {
+            Some((which, call)) => counters.push((t, which, call)),
+            None => return Err(EncodeError::new(range_of(t), "expected vmcnt(N), expcnt(N) or lgkmcnt(N)")),
+        }
     }
     let gen = cx.gen();
     let vega = gen >= Generation::Gcn1_4;
@@ -510,17 +514,8 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     let mut lgkm: u32 = lgkm_mask;
     let vm_mask: u32 = if vega { 0x3f } else { 0xf };
     let mut given = [false; 3];
-    for t in &terms {
-        let (which, call) = if let Some(c) = call_named(t, "vmcnt") {
-            (0, c)
-        } else if let Some(c) = call_named(t, "expcnt") {
-            (1, c)
-        } else if let Some(c) = call_named(t, "lgkmcnt") {
-            (2, c)
-        } else {
-            return Err(EncodeError::new(range_of(t), "expected vmcnt, expcnt or lgkmcnt"));
-        };
-        let name = ["vmcnt", "expcnt", "lgkmcnt"][which];
+    for (t, which, call) in counters {
+        let name = COUNTERS[which];
         if std::mem::replace(&mut given[which], true) {
             cx.warn(range_of(t), format!("`{name}` is given twice: the last one counts"));
         }
