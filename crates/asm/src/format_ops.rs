@@ -245,39 +245,41 @@ pub(crate) fn device_chosen(h: &mut dyn Host, range: TextRange) {
 }
 
 /// The driver version the source asks for: `.driver_version`, else `-t`, else the
-/// format's default (AMD OpenCL 2.0: a version 0 counts as not given). For AMD OpenCL
-/// 1.2 a `.driver_info` string makes it 0 (taken from the string by the writer).
+/// format's default. As in the reference, a version 0 (`-t 0`, `.driver_version 0`)
+/// means "not given", so that the next of these applies. For AMD OpenCL 1.2 a
+/// `.driver_info` string makes it 0 (the writer takes it from the string); in
+/// GalliumCompute `.driver_version` replaces the command line's value, 0 included.
 pub(crate) fn driver_version(asm: &Asm) -> u32 {
     driver_version_of(asm.layout.format, &asm.layout.config, &asm.opts)
 }
 
+/// A version as given: 0 is none.
+fn given(version: Option<u32>) -> Option<u32> {
+    version.filter(|&v| v != 0)
+}
+
 fn driver_version_of(format: BinaryFormat, config: &FormatConfig, opts: &Options) -> u32 {
     match format {
-        BinaryFormat::Amd => {
-            if config.driver_version.is_some() || config.driver_info.is_some() {
-                config.driver_version.unwrap_or(0)
-            } else {
-                opts.driver_version.unwrap_or(gcn_formats::DEFAULT_AMD_DRIVER_VERSION)
-            }
-        }
-        // As the reference, 0 (`.driver_version 0`, `-t 0`) means not given.
-        BinaryFormat::AmdCl2 => config
-            .driver_version
-            .filter(|&v| v != 0)
-            .or(opts.driver_version.filter(|&v| v != 0))
+        BinaryFormat::Amd => match given(config.driver_version) {
+            Some(v) => v,
+            None if config.driver_info.is_some() => 0,
+            None => given(opts.driver_version).unwrap_or(gcn_formats::DEFAULT_AMD_DRIVER_VERSION),
+        },
+        BinaryFormat::AmdCl2 => given(config.driver_version)
+            .or(given(opts.driver_version))
             .unwrap_or(gcn_formats::DEFAULT_AMDCL2_DRIVER_VERSION),
-        _ => config.driver_version.or(opts.driver_version).unwrap_or(gcn_formats::DEFAULT_MESA_VERSION),
+        _ => given(config.driver_version.or(opts.driver_version)).unwrap_or(gcn_formats::DEFAULT_MESA_VERSION),
     }
 }
 
-/// The LLVM version (GalliumCompute): `.llvm_version`, else `--llvmVersion`, else the
-/// default.
+/// The LLVM version (GalliumCompute): `.llvm_version`, which replaces the command line's,
+/// else `--llvmVersion`; either 0 is the default.
 pub(crate) fn llvm_version(asm: &Asm) -> u32 {
     llvm_version_of(&asm.layout.config, &asm.opts)
 }
 
 fn llvm_version_of(config: &FormatConfig, opts: &Options) -> u32 {
-    config.llvm_version.or(opts.llvm_version).unwrap_or(gcn_formats::DEFAULT_LLVM_VERSION)
+    given(config.llvm_version.or(opts.llvm_version)).unwrap_or(gcn_formats::DEFAULT_LLVM_VERSION)
 }
 
 impl dyn Host + '_ {
@@ -367,6 +369,32 @@ mod tests {
     use crate::assembler::{Ctx, CtxKind};
     use crate::source::FileId;
     use crate::text::Mapper;
+
+    /// A version 0 is no version, wherever it is given: the next source of the version
+    /// applies (the reference's assembler keeps 0 for "detect it on this machine").
+    #[test]
+    fn version_zero_is_not_given() {
+        use gcn_formats::{DEFAULT_AMDCL2_DRIVER_VERSION, DEFAULT_AMD_DRIVER_VERSION, DEFAULT_LLVM_VERSION, DEFAULT_MESA_VERSION};
+        let config = |driver: Option<u32>, info: bool| FormatConfig { driver_version: driver, driver_info: info.then(String::new), ..FormatConfig::default() };
+        let opts = |driver: Option<u32>, llvm: Option<u32>| Options { driver_version: driver, llvm_version: llvm, ..Options::default() };
+        let driver = |format, c: &FormatConfig, o: &Options| driver_version_of(format, c, o);
+        for (format, default) in [(BinaryFormat::Amd, DEFAULT_AMD_DRIVER_VERSION), (BinaryFormat::AmdCl2, DEFAULT_AMDCL2_DRIVER_VERSION), (BinaryFormat::Gallium, DEFAULT_MESA_VERSION)] {
+            assert_eq!(driver(format, &config(None, false), &opts(Some(0), None)), default, "{format:?} -t 0");
+            assert_eq!(driver(format, &config(Some(0), false), &opts(None, None)), default, "{format:?} .driver_version 0");
+            assert_eq!(driver(format, &config(None, false), &opts(Some(180005), None)), 180005, "{format:?} -t");
+            assert_eq!(driver(format, &config(Some(200406), false), &opts(Some(180005), None)), 200406, "{format:?} both");
+        }
+        // AMD OpenCL 1.2: `.driver_version 0` leaves `-t`; `.driver_info` stands for both.
+        assert_eq!(driver(BinaryFormat::Amd, &config(Some(0), false), &opts(Some(180005), None)), 180005);
+        assert_eq!(driver(BinaryFormat::Amd, &config(None, true), &opts(Some(180005), None)), 0);
+        // GalliumCompute: the pseudo-op replaces the command line's value, 0 included.
+        assert_eq!(driver(BinaryFormat::Gallium, &config(Some(0), false), &opts(Some(170000), None)), DEFAULT_MESA_VERSION);
+        let llvm = |c: Option<u32>, o: Option<u32>| llvm_version_of(&FormatConfig { llvm_version: c, ..FormatConfig::default() }, &opts(None, o));
+        assert_eq!(llvm(None, Some(0)), DEFAULT_LLVM_VERSION);
+        assert_eq!(llvm(Some(0), Some(40000)), DEFAULT_LLVM_VERSION);
+        assert_eq!(llvm(None, Some(40000)), 40000);
+        assert_eq!(llvm(Some(50000), Some(40000)), 50000);
+    }
 
     /// Each format's handler has an arm for exactly the rows of the pseudo-op table that
     /// list the format (an arm that answers "not supported yet" counts): none is missing,
