@@ -131,6 +131,10 @@ pub struct Assembly {
     pub cancelled: bool,
     /// Where names are defined and used, if [`Options::record_symbols`] asked for it.
     pub index: Option<index::SymbolIndex>,
+    /// Whether the source made an output at all: a label, an instruction, data, a
+    /// section, a kernel or a pseudo-op of a binary format. As for the reference, a source
+    /// with none of these (empty, or only definitions) has no binary to write.
+    pub has_output: bool,
 }
 
 impl Assembly {
@@ -362,5 +366,6 @@ fn finish(mut asm: Asm) -> Assembly {
         code_labels: asm.code_labels,
         cancelled: asm.cancelled,
         index: asm.index,
+        has_output: asm.format_fixed,
     }
 }

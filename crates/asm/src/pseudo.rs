@@ -239,7 +239,10 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         _ if row.is_some_and(|p| p.role == gcn_isa::PseudoRole::Cond) => {}
         Some(Id::Endm) | Some(Id::Endmacro) | Some(Id::Endr) | Some(Id::Endrept) | Some(Id::Macro) | Some(Id::Rept) | Some(Id::Irp) | Some(Id::Irpc) | Some(Id::For) | Some(Id::While) => {}
         _ => {
-            if !crate::format_ops::pseudo_op(&mut asm.format_host(ctx), op, &name, &args) {
+            if crate::format_ops::pseudo_op(&mut asm.format_host(ctx), op, &name, &args) {
+                // As in the reference, a pseudo-op of the binary format fixes the format.
+                asm.format_fixed = true;
+            } else {
                 asm.error_at(ctx, range, format!("`{name}` is neither a pseudo-op nor a macro"));
             }
         }

@@ -30,6 +30,7 @@ pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {
     let bytes = match output_bytes(&result, cli.emit) {
         Ok(bytes) => bytes,
         Err(NoOutput::Unsupported(message)) => return refuse(&message),
+        Err(NoOutput::Nothing) => return refuse(gcn_driver::NOTHING_TO_WRITE),
         Err(NoOutput::Binary(errors)) => {
             for e in &errors {
                 eprintln!("{}", e.render(&result.sources));

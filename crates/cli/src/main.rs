@@ -15,8 +15,8 @@
 //! - `gcn_driver::output`: atomic writes, and the check that an output is not an input;
 //! - [`run`]: one run, from options to exit status.
 //!
-//! Exit status: 0 on success, 1 when the source has errors or the run cannot do what
-//! was asked, 2 for a malformed command line.
+//! Exit status: 0 on success, 1 when the source has errors, the run cannot do what was
+//! asked or the command line is malformed (as clrxasm's).
 
 mod assemble;
 
@@ -25,9 +25,8 @@ mod input;
 
 mod run;
 
-use clap::Parser;
 use gcn_driver::cli;
 
 fn main() -> std::process::ExitCode {
-    run::run(&cli::Cli::parse())
+    run::run(&cli::Cli::parse_or_exit())
 }

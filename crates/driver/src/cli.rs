@@ -8,7 +8,9 @@
 //!
 //! Values are checked here, where clrxasm checks them: binary format, GPU and
 //! architecture names (case-insensitive), unsigned versions, `-D` symbol names and
-//! values. A bad value is a usage error (exit status 2).
+//! values. A bad value is a usage error (exit status 1, as clrxasm's). As in clrxasm, an
+//! option's value is the next argument whatever it is (`-o -w` writes the file `-w`),
+//! and may be empty (`-I ''`).
 
 use std::path::PathBuf;
 
@@ -27,19 +29,19 @@ use clap::{ArgAction, CommandFactory, Parser, ValueEnum};
 )]
 pub struct Cli {
     /// Define a symbol (value 0 when not given); repeatable
-    #[arg(short = 'D', long = "defsym", value_name = "SYM[=VALUE]", value_parser = parse_defsym)]
+    #[arg(allow_hyphen_values = true, short = 'D', long = "defsym", value_name = "SYM[=VALUE]", value_parser = parse_defsym)]
     pub defsyms: Vec<DefSym>,
 
     /// Add an include directory; repeatable
-    #[arg(short = 'I', long = "includePath", value_name = "PATH")]
+    #[arg(allow_hyphen_values = true, short = 'I', long = "includePath", value_name = "PATH", value_parser = any_path)]
     pub include_paths: Vec<PathBuf>,
 
     /// Output file (default: a.out, or stdout for a syntax tree)
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    #[arg(allow_hyphen_values = true, short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 
     /// Binary format: amd, amdcl2, gallium, rocm or rawcode
-    #[arg(short = 'b', long = "binaryFormat", value_name = "FORMAT", value_parser = parse_binary_format)]
+    #[arg(allow_hyphen_values = true, short = 'b', long = "binaryFormat", value_name = "FORMAT", value_parser = parse_binary_format)]
     pub binary_format: Option<BinaryFormat>,
 
     /// Generate 64-bit binaries (AMD Catalyst format)
@@ -47,19 +49,19 @@ pub struct Cli {
     pub is_64bit: bool,
 
     /// GPU device type, e.g. CapeVerde, Tonga, GFX900
-    #[arg(short = 'g', long = "gpuType", value_name = "GPU", value_parser = parse_gpu)]
+    #[arg(allow_hyphen_values = true, short = 'g', long = "gpuType", value_name = "GPU", value_parser = parse_gpu)]
     pub gpu: Option<Gpu>,
 
     /// GPU architecture, e.g. GCN1.0, VEGA, GFX10 (-g wins)
-    #[arg(short = 'A', long = "arch", value_name = "ARCH", value_parser = parse_arch)]
+    #[arg(allow_hyphen_values = true, short = 'A', long = "arch", value_name = "ARCH", value_parser = parse_arch)]
     pub arch: Option<Arch>,
 
     /// AMD Catalyst / Mesa driver version (major*100+minor)
-    #[arg(short = 't', long = "driverVersion", value_name = "VERSION", value_parser = parse_u32)]
+    #[arg(allow_hyphen_values = true, short = 't', long = "driverVersion", value_name = "VERSION", value_parser = parse_u32)]
     pub driver_version: Option<u32>,
 
     /// LLVM compiler version (major*100+minor)
-    #[arg(long = "llvmVersion", value_name = "VERSION", value_parser = parse_u32)]
+    #[arg(allow_hyphen_values = true, long = "llvmVersion", value_name = "VERSION", value_parser = parse_u32)]
     pub llvm_version: Option<u32>,
 
     /// Generate the new ROCm binary format
@@ -95,27 +97,27 @@ pub struct Cli {
     pub wave32: bool,
 
     /// CLRX policy version (major*100+minor)
-    #[arg(long = "policy", value_name = "VERSION", value_parser = parse_u32)]
+    #[arg(allow_hyphen_values = true, long = "policy", value_name = "VERSION", value_parser = parse_u32)]
     pub policy: Option<u32>,
 
     /// Write KIND instead of a binary
-    #[arg(long = "emit", value_name = "KIND", value_enum)]
+    #[arg(allow_hyphen_values = true, long = "emit", value_name = "KIND", value_enum)]
     pub emit: Option<EmitKind>,
 
     /// Deepest nesting of macro expansions and repetitions [default: 1000]
-    #[arg(long = "max-expansion-depth", value_name = "N", value_parser = parse_u32)]
+    #[arg(allow_hyphen_values = true, long = "max-expansion-depth", value_name = "N", value_parser = parse_u32)]
     pub max_expansion_depth: Option<u32>,
 
     /// Most statements all macro expansions and repetitions may produce [default: 10000000]
-    #[arg(long = "max-expanded-statements", value_name = "N", value_parser = parse_c_uint)]
+    #[arg(allow_hyphen_values = true, long = "max-expanded-statements", value_name = "N", value_parser = parse_c_uint)]
     pub max_expanded_statements: Option<u64>,
 
     /// Deepest nesting of .include [default: 500]
-    #[arg(long = "max-include-depth", value_name = "N", value_parser = parse_u32)]
+    #[arg(allow_hyphen_values = true, long = "max-include-depth", value_name = "N", value_parser = parse_u32)]
     pub max_include_depth: Option<u32>,
 
     /// Most bytes of all sections together [default: 1073741824]
-    #[arg(long = "max-output-size", value_name = "BYTES", value_parser = parse_c_uint)]
+    #[arg(allow_hyphen_values = true, long = "max-output-size", value_name = "BYTES", value_parser = parse_c_uint)]
     pub max_output_size: Option<u64>,
 
     /// Print help
@@ -152,11 +154,25 @@ impl Cli {
         Cli::command().render_usage().to_string()
     }
 
-    /// Exits with a usage error (status 2) worded like clap's own.
+    /// The command line of this process; `--help` and `--version` print and exit, and a
+    /// malformed command line exits with its error ([`Cli::exit_with`]).
+    pub fn parse_or_exit() -> Cli {
+        Cli::try_parse().unwrap_or_else(|e| Cli::exit_with(e))
+    }
+
+    /// Exits with a usage error worded like clap's own.
     pub fn usage_error(message: &str) -> ! {
-        Cli::command()
-            .error(clap::error::ErrorKind::ArgumentConflict, message)
-            .exit()
+        Cli::exit_with(Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message))
+    }
+
+    /// Prints clap's message and exits: with status 0 for `--help` and `--version`, else
+    /// with status 1, which clrxasm gives for a bad command line (clap's own is 2).
+    fn exit_with(error: clap::Error) -> ! {
+        if !error.use_stderr() {
+            error.exit();
+        }
+        let _ = error.print();
+        std::process::exit(1)
     }
 }
 
@@ -190,6 +206,11 @@ pub enum BinaryFormat {
     Gallium,
     Rocm,
     RawCode,
+}
+
+/// A path as given, the empty one too (clap's own path parser refuses it).
+fn any_path(value: &str) -> Result<PathBuf, String> {
+    Ok(PathBuf::from(value))
 }
 
 fn parse_binary_format(value: &str) -> Result<BinaryFormat, String> {

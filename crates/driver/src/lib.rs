@@ -74,7 +74,15 @@ pub enum NoOutput {
     Unsupported(String),
     /// The binary writer refused the program: its errors, each with a place when it has one.
     Binary(Vec<Diagnostic>),
+    /// The source made no output (see [`Assembly::has_output`]): it is empty, or only
+    /// defines symbols and macros, as a file written to be included does. clrxasm refuses
+    /// it too ("No output binary").
+    Nothing,
 }
+
+/// Why [`NoOutput::Nothing`], in words.
+pub const NOTHING_TO_WRITE: &str =
+    "no output binary: the source has no label, instruction, data, section, kernel or binary format pseudo-op";
 
 /// The bytes a run writes for an assembly without errors: what `--emit` asks for, else
 /// the binary in the source's format.
@@ -83,6 +91,7 @@ pub fn output_bytes(result: &Assembly, emit: Option<EmitKind>) -> Result<Vec<u8>
         Some(EmitKind::Json) => Ok(result.to_json().into_bytes()),
         Some(EmitKind::RegUsage) => Ok(result.reg_usage_json().into_bytes()),
         Some(kind) => Err(NoOutput::Unsupported(format!("--emit {} is not supported here", kind.name()))),
+        None if !result.has_output => Err(NoOutput::Nothing),
         None => result.binary().map_err(NoOutput::Binary),
     }
 }

@@ -11,11 +11,17 @@ use std::sync::Arc;
 use crate::analysis::{normalize, Analysis};
 use crate::project::FileOptions;
 
+/// Why [`NotWritten::Nothing`], in words.
+pub use gcn_driver::NOTHING_TO_WRITE;
+
 /// Why nothing was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotWritten {
     /// No on-save output is configured.
     NoOutput,
+    /// The source makes no binary ([`gcn_driver::NoOutput::Nothing`]): a file written to
+    /// be included, say.
+    Nothing,
     /// Anything else, in words for the user.
     Refused(String),
 }
@@ -50,6 +56,7 @@ pub fn write_output(analysis: &Analysis, options: &FileOptions) -> Result<PathBu
     let bytes = match gcn_driver::output_bytes(&analysis.assembly, options.emit()) {
         Ok(bytes) => bytes,
         Err(gcn_driver::NoOutput::Unsupported(message)) => return refuse(message),
+        Err(gcn_driver::NoOutput::Nothing) => return Err(NotWritten::Nothing),
         Err(gcn_driver::NoOutput::Binary(errors)) => {
             let first = errors.first().map(|e| e.render(&analysis.assembly.sources)).unwrap_or_default();
             return refuse(format!("the binary writer refused the program: {first}"));

@@ -93,6 +93,13 @@ async fn assemble(server: &Server, uri: &Url, saved: Saved) -> std::result::Resu
     match written {
         Ok(path) => Ok(Some(path)),
         Err(gcn_ide::on_save::NotWritten::NoOutput) => Ok(None),
+        // Saving a file that only defines things (written to be included) is no failure.
+        Err(gcn_ide::on_save::NotWritten::Nothing) if saved == Saved::Yes => {
+            let message = format!("gcn: nothing written for {}: {}", uri, gcn_ide::on_save::NOTHING_TO_WRITE);
+            server.client.log_message(MessageType::INFO, message).await;
+            Ok(None)
+        }
+        Err(gcn_ide::on_save::NotWritten::Nothing) => Err(format!("gcn: {}", gcn_ide::on_save::NOTHING_TO_WRITE)),
         Err(gcn_ide::on_save::NotWritten::Refused(why)) => Err(format!("gcn: {why}")),
     }
 }
