@@ -227,13 +227,20 @@ fn has_part(name: &str, part: &str) -> bool {
     name.as_bytes().windows(part.len()).any(|w| w == part.as_bytes())
 }
 
-/// `format:[dfmt, nfmt]` (either may be omitted, names or `@expr`) or, on GCN 1.5,
-/// `format:N`. Returns (dfmt, nfmt) or the GCN 1.5 unified format in `.0`.
+/// `format:[dfmt, nfmt]` (either may be omitted, names or `@expr`) before GCN 1.5,
+/// `format:N` on GCN 1.5. Returns (dfmt, nfmt) or the GCN 1.5 unified format in `.0`.
 fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, u32)) -> Result<()> {
     let Some(value) = m.value()? else {
         return Err(EncodeError::new(m.range(), "expected `:` and a format after `format`"));
     };
     let list: Vec<ast::Expr> = match &value {
+        // GCN 1.5 has one unified format: a data and number format pair has no place.
+        ast::Expr::List(_) if gfx10 => {
+            return Err(EncodeError::new(
+                range_of(&value),
+                "on GCN 1.5 `format` takes the unified format as one number (`format:22` is 32_FLOAT), not `[data format, number format]`",
+            ))
+        }
         ast::Expr::List(l) => l.items().collect(),
         _ if gfx10 => {
             let v = cx.known(&value)?;
