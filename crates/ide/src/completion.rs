@@ -68,6 +68,9 @@ pub fn completions(
     let root = parse.syntax_node();
     let offset = offset.min(root.text_range().end());
     let left = scan::token_at_offset(&root, offset).left_biased();
+    if left.as_ref().is_some_and(|t| in_comment_or_string(t, offset)) {
+        return Completions { range: TextRange::empty(offset), items: Vec::new() };
+    }
     // The prefix: the name the cursor is in or right after.
     let (start, prefix) = match &left {
         Some(t) if t.kind() == SyntaxKind::NAME && t.text_range().start() < offset => {
@@ -133,6 +136,25 @@ pub fn completions(
         }
     }
     Completions { range, items }
+}
+
+/// Whether `offset` is inside `token`, a comment, string or character literal, where
+/// nothing is completed: after its first character, and before its end unless the token
+/// is not closed there (a `#` comment runs to the end of the line).
+fn in_comment_or_string(token: &SyntaxToken, offset: TextSize) -> bool {
+    let range = token.text_range();
+    if offset <= range.start() {
+        return false;
+    }
+    let text = token.text();
+    let closed = match token.kind() {
+        SyntaxKind::COMMENT => false,
+        SyntaxKind::BLOCK_COMMENT => text.len() >= 4 && text.ends_with("*/"),
+        SyntaxKind::STRING => text.len() >= 2 && text.ends_with('"') && !text.ends_with("\\\""),
+        SyntaxKind::CHAR => text.len() >= 2 && text.ends_with('\''),
+        _ => return false,
+    };
+    offset < range.end() || !closed
 }
 
 fn skip_trivia_back(mut token: SyntaxToken) -> Option<SyntaxToken> {

@@ -7,7 +7,8 @@
 //! names it); a kernel and the global label of its name are renamed together. Refused, with a message that says why: instruction names, registers,
 //! pseudo-ops, numbers and anything else that is not a name the assembler defines or
 //! uses; a new name that is not a valid symbol name (or, for a local label, not a
-//! number).
+//! number), or one that already names something of the same kind (in any scope): the
+//! two would become one, and the program would change without an error.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -38,6 +39,13 @@ pub fn prepare_rename(analysis: &Analysis, file: &Path, offset: TextSize) -> Res
 pub fn rename(analysis: &Analysis, file: &Path, offset: TextSize, new_name: &str) -> Result<Vec<FileEdit>, String> {
     let o = renamable(analysis, file, offset)?;
     check_new_name(o.kind, new_name)?;
+    if let Some(other) = analysis.names.collision(o, new_name) {
+        return Err(format!(
+            "`{new_name}` already names {} ({}): the two names would become one and the program would change",
+            what(other),
+            place(analysis, other)
+        ));
+    }
     let mut files: BTreeMap<PathBuf, Vec<(TextRange, String)>> = BTreeMap::new();
     for x in analysis.names.related(o) {
         files.entry(x.file.to_path_buf()).or_default().push((name_part(analysis, x), new_name.to_string()));
@@ -110,6 +118,26 @@ fn name_part(analysis: &Analysis, o: &NameOccurrence) -> TextRange {
             None => o.range,
         },
     }
+}
+
+/// What an occurrence names, in words.
+fn what(o: &NameOccurrence) -> &'static str {
+    match o.kind {
+        NameKind::Label => "a label",
+        NameKind::Symbol => "a symbol",
+        NameKind::RegisterSymbol => "a register symbol",
+        NameKind::LocalLabel => "a local label",
+        NameKind::Macro => "a macro",
+        NameKind::Kernel => "a kernel",
+        NameKind::Scope => "a scope",
+    }
+}
+
+/// `FILE:LINE` of an occurrence (the file's name only).
+fn place(analysis: &Analysis, o: &NameOccurrence) -> String {
+    let line = analysis.file_text(&o.file).map_or(0, |t| t[..usize::from(o.range.start()).min(t.len())].matches('\n').count() + 1);
+    let name = o.file.file_name().map_or_else(|| o.file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    format!("{name}:{line}")
 }
 
 /// Whether `new_name` can name what a `kind` names.

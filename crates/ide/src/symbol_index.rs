@@ -167,6 +167,33 @@ impl SymbolIndex {
         own.iter().chain(partner).map(|&i| &self.occurrences[i as usize])
     }
 
+    /// An occurrence of another name that `new_name` would collide with if `o`'s name
+    /// (and what goes with it, see [`SymbolIndex::related`]) were renamed to it: a name of
+    /// the same namespace spelled `new_name` (its last part, for a scoped name; in any
+    /// case, for a macro; its number, for a local label), in any scope. Its definition
+    /// when it has one.
+    pub fn collision<'a>(&'a self, o: &NameOccurrence, new_name: &str) -> Option<&'a NameOccurrence> {
+        let namespaces: &[Namespace] = match namespace(o.kind) {
+            Namespace::Symbol | Namespace::Kernel => &[Namespace::Symbol, Namespace::Kernel],
+            Namespace::LocalLabel => &[Namespace::LocalLabel],
+            Namespace::Macro => &[Namespace::Macro],
+            Namespace::Scope => &[Namespace::Scope],
+        };
+        let spelled = |ns: Namespace, name: &str| match ns {
+            Namespace::LocalLabel => name.split('#').next() == Some(new_name),
+            Namespace::Macro => name.eq_ignore_ascii_case(new_name),
+            _ => name.rsplit("::").next() == Some(new_name),
+        };
+        let mut found: Vec<&NameOccurrence> = self
+            .by_name
+            .iter()
+            .filter(|((ns, name), _)| namespaces.contains(ns) && spelled(*ns, name) && *name != o.name)
+            .flat_map(|(_, list)| list.iter().map(|&i| &self.occurrences[i as usize]))
+            .collect();
+        found.sort_by_key(|x| (!x.definition, x.file.clone(), x.range.start()));
+        found.first().copied()
+    }
+
     fn named<'a>(&'a self, namespace: Namespace, name: &str) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
         self.list(namespace, name).iter().map(|&i| &self.occurrences[i as usize])
     }

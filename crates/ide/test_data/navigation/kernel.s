@@ -41,3 +41,7 @@ scale:
 #> s5 0 rename=x
 #> .text 0 rename=x
 #> 3 0 rename=x
+#> FACTOR 1 rename=scale
+#> count 1 rename=x
+#> acc 1 rename=FACTOR
+#> 1b 0 rename=7
