@@ -60,13 +60,17 @@ pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Genera
         }
         return Some(HoverResult { range: reg.text_range(), markdown });
     }
+    if let Some((range, negated)) = number_at(&token) {
+        let number = if token.kind() == SyntaxKind::MINUS { negated_literal(&token)? } else { token.clone() };
+        return Some(HoverResult { range, markdown: number_hover(&number, negated)? });
+    }
     let range = token.text_range();
     if let Some(found) = program.and_then(|p| program_name_hover(p, &token, offset)) {
         return Some(found);
     }
     let parent = token.parent()?;
     let markdown = match token.kind() {
-        SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => number_hover(&token)?,
+        SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => number_hover(&token, false)?,
         SyntaxKind::LOCAL_LABEL_REF => format!(
             "local label reference `{}`: the nearest `{}:` {}",
             token.text(),
@@ -118,7 +122,7 @@ pub(crate) fn pick_token(parse: &Parse, offset: TextSize) -> Option<SyntaxToken>
         matches!(
             t.kind(),
             SyntaxKind::NAME | SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR | SyntaxKind::LOCAL_LABEL_REF
-        )
+        ) || (t.kind() == SyntaxKind::MINUS && negated_literal(t).is_some())
     };
     let at = scan::token_at_offset(&root, offset);
     let (left, right) = match at {
@@ -334,10 +338,37 @@ fn parse_index(text: &str) -> Option<u64> {
     gcn_asm::literals::parse_int(text.trim()).ok()
 }
 
-/// A numeric literal's value.
-fn number_hover(token: &SyntaxToken) -> Option<String> {
+/// A negative number the hovered token is part of: a literal right after a unary minus,
+/// or that minus (`-1` is the inline constant -1, not 1): its range.
+fn number_at(token: &SyntaxToken) -> Option<(TextRange, bool)> {
+    let minus_of = |literal: &SyntaxNode| {
+        literal.parent().filter(|p| p.kind() == SyntaxKind::PREFIX_EXPR && p.first_token().is_some_and(|t| t.kind() == SyntaxKind::MINUS))
+    };
+    match token.kind() {
+        SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => {
+            let literal = token.parent().filter(|p| p.kind() == SyntaxKind::LITERAL)?;
+            minus_of(&literal).map(|prefix| (prefix.text_range(), true))
+        }
+        SyntaxKind::MINUS => {
+            negated_literal(token)?;
+            Some((token.parent()?.text_range(), true))
+        }
+        _ => None,
+    }
+}
+
+/// The literal a unary minus negates (`1` of `-1`).
+fn negated_literal(minus: &SyntaxToken) -> Option<SyntaxToken> {
+    let prefix = minus.parent().filter(|p| p.kind() == SyntaxKind::PREFIX_EXPR)?;
+    let literal = prefix.children().next().filter(|c| c.kind() == SyntaxKind::LITERAL)?;
+    literal.first_token().filter(|t| matches!(t.kind(), SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR))
+}
+
+/// A numeric literal's value, negated when a minus comes before it.
+fn number_hover(token: &SyntaxToken, negated: bool) -> Option<String> {
     let text = token.text();
-    let mut out = format!("**{text}**\n\n");
+    let sign = if negated { "-" } else { "" };
+    let mut out = format!("**{sign}{text}**\n\n");
     match token.kind() {
         SyntaxKind::INT_NUMBER | SyntaxKind::CHAR => {
             let value = if token.kind() == SyntaxKind::CHAR {
@@ -345,18 +376,25 @@ fn number_hover(token: &SyntaxToken) -> Option<String> {
             } else {
                 gcn_asm::literals::parse_int(text).ok()?
             };
+            let value = if negated { value.wrapping_neg() } else { value };
             let signed = value as i64;
-            writeln!(out, "- decimal: {value}").unwrap();
-            if signed < 0 {
-                writeln!(out, "- signed: {signed}").unwrap();
+            if negated {
+                writeln!(out, "- decimal: {signed}").unwrap();
+                writeln!(out, "- hexadecimal: 0x{value:x} (as 32 bits: 0x{:x})", value as u32).unwrap();
+            } else {
+                writeln!(out, "- decimal: {value}").unwrap();
+                if signed < 0 {
+                    writeln!(out, "- signed: {signed}").unwrap();
+                }
+                writeln!(out, "- hexadecimal: 0x{value:x}").unwrap();
             }
-            writeln!(out, "- hexadecimal: 0x{value:x}").unwrap();
             if (-16..=64).contains(&signed) {
                 writeln!(out, "- an inline constant in instruction operands (no literal needed)").unwrap();
             }
         }
         _ => {
             let value = gcn_asm::literals::parse_float(text).ok()?;
+            let value = if negated { -value } else { value };
             writeln!(out, "- float: {value}").unwrap();
             writeln!(out, "- as a 32-bit float: 0x{:08x}", (value as f32).to_bits()).unwrap();
             writeln!(out, "- as a 64-bit float: 0x{:016x}", value.to_bits()).unwrap();
