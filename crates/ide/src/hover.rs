@@ -284,7 +284,8 @@ fn modifier_hover(name: &str) -> Option<String> {
         | "wave_shr" | "wave_ror" | "row_mirror" | "row_half_mirror" | "row_bcast" => "a DPP (data parallel primitives) control",
         "dst_sel" | "dst_unused" | "src0_sel" | "src1_sel" => "an SDWA (sub-dword addressing) selection",
         "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" => "a packed (VOP3P) operand modifier",
-        "format" | "dfmt" | "nfmt" => "the data and number format of a typed buffer access",
+        "format" => "the format of a typed buffer access: `format:[DATA, NUMBER]` before GCN 1.5, one unified format number (`format:22`) on GCN 1.5",
+        "dfmt" | "nfmt" => "the data and number format of a typed buffer access",
         "vop3" => "forces the VOP3 encoding",
         _ => return None,
     };
