@@ -294,8 +294,15 @@ fn process_texts(asm: &mut Asm, inputs: Vec<Input>) {
             let mut joined = text::Text::default();
             for (file, text) in &files {
                 joined.push(text, Location { file: *file, offset: 0 });
+                let end = Location { file: *file, offset: text.len() as u32 };
                 if !text.is_empty() && !text.ends_with('\n') {
-                    joined.push_fixed("\n", Location { file: *file, offset: text.len() as u32 });
+                    joined.push_fixed("\n", end);
+                }
+                // The reference reads each file apart: a `\` at the end of one (outside
+                // tokens, or in a `#` comment or a string) joins its last line to nothing.
+                // An empty line after it keeps the next file's first line out.
+                if joined.text.ends_with("\\\n") || joined.text.ends_with("\\\r\n") {
+                    joined.push_fixed("\n", end);
                 }
             }
             let fallback = files.first().map_or(Location { file: FileId(0), offset: 0 }, |(f, _)| Location { file: *f, offset: 0 });

@@ -60,14 +60,25 @@ fn unescape_one(s: &[u8]) -> Result<(u8, &[u8]), String> {
     Ok((c, rest))
 }
 
+/// `s` after the `\` line breaks it starts with, which join a string or character
+/// literal's lines and are no part of its value.
+fn skip_joined_line_breaks(mut s: &[u8]) -> &[u8] {
+    loop {
+        s = match s {
+            [b'\\', b'\n', rest @ ..] | [b'\\', b'\r', b'\n', rest @ ..] => rest,
+            _ => return s,
+        }
+    }
+}
+
 /// A character literal `'a'`, `'\n'`, `'\x41'`.
 pub fn parse_char(text: &str) -> Result<u64, String> {
     let inner = text
         .strip_prefix('\'')
         .and_then(|t| t.strip_suffix('\''))
         .ok_or_else(|| "unterminated character literal".to_string())?;
-    let (c, rest) = unescape_one(inner.as_bytes())?;
-    if !rest.is_empty() {
+    let (c, rest) = unescape_one(skip_joined_line_breaks(inner.as_bytes()))?;
+    if !skip_joined_line_breaks(rest).is_empty() {
         return Err("character literal holds more than one character".into());
     }
     Ok(u64::from(c))
@@ -80,9 +91,10 @@ pub fn parse_string(text: &str) -> Result<Vec<u8>, String> {
         .and_then(|t| t.strip_suffix('"'))
         .ok_or_else(|| "unterminated string".to_string())?;
     let mut out = Vec::with_capacity(inner.len());
-    let mut rest = inner.as_bytes();
+    let mut rest = skip_joined_line_breaks(inner.as_bytes());
     while !rest.is_empty() {
         let (c, tail) = unescape_one(rest)?;
+        let tail = skip_joined_line_breaks(tail);
         out.push(c);
         rest = tail;
     }

@@ -213,7 +213,8 @@ impl Text {
 
 /// The text of the tokens under `node` from byte offset `from` (relative to the tree)
 /// on, as the reference's line reader sees it: comments become spaces (line breaks
-/// kept), a `\` before a line break joins the lines. `source` is the parsed text.
+/// kept, but for those a `\` joins), a `\` before a line break joins the lines.
+/// `source` is the parsed text.
 pub(crate) fn clean_text(node: &SyntaxNode, from: u32, mapper: &Mapper, source: &str) -> Text {
     let mut out = Text::default();
     // The common case: no comments or continued lines, the text as it is.
@@ -241,10 +242,7 @@ pub(crate) fn clean_text(node: &SyntaxNode, from: u32, mapper: &Mapper, source: 
         let at = start + skip as u32;
         match token.kind() {
             SyntaxKind::LINE_CONTINUATION => {}
-            SyntaxKind::COMMENT | SyntaxKind::BLOCK_COMMENT => {
-                let blank: String = text.chars().map(|c| if c == '\n' { '\n' } else { ' ' }).collect();
-                out.push(&blank, mapper.map(at));
-            }
+            kind if kind.is_comment() => out.push(&blank_comment(text), mapper.map(at)),
             _ => {
                 // Line continuations inside a token (strings) are joined as well.
                 if text.contains("\\\n") || text.contains("\\\r\n") {
@@ -274,6 +272,23 @@ pub(crate) fn clean_text(node: &SyntaxNode, from: u32, mapper: &Mapper, source: 
         }
     }
     out
+}
+
+/// A comment's text as spaces, one per character, but for its line breaks: kept, except
+/// those a `\` joins to the next line, which go with their `\`. (A joined line break
+/// kept would end the statement when the text is parsed again.)
+fn blank_comment(text: &str) -> String {
+    let mut blank = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("\\\n").or_else(|| rest.strip_prefix("\\\r\n")) {
+            rest = after;
+            continue;
+        }
+        blank.push(if c == '\n' { '\n' } else { ' ' });
+        rest = &rest[c.len_utf8()..];
+    }
+    blank
 }
 
 /// Appends `s`, the text at `start` of what `mapper` maps, with its origins.

@@ -97,7 +97,8 @@ fn is_config_content(_op: &PseudoOp, t: &gcn_isa::PseudoOp) -> bool {
 fn comments(root: &SyntaxNode, out: &mut Vec<Fold>) {
     let mut run: Option<(TextRange, usize)> = None;
     let mut only_comment_line = true;
-    let mut line_comment: Option<TextRange> = None;
+    // A `#` comment, and the lines it takes (a `\` before a line break carries it over).
+    let mut line_comment: Option<(TextRange, usize)> = None;
     let flush = |run: &mut Option<(TextRange, usize)>, out: &mut Vec<Fold>| {
         if let Some((range, lines)) = run.take() {
             if lines > 1 {
@@ -110,10 +111,10 @@ fn comments(root: &SyntaxNode, out: &mut Vec<Fold>) {
         match token.kind() {
             SyntaxKind::NEWLINE => {
                 match (only_comment_line, line_comment) {
-                    (true, Some(c)) => {
+                    (true, Some((c, lines))) => {
                         run = Some(match run {
-                            Some((r, n)) => (r.cover(c), n + 1),
-                            None => (c, 1),
+                            Some((r, n)) => (r.cover(c), n + lines),
+                            None => (c, lines),
                         })
                     }
                     _ => flush(&mut run, out),
@@ -122,8 +123,8 @@ fn comments(root: &SyntaxNode, out: &mut Vec<Fold>) {
                 line_comment = None;
             }
             SyntaxKind::WHITESPACE => {}
-            SyntaxKind::COMMENT => line_comment = Some(token.text_range()),
-            SyntaxKind::BLOCK_COMMENT => {
+            SyntaxKind::COMMENT => line_comment = Some((token.text_range(), 1 + token.text().matches('\n').count())),
+            SyntaxKind::BLOCK_COMMENT | SyntaxKind::MULTILINE_COMMENT => {
                 if token.text().contains('\n') {
                     out.push(Fold { range: token.text_range(), kind: FoldKind::Comment });
                 }
@@ -133,10 +134,10 @@ fn comments(root: &SyntaxNode, out: &mut Vec<Fold>) {
         }
     }
     if only_comment_line {
-        if let Some(c) = line_comment {
+        if let Some((c, lines)) = line_comment {
             run = Some(match run {
-                Some((r, n)) => (r.cover(c), n + 1),
-                None => (c, 1),
+                Some((r, n)) => (r.cover(c), n + lines),
+                None => (c, lines),
             });
         }
     }

@@ -107,7 +107,7 @@ fn is_kernel_arg(op: &SyntaxNode) -> bool {
 fn classify(token: &SyntaxToken) -> Option<SemanticTokenKind> {
     use SemanticTokenKind as K;
     Some(match token.kind() {
-        SyntaxKind::COMMENT | SyntaxKind::BLOCK_COMMENT => K::Comment,
+        kind if kind.is_comment() => K::Comment,
         SyntaxKind::STRING | SyntaxKind::CHAR => K::String,
         SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::BAD_NUMBER => {
             if token.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER) {

@@ -3,8 +3,10 @@
 //!
 //! A chunk ends at a line break where no block (`.if … .endif`, `.macro … .endm`,
 //! `.rept … .endr`), block comment or `\` continuation is open. The [`Chunker`] follows
-//! the parser's block rules line by line (without parsing), and [`parse_chunk`] parses a
-//! chunk knowing the macros defined by the chunks before it. **Parsing a file chunk by
+//! the parser's block rules line by line (without parsing; lines joined by a `\` before
+//! their line break are lexed together, as a `#` comment, a string or a character may go
+//! on over the next line), and [`parse_chunk`] parses a chunk knowing the macros defined
+//! by the chunks before it. **Parsing a file chunk by
 //! chunk gives the same statements and errors as parsing it whole** (tested on the
 //! corpus in `tests/chunks.rs`).
 
@@ -33,6 +35,9 @@ pub struct Chunker {
     if_depth: usize,
     /// Inside a `/* … */` that began on an earlier line.
     in_comment: bool,
+    /// Lines followed so far that end with a `\` before their line break: lexed with the
+    /// line that ends them, since a token may go on over the break.
+    joined: String,
     /// No statement is under way (its words would be in `words`).
     at_start: bool,
     /// The first words of the statement under way.
@@ -44,7 +49,15 @@ const MAX_HEAD_WORDS: usize = 64;
 
 impl Default for Chunker {
     fn default() -> Chunker {
-        Chunker { chunk: String::new(), blocks: Vec::new(), if_depth: 0, in_comment: false, at_start: true, words: Vec::new() }
+        Chunker {
+            chunk: String::new(),
+            blocks: Vec::new(),
+            if_depth: 0,
+            in_comment: false,
+            joined: String::new(),
+            at_start: true,
+            words: Vec::new(),
+        }
     }
 }
 
@@ -92,14 +105,17 @@ impl Chunker {
 
     /// Whether a chunk ends with `line`, the line just followed.
     fn at_chunk_end(&self, line: &str) -> bool {
-        line.ends_with('\n') && self.at_start && !self.in_comment && self.blocks.is_empty()
+        line.ends_with('\n') && self.at_start && !self.in_comment && self.joined.is_empty() && self.blocks.is_empty()
     }
 
     /// In a state where a plain statement (see [`is_plain_statement`]) leaves everything
     /// as it is: between statements, outside block comments and raw block bodies (whose
     /// heads follow other rules).
     fn follows_plain_statements(&self) -> bool {
-        self.at_start && !self.in_comment && !matches!(self.blocks.last(), Some(Block::Macro | Block::Repeat))
+        self.at_start
+            && !self.in_comment
+            && self.joined.is_empty()
+            && !matches!(self.blocks.last(), Some(Block::Macro | Block::Repeat))
     }
 
     /// What is left at the end of the input (an unfinished block or statement).
@@ -108,8 +124,25 @@ impl Chunker {
         (!self.chunk.is_empty()).then(|| std::mem::take(&mut self.chunk))
     }
 
-    /// Updates the block stack with the statements that start on `line`.
+    /// Updates the block stack with the statements that start on `line`, or keeps it for
+    /// the next line when a `\` joins the two.
     fn scan(&mut self, line: &str) {
+        if ends_joined(line) {
+            self.joined.push_str(line);
+        } else if self.joined.is_empty() {
+            self.scan_lines(line);
+        } else {
+            let mut lines = std::mem::take(&mut self.joined);
+            lines.push_str(line);
+            self.scan_lines(&lines);
+            lines.clear();
+            self.joined = lines;
+        }
+    }
+
+    /// Updates the block stack with the statements that start on `line`, lines joined by
+    /// `\` (which starts where a token starts and ends where no `\` joins it to the next).
+    fn scan_lines(&mut self, line: &str) {
         let mut text = line;
         if self.in_comment {
             match line.find("*/") {
@@ -121,13 +154,14 @@ impl Chunker {
             }
         }
         let (tokens, errors) = lexer::lex(text);
-        let open_comment = tokens.last().is_some_and(|t| t.kind == BLOCK_COMMENT)
+        let open_comment = tokens.last().is_some_and(|t| matches!(t.kind, BLOCK_COMMENT | MULTILINE_COMMENT))
             && errors.iter().any(|e| e.token_index == tokens.len() - 1);
         self.in_comment = open_comment;
         // A statement's words are gathered up to its separator, across `\` continuations
-        // (labels and the head may sit on different physical lines).
+        // (labels and the head may sit on different physical lines); a line break inside
+        // a block comment ends the statement.
         for word in significant(text, &tokens) {
-            if matches!(word.kind, NEWLINE | SEMICOLON) {
+            if word.kind.is_statement_end() {
                 let words = std::mem::take(&mut self.words);
                 if !words.is_empty() {
                     self.statement(&words);
@@ -179,6 +213,11 @@ impl Chunker {
             },
         }
     }
+}
+
+/// Whether a `\` joins `line` to the next one: it ends with `\` and its line break.
+fn ends_joined(line: &str) -> bool {
+    line.ends_with("\\\n") || line.ends_with("\\\r\n")
 }
 
 /// Whether `line` is one whole statement, or none, that is no block directive (see
@@ -438,7 +477,7 @@ mod tests {
             .iter()
             .map(|line| {
                 chunker.scan(line);
-                line.ends_with('\n') && chunker.at_start && !chunker.in_comment && chunker.blocks.is_empty()
+                chunker.at_chunk_end(line)
             })
             .collect()
     }
@@ -486,7 +525,7 @@ mod tests {
     const PIECES: &[&str] = &[
         "\n", ";", " ", "\t", "\\\n", "/*", "*/", "#", "\"", "'", ".if 1", ".else", ".endif", ".macro m a",
         ".endm", ".rept 2", ".irp x, 1", ".endr", "l:", "a::b", "\\x\\()l:", "s_nop 0", "x = 2", ".5: ",
-        "1: ", "\r\n", "\r", "\x0b", "€", "$x:",
+        "1: ", "\r\n", "\r", "\x0b", "€", "$x:", "\\\r\n", "# c \\\n", "/* c\n", "\\", "'",
     ];
 
     proptest! {

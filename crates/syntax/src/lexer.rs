@@ -3,6 +3,12 @@
 //! It never fails: an unknown character becomes an `ERROR_TOKEN` and an unterminated
 //! string, character or block comment runs to the end of the line (or file) with an
 //! error attached. The lexer knows nothing of statements, so it can relex any slice.
+//!
+//! Line breaks follow the reference's line reader: a `\` right before a line break
+//! (`\n` or `\r\n`) joins the lines, outside tokens (`LINE_CONTINUATION`) and inside a
+//! `#` comment (which then goes on over the next line), a string or a character literal
+//! (whose value leaves the two out). A line break inside a `/* */` comment that no `\`
+//! joins ends the statement: such a comment is a `MULTILINE_COMMENT`, a separator.
 
 use crate::SyntaxKind::{self, *};
 
@@ -327,10 +333,7 @@ impl<'a> Cursor<'a> {
                 self.pos += 1;
                 WHITESPACE
             }
-            Class::Hash => {
-                self.eat_while(|b| b != b'\n' && b != b'\r');
-                COMMENT
-            }
+            Class::Hash => self.line_comment(),
             Class::Slash if self.peek(1) == b'*' => self.block_comment(),
             Class::Backslash => self.backslash(),
             Class::Quote => self.string(),
@@ -361,17 +364,50 @@ impl<'a> Cursor<'a> {
         kind
     }
 
+    /// The length of the line break at the cursor that a `\` before it joins to the next
+    /// line (`\n` or `\r\n`), or 0.
+    fn joined_line_break(&self) -> usize {
+        match (self.peek(0), self.peek(1)) {
+            (b'\n', _) if self.pos > 0 && self.bytes[self.pos - 1] == b'\\' => 1,
+            (b'\r', b'\n') if self.pos > 0 && self.bytes[self.pos - 1] == b'\\' => 2,
+            _ => 0,
+        }
+    }
+
+    /// `# …` up to the line break (or a lone `\r`); a `\` right before the line break
+    /// carries the comment over the next line, as the reference's line reader does.
+    #[inline(never)]
+    fn line_comment(&mut self) -> SyntaxKind {
+        loop {
+            self.eat_while(|b| b != b'\n' && b != b'\r');
+            match self.joined_line_break() {
+                0 => return COMMENT,
+                n => self.pos += n,
+            }
+        }
+    }
+
+    /// `/* … */`: a `MULTILINE_COMMENT` if a line break that no `\` joins stands inside.
     #[inline(never)]
     fn block_comment(&mut self) -> SyntaxKind {
         self.pos += 2;
+        let mut kind = BLOCK_COMMENT;
         while !self.at_end() {
-            if self.peek(0) == b'*' && self.peek(1) == b'/' {
-                self.pos += 2;
-                return BLOCK_COMMENT;
+            match self.peek(0) {
+                b'*' if self.peek(1) == b'/' => {
+                    self.pos += 2;
+                    return kind;
+                }
+                b'\n' if self.bytes[self.pos - 1] != b'\\'
+                    && !(self.bytes[self.pos - 1] == b'\r' && self.bytes[self.pos - 2] == b'\\') =>
+                {
+                    kind = MULTILINE_COMMENT;
+                }
+                _ => {}
             }
             self.pos += 1;
         }
-        self.malformed(BLOCK_COMMENT, "unterminated block comment")
+        self.malformed(kind, "unterminated block comment")
     }
 
     #[inline(never)]
@@ -402,10 +438,16 @@ impl<'a> Cursor<'a> {
                     self.pos += 1;
                     return STRING;
                 }
-                b'\\' if !matches!(self.peek(1), b'\n' | b'\r' | 0) => {
-                    self.pos += 1;
-                    self.bump_char();
-                }
+                b'\\' => match (self.peek(1), self.peek(2)) {
+                    // Joined to the next line.
+                    (b'\n', _) => self.pos += 2,
+                    (b'\r', b'\n') => self.pos += 3,
+                    (b'\r' | 0, _) => self.pos += 1,
+                    _ => {
+                        self.pos += 1;
+                        self.bump_char();
+                    }
+                },
                 b'\n' | b'\r' => break,
                 _ => self.pos += 1,
             }
@@ -417,6 +459,7 @@ impl<'a> Cursor<'a> {
     fn char_literal(&mut self) -> SyntaxKind {
         const UNTERMINATED: &str = "unterminated character literal";
         self.pos += 1;
+        self.skip_joined_line_breaks();
         match self.peek(0) {
             b'\\' => {
                 self.pos += 1;
@@ -433,11 +476,23 @@ impl<'a> Cursor<'a> {
             b'\n' | b'\r' | 0 => return self.malformed(CHAR, UNTERMINATED),
             _ => self.bump_char(),
         }
+        self.skip_joined_line_breaks();
         if self.peek(0) == b'\'' {
             self.pos += 1;
             CHAR
         } else {
             self.malformed(CHAR, UNTERMINATED)
+        }
+    }
+
+    /// Steps over `\` line breaks (in a character literal, which they join).
+    fn skip_joined_line_breaks(&mut self) {
+        loop {
+            match (self.peek(0), self.peek(1), self.peek(2)) {
+                (b'\\', b'\n', _) => self.pos += 2,
+                (b'\\', b'\r', b'\n') => self.pos += 3,
+                _ => return,
+            }
         }
     }
 
@@ -659,6 +714,27 @@ mod tests {
         assert_eq!(kinds, [NAME, WHITESPACE, ERROR_TOKEN, WHITESPACE, ERROR_TOKEN, BLOCK_COMMENT]);
         let at: Vec<_> = errors.iter().map(|e| e.token_index).collect();
         assert_eq!(at, [2, 4, 5]);
+    }
+
+    #[test]
+    fn a_backslash_before_a_line_break_carries_comments_and_literals_over() {
+        let got = kinds("# a \\\nb \\\r\nc\nd \"x\\\ny\" '\\\na' /* e \\\n */ /* f\n */ # g \\\\\n# h\rz");
+        let want = [
+            (COMMENT, "# a \\\nb \\\r\nc"),
+            (NEWLINE, "\n"),
+            (NAME, "d"),
+            (STRING, "\"x\\\ny\""),
+            (CHAR, "'\\\na'"),
+            (BLOCK_COMMENT, "/* e \\\n */"),
+            (MULTILINE_COMMENT, "/* f\n */"),
+            (COMMENT, "# g \\\\\n# h"),
+            (NAME, "z"),
+        ];
+        assert_eq!(got, want);
+        // An even run of backslashes in a string escapes the last: the line break ends it.
+        let (tokens, errors) = lex("\"a\\\\\nb");
+        assert_eq!(tokens[0], Token { kind: STRING, len: 4 });
+        assert_eq!(errors.len(), 1);
     }
 
     #[test]

@@ -139,7 +139,7 @@ fn stands_alone(node: &SyntaxNode) -> bool {
     let at_file_level = node.parent().is_some_and(|p| p.kind() == SOURCE_FILE);
     let is_separator = |e: Option<crate::SyntaxElement>| match e {
         None => at_file_level,
-        Some(e) => matches!(e.kind(), NEWLINE | SEMICOLON),
+        Some(e) => e.kind().is_statement_end(),
     };
     let mut prev = node.prev_sibling_or_token();
     while prev.as_ref().is_some_and(|e| e.kind().is_trivia()) {
@@ -416,5 +416,19 @@ mod tests {
         assert_eq!(path_of(text, 28, 1, "2"), Path::Token);
         assert_eq!(path_of(text, 27, 1, "2"), Path::Block);
         assert_eq!(path_of(text, 30, 0, ".endif\n"), Path::Full);
+    }
+
+    #[test]
+    fn a_comment_whose_extent_changes_is_not_relexed_alone() {
+        let text = ".byte 1 # c\n.byte 2\n.byte 3 # d \\\n.byte 4\n.byte 5, /* e */ 6\n";
+        // A `\` at the end of the comment carries it over the next line.
+        assert_ne!(path_of(text, 11, 0, " \\"), Path::Token);
+        // Without its `\`, the comment ends on its own line.
+        assert_ne!(path_of(text, 32, 1, ""), Path::Token);
+        // An edit inside a continued comment keeps its extent.
+        assert_eq!(path_of(text, 36, 0, "x"), Path::Token);
+        // A line break in a block comment ends the statement.
+        assert_eq!(path_of(text, 55, 0, "\n"), Path::Full);
+        assert_eq!(path_of(text, 55, 0, "\\\n"), Path::Statement);
     }
 }

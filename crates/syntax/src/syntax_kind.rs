@@ -7,9 +7,10 @@
 pub enum SyntaxKind {
     // Trivia.
     WHITESPACE = 0,
-    /// `# …` up to the end of the line.
+    /// `# …` up to the end of the line, and over the next one after a `\` right before
+    /// the line break (as the reference's line reader goes on with a comment).
     COMMENT,
-    /// `/* … */`, possibly spanning lines.
+    /// `/* … */` on one line, or over lines joined by a `\` before each line break.
     BLOCK_COMMENT,
     /// A `\` right before a line break: joins two physical lines into one.
     LINE_CONTINUATION,
@@ -17,6 +18,9 @@ pub enum SyntaxKind {
     // Separators.
     NEWLINE,
     SEMICOLON,
+    /// `/* … */` over a line break that no `\` joins: it ends the statement before it as
+    /// the line break does, and what follows its `*/` starts a new one.
+    MULTILINE_COMMENT,
 
     // Atoms.
     /// Symbol, label, mnemonic, pseudo-op or register name, with `.`, `_` and `::` paths.
@@ -156,7 +160,12 @@ impl SyntaxKind {
 
     /// Tokens that end a statement.
     pub fn is_statement_end(self) -> bool {
-        matches!(self, NEWLINE | SEMICOLON)
+        matches!(self, NEWLINE | SEMICOLON | MULTILINE_COMMENT)
+    }
+
+    /// `#` and `/* */` comments, whether trivia or separators.
+    pub fn is_comment(self) -> bool {
+        matches!(self, COMMENT | BLOCK_COMMENT | MULTILINE_COMMENT)
     }
 
     pub fn is_token(self) -> bool {

@@ -118,8 +118,18 @@ fn blocks_comments_and_continuations_stay_in_one_chunk() {
     check(".irpc x, \"ab\"\n\\x\\()l: .rept 1\n.endr\n.endr\n.int 3\n");
 }
 
+#[test]
+fn continued_comments_and_strings_stay_in_one_chunk() {
+    // A `#` comment continued by `\`: the next line is comment too.
+    check(".byte 1 # c \\\n.if 1\n.byte 2\n.byte 3 # d \\\r\n.endif\n.int 4\n");
+    // A line break in a block comment ends the statement: `.if` after `*/` opens a block.
+    check(".byte 1 /* c\n*/ .if 1\n.byte 2\n.endif\n.byte 3 /* d \\\n*/ .if 1\n.int 4\n");
+    // Strings and characters continued onto the next line.
+    check(".ascii \"ab\\\n.if 1 cd\"\n.byte '\\\n.'\n.int 5\n");
+}
+
 const PIECES: &[&str] = &[
-    "\n", ";", " ", "\\\n", "/*", "*/", "#", "\"", ".if 1", ".else", ".endif", ".macro m a",
+    "\n", ";", " ", "\\\n", "/*", "*/", "#", "\"", "'", "\\", "\r\n", "# c \\\n", "/* c\n", ".if 1", ".else", ".endif", ".macro m a",
     ".endm", ".rept 2", ".irp x, 1", ".endr", ".purgem m", "m 1, (2", "l:", "\\x\\()l:",
     "s_nop 0", ".int 1+", "x = 2", ".5: ",
 ];

@@ -34,6 +34,7 @@ const SNIPPETS: &[&str] = &[
     "|", "-", "+", "?", "@", "%", "=", "1", "1f", "0x", ".5", "e5", "x", "s1", "v[0:3]",
     ".if 1\n", ".else\n", ".endif\n", ".macro m a\n", ".endm\n", ".rept 2\n", ".endr\n",
     ".purgem m\n", "m 1, 2\n", "lbl: ", ".int (1+2*", "s_nop 0", "€", "\r\n", "glc",
+    "# c \\\n", "/* c\n", "\\\r\n", "\"a\\\n", "'\\\n",
 ];
 
 fn dump(p: &Parse) -> String {

@@ -110,7 +110,10 @@ impl<'t> Parser<'t> {
             // Every token is written, but only a non-trivia one is kept (the next token
             // overwrites trivia): no branch to mispredict on the mix of the two.
             let trivia = t.kind.is_trivia();
-            tokens[count] = Tok { kind: t.kind, start: offset, len: t.len, spaced };
+            // A comment over a line break ends the statement: the grammar sees a line
+            // break (the tree keeps the comment).
+            let kind = if t.kind == MULTILINE_COMMENT { NEWLINE } else { t.kind };
+            tokens[count] = Tok { kind, start: offset, len: t.len, spaced };
             count += usize::from(!trivia);
             spaced = trivia;
             offset += t.len;

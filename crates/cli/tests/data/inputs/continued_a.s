@@ -1,0 +1,1 @@
+.byte 1 # a comment continued at the end of the file \
