@@ -314,6 +314,33 @@ check(vim.bo.filetype == 'clrx', 'inc/consts.s opened again while multi.s is ope
 vim.cmd('bwipeout!')
 vim.cmd('buffer ' .. multi)
 
+-- A closed included file changed on disk (a checkout): the includer's diagnostics follow,
+-- with no edit, through Neovim's file watcher the server registers.
+local mclient = gcn.client(multi)
+check(mclient and vim.tbl_get(mclient.capabilities, 'workspace', 'didChangeWatchedFiles', 'dynamicRegistration') == true,
+  'the client offers workspace.didChangeWatchedFiles.dynamicRegistration (watch_files)')
+wait(function() return #vim.diagnostic.get(multi) == 0 end, 3000)
+check(#vim.diagnostic.get(multi) == 0, 'multi.s has no diagnostics')
+local registered = mclient and wait(function()
+  return mclient.dynamic_capabilities:get('workspace/didChangeWatchedFiles') ~= nil
+end, 3000)
+if registered then
+  local helpers = dir .. '/inc/helpers.s'
+  local original = vim.fn.readfile(helpers)
+  local broken = vim.deepcopy(original)
+  broken[6] = '        s_nop 0, 1, 2'
+  vim.fn.writefile(broken, helpers)
+  check(wait(function()
+    for _, d in ipairs(vim.diagnostic.get(multi)) do
+      if d.severity == vim.diagnostic.severity.ERROR then return true end
+    end
+  end), 'an error written into the closed inc/helpers.s shows in multi.s')
+  vim.fn.writefile(original, helpers)
+  check(wait(function() return #vim.diagnostic.get(multi) == 0 end), 'and goes when the file is restored')
+else
+  skip('a closed include changed on disk', 'a workspace/didChangeWatchedFiles registration')
+end
+
 -- :checkhealth gcn runs and finds the server.
 vim.cmd('checkhealth gcn')
 local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')

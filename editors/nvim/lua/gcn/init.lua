@@ -6,6 +6,7 @@
 --     on_save_output = 'build/{stem}.bin', -- binary written on save (gcn.toml's wins)
 --     diagnostics_delay = 200,             -- ms after an edit (default: the server's)
 --     register_counts = true,              -- counts at kernel labels (inlay hints or virtual text)
+--     watch_files = true,                  -- Neovim watches the project for the server
 --   })
 --
 -- Settings reach the server as initializationOptions, `workspace/didChangeConfiguration`
@@ -19,6 +20,10 @@ local defaults = {
   on_save_output = nil,
   diagnostics_delay = nil,
   register_counts = true,
+  -- Offer workspace.didChangeWatchedFiles.dynamicRegistration (Neovim 0.11 does not on
+  -- Linux): the server registers `**/*` under the project root, and Neovim's watcher
+  -- tells it when a closed included file changes on disk.
+  watch_files = true,
   root_markers = { 'gcn.toml', '.git' },
   -- Extra fields merged into vim.lsp.config('gcn_lsp', ...) (capabilities, on_attach, ...).
   lsp = {},
@@ -401,6 +406,9 @@ function M.setup(opts)
   local settings = M.server_settings()
   vim.lsp.config('gcn_lsp', vim.tbl_deep_extend('force', {
     cmd = M.cmd(),
+    capabilities = {
+      workspace = { didChangeWatchedFiles = { dynamicRegistration = M.config.watch_files and true or false } },
+    },
     filetypes = { 'clrx' },
     root_markers = M.config.root_markers,
     init_options = settings,
