@@ -1,3 +1,3 @@
--- CLRX sources: `*.clrx`, and `*.s` files whose first lines look like CLRX (see
--- lua/gcn/ftdetect.lua).
+-- CLRX sources: `*.clrx`, and `*.s`/`*.S`/`*.asm` files whose first lines look like CLRX
+-- or that an open CLRX source includes (see lua/gcn/ftdetect.lua).
 require('gcn.ftdetect').register()

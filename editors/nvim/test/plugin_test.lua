@@ -54,6 +54,25 @@ end
 -- Filetype detection.
 vim.cmd('edit ' .. dir .. '/gnu.s')
 check(vim.bo.filetype ~= 'clrx', 'GNU as gnu.s is not clrx (' .. vim.bo.filetype .. ')')
+vim.cmd('edit ' .. dir .. '/arm.s')
+check(vim.bo.filetype ~= 'clrx', 'GNU as for AArch64 arm.s (s0, v0 registers) is not clrx (' .. vim.bo.filetype .. ')')
+-- An included file with GCN instructions and none of the CLRX pseudo-ops.
+vim.cmd('edit ' .. dir .. '/inc/helpers.s')
+check(vim.bo.filetype == 'clrx', 'inc/helpers.s (a .macro with v_mov_b32, s_nop) is clrx (' .. vim.bo.filetype .. ')')
+-- `asmsyntax=` in the file wins.
+vim.fn.writefile({ '# asmsyntax=asm', '        s_nop 0' }, dir .. '/said.s')
+vim.cmd('edit ' .. dir .. '/said.s')
+check(vim.bo.filetype == 'asm', 'asmsyntax=asm in the file wins over its s_nop (' .. vim.bo.filetype .. ')')
+vim.g.gcn_detect_instructions = false
+vim.cmd('bwipeout! ' .. vim.fn.bufnr(dir .. '/inc/helpers.s'))
+vim.cmd('edit ' .. dir .. '/inc/helpers.s')
+check(vim.bo.filetype ~= 'clrx', 'vim.g.gcn_detect_instructions = false: inc/helpers.s is not clrx (' .. vim.bo.filetype .. ')')
+vim.g.gcn_detect_instructions = nil
+vim.cmd('bwipeout! ' .. vim.fn.bufnr(dir .. '/inc/helpers.s'))
+-- Definitions only: nothing in it says CLRX, until a CLRX source including it is open.
+vim.cmd('edit ' .. dir .. '/inc/consts.s')
+local consts = vim.api.nvim_get_current_buf()
+check(vim.bo.filetype ~= 'clrx', 'inc/consts.s alone is not clrx (' .. vim.bo.filetype .. ')')
 vim.fn.writefile({ 's_nop 0' }, dir .. '/bare.clrx')
 vim.cmd('edit ' .. dir .. '/bare.clrx')
 check(vim.bo.filetype == 'clrx', '*.clrx is clrx')
@@ -280,6 +299,47 @@ check(wait(flag_error), 'the server applies them: error "E2E_FLAG is set" shown'
 gcn.setup({})
 check(wait(function() return not flag_error() end), 'and drops it when the setting goes')
 vim.api.nvim_buf_set_lines(buf, 1, 2, false, {})
+
+-- Included files: multi.s includes inc/consts.s, already open and not clrx: it becomes
+-- clrx when multi.s is open (the server's document links), and the server attaches to it.
+vim.cmd('edit ' .. dir .. '/multi.s')
+local multi = vim.api.nvim_get_current_buf()
+check(vim.bo.filetype == 'clrx', 'multi.s is clrx')
+check(wait(function() return vim.bo[consts].filetype == 'clrx' end),
+  'inc/consts.s, open before its includer, becomes clrx (' .. vim.bo[consts].filetype .. ')')
+check(wait(function() return gcn.client(consts) ~= nil end), 'and gcn-lsp attaches to it')
+vim.cmd('bwipeout! ' .. consts)
+vim.cmd('edit ' .. dir .. '/inc/consts.s')
+check(vim.bo.filetype == 'clrx', 'inc/consts.s opened again while multi.s is open: clrx (' .. vim.bo.filetype .. ')')
+vim.cmd('bwipeout!')
+vim.cmd('buffer ' .. multi)
+
+-- A closed included file changed on disk (a checkout): the includer's diagnostics follow,
+-- with no edit, through Neovim's file watcher the server registers.
+local mclient = gcn.client(multi)
+check(mclient and vim.tbl_get(mclient.capabilities, 'workspace', 'didChangeWatchedFiles', 'dynamicRegistration') == true,
+  'the client offers workspace.didChangeWatchedFiles.dynamicRegistration (watch_files)')
+wait(function() return #vim.diagnostic.get(multi) == 0 end, 3000)
+check(#vim.diagnostic.get(multi) == 0, 'multi.s has no diagnostics')
+local registered = mclient and wait(function()
+  return mclient.dynamic_capabilities:get('workspace/didChangeWatchedFiles') ~= nil
+end, 3000)
+if registered then
+  local helpers = dir .. '/inc/helpers.s'
+  local original = vim.fn.readfile(helpers)
+  local broken = vim.deepcopy(original)
+  broken[6] = '        s_nop 0, 1, 2'
+  vim.fn.writefile(broken, helpers)
+  check(wait(function()
+    for _, d in ipairs(vim.diagnostic.get(multi)) do
+      if d.severity == vim.diagnostic.severity.ERROR then return true end
+    end
+  end), 'an error written into the closed inc/helpers.s shows in multi.s')
+  vim.fn.writefile(original, helpers)
+  check(wait(function() return #vim.diagnostic.get(multi) == 0 end), 'and goes when the file is restored')
+else
+  skip('a closed include changed on disk', 'a workspace/didChangeWatchedFiles registration')
+end
 
 -- :checkhealth gcn runs and finds the server.
 vim.cmd('checkhealth gcn')

@@ -2,8 +2,9 @@
 # End-to-end tests of Neovim (0.11) with gcn-lsp, headless:
 #  1. plugin_test.lua: the gcn.nvim plugin (this folder's parent) loaded from the
 #     runtimepath as a plugin manager does, on a copy of fixture/ (gcn.toml, kernel.s,
-#     gnu.s): filetype detection, diagnostics, hover, definition, rename, completion,
-#     register counts, :GcnAssemble, on-save output, :GcnSyntaxTree, :checkhealth.
+#     gnu.s, arm.s, multi.s with inc/): filetype detection (included files too),
+#     diagnostics, hover, definition, rename, completion, register counts, :GcnAssemble,
+#     on-save output, :GcnSyntaxTree, a closed include changed on disk, :checkhealth.
 #     Steps whose feature the server lacks are reported SKIP (GCN_REQUIRE_FEATURES=1 makes
 #     them fail);
 #  2. smoke.lua: the older `dofile('gcn-lsp.lua')` configuration, diagnostics and document

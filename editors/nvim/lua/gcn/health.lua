@@ -40,6 +40,11 @@ function M.check()
       table.insert(has, k .. '=' .. tostring(caps[k] ~= nil and caps[k] ~= false))
     end
     health.ok(('gcn-lsp client %d (root %s): %s'):format(c.id, tostring(c.root_dir), table.concat(has, ' ')))
+    local offered = vim.tbl_get(c.capabilities or {}, 'workspace', 'didChangeWatchedFiles', 'dynamicRegistration')
+    local registered = c.dynamic_capabilities and c.dynamic_capabilities:get('workspace/didChangeWatchedFiles')
+    health.info(('file watching: %s'):format(registered and 'on (the server registered its watcher)'
+      or offered and 'offered, not registered by the server (or no project root)'
+      or 'off (watch_files = false): changes on disk to closed included files show after the next edit'))
   end
 end
 

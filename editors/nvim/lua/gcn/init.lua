@@ -6,6 +6,7 @@
 --     on_save_output = 'build/{stem}.bin', -- binary written on save (gcn.toml's wins)
 --     diagnostics_delay = 200,             -- ms after an edit (default: the server's)
 --     register_counts = true,              -- counts at kernel labels (inlay hints or virtual text)
+--     watch_files = true,                  -- Neovim watches the project for the server
 --   })
 --
 -- Settings reach the server as initializationOptions, `workspace/didChangeConfiguration`
@@ -19,6 +20,10 @@ local defaults = {
   on_save_output = nil,
   diagnostics_delay = nil,
   register_counts = true,
+  -- Offer workspace.didChangeWatchedFiles.dynamicRegistration (Neovim 0.11 does not on
+  -- Linux): the server registers `**/*` under the project root, and Neovim's watcher
+  -- tells it when a closed included file changes on disk.
+  watch_files = true,
   root_markers = { 'gcn.toml', '.git' },
   -- Extra fields merged into vim.lsp.config('gcn_lsp', ...) (capabilities, on_attach, ...).
   lsp = {},
@@ -167,6 +172,7 @@ function schedule_usage(bufnr, delay)
   timers[bufnr]:start(delay, 0, vim.schedule_wrap(function()
     if vim.api.nvim_buf_is_valid(bufnr) then
       M.fetch_usage(bufnr)
+      M.fetch_includes(bufnr)
     end
   end))
 end
@@ -181,6 +187,51 @@ function M.statusline()
   end
   local k = M.kernel_at(u.kernels, vim.api.nvim_win_get_cursor(0)[1] - 1)
   return k and M.usage_text(k) or ''
+end
+
+-- ---- included files ---------------------------------------------------------------------
+
+--- Tells the filetype detection which files `bufnr` includes (`.include`), so that they
+--- are CLRX when opened (and become CLRX when already open): the targets of the server's
+--- document links, or, when it has none, the `.include "file"` lines read here (relative
+--- to the source's folder).
+function M.fetch_includes(bufnr)
+  local ftdetect = require('gcn.ftdetect')
+  if vim.g.gcn_detect_includes == false or vim.g.gcn_detect_includes == 0 then
+    return
+  end
+  local client = M.client(bufnr)
+  if not client then
+    return
+  end
+  if has_capability(client, 'documentLinkProvider') then
+    local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+    client:request('textDocument/documentLink', params, function(err, links)
+      if err or type(links) ~= 'table' then
+        return
+      end
+      local paths = {}
+      for _, link in ipairs(links) do
+        if type(link.target) == 'string' and link.target:match('^file:') then
+          table.insert(paths, vim.uri_to_fname(link.target))
+        end
+      end
+      vim.schedule(function() ftdetect.add_included(paths) end)
+    end, bufnr)
+    return
+  end
+  local dir = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':p:h')
+  local paths = {}
+  for _, l in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    local name = l:match('^%s*%.[iI][nN][cC][lL][uU][dD][eE]%s+"([^"]+)"')
+    if name then
+      local path = name:sub(1, 1) == '/' and name or (dir .. '/' .. name)
+      if vim.uv.fs_stat(path) then
+        table.insert(paths, path)
+      end
+    end
+  end
+  ftdetect.add_included(paths)
 end
 
 -- ---- commands ----------------------------------------------------------------------------
@@ -355,6 +406,9 @@ function M.setup(opts)
   local settings = M.server_settings()
   vim.lsp.config('gcn_lsp', vim.tbl_deep_extend('force', {
     cmd = M.cmd(),
+    capabilities = {
+      workspace = { didChangeWatchedFiles = { dynamicRegistration = M.config.watch_files and true or false } },
+    },
     filetypes = { 'clrx' },
     root_markers = M.config.root_markers,
     init_options = settings,
