@@ -35,6 +35,13 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
     // table lists for every format; the others go to the format's handlers.
     let row = gcn_isa::pseudo_op(&name).filter(|p| p.is_general());
     let id = row.map(|p| p.id);
+    // Blocks and conditions check their own headers and ends where they are read (a
+    // stray one here was reported by the parser).
+    if let Some(row) = row.filter(|p| !matches!(p.role, gcn_isa::PseudoRole::Cond | gcn_isa::PseudoRole::Block) || p.id == Id::Scope) {
+        if !no_extra_args(asm, ctx, op, row) {
+            return Flow::Continue;
+        }
+    }
     match id {
         Some(Id::Byte) => data(asm, ctx, &args, 1),
         Some(Id::Hword) | Some(Id::Short) => data(asm, ctx, &args, 2),
@@ -248,6 +255,47 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
 }
 
 // ---- arguments ----------------------------------------------------------------------
+
+/// [`no_extra_args`] for the header or end of a block or a conditional (`.rept`,
+/// `.if`, `.else`, `.endif`, `.endr`, `.endm`, …), known by its name.
+pub(crate) fn block_args_ok(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> bool {
+    match gcn_isa::pseudo_op(&op.name()).filter(|p| p.is_general()) {
+        Some(row) => no_extra_args(asm, ctx, op, row),
+        None => true,
+    }
+}
+
+/// Reports text past the last argument a general pseudo-op takes (its row's `max_args`,
+/// from the table's syntax), at its first character: the comma before the first extra
+/// argument, or for a pseudo-op without arguments its first one. The reference ends each
+/// handler with this check ("Garbages at end of line"; "… of expression" for `.equ`,
+/// `.set`, `.equiv` and `.eqv`) and does nothing when it fails. True when there is none.
+pub(crate) fn no_extra_args(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, row: &gcn_isa::PseudoOp) -> bool {
+    let Some(max) = row.max_args else { return true };
+    let Some(list) = op.syntax().children().find(|n| n.kind() == SyntaxKind::ARG_LIST) else { return true };
+    let list_range = list.text_range();
+    let start = if max == 0 {
+        (!list_range.is_empty()).then_some(list_range.start())
+    } else {
+        list.children_with_tokens().filter(|e| e.kind() == SyntaxKind::COMMA).nth(usize::from(max) - 1).map(|c| c.text_range().start())
+    };
+    let Some(start) = start else { return true };
+    let name = row.name;
+    let (what, takes) = match row.id {
+        Id::Equ | Id::Set | Id::Equiv | Id::Eqv => ("garbage at end of expression", format!("`{name}` takes a symbol and a value")),
+        _ => ("garbage at end of line", takes_args(name, max)),
+    };
+    asm.error_at(ctx, TextRange::new(start, list_range.end()), format!("{what}: {takes}"));
+    false
+}
+
+fn takes_args(name: &str, max: u8) -> String {
+    match max {
+        0 => format!("`{name}` takes no arguments"),
+        1 => format!("`{name}` takes one argument"),
+        n => format!("`{name}` takes at most {n} arguments"),
+    }
+}
 
 /// The text of an argument (a name, a number, a path).
 /// Records the scopes a `.using`/`.unusing` path names (its first token), `full`
@@ -948,6 +996,9 @@ fn incbin(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
 pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Option<bool> {
     let name = header.name();
     let range = header.syntax().text_range();
+    if !block_args_ok(asm, ctx, header) {
+        return None;
+    }
     if name == ".else" {
         return Some(true);
     }
