@@ -450,7 +450,10 @@ fn floats(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], size: usize) {
     }
 }
 
-/// The bits of a floating-point literal (optionally signed) of `size` bytes.
+/// The bits of a floating-point literal (optionally signed) of `size` bytes, as the
+/// reference's `cstrtofXCStyle` reads it: `inf` and `nan` in any case (a sign is kept on
+/// infinity, never on NaN, which is the quiet NaN), an exponent marker needs digits, and
+/// a value that rounds past the largest finite number is an error.
 fn float_bits(text: &str, size: usize) -> Result<u64, String> {
     let bad = || format!("`{text}` is not a floating-point literal");
     let (negative, body) = match text.strip_prefix('-') {
@@ -458,6 +461,19 @@ fn float_bits(text: &str, size: usize) -> Result<u64, String> {
         None => (false, text.strip_prefix('+').unwrap_or(text).trim_start()),
     };
     let lower = body.to_ascii_lowercase();
+    // Exponent and mantissa bits of the width.
+    let (exp_bits, mant_bits) = match size {
+        2 => (5, 10),
+        4 => (8, 23),
+        _ => (11, 52),
+    };
+    let exp_all_ones = ((1u64 << exp_bits) - 1) << mant_bits;
+    let sign_bit = 1u64 << (exp_bits + mant_bits);
+    match lower.as_str() {
+        "nan" => return Ok(exp_all_ones | 1 << (mant_bits - 1)),
+        "inf" => return Ok(exp_all_ones | if negative { sign_bit } else { 0 }),
+        _ => {}
+    }
     let is_hex = lower.starts_with("0x");
     let valid = !lower.is_empty()
         && if is_hex {
@@ -468,23 +484,40 @@ fn float_bits(text: &str, size: usize) -> Result<u64, String> {
     if !valid {
         return Err(bad());
     }
-    let sign = if negative { "-" } else { "" };
-    if is_hex {
-        let v = literals::parse_float(&lower).map_err(|_| bad())?;
-        let v = if negative { -v } else { v };
-        return Ok(match size {
-            2 => u64::from(half::f16::from_f64(v).to_bits()),
-            4 => u64::from((v as f32).to_bits()),
-            _ => v.to_bits(),
-        });
+    let v = if is_hex {
+        literals::parse_float(&lower).map_err(|_| bad())?
+    } else {
+        if let Some((_, exponent)) = lower.split_once('e') {
+            let digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("`{text}`: garbage at the floating-point exponent (digits expected)"));
+            }
+        }
+        // Single precision is read from the text, to round once.
+        if size == 4 {
+            let f = lower.parse::<f32>().map_err(|_| bad())?;
+            if f.is_infinite() {
+                return Err(too_big(text));
+            }
+            let f = if negative { -f } else { f };
+            return Ok(u64::from(f.to_bits()));
+        }
+        lower.parse::<f64>().map_err(|_| bad())?
+    };
+    let v = if negative { -v } else { v };
+    let bits = match size {
+        2 => u64::from(half::f16::from_f64(v).to_bits()),
+        4 => u64::from((v as f32).to_bits()),
+        _ => v.to_bits(),
+    };
+    if bits & exp_all_ones == exp_all_ones {
+        return Err(too_big(text));
     }
-    let decimal = lower.strip_suffix('e').unwrap_or(&lower);
-    let decimal = format!("{sign}{decimal}");
-    Ok(match size {
-        2 => u64::from(half::f16::from_f64(decimal.parse::<f64>().map_err(|_| bad())?).to_bits()),
-        4 => u64::from(decimal.parse::<f32>().map_err(|_| bad())?.to_bits()),
-        _ => decimal.parse::<f64>().map_err(|_| bad())?.to_bits(),
-    })
+    Ok(bits)
+}
+
+fn too_big(text: &str) -> String {
+    format!("`{text}`: absolute value of the number is too big for its precision")
 }
 
 fn strings(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], width: usize, terminate: bool) {
@@ -1165,7 +1198,11 @@ mod tests {
     #[test]
     fn floats_round_directly() {
         assert_eq!(float_bits("-1.4", 4), Ok(u64::from((-1.4f32).to_bits())));
-        assert_eq!(float_bits("1.5e", 8), Ok(1.5f64.to_bits()));
+        assert!(float_bits("1.5e", 8).is_err());
+        assert_eq!(float_bits("-nan", 4), Ok(0x7fc0_0000));
+        assert_eq!(float_bits("-Inf", 2), Ok(0xfc00));
+        assert_eq!(float_bits("nan", 8), Ok(0x7ff8_0000_0000_0000));
+        assert!(float_bits("65520", 2).is_err());
         assert_eq!(float_bits("2.4", 2), Ok(0x40cd));
         assert!(float_bits("x", 4).is_err());
     }
