@@ -403,11 +403,22 @@ impl Asm {
             Statement::MacroDef(def) => {
                 if !self.flush_errors(ctx, end) {
                     crate::macros::define(self, ctx, &def);
+                    if let Some(end) = def.end() {
+                        crate::pseudo::block_args_ok(self, ctx, &end);
+                    }
                 }
             }
             Statement::Repeat(rep) => {
                 let header_end = rep.header().map_or(end, |h| u32::from(h.syntax().text_range().end()));
                 if self.flush_errors(ctx, header_end) {
+                    Self::skip_errors(ctx, end);
+                    return Flow::Continue;
+                }
+                let header_ok = rep.header().is_none_or(|h| crate::pseudo::block_args_ok(self, ctx, &h));
+                if let Some(end) = rep.end() {
+                    crate::pseudo::block_args_ok(self, ctx, &end);
+                }
+                if !header_ok {
                     Self::skip_errors(ctx, end);
                     return Flow::Continue;
                 }
@@ -465,6 +476,12 @@ impl Asm {
             let branch_end = u32::from(branch.syntax().text_range().end());
             let Some(header) = branch.header() else { continue };
             if taken {
+                // The reference reads a skipped `.else` and `.endif` all the same, and
+                // checks that nothing follows them.
+                if header.name() == ".else" {
+                    crate::pseudo::block_args_ok(self, ctx, &header);
+                }
+                self.check_skipped(ctx, branch.statements());
                 Self::skip_errors(ctx, branch_end);
                 continue;
             }
@@ -480,7 +497,10 @@ impl Asm {
                         return flow;
                     }
                 }
-                Some(false) => Self::skip_errors(ctx, branch_end),
+                Some(false) => {
+                    self.check_skipped(ctx, branch.statements());
+                    Self::skip_errors(ctx, branch_end);
+                }
                 // An error in the condition: skip the whole block.
                 None => {
                     Self::skip_errors(ctx, cond_end);
@@ -488,8 +508,28 @@ impl Asm {
                 }
             }
         }
+        if let Some(end) = cond.end() {
+            crate::pseudo::block_args_ok(self, ctx, &end);
+        }
         self.flush_errors(ctx, cond_end);
         Flow::Continue
+    }
+
+    /// The `.else` and `.endif` of the conditionals in a skipped branch: text after them
+    /// is an error there too, as the reference reads them to find the branch's end.
+    fn check_skipped(&mut self, ctx: &Ctx, stmts: impl Iterator<Item = Statement>) {
+        for stmt in stmts {
+            let Statement::Conditional(cond) = stmt else { continue };
+            for branch in cond.branches() {
+                if let Some(header) = branch.header().filter(|h| h.name() == ".else") {
+                    crate::pseudo::block_args_ok(self, ctx, &header);
+                }
+                self.check_skipped(ctx, branch.statements());
+            }
+            if let Some(end) = cond.end() {
+                crate::pseudo::block_args_ok(self, ctx, &end);
+            }
+        }
     }
 
     // ---- labels and symbols ---------------------------------------------------------

@@ -55,7 +55,9 @@ fn unescape_one(s: &[u8]) -> Result<(u8, &[u8]), String> {
     if (b'0'..=b'7').contains(&c) {
         let digits: Vec<u8> = std::iter::once(c).chain(rest.iter().copied().take_while(|b| (b'0'..=b'7').contains(b)).take(2)).collect();
         let value = digits.iter().fold(0u32, |v, &d| v * 8 + u32::from(d - b'0'));
-        return Ok(((value & 0xff) as u8, &rest[digits.len() - 1..]));
+        // As the reference: `\400` and above are refused, not wrapped.
+        let value = u8::try_from(value).map_err(|_| format!("octal code `\\{}` out of range (above `\\377`)", String::from_utf8_lossy(&digits)))?;
+        return Ok((value, &rest[digits.len() - 1..]));
     }
     Ok((c, rest))
 }

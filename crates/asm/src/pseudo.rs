@@ -35,6 +35,13 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
     // table lists for every format; the others go to the format's handlers.
     let row = gcn_isa::pseudo_op(&name).filter(|p| p.is_general());
     let id = row.map(|p| p.id);
+    // Blocks and conditions check their own headers and ends where they are read (a
+    // stray one here was reported by the parser).
+    if let Some(row) = row.filter(|p| !matches!(p.role, gcn_isa::PseudoRole::Cond | gcn_isa::PseudoRole::Block) || p.id == Id::Scope) {
+        if !no_extra_args(asm, ctx, op, row) {
+            return Flow::Continue;
+        }
+    }
     match id {
         Some(Id::Byte) => data(asm, ctx, &args, 1),
         Some(Id::Hword) | Some(Id::Short) => data(asm, ctx, &args, 2),
@@ -252,6 +259,47 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
 
 // ---- arguments ----------------------------------------------------------------------
 
+/// [`no_extra_args`] for the header or end of a block or a conditional (`.rept`,
+/// `.if`, `.else`, `.endif`, `.endr`, `.endm`, …), known by its name.
+pub(crate) fn block_args_ok(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> bool {
+    match gcn_isa::pseudo_op(&op.name()).filter(|p| p.is_general()) {
+        Some(row) => no_extra_args(asm, ctx, op, row),
+        None => true,
+    }
+}
+
+/// Reports text past the last argument a general pseudo-op takes (its row's `max_args`,
+/// from the table's syntax), at its first character: the comma before the first extra
+/// argument, or for a pseudo-op without arguments its first one. The reference ends each
+/// handler with this check ("Garbages at end of line"; "… of expression" for `.equ`,
+/// `.set`, `.equiv` and `.eqv`) and does nothing when it fails. True when there is none.
+pub(crate) fn no_extra_args(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, row: &gcn_isa::PseudoOp) -> bool {
+    let Some(max) = row.max_args else { return true };
+    let Some(list) = op.syntax().children().find(|n| n.kind() == SyntaxKind::ARG_LIST) else { return true };
+    let list_range = list.text_range();
+    let start = if max == 0 {
+        (!list_range.is_empty()).then_some(list_range.start())
+    } else {
+        list.children_with_tokens().filter(|e| e.kind() == SyntaxKind::COMMA).nth(usize::from(max) - 1).map(|c| c.text_range().start())
+    };
+    let Some(start) = start else { return true };
+    let name = row.name;
+    let (what, takes) = match row.id {
+        Id::Equ | Id::Set | Id::Equiv | Id::Eqv => ("garbage at end of expression", format!("`{name}` takes a symbol and a value")),
+        _ => ("garbage at end of line", takes_args(name, max)),
+    };
+    asm.error_at(ctx, TextRange::new(start, list_range.end()), format!("{what}: {takes}"));
+    false
+}
+
+fn takes_args(name: &str, max: u8) -> String {
+    match max {
+        0 => format!("`{name}` takes no arguments"),
+        1 => format!("`{name}` takes one argument"),
+        n => format!("`{name}` takes at most {n} arguments"),
+    }
+}
+
 /// The text of an argument (a name, a number, a path).
 /// Records the scopes a `.using`/`.unusing` path names (its first token), `full`
 /// being the full path of the last.
@@ -405,7 +453,10 @@ fn floats(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], size: usize) {
     }
 }
 
-/// The bits of a floating-point literal (optionally signed) of `size` bytes.
+/// The bits of a floating-point literal (optionally signed) of `size` bytes, as the
+/// reference's `cstrtofXCStyle` reads it: `inf` and `nan` in any case (a sign is kept on
+/// infinity, never on NaN, which is the quiet NaN), an exponent marker needs digits, and
+/// a value that rounds past the largest finite number is an error.
 fn float_bits(text: &str, size: usize) -> Result<u64, String> {
     let bad = || format!("`{text}` is not a floating-point literal");
     let (negative, body) = match text.strip_prefix('-') {
@@ -413,6 +464,19 @@ fn float_bits(text: &str, size: usize) -> Result<u64, String> {
         None => (false, text.strip_prefix('+').unwrap_or(text).trim_start()),
     };
     let lower = body.to_ascii_lowercase();
+    // Exponent and mantissa bits of the width.
+    let (exp_bits, mant_bits) = match size {
+        2 => (5, 10),
+        4 => (8, 23),
+        _ => (11, 52),
+    };
+    let exp_all_ones = ((1u64 << exp_bits) - 1) << mant_bits;
+    let sign_bit = 1u64 << (exp_bits + mant_bits);
+    match lower.as_str() {
+        "nan" => return Ok(exp_all_ones | 1 << (mant_bits - 1)),
+        "inf" => return Ok(exp_all_ones | if negative { sign_bit } else { 0 }),
+        _ => {}
+    }
     let is_hex = lower.starts_with("0x");
     let valid = !lower.is_empty()
         && if is_hex {
@@ -423,23 +487,40 @@ fn float_bits(text: &str, size: usize) -> Result<u64, String> {
     if !valid {
         return Err(bad());
     }
-    let sign = if negative { "-" } else { "" };
-    if is_hex {
-        let v = literals::parse_float(&lower).map_err(|_| bad())?;
-        let v = if negative { -v } else { v };
-        return Ok(match size {
-            2 => u64::from(half::f16::from_f64(v).to_bits()),
-            4 => u64::from((v as f32).to_bits()),
-            _ => v.to_bits(),
-        });
+    let v = if is_hex {
+        literals::parse_float(&lower).map_err(|_| bad())?
+    } else {
+        if let Some((_, exponent)) = lower.split_once('e') {
+            let digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("`{text}`: garbage at the floating-point exponent (digits expected)"));
+            }
+        }
+        // Single precision is read from the text, to round once.
+        if size == 4 {
+            let f = lower.parse::<f32>().map_err(|_| bad())?;
+            if f.is_infinite() {
+                return Err(too_big(text));
+            }
+            let f = if negative { -f } else { f };
+            return Ok(u64::from(f.to_bits()));
+        }
+        lower.parse::<f64>().map_err(|_| bad())?
+    };
+    let v = if negative { -v } else { v };
+    let bits = match size {
+        2 => u64::from(half::f16::from_f64(v).to_bits()),
+        4 => u64::from((v as f32).to_bits()),
+        _ => v.to_bits(),
+    };
+    if bits & exp_all_ones == exp_all_ones {
+        return Err(too_big(text));
     }
-    let decimal = lower.strip_suffix('e').unwrap_or(&lower);
-    let decimal = format!("{sign}{decimal}");
-    Ok(match size {
-        2 => u64::from(half::f16::from_f64(decimal.parse::<f64>().map_err(|_| bad())?).to_bits()),
-        4 => u64::from(decimal.parse::<f32>().map_err(|_| bad())?.to_bits()),
-        _ => decimal.parse::<f64>().map_err(|_| bad())?.to_bits(),
-    })
+    Ok(bits)
+}
+
+fn too_big(text: &str) -> String {
+    format!("`{text}`: absolute value of the number is too big for its precision")
 }
 
 fn strings(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], width: usize, terminate: bool) {
@@ -951,6 +1032,9 @@ fn incbin(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
 pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Option<bool> {
     let name = header.name();
     let range = header.syntax().text_range();
+    if !block_args_ok(asm, ctx, header) {
+        return None;
+    }
     if name == ".else" {
         return Some(true);
     }
@@ -1117,7 +1201,11 @@ mod tests {
     #[test]
     fn floats_round_directly() {
         assert_eq!(float_bits("-1.4", 4), Ok(u64::from((-1.4f32).to_bits())));
-        assert_eq!(float_bits("1.5e", 8), Ok(1.5f64.to_bits()));
+        assert!(float_bits("1.5e", 8).is_err());
+        assert_eq!(float_bits("-nan", 4), Ok(0x7fc0_0000));
+        assert_eq!(float_bits("-Inf", 2), Ok(0xfc00));
+        assert_eq!(float_bits("nan", 8), Ok(0x7ff8_0000_0000_0000));
+        assert!(float_bits("65520", 2).is_err());
         assert_eq!(float_bits("2.4", 2), Ok(0x40cd));
         assert!(float_bits("x", 4).is_err());
     }

@@ -101,6 +101,9 @@ pub struct PseudoOp {
     pub role: PseudoRole,
     /// How it is written, arguments in capitals (`.fill REPEAT[, SIZE[, VALUE]]`).
     pub syntax: &'static str,
+    /// The most arguments it takes, read from `syntax` (none when the syntax has `...`):
+    /// what follows them is an error (the reference's "Garbages at end of line").
+    pub max_args: Option<u8>,
     /// Its value when it is not given, if it has one.
     pub default: Option<&'static str>,
     pub description: &'static str,

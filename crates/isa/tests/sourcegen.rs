@@ -333,11 +333,21 @@ fn generate_pseudo_ops(data: &str) -> Result<String, String> {
             other => return Err(err(format!("unknown role {other:?}"))),
         };
         let default = if *default == "-" { "None".to_string() } else { format!("Some({default:?})") };
+        // The most arguments it takes, from its syntax: none after the name alone, else
+        // its commas plus one; no limit when the syntax has `...`.
+        let rest = syntax.strip_prefix(*name).unwrap_or(syntax).trim();
+        let max_args = if rest.contains("...") {
+            "None".to_string()
+        } else if rest.is_empty() {
+            "Some(0)".to_string()
+        } else {
+            format!("Some({})", rest.matches(',').count() + 1)
+        };
         let id = id_of(name);
         names.push(name.to_string());
         ids.push(id.clone());
         rows.push(format!(
-            "    P {{ id: Id::{id}, name: {name:?}, formats: {formats}, scope: S::{scope}, role: R::{role}, syntax: {syntax:?}, default: {default}, description: {description:?} }},"
+            "    P {{ id: Id::{id}, name: {name:?}, formats: {formats}, scope: S::{scope}, role: R::{role}, syntax: {syntax:?}, max_args: {max_args}, default: {default}, description: {description:?} }},"
         ));
     }
     let mut sorted = names.clone();

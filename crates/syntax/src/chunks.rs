@@ -430,7 +430,7 @@ pub fn parse_chunk_events(text: &str, macros: &mut KnownMacros) -> ChunkEvents {
     let ctx = ParseContext { macros: std::mem::take(&mut macros.names) };
     let output = parser::parse_tokens(text, &tokens, Entry::SourceFile, ctx);
     macros.names = output.ctx.macros;
-    let errors = crate::merge_errors(crate::text_offsets(&tokens, lex_errors), output.errors);
+    let errors = crate::syntax_errors(&tokens, lex_errors, output.errors, &output.quiet);
     ChunkEvents { len: text.len(), tokens, events: output.events, errors }
 }
 

@@ -80,8 +80,23 @@ pub fn parse(text: &str) -> Parse {
     let (tokens, lex_errors) = lexer::lex(text);
     let output = parser::parse_tokens(text, &tokens, parser::Entry::SourceFile, Default::default());
     let green = tree_builder::build_tree(text, &tokens, output.events);
-    let errors = merge_errors(text_offsets(&tokens, lex_errors), output.errors);
+    let errors = syntax_errors(&tokens, lex_errors, output.errors, &output.quiet);
     Parse { green, errors }
+}
+
+/// The lexer's errors (but those in text the parser found quiet, see
+/// `parser::ParseOutput::quiet`) and the parser's, in order.
+pub(crate) fn syntax_errors(
+    tokens: &[lexer::Token],
+    lex_errors: Vec<lexer::LexError>,
+    parse_errors: Vec<SyntaxError>,
+    quiet: &[TextRange],
+) -> Vec<SyntaxError> {
+    let mut lexed = text_offsets(tokens, lex_errors);
+    if !quiet.is_empty() {
+        lexed.retain(|e| !quiet.iter().any(|q| q.contains_range(e.range)));
+    }
+    merge_errors(lexed, parse_errors)
 }
 
 /// Lexer errors as ranged syntax errors.

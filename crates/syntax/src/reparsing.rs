@@ -305,7 +305,7 @@ fn parse_fragment(root: &SyntaxNode, node: &SyntaxNode, new_text: &str, entry: E
     let output = parser::parse_tokens(new_text, &tokens, entry, ctx);
     let children = tree_builder::build_fragment(new_text, &tokens, output.events);
     let offset = node.text_range().start();
-    let errors = crate::merge_errors(crate::text_offsets(&tokens, lex_errors), output.errors)
+    let errors = crate::syntax_errors(&tokens, lex_errors, output.errors, &output.quiet)
         .into_iter()
         .map(|e| SyntaxError { range: e.range + offset, message: e.message })
         .collect();

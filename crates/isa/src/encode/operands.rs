@@ -302,6 +302,17 @@ pub struct FloatLit {
 }
 
 impl FloatLit {
+    /// Whether the value rounds past the largest finite number of `kind` (for a double,
+    /// of its high 32 bits: 11 exponent and 20 mantissa bits), which the reference's
+    /// conversion refuses ("Absolute value of number is too big").
+    pub fn too_big(&self, kind: FloatKind) -> bool {
+        match kind {
+            FloatKind::Half => self.bits(kind) & 0x7c00 == 0x7c00,
+            FloatKind::Single => self.single.is_infinite(),
+            FloatKind::Double => self.bits(kind) & 0x7ff0_0000 == 0x7ff0_0000,
+        }
+    }
+
     /// The bits for a precision: half in the low 16 bits, single, or the high 32 bits
     /// of the double (rounded).
     pub fn bits(&self, kind: FloatKind) -> u32 {
@@ -446,8 +457,7 @@ pub fn parse_float(text: &str) -> Option<FloatLit> {
         let value = parse_hex_float(&body[2..])?;
         return Some(FloatLit { value, single: value as f32, suffix });
     }
-    // "1.5e" (an exponent without digits) reads as "1.5".
-    let body = body.trim_end_matches(['e', 'E', '+', '-']);
+    // An exponent marker needs digits ("1.5e" is refused, as by the reference).
     let value: f64 = body.parse().ok()?;
     let single: f32 = body.parse().ok()?;
     Some(FloatLit { value, single, suffix })
@@ -1281,6 +1291,18 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Refuses a float literal too big for the precision it takes in an operand of type
+    /// `ty` ([`FloatLit::too_big`]).
+    pub fn check_float(&self, imm: &Imm, ty: ValueType, range: TextRange) -> Result<()> {
+        if let Imm::Float(f) = imm {
+            let kind = f.suffix.unwrap_or(self.fp_rules().kind(ty));
+            if f.too_big(kind) {
+                return Err(EncodeError::new(range, "absolute value of the number is too big for its precision"));
+            }
+        }
+        Ok(())
+    }
+
     /// An immediate: a float literal (`1.5`, `-2.0h`, `(0.5)`), or an expression's
     /// value (possibly pending). `lit(…)` is not handled here (see [`Cx::src`]).
     pub fn imm<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<Imm> {
@@ -1745,6 +1767,7 @@ impl<'a> Cx<'a> {
             ));
         }
         let imm = self.imm(expr)?;
+        self.check_float(&imm, spec.ty, range)?;
         if spec.inline && !spec.force_literal {
             if let Some(code) = inline_constant(&imm, spec.ty, self.gen(), self.fp_rules()) {
                 return Ok(Src { code, kind: SrcKind::Inline, range });
@@ -2145,7 +2168,7 @@ mod tests {
         assert_eq!(parse_float("6.9551627e+13").unwrap().bits(FloatKind::Single), 0x567d0700);
         assert_eq!(parse_float("0.51119751l").unwrap().bits(FloatKind::Double), 0x3fe05bbb);
         assert_eq!(parse_float("0x1.8p1").unwrap().value, 3.0);
-        assert_eq!(parse_float("1.5e").unwrap().value, 1.5);
+        assert_eq!(parse_float("1.5e"), None);
         let f = parse_float("0.15915494").unwrap();
         let new = FpRules::default();
         assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_2, new), Some(248));

@@ -53,6 +53,9 @@ pub(crate) enum Entry {
 pub(crate) struct ParseOutput {
     pub events: Vec<Event>,
     pub errors: Vec<SyntaxError>,
+    /// Text whose lexer errors do not count: the raw text `.ifc` and `.ifb` compare or
+    /// test, which is never read as tokens (`it's` holds no character literal there).
+    pub quiet: Vec<TextRange>,
     /// The context after the text: the macros it defined or purged.
     pub ctx: ParseContext,
 }
@@ -69,7 +72,7 @@ pub(crate) fn parse_tokens(
         Entry::Statements => statements::statement_list(&mut p),
         Entry::BodyLine => blocks::body_line(&mut p),
     }
-    ParseOutput { events: p.events, errors: p.errors, ctx: p.ctx }
+    ParseOutput { events: p.events, errors: p.errors, quiet: p.quiet, ctx: p.ctx }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -95,6 +98,7 @@ pub(crate) struct Parser<'t> {
     pos: usize,
     events: Vec<Event>,
     errors: Vec<SyntaxError>,
+    pub(crate) quiet: Vec<TextRange>,
     pub(crate) ctx: ParseContext,
     depth: u32,
 }
@@ -124,7 +128,7 @@ impl<'t> Parser<'t> {
         // A token event and one or two node events per token (about 2.4 in dense
         // instructions, 2.7 in varied sources): growing the vector would copy it.
         let events = Vec::with_capacity((count + 1) * 3);
-        Parser { text, tokens, pos: 0, events, errors: Vec::new(), ctx, depth: 0 }
+        Parser { text, tokens, pos: 0, events, errors: Vec::new(), quiet: Vec::new(), ctx, depth: 0 }
     }
 
     #[inline]

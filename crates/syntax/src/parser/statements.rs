@@ -121,7 +121,12 @@ pub(crate) fn pseudo_op(p: &mut Parser, name: &str) {
     p.bump(NAME);
     if !p.at_statement_end() {
         if takes_raw_args(name) {
+            let from = p.token_pos();
             raw_arg_list(p);
+            if compares_raw_text(name) {
+                let range = p.range_since(from);
+                p.quiet.push(range);
+            }
         } else {
             arg_list(p);
         }
@@ -138,6 +143,12 @@ fn takes_raw_args(name: &str) -> bool {
         ".elseifb", ".elseifnb", ".elseifeqs", ".elseifnes",
     ];
     RAW.contains(&name)
+}
+
+/// Conditions on the raw text of their arguments (the reference's `getStringToCompare`
+/// and blank test): their text is not tokens, and its lexer errors do not count.
+fn compares_raw_text(name: &str) -> bool {
+    matches!(name, ".ifc" | ".ifnc" | ".elseifc" | ".elseifnc" | ".ifb" | ".ifnb" | ".elseifb" | ".elseifnb")
 }
 
 /// Comma-separated expression arguments; an argument may be empty (`.cws 8,,`).

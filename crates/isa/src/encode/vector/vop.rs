@@ -502,6 +502,7 @@ pub(super) fn encode(
 /// The constant of V_MADMK/V_MADAK/V_FMAMK/V_FMAAK: a literal of the operand's type.
 fn parse_kimm(cx: &mut Cx<'_>, expr: &ast::Expr, ty: ValueType) -> Result<(), EncodeError> {
     let imm = cx.imm(expr)?;
+    cx.check_float(&imm, ty, expr.syntax().text_range())?;
     cx.warn_if_wider_than_literal(&imm, expr);
     cx.set_literal(imm.bits(ty, cx.fp_rules()), expr)
 }
