@@ -179,6 +179,25 @@ else
   skip('semantic tokens after edits, as deltas', 'semanticTokensProvider.full.delta')
 end
 
+-- A buffer past `semantic_tokens_max_lines` keeps the syntax colours only.
+if st and st.full then
+  gcn.setup({ semantic_tokens_max_lines = 5 })
+  vim.cmd('edit ' .. dir .. '/long.s')
+  local long = vim.api.nvim_get_current_buf()
+  check(wait(function() return gcn.client(long) ~= nil end), 'long.s has the server')
+  vim.wait(1000)
+  local any = false
+  for row = 0, vim.api.nvim_buf_line_count(long) - 1 do
+    if #(vim.lsp.semantic_tokens.get_at_pos(long, row, 10) or {}) > 0 then any = true end
+  end
+  check(not any, 'no semantic tokens in a buffer longer than semantic_tokens_max_lines')
+  gcn.setup({})
+  vim.cmd('buffer ' .. buf)
+  vim.cmd('bwipeout! ' .. long)
+else
+  skip('no semantic tokens in a long buffer', 'semanticTokensProvider.full')
+end
+
 -- Go to definition: from `s_cbranch_scc0 loop` to `loop:`.
 local use = line_of('s_cbranch_scc0%s+loop')
 local def = line_of('^loop:')

@@ -24,6 +24,10 @@ local defaults = {
   -- Linux): the server registers `**/*` under the project root, and Neovim's watcher
   -- tells it when a closed included file changes on disk.
   watch_files = true,
+  -- Past this many lines a buffer keeps the syntax file's colours only: Neovim (0.11)
+  -- rebuilds a whole file's semantic tokens on every answer, a pause of a few hundred
+  -- milliseconds per edit at 50,000 lines, however small the server's delta. false: never.
+  semantic_tokens_max_lines = 20000,
   root_markers = { 'gcn.toml', '.git' },
   -- Extra fields merged into vim.lsp.config('gcn_lsp', ...) (capabilities, on_attach, ...).
   lsp = {},
@@ -344,7 +348,20 @@ end
 
 -- ---- setup -------------------------------------------------------------------------------
 
+-- Whether a buffer is too long for semantic tokens (see `semantic_tokens_max_lines`).
+local function too_long_for_tokens(bufnr)
+  local max = M.config.semantic_tokens_max_lines
+  return max and vim.api.nvim_buf_line_count(bufnr) > max
+end
+
 local function on_attach(client, bufnr)
+  if too_long_for_tokens(bufnr) then
+    -- Neovim starts the tokens in a callback it schedules after on_attach: stop them
+    -- after that one has run.
+    vim.schedule(function()
+      vim.schedule(function() pcall(vim.lsp.semantic_tokens.stop, bufnr, client.id) end)
+    end)
+  end
   if M.config.register_counts and has_capability(client, 'inlayHintProvider') then
     vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
   end
