@@ -60,9 +60,6 @@ pub(crate) struct State {
     /// after a newer one or after the clearing.
     pub(crate) publish: tokio::sync::Mutex<()>,
     next_revision: AtomicU64,
-    /// The semantic tokens last sent for each open document, with their `resultId`,
-    /// what a `semanticTokens/full/delta` request is answered against.
-    pub(crate) semantic_tokens: Mutex<HashMap<Url, handlers::semantic_tokens::Sent>>,
 }
 
 impl State {
@@ -82,7 +79,6 @@ impl State {
             pending: Mutex::new(HashMap::new()),
             publish: tokio::sync::Mutex::new(()),
             next_revision: AtomicU64::new(1),
-            semantic_tokens: Mutex::new(HashMap::new()),
         }
     }
 
@@ -126,7 +122,6 @@ impl State {
         self.cancel_running(uri);
         self.analyses.lock().unwrap().remove(uri);
         self.encode_caches.lock().unwrap().remove(uri);
-        self.semantic_tokens.lock().unwrap().remove(uri);
     }
 
     /// The open documents' URIs.
@@ -303,15 +298,11 @@ impl LanguageServer for Server {
     }
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
-        handlers::semantic_tokens::full(&self.state, params).await
-    }
-
-    async fn semantic_tokens_full_delta(&self, params: SemanticTokensDeltaParams) -> Result<Option<SemanticTokensFullDeltaResult>> {
-        handlers::semantic_tokens::full_delta(&self.state, params).await
+        Ok(handlers::semantic_tokens::full(&self.state, params))
     }
 
     async fn semantic_tokens_range(&self, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
-        handlers::semantic_tokens::range(&self.state, params).await
+        Ok(handlers::semantic_tokens::range(&self.state, params))
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
