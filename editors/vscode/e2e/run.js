@@ -18,6 +18,7 @@ const net = require('net');
 const { spawn, execFileSync } = require('child_process');
 const { chromium } = require('playwright-core');
 const { probe } = require('./lspcaps');
+const { unknownTokenTypes } = require('./token-types');
 
 const ext = path.join(__dirname, '..');
 const repo = path.join(ext, '..', '..');
@@ -159,6 +160,12 @@ async function main() {
   const has = await probe(server, kernel);
   log(`gcn-lsp offers: hover=${has.hover} definition=${has.definition} inlayHints=${has.inlayHints} registerUsage=${has.registerUsage} ` +
     `gcn.assemble=${has.assemble} on-save=${has.onSave}`);
+  await step('VS Code knows every token type of the server\'s legend', async () => {
+    const legend = ((has.caps.semanticTokensProvider || {}).legend || {}).tokenTypes || [];
+    const unknown = unknownTokenTypes(legend, require(path.join(ext, 'package.json')));
+    if (unknown.length > 0) throw new Error(`not standard, not in package.json: ${unknown.join(', ')}`);
+    return legend.join(', ');
+  });
 
   // The .vsix, built by the npm script a user or CI runs, installed as a user does: with
   // the server inside (server/gcn-lsp), or (GCN_E2E_SERVER=setting) without, gcn-lsp given
