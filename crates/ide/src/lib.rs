@@ -72,7 +72,7 @@ pub use crate::hover::{hover, HoverResult};
 pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};
 pub use crate::folding_ranges::{folding_ranges, Fold, FoldKind};
 pub use crate::selection_ranges::selection_ranges;
-pub use crate::semantic_tokens::{semantic_tokens, SemanticToken, SemanticTokenKind};
+pub use crate::semantic_tokens::{semantic_tokens, semantic_tokens_until, SemanticToken, SemanticTokenKind};
 pub use crate::signature_help::{signature_help, Signature, SignatureHelp};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};
 pub use crate::project::{file_options, FileOptions, Settings};

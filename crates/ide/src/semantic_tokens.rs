@@ -62,6 +62,17 @@ pub struct SemanticToken {
 
 /// The semantic tokens of the file, or of the part that `range` overlaps, in order.
 pub fn semantic_tokens(parse: &Parse, range: Option<TextRange>) -> Vec<SemanticToken> {
+    semantic_tokens_until(parse, range, &|| false).unwrap_or_default()
+}
+
+/// [`semantic_tokens`], given up (`None`) as soon as `cancelled` says so; it is asked
+/// every few thousand tokens, so a request whose text has changed stops early.
+///
+/// One walk over the tree, in linear time: each token is classified from its parent and
+/// its siblings, and whether it lies in a register (`s[4+1:7]`) is known from the walk,
+/// not by climbing its ancestors (in `1 + 1 + … + 1` the first `1` is as deep as the
+/// expression is long, so climbing made the whole walk quadratic).
+pub fn semantic_tokens_until(parse: &Parse, range: Option<TextRange>, cancelled: &dyn Fn() -> bool) -> Option<Vec<SemanticToken>> {
     let root = parse.syntax_node();
     let range = range.unwrap_or(root.text_range());
     // The top-level elements the range overlaps, found by binary search (walking the
@@ -71,11 +82,33 @@ pub fn semantic_tokens(parse: &Parse, range: Option<TextRange>) -> Vec<SemanticT
     let tops = std::iter::successors(first, |e| e.next_sibling_or_token())
         .take_while(|e| range.is_empty() || e.text_range().start() < range.end() || e.text_range().is_empty());
     let mut out = Vec::new();
-    for element in tops.flat_map(|e| match e {
-        rowan::NodeOrToken::Node(n) => n.descendants_with_tokens().collect::<Vec<_>>(),
-        t => vec![t],
+    let mut until_check = CANCEL_CHECK_EVERY;
+    // How many `REGISTER` nodes the walk is in.
+    let mut registers = 0u32;
+    for event in tops.flat_map(|e| match e {
+        rowan::NodeOrToken::Node(n) => Walk::Node(n.preorder_with_tokens()),
+        t => Walk::Token(Some(rowan::WalkEvent::Enter(t))),
     }) {
-        let Some(token) = element.into_token() else { continue };
+        step();
+        let token = match event {
+            rowan::WalkEvent::Enter(rowan::NodeOrToken::Token(token)) => token,
+            rowan::WalkEvent::Enter(rowan::NodeOrToken::Node(node)) => {
+                registers += u32::from(node.kind() == SyntaxKind::REGISTER);
+                continue;
+            }
+            rowan::WalkEvent::Leave(rowan::NodeOrToken::Node(node)) => {
+                registers -= u32::from(node.kind() == SyntaxKind::REGISTER);
+                continue;
+            }
+            rowan::WalkEvent::Leave(rowan::NodeOrToken::Token(_)) => continue,
+        };
+        until_check -= 1;
+        if until_check == 0 {
+            if cancelled() {
+                return None;
+            }
+            until_check = CANCEL_CHECK_EVERY;
+        }
         let token_range = token.text_range();
         if token_range.end() <= range.start() && !token_range.is_empty() && range.start() != token_range.start() {
             continue;
@@ -83,16 +116,50 @@ pub fn semantic_tokens(parse: &Parse, range: Option<TextRange>) -> Vec<SemanticT
         if token_range.start() >= range.end() && !range.is_empty() {
             break;
         }
-        if let Some(kind) = classify(&token) {
+        if let Some(kind) = classify(&token, registers > 0) {
             out.push(SemanticToken { range: token_range, kind });
         }
     }
-    out
+    Some(out)
+}
+
+/// Tokens walked between two questions to the `cancelled` of [`semantic_tokens_until`].
+const CANCEL_CHECK_EVERY: u32 = 4096;
+
+/// The walk of one top-level element: a node's preorder, or a lone token.
+enum Walk {
+    Node(rowan::api::PreorderWithTokens<gcn_syntax::ClrxLanguage>),
+    Token(Option<rowan::WalkEvent<gcn_syntax::SyntaxElement>>),
+}
+
+impl Iterator for Walk {
+    type Item = rowan::WalkEvent<gcn_syntax::SyntaxElement>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Walk::Node(walk) => walk.next(),
+            Walk::Token(token) => token.take(),
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Steps over the tree taken by this thread's semantic tokens (tests count them).
+    static STEPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One step over the tree: an element walked or a sibling looked at.
+#[inline(always)]
+fn step() {
+    #[cfg(test)]
+    STEPS.with(|s| s.set(s.get() + 1));
 }
 
 fn is_head(token: &SyntaxToken, parent: &SyntaxNode) -> bool {
     parent
         .children_with_tokens()
+        .inspect(|_| step())
         .filter_map(|e| e.into_token())
         .find(|t| !t.kind().is_trivia())
         .is_some_and(|t| &t == token)
@@ -101,16 +168,17 @@ fn is_head(token: &SyntaxToken, parent: &SyntaxNode) -> bool {
 /// Whether `op` is the `.arg` pseudo-op (a kernel argument).
 fn is_kernel_arg(op: &SyntaxNode) -> bool {
     op.kind() == SyntaxKind::PSEUDO_OP
-        && op.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()).is_some_and(|t| t.text().eq_ignore_ascii_case(".arg"))
+        && op.children_with_tokens().inspect(|_| step()).filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()).is_some_and(|t| t.text().eq_ignore_ascii_case(".arg"))
 }
 
-fn classify(token: &SyntaxToken) -> Option<SemanticTokenKind> {
+/// What `token` is; `in_register` when it lies in a `REGISTER` node.
+fn classify(token: &SyntaxToken, in_register: bool) -> Option<SemanticTokenKind> {
     use SemanticTokenKind as K;
     Some(match token.kind() {
         kind if kind.is_comment() => K::Comment,
         SyntaxKind::STRING | SyntaxKind::CHAR => K::String,
         SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::BAD_NUMBER => {
-            if token.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER) {
+            if in_register {
                 K::Register
             } else {
                 K::Number
@@ -185,6 +253,97 @@ mod tests {
     #[test]
     fn snapshots() {
         check_dir("semantic_tokens", render);
+    }
+
+    /// The straightforward computation: every token of the tree, each classified on its
+    /// own (climbing its ancestors for a register), kept when it overlaps `range` as
+    /// [`semantic_tokens`] keeps it.
+    fn reference(parse: &Parse, range: Option<TextRange>) -> Vec<SemanticToken> {
+        let root = parse.syntax_node();
+        let range = range.unwrap_or(root.text_range());
+        root.descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| {
+                let r = t.text_range();
+                (r.end() > range.start() || r.is_empty() || r.start() == range.start()) && (range.is_empty() || r.start() < range.end())
+            })
+            .filter_map(|t| {
+                let in_register = t.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER);
+                Some(SemanticToken { range: t.text_range(), kind: classify(&t, in_register)? })
+            })
+            .collect()
+    }
+
+    fn steps_of(text: &str) -> usize {
+        let parse = gcn_syntax::parse(text);
+        STEPS.with(|s| s.set(0));
+        semantic_tokens(&parse, None);
+        STEPS.with(|s| s.get())
+    }
+
+    /// `x = 1 + 1 + … + 1` is a left-leaning tree as deep as the expression is long: the
+    /// work must stay proportional to its length (it was quadratic: every number climbed
+    /// to the root looking for a register).
+    #[test]
+    fn work_is_linear_in_a_long_expression() {
+        let expr = |n: usize| format!("x = 1{}\n", " + 1".repeat(n - 1));
+        let reg = |n: usize| format!("s_mov_b32 s[1{}:2], 0\n", " + 0".repeat(n - 1));
+        for make in [expr, reg] {
+            let (small, big) = (steps_of(&make(2_000)), steps_of(&make(8_000)));
+            // Four times the terms: four times the steps (a quadratic walk makes it 16).
+            assert!(big <= 4 * small + 100, "{small} steps for 2,000 terms, {big} for 8,000");
+            // And a few steps per term (each term is a number, an operator, two spaces and
+            // its nodes).
+            assert!(big <= 8_000 * 16, "{big} steps for 8,000 terms");
+        }
+    }
+
+    #[test]
+    fn cancelled_gives_up() {
+        let text = format!("x = 1{}\n", " + 1".repeat(20_000));
+        let parse = gcn_syntax::parse(&text);
+        let asked = std::cell::Cell::new(0);
+        let result = semantic_tokens_until(&parse, None, &|| {
+            asked.set(asked.get() + 1);
+            asked.get() == 2
+        });
+        assert_eq!(result, None);
+        assert_eq!(asked.get(), 2);
+    }
+
+    mod properties {
+        use proptest::prelude::*;
+
+        use super::*;
+
+        /// Pieces of source with registers (expressions inside), long expressions,
+        /// macros and their bodies, `.arg`, comments and strings.
+        fn piece() -> impl Strategy<Value = &'static str> {
+            prop::sample::select(vec![
+                "\n", " ", ", ", "s_mov_b32 ", "v_add_f32 ", "v1", "s[2:3]", "s[1+x:4]", "v[(2*3)+1:9]",
+                "x = ", "1", " + 1", " * (2", ")", "lbl:", "1b", "1f", ".int ", ".macro m, a\n", ".endm\n",
+                ".rept 2\n", ".endr\n", "\\a", ".arg v30, \"uint\"", ".kernel k\n", ".config\n", "# c\n", "/* b */",
+                "\"str\"", "'c'", "offset:4", "glc", "abs(v2)", "0x1f", "1.5", "vcc", "exec", "m ", "a::b",
+            ])
+        }
+
+        proptest! {
+            #[test]
+            fn tokens_are_the_reference_ones(pieces in prop::collection::vec(piece(), 0..60), a in 0usize..400, b in 0usize..400) {
+                let text: String = pieces.concat();
+                let parse = gcn_syntax::parse(&text);
+                prop_assert_eq!(semantic_tokens(&parse, None), reference(&parse, None));
+                let len = text.len();
+                let (a, b) = (a.min(len), b.min(len));
+                let range = TextRange::new((a.min(b) as u32).into(), (a.max(b) as u32).into());
+                if !range.is_empty() {
+                    let part = semantic_tokens(&parse, Some(range));
+                    let full = semantic_tokens(&parse, None);
+                    let expected: Vec<_> = full.into_iter().filter(|t| t.range.end() > range.start() && t.range.start() < range.end()).collect();
+                    prop_assert_eq!(part, expected);
+                }
+            }
+        }
     }
 
     #[test]

@@ -265,39 +265,104 @@ pub fn semantic_tokens_legend() -> lsp::SemanticTokensLegend {
 }
 
 /// Semantic tokens, relative-encoded; a token over several lines (a block comment) is
-/// sent as one token per line.
-pub fn semantic_tokens(rope: &Rope, tokens: &[gcn_ide::SemanticToken], encoding: PositionEncoding) -> Vec<lsp::SemanticToken> {
+/// sent as one token per line. `text` is the rope's text: the tokens' positions are
+/// found in one walk over it from the line of the first one, in time linear in the
+/// stretch of text they cover (a position per token from the rope costs several tree
+/// searches each).
+pub fn semantic_tokens(rope: &Rope, text: &str, tokens: &[gcn_ide::SemanticToken], encoding: PositionEncoding) -> Vec<lsp::SemanticToken> {
     let mut out = Vec::with_capacity(tokens.len());
+    let Some(first) = tokens.first() else { return out };
+    let line = rope.byte_to_line(usize::from(first.range.start()).min(rope.len_bytes()));
+    let mut cursor = TextCursor { text: text.as_bytes(), offset: rope.line_to_byte(line), line: line as u32, column: 0, encoding };
     let (mut prev_line, mut prev_start) = (0u32, 0u32);
+    let mut push = |line: u32, character: u32, length: u32, kind: u32| {
+        let delta_line = line - prev_line;
+        let delta_start = if delta_line == 0 { character - prev_start } else { character };
+        out.push(lsp::SemanticToken { delta_line, delta_start, length, token_type: kind, token_modifiers_bitset: 0 });
+        prev_line = line;
+        prev_start = character;
+    };
     for token in tokens {
         let kind = gcn_ide::SemanticTokenKind::ALL.iter().position(|k| *k == token.kind).unwrap_or(0) as u32;
-        let start = position(rope, token.range.start(), encoding);
-        let end = position(rope, token.range.end(), encoding);
-        let mut pieces = Vec::new();
-        if start.line == end.line {
-            pieces.push((start.line, start.character, end.character - start.character));
-        } else {
-            for line in start.line..=end.line {
-                let from = if line == start.line { start.character } else { 0 };
-                let to = if line == end.line {
-                    end.character
-                } else {
-                    position(rope, offset(rope, lsp::Position::new(line, u32::MAX), encoding), encoding).character
-                };
-                if to > from {
-                    pieces.push((line, from, to - from));
-                }
-            }
+        let end = usize::from(token.range.end()).min(text.len());
+        cursor.advance(usize::from(token.range.start()).min(text.len()), false);
+        let (line, from) = (cursor.line, cursor.column);
+        if !cursor.advance(end, true) {
+            push(line, from, cursor.column - from, kind);
+            continue;
         }
-        for (line, character, length) in pieces {
-            let delta_line = line - prev_line;
-            let delta_start = if delta_line == 0 { character - prev_start } else { character };
-            out.push(lsp::SemanticToken { delta_line, delta_start, length, token_type: kind, token_modifiers_bitset: 0 });
-            prev_line = line;
-            prev_start = character;
+        // One piece per line, those of no width left out.
+        let mut from = from;
+        loop {
+            let line = cursor.line;
+            let crossed = cursor.advance(end, true);
+            if cursor.column > from {
+                push(line, from, cursor.column - from, kind);
+            }
+            if !crossed {
+                break;
+            }
+            cursor.skip_line_break();
+            from = 0;
         }
     }
     out
+}
+
+/// A walk forward over a text that knows the line and column (in code units of
+/// `encoding`) of where it stands.
+struct TextCursor<'a> {
+    text: &'a [u8],
+    offset: usize,
+    line: u32,
+    column: u32,
+    encoding: PositionEncoding,
+}
+
+impl TextCursor<'_> {
+    /// Moves towards `target`, never into a character or between `\r` and `\n`; with
+    /// `stop_at_break`, stops before a line break short of `target` and says so (`true`).
+    fn advance(&mut self, target: usize, stop_at_break: bool) -> bool {
+        while self.offset < target {
+            let byte = self.text[self.offset];
+            if byte == b'\n' || byte == b'\r' {
+                let len = if byte == b'\r' && self.text.get(self.offset + 1) == Some(&b'\n') { 2 } else { 1 };
+                if stop_at_break {
+                    return true;
+                }
+                if self.offset + len > target {
+                    break;
+                }
+                self.offset += len;
+                self.line += 1;
+                self.column = 0;
+                continue;
+            }
+            let len = match byte {
+                0..0x80 => 1,
+                0xc0..0xe0 => 2,
+                0xe0..0xf0 => 3,
+                _ => 4,
+            };
+            if self.offset + len > target {
+                break;
+            }
+            self.column += match self.encoding {
+                PositionEncoding::Utf8 => len as u32,
+                PositionEncoding::Utf16 => 1 + u32::from(len == 4),
+            };
+            self.offset += len;
+        }
+        false
+    }
+
+    /// Steps over the line break the cursor stands before.
+    fn skip_line_break(&mut self) {
+        let len = if self.text[self.offset..].starts_with(b"\r\n") { 2 } else { 1 };
+        self.offset += len;
+        self.line += 1;
+        self.column = 0;
+    }
 }
 
 /// A fold as lines; `None` when it starts and ends on one line.
@@ -428,5 +493,71 @@ mod tests {
             TextRange::new(4.into(), 13.into()),
             "inside `😀`: its start"
         );
+    }
+
+    /// The tokens converted position by position through the rope, as they were before
+    /// the walk of [`semantic_tokens`].
+    fn semantic_tokens_by_positions(rope: &Rope, tokens: &[gcn_ide::SemanticToken], encoding: PositionEncoding) -> Vec<lsp::SemanticToken> {
+        let mut out = Vec::new();
+        let (mut prev_line, mut prev_start) = (0u32, 0u32);
+        for token in tokens {
+            let kind = gcn_ide::SemanticTokenKind::ALL.iter().position(|k| *k == token.kind).unwrap() as u32;
+            let start = position(rope, token.range.start(), encoding);
+            let end = position(rope, token.range.end(), encoding);
+            let mut pieces = Vec::new();
+            if start.line == end.line {
+                pieces.push((start.line, start.character, end.character - start.character));
+            } else {
+                for line in start.line..=end.line {
+                    let from = if line == start.line { start.character } else { 0 };
+                    let to = if line == end.line {
+                        end.character
+                    } else {
+                        position(rope, offset(rope, lsp::Position::new(line, u32::MAX), encoding), encoding).character
+                    };
+                    if to > from {
+                        pieces.push((line, from, to - from));
+                    }
+                }
+            }
+            for (line, character, length) in pieces {
+                let delta_line = line - prev_line;
+                let delta_start = if delta_line == 0 { character - prev_start } else { character };
+                out.push(lsp::SemanticToken { delta_line, delta_start, length, token_type: kind, token_modifiers_bitset: 0 });
+                prev_line = line;
+                prev_start = character;
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// The walk gives what a conversion of each position gives, for the tokens of
+        /// the file and of ranges, with every kind of line break, characters of every
+        /// width and block comments over several lines.
+        #[test]
+        fn semantic_tokens_walk_is_the_positions(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "\n", "\r\n", "\r", " ", "s_nop 0", "v_add_f32 v1, v2, v3", "x = 1 + é", "# ä😀 c", "/* a\r\nü\n\n😀 b */",
+                "/*\r*/", "\"𝄞\"", "lbl:", ".int 1, 2", "s[4:5]", "€", "\t",
+            ]), 0..40),
+            a in 0usize..300,
+            b in 0usize..300,
+        ) {
+            let text: String = pieces.concat();
+            let rope = Rope::from_str(&text);
+            let parse = gcn_syntax::parse(&text);
+            let (a, b) = (a.min(text.len()), b.min(text.len()));
+            for range in [None, Some(TextRange::new((a.min(b) as u32).into(), (a.max(b) as u32).into()))] {
+                let tokens = gcn_ide::semantic_tokens(&parse, range);
+                for encoding in [Utf8, Utf16] {
+                    proptest::prop_assert_eq!(
+                        semantic_tokens(&rope, &text, &tokens, encoding),
+                        semantic_tokens_by_positions(&rope, &tokens, encoding),
+                        "{:?} {:?}", range, encoding
+                    );
+                }
+            }
+        }
     }
 }

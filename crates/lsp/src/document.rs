@@ -24,6 +24,9 @@ pub struct Document {
     /// What hover, completion and signature help need from the whole file, made when
     /// first asked for after a change (one walk per version, not per request).
     index: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<gcn_ide::scan::FileIndex>>>,
+    /// Set when this text is replaced (a change, or the document's closing): shared by
+    /// the snapshots of this text, so work on one of them (semantic tokens) can stop.
+    replaced: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Document {
@@ -35,7 +38,18 @@ impl Document {
             revision,
             text: Default::default(),
             index: Default::default(),
+            replaced: Default::default(),
         }
+    }
+
+    /// Whether this snapshot's text has since been changed or closed.
+    pub fn is_replaced(&self) -> bool {
+        self.replaced.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Marks the snapshots of the current text as replaced (the document is closing).
+    pub fn mark_replaced(&self) {
+        self.replaced.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The file index of the current text (made once per change).
@@ -57,6 +71,8 @@ impl Document {
     ) {
         self.text = Default::default();
         self.index = Default::default();
+        self.mark_replaced();
+        self.replaced = Default::default();
         match change.range {
             None => {
                 self.parse = gcn_syntax::parse(&change.text);

@@ -10,7 +10,8 @@
 //! Features: incremental text synchronisation (each change applied to a rope and to the
 //! syntax tree by incremental reparsing), syntax diagnostics (published on open, and after
 //! a quiet period following changes, never for a stale version), hierarchical document
-//! symbols, hover, completion, signature help, semantic tokens (full and range), folding
+//! symbols, hover, completion, signature help, semantic tokens (full, delta and
+//! range, made off the message loop), folding
 //! and selection ranges. A custom request, `gcn/syntaxTree`, shows the server's syntax tree of a
 //! document, for debugging.
 

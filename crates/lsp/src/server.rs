@@ -60,6 +60,9 @@ pub(crate) struct State {
     /// after a newer one or after the clearing.
     pub(crate) publish: tokio::sync::Mutex<()>,
     next_revision: AtomicU64,
+    /// The semantic tokens last sent for each open document, with their `resultId`,
+    /// what a `semanticTokens/full/delta` request is answered against.
+    pub(crate) semantic_tokens: Mutex<HashMap<Url, handlers::semantic_tokens::Sent>>,
 }
 
 impl State {
@@ -79,6 +82,7 @@ impl State {
             pending: Mutex::new(HashMap::new()),
             publish: tokio::sync::Mutex::new(()),
             next_revision: AtomicU64::new(1),
+            semantic_tokens: Mutex::new(HashMap::new()),
         }
     }
 
@@ -122,6 +126,7 @@ impl State {
         self.cancel_running(uri);
         self.analyses.lock().unwrap().remove(uri);
         self.encode_caches.lock().unwrap().remove(uri);
+        self.semantic_tokens.lock().unwrap().remove(uri);
     }
 
     /// The open documents' URIs.
@@ -298,11 +303,15 @@ impl LanguageServer for Server {
     }
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
-        Ok(handlers::semantic_tokens::full(&self.state, params))
+        handlers::semantic_tokens::full(&self.state, params).await
+    }
+
+    async fn semantic_tokens_full_delta(&self, params: SemanticTokensDeltaParams) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        handlers::semantic_tokens::full_delta(&self.state, params).await
     }
 
     async fn semantic_tokens_range(&self, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
-        Ok(handlers::semantic_tokens::range(&self.state, params))
+        handlers::semantic_tokens::range(&self.state, params).await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {

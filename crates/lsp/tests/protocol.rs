@@ -957,6 +957,7 @@ async fn initialize_advertises_the_language_features() {
         json!(["instruction", "pseudoOp", "register", "label", "symbol", "macro", "number", "string", "comment", "modifier"])
     );
     assert_eq!(caps["semanticTokensProvider"]["range"], json!(true));
+    assert_eq!(caps["semanticTokensProvider"]["full"], json!({ "delta": true }));
 }
 
 #[tokio::test]
@@ -1043,6 +1044,153 @@ async fn semantic_tokens_full_and_range() {
     let part: Vec<u64> = part["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
     assert_eq!(part.len() / 5, on_line_10.len());
     assert_eq!(&part[..5], &[10, 0, 1, 3, 0]);
+}
+
+fn ints(v: &Value) -> Vec<u64> {
+    v.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect()
+}
+
+/// `edits` of a `semanticTokens/full/delta` answer applied to `data`, as a client does
+/// (each edit's `start` is in the array before any edit is applied).
+fn apply_edits(data: &[u64], edits: &Value) -> Vec<u64> {
+    let mut out = data.to_vec();
+    let mut edits = edits.as_array().unwrap().clone();
+    edits.sort_by_key(|e| std::cmp::Reverse(e["start"].as_u64().unwrap()));
+    for edit in edits {
+        let start = edit["start"].as_u64().unwrap() as usize;
+        let delete = edit["deleteCount"].as_u64().unwrap() as usize;
+        let inserted = if edit["data"].is_null() { Vec::new() } else { ints(&edit["data"]) };
+        out.splice(start..start + delete, inserted);
+    }
+    out
+}
+
+impl TestClient {
+    /// `semanticTokens/full`: `(resultId, data)`.
+    async fn tokens_full(&mut self) -> (Value, Vec<u64>) {
+        let full = self.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } })).await;
+        (full["resultId"].clone(), ints(&full["data"]))
+    }
+
+    /// `semanticTokens/full/delta` against `previous`: the answer.
+    async fn tokens_delta(&mut self, previous: &Value) -> Value {
+        self.request("textDocument/semanticTokens/full/delta", json!({ "textDocument": { "uri": URI }, "previousResultId": previous }))
+            .await
+    }
+}
+
+/// After edits, a delta against the last result, applied to that result, gives exactly
+/// the tokens a full request gives; an unknown `resultId` gets the full tokens.
+#[tokio::test(start_paused = true)]
+async fn semantic_tokens_delta_applied_gives_the_full_tokens() {
+    let mut client = TestClient::default().await;
+    client.open(FEATURES).await;
+    let (mut id, mut data) = client.tokens_full().await;
+    assert!(id.is_string(), "a resultId: {id}");
+    let edits: &[Change<'_>] = &[
+        ((11, 8), (11, 8), "s_nop 0\n        "),   // a line inserted
+        ((11, 8), (12, 8), ""),                      // and deleted again
+        ((0, 0), (0, 0), "# top\n"),                // before every token
+        ((17, 8), (17, 16), "s_endpgm\nx = 1 + 2"), // at the end
+        ((13, 8), (13, 17), ""),                    // a macro call removed
+        ((5, 0), (9, 0), ""),                       // several lines, tokens of several kinds
+    ];
+    for (n, &change) in edits.iter().enumerate() {
+        client.change(n as i32 + 2, &[change]).await;
+        let delta = client.tokens_delta(&id).await;
+        let edits = &delta["edits"];
+        assert!(edits.is_array(), "a delta after edit {n}: {delta}");
+        assert!(edits.as_array().unwrap().len() <= 1, "{delta}");
+        let applied = apply_edits(&data, edits);
+        let delta_id = delta["resultId"].clone();
+        assert!(delta_id.is_string() && delta_id != id, "a new resultId: {delta}");
+        // The delta's own result is kept: an unchanged text then needs no edit.
+        let again = client.tokens_delta(&delta_id).await;
+        assert_eq!(again["edits"], json!([]), "{again}");
+        (id, data) = client.tokens_full().await;
+        assert_eq!(applied, data, "edit {n}");
+    }
+    // An id the server does not know (or no longer keeps): the whole tokens.
+    let answer = client.tokens_delta(&json!("no such id")).await;
+    assert_eq!(ints(&answer["data"]), data);
+    assert!(answer["resultId"].is_string());
+}
+
+/// Random edits of random pieces: each delta applied to the tokens before it gives the
+/// tokens after it (a small deterministic generator, so a failure is reproduced).
+#[tokio::test(start_paused = true)]
+async fn semantic_tokens_delta_over_random_edits() {
+    const PIECES: &[&str] = &[
+        "\n", " ", "s_nop 0\n", "v_add_f32 v1, v2, v3\n", "x = 1 + 2\n", "lbl:", "# c\n", "/* a\nb */", ".int 1, 2\n",
+        "s[4:5]", ".macro m\n", ".endm\n", "\"s\"", "v", "1", ",", "é",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut text = FEATURES.to_string();
+    let mut client = TestClient::default().await;
+    client.open(&text).await;
+    let (mut id, mut data) = client.tokens_full().await;
+    for version in 2..40 {
+        // A range of whole characters of the current text, replaced by a piece or nothing.
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let a = random(chars.len() + 1);
+        let b = (a + random(12)).min(chars.len());
+        let byte = |i: usize| chars.get(i).map_or(text.len(), |c| c.0);
+        let insert = if random(4) == 0 { "" } else { PIECES[random(PIECES.len())] };
+        let pos = |offset: usize| {
+            let before = &text[..offset];
+            let line = before.matches('\n').count() as u32;
+            let column = before.rsplit('\n').next().unwrap().encode_utf16().count() as u32;
+            (line, column)
+        };
+        let (start, end) = (pos(byte(a)), pos(byte(b)));
+        client.change(version, &[(start, end, insert)]).await;
+        text.replace_range(byte(a)..byte(b), insert);
+        let delta = client.tokens_delta(&id).await;
+        let applied = apply_edits(&data, &delta["edits"]);
+        let (full_id, full) = client.tokens_full().await;
+        assert_eq!(applied, full, "version {version}, text {text:?}");
+        (id, data) = (full_id, full);
+    }
+    client.assert_text(&text).await;
+}
+
+/// Semantic tokens are made off the message loop: a request on another document is
+/// answered while the tokens of a long one are still being made, and an edit makes
+/// the stale request give up (`ContentModified`) or answer, never block.
+#[tokio::test]
+async fn semantic_tokens_do_not_hold_back_other_requests() {
+    let mut client = TestClient::default().await;
+    let long = "        v_add_f32 v1, s[2:3], 1.5 # a comment\n".repeat(40_000);
+    client.open(&long).await;
+    client.open_file("file:///test/small.s", "s_nop 0\n.macro m\n.endm\n").await;
+    let tokens_id = client.next_id;
+    client.next_id += 1;
+    client
+        .send(json!({ "jsonrpc": "2.0", "id": tokens_id, "method": "textDocument/semanticTokens/full", "params": { "textDocument": { "uri": URI } } }))
+        .await;
+    let folds = client.request_raw("textDocument/foldingRange", json!({ "textDocument": { "uri": "file:///test/small.s" } })).await;
+    assert!(folds["result"].is_array(), "{folds}");
+    let tokens_answered_first = client.queue.iter().any(|m| m["id"] == tokens_id);
+    assert!(!tokens_answered_first, "the folding ranges waited for the tokens");
+    // An edit while they are made: they give up, or come for the old text.
+    client.change(2, &[((0, 0), (0, 0), "y = 2\n")]).await;
+    let tokens = loop {
+        if let Some(i) = client.queue.iter().position(|m| m["id"] == tokens_id && m.get("method").is_none()) {
+            break client.queue.remove(i).unwrap();
+        }
+        let m = client.receive(PATIENCE).await.expect("an answer to the tokens");
+        client.queue.push_back(m);
+    };
+    match tokens.get("error") {
+        Some(error) => assert_eq!(error["code"], -32801, "{tokens}"),
+        None => assert!(!ints(&tokens["result"]["data"]).is_empty(), "{tokens}"),
+    }
 }
 
 #[tokio::test]

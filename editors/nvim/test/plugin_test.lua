@@ -151,7 +151,33 @@ else
   skip('hover on an instruction', 'hoverProvider')
 end
 
+-- Semantic tokens follow edits, asked as deltas (the server keeps its last result).
 local st = caps.semanticTokensProvider
+if st and type(st.full) == 'table' and st.full.delta then
+  local asked = {}
+  local rpc_request = client.rpc.request
+  client.rpc.request = function(method, ...)
+    asked[method] = (asked[method] or 0) + 1
+    return rpc_request(method, ...)
+  end
+  local function token_at(row, col)
+    for _, t in ipairs(vim.lsp.semantic_tokens.get_at_pos(buf, row, col) or {}) do
+      if t.client_id == client.id then return t.type end
+    end
+  end
+  check(wait(function() return token_at(mul, 10) == 'instruction' end), 'semantic tokens: v_mul_lo_u32 is an instruction')
+  vim.api.nvim_buf_set_lines(buf, mul, mul, false, { 'NEWSYM = 0x10' })
+  check(wait(function() return token_at(mul, 0) == 'symbol' and token_at(mul, 10) == 'number' and token_at(mul + 1, 10) == 'instruction' end),
+    'semantic tokens after inserting a line: the new symbol, then the instruction a line down')
+  vim.api.nvim_buf_set_lines(buf, mul, mul + 1, false, {})
+  check(wait(function() return token_at(mul, 10) == 'instruction' and token_at(mul, 0) == nil end),
+    'and after deleting it again')
+  check((asked['textDocument/semanticTokens/full/delta'] or 0) > 0,
+    'the edits were asked as semanticTokens/full/delta (' .. vim.inspect(asked):gsub('%s+', ' ') .. ')')
+  client.rpc.request = rpc_request
+else
+  skip('semantic tokens after edits, as deltas', 'semanticTokensProvider.full.delta')
+end
 
 -- A buffer past `semantic_tokens_max_lines` keeps the syntax colours only.
 if st and st.full then

@@ -3,8 +3,9 @@
 #  1. plugin_test.lua: the gcn.nvim plugin (this folder's parent) loaded from the
 #     runtimepath as a plugin manager does, on a copy of fixture/ (gcn.toml, kernel.s,
 #     gnu.s, arm.s, multi.s with inc/): filetype detection (included files too),
-#     diagnostics, hover, definition, rename, completion, register counts, :GcnAssemble,
-#     on-save output, :GcnSyntaxTree, a closed include changed on disk, :checkhealth.
+#     diagnostics, hover, definition, rename, completion, semantic tokens after edits (as
+#     deltas), register counts, :GcnAssemble, on-save output, :GcnSyntaxTree, a closed
+#     include changed on disk, :checkhealth.
 #     Steps whose feature the server lacks are reported SKIP (GCN_REQUIRE_FEATURES=1 makes
 #     them fail);
 #  2. smoke.lua: the older `dofile('gcn-lsp.lua')` configuration, diagnostics and document

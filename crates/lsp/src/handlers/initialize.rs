@@ -72,7 +72,7 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
             }),
             semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
                 legend: convert::semantic_tokens_legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
                 range: Some(true),
                 ..Default::default()
             })),

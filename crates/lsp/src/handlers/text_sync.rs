@@ -15,9 +15,9 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
     let revision = server.state.next_revision();
     let document = Document::new(&doc.text, doc.version, revision);
-    server
-        .state
-        .with_documents(|docs| docs.insert(doc.uri.clone(), document));
+    if let Some(old) = server.state.with_documents(|docs| docs.insert(doc.uri.clone(), document)) {
+        old.mark_replaced();
+    }
     diagnostics::schedule(server, doc.uri.clone(), revision, std::time::Duration::ZERO);
     diagnostics::reanalyse_includers(server, &diagnostics::document_path(&doc.uri));
 }
@@ -45,7 +45,9 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
 
 pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
-    server.state.with_documents(|docs| docs.remove(&uri));
+    if let Some(document) = server.state.with_documents(|docs| docs.remove(&uri)) {
+        document.mark_replaced();
+    }
     server.state.set_pending(uri.clone(), None);
     // The open files it included showed what it found in them: now their own.
     let included = server.state.analyses.lock().unwrap().get(&uri).map(|(_, a)| a.included.clone()).unwrap_or_default();

@@ -26,7 +26,7 @@ local defaults = {
   watch_files = true,
   -- Past this many lines a buffer keeps the syntax file's colours only: Neovim (0.11)
   -- rebuilds a whole file's semantic tokens on every answer, a pause of a few hundred
-  -- milliseconds per edit at 50,000 lines. false: never.
+  -- milliseconds per edit at 50,000 lines, however small the server's delta. false: never.
   semantic_tokens_max_lines = 20000,
   root_markers = { 'gcn.toml', '.git' },
   -- Extra fields merged into vim.lsp.config('gcn_lsp', ...) (capabilities, on_attach, ...).
