@@ -471,6 +471,9 @@ impl Asm {
 
     fn conditional(&mut self, ctx: &Ctx, cond: &ast::Conditional) -> Flow {
         let cond_end = u32::from(cond.syntax().text_range().end());
+        if cond.end().is_none() {
+            self.report_unclosed(ctx, cond);
+        }
         let mut taken = false;
         for branch in cond.branches() {
             let branch_end = u32::from(branch.syntax().text_range().end());
@@ -513,6 +516,34 @@ impl Asm {
         }
         self.flush_errors(ctx, cond_end);
         Flow::Continue
+    }
+
+    /// Reports a conditional's missing `.endif` (the parser's error on its opener) apart
+    /// from the errors of its header: as in the reference, which reports an unterminated
+    /// `.if` at the end, the conditional still runs, and a missing `.endif` while one is
+    /// being typed hides nothing after it.
+    fn report_unclosed(&mut self, ctx: &Ctx, cond: &ast::Conditional) {
+        let Some(opener) = cond.branches().next().and_then(|b| b.header()).and_then(|h| h.name_token()) else { return };
+        let message = gcn_syntax::unclosed_conditional(&opener.text().to_ascii_lowercase());
+        let range = opener.text_range();
+        let error = {
+            let mut cursor = ctx.errors.borrow_mut();
+            let next = cursor.next;
+            let found = cursor.errors[next..]
+                .iter()
+                .take_while(|e| e.range.start() <= range.start())
+                .position(|e| e.range == range && e.message == message);
+            match (found, cursor.silent) {
+                (Some(i), silent) => {
+                    let error = cursor.errors.remove(next + i);
+                    (!silent).then_some(error)
+                }
+                (None, _) => None,
+            }
+        };
+        if let Some(error) = error {
+            self.error_at(ctx, error.range, error.message);
+        }
     }
 
     /// The `.else` and `.endif` of the conditionals in a skipped branch: text after them

@@ -27,6 +27,12 @@ pub(crate) fn directive(p: &mut Parser, name: &str) {
     }
 }
 
+/// The error on a conditional's opener when no `.endif` closes it. The assembler knows it
+/// by this text: unlike other syntax errors, it does not stop the conditional from running.
+pub fn unclosed_conditional(name: &str) -> String {
+    format!("`{name}` without a closing `.endif`")
+}
+
 pub(crate) fn is_else(name: &str) -> bool {
     name == ".else" || name.starts_with(".elseif")
 }
@@ -88,7 +94,7 @@ fn conditional(p: &mut Parser, name: &str) {
                 break;
             }
             _ => {
-                p.push_error(opener, format!("`{name}` without a closing `.endif`"));
+                p.push_error(opener, unclosed_conditional(name));
                 break;
             }
         }
