@@ -12,6 +12,7 @@
 //! option's value is the next argument whatever it is (`-o -w` writes the file `-w`),
 //! and may be empty (`-I ''`).
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{ArgAction, CommandFactory, Parser, ValueEnum};
@@ -141,8 +142,8 @@ impl Cli {
     /// Parses arguments (without the program's name) as `gcnasm` would; a malformed
     /// command line (or `--help`, `--version`) gives the first line of clap's message.
     pub fn try_parse_args<S: AsRef<str>>(args: &[S]) -> Result<Cli, String> {
-        let args = std::iter::once("gcnasm").chain(args.iter().map(|a| a.as_ref()));
-        Cli::try_parse_from(args).map_err(|e| {
+        let args = args.iter().map(|a| OsString::from(a.as_ref()));
+        Cli::try_parse_from(clrxasm_reading(std::iter::once(OsString::from("gcnasm")).chain(args))).map_err(|e| {
             let text = e.to_string();
             let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("malformed arguments");
             first.trim_start_matches("error: ").to_string()
@@ -157,7 +158,7 @@ impl Cli {
     /// The command line of this process; `--help` and `--version` print and exit, and a
     /// malformed command line exits with its error ([`Cli::exit_with`]).
     pub fn parse_or_exit() -> Cli {
-        Cli::try_parse().unwrap_or_else(|e| Cli::exit_with(e))
+        Cli::try_parse_from(clrxasm_reading(std::env::args_os())).unwrap_or_else(|e| Cli::exit_with(e))
     }
 
     /// Exits with a usage error worded like clap's own.
@@ -173,6 +174,68 @@ impl Cli {
         }
         let _ = error.print();
         std::process::exit(1)
+    }
+}
+
+/// The command line (program name first) as clrxasm reads it where clap reads it
+/// otherwise: `=VALUE` after a long flag that takes no value is dropped (`--64bit=1`),
+/// and `--help` (`-?`), else `--usage`, else `--version`, is answered whatever else is
+/// given, before any option's value is checked (`-b nothing --help` prints the help).
+fn clrxasm_reading(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let command = Cli::command();
+    let long = |name: &str| command.get_arguments().find(|a| a.get_long() == Some(name));
+    let short = |c: char| command.get_arguments().find(|a| a.get_short() == Some(c));
+    let mut args = args.into_iter();
+    let mut read: Vec<OsString> = args.next().into_iter().collect();
+    // The answering options given, as written (`-?` is the short help, `--help` the long).
+    let mut answered: Vec<(&str, String)> = Vec::new();
+    let mut options_ended = false;
+    while let Some(arg) = args.next() {
+        let text = arg.to_str().unwrap_or("");
+        if options_ended || text == "-" || !text.starts_with('-') {
+            read.push(arg);
+            continue;
+        }
+        if text == "--" {
+            options_ended = true;
+            read.push(arg);
+            continue;
+        }
+        // Whether the next argument is this option's value.
+        let mut value_follows = false;
+        if let Some(body) = text.strip_prefix("--") {
+            let (name, value) = body.split_once('=').map_or((body, None), |(n, v)| (n, Some(v)));
+            match long(name) {
+                Some(a) if !a.get_action().takes_values() => {
+                    answered.extend(["help", "usage", "version"].into_iter().filter(|&n| n == name).map(|n| (n, format!("--{n}"))));
+                    read.push(format!("--{name}").into());
+                    continue;
+                }
+                Some(_) => value_follows = value.is_none(),
+                None => {}
+            }
+        } else {
+            for (at, c) in text.char_indices().skip(1) {
+                match short(c) {
+                    Some(a) if a.get_action().takes_values() => {
+                        value_follows = at + c.len_utf8() == text.len();
+                        break;
+                    }
+                    Some(a) if a.get_long() == Some("help") => answered.push(("help", format!("-{c}"))),
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+        }
+        read.push(arg);
+        if value_follows {
+            read.extend(args.next());
+        }
+    }
+    let first_answer = ["help", "usage", "version"].into_iter().find_map(|name| answered.iter().find(|(n, _)| *n == name));
+    match first_answer {
+        Some((_, written)) => read.into_iter().take(1).chain([OsString::from(written)]).collect(),
+        None => read,
     }
 }
 
