@@ -6,6 +6,8 @@
 //! by their shape (a line's first name is an instruction when the table knows it, a
 //! pseudo-op when it starts with `.`, else a macro; register names are registers).
 
+use std::collections::HashSet;
+
 use gcn_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
 
 /// The legend, in the order of [`SemanticTokenKind`]'s values.
@@ -81,6 +83,7 @@ pub fn semantic_tokens_until(parse: &Parse, range: Option<TextRange>, cancelled:
     let first = start.or_else(|| root.first_child_or_token());
     let tops = std::iter::successors(first, |e| e.next_sibling_or_token())
         .take_while(|e| range.is_empty() || e.text_range().start() < range.end() || e.text_range().is_empty());
+    let labels = label_names(&root);
     let mut out = Vec::new();
     let mut until_check = CANCEL_CHECK_EVERY;
     // How many `REGISTER` nodes the walk is in.
@@ -116,7 +119,7 @@ pub fn semantic_tokens_until(parse: &Parse, range: Option<TextRange>, cancelled:
         if token_range.start() >= range.end() && !range.is_empty() {
             break;
         }
-        if let Some(kind) = classify(&token, registers > 0) {
+        if let Some(kind) = classify(&token, registers > 0, &labels) {
             out.push(SemanticToken { range: token_range, kind });
         }
     }
@@ -165,14 +168,39 @@ fn is_head(token: &SyntaxToken, parent: &SyntaxNode) -> bool {
         .is_some_and(|t| &t == token)
 }
 
-/// Whether `op` is the `.arg` pseudo-op (a kernel argument).
-fn is_kernel_arg(op: &SyntaxNode) -> bool {
-    op.kind() == SyntaxKind::PSEUDO_OP
-        && op.children_with_tokens().inspect(|_| step()).filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()).is_some_and(|t| t.text().eq_ignore_ascii_case(".arg"))
+/// The names the file defines as labels (`name:`), wherever they stand but in macro and
+/// repetition bodies: a name used in an operand is coloured as the label it names.
+fn label_names(root: &SyntaxNode) -> HashSet<String> {
+    root.descendants()
+        .filter(|n| n.kind() == SyntaxKind::LABEL)
+        .filter_map(|n| n.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::NAME))
+        .map(|t| t.text().to_string())
+        .collect()
 }
 
-/// What `token` is; `in_register` when it lies in a `REGISTER` node.
-fn classify(token: &SyntaxToken, in_register: bool) -> Option<SemanticTokenKind> {
+/// Pseudo-ops whose arguments are names of their own (devices, architectures, formats,
+/// dimensions, kernels, argument kinds), not symbols: they get no semantic token, so the
+/// editor keeps the colour its grammar gives them.
+const NAME_ARGUMENT_PSEUDO_OPS: &[&str] = &[
+    ".arch", ".arg", ".dims", ".fkernel", ".format", ".gpu", ".ifarch", ".iffmt", ".ifgpu", ".ifnarch", ".ifnfmt",
+    ".ifngpu", ".kcode", ".kernel", ".use_grid_workgroup_count",
+];
+
+/// Whether `arg` (an `ARG` node) is an argument of one of [`NAME_ARGUMENT_PSEUDO_OPS`].
+fn is_name_argument(arg: &SyntaxNode) -> bool {
+    let Some(op) = arg.parent().and_then(|list| list.parent()) else { return false };
+    op.kind() == SyntaxKind::PSEUDO_OP
+        && op
+            .children_with_tokens()
+            .inspect(|_| step())
+            .filter_map(|e| e.into_token())
+            .find(|t| !t.kind().is_trivia())
+            .is_some_and(|t| NAME_ARGUMENT_PSEUDO_OPS.iter().any(|n| t.text().eq_ignore_ascii_case(n)))
+}
+
+/// What `token` is; `in_register` when it lies in a `REGISTER` node; `labels` are the
+/// file's label names.
+fn classify(token: &SyntaxToken, in_register: bool, labels: &HashSet<String>) -> Option<SemanticTokenKind> {
     use SemanticTokenKind as K;
     Some(match token.kind() {
         kind if kind.is_comment() => K::Comment,
@@ -196,16 +224,26 @@ fn classify(token: &SyntaxToken, in_register: bool) -> Option<SemanticTokenKind>
                 SyntaxKind::MODIFIER | SyntaxKind::KEY_VALUE => K::Modifier,
                 SyntaxKind::CALL_EXPR => K::Modifier,
                 SyntaxKind::MACRO_CALL if is_head(token, &parent) => K::Macro,
-                SyntaxKind::NAME_REF => K::Symbol,
+                SyntaxKind::NAME_REF => {
+                    if parent.parent().is_some_and(|arg| arg.kind() == SyntaxKind::ARG && is_name_argument(&arg)) {
+                        return None;
+                    }
+                    if labels.contains(token.text()) {
+                        K::Label
+                    } else {
+                        K::Symbol
+                    }
+                }
                 SyntaxKind::ARG => {
                     // The name in `.macro NAME …`.
                     let op = parent.parent()?.parent()?;
                     let first_arg = is_head(token, &parent) && parent.prev_sibling().is_none();
                     if op.kind() == SyntaxKind::PSEUDO_OP && op.parent().is_some_and(|d| d.kind() == SyntaxKind::MACRO_DEF) && first_arg {
                         K::Macro
-                    } else if first_arg && is_kernel_arg(&op) {
-                        // `.arg NAME, …`: a kernel argument's name, even `v30`.
-                        K::Symbol
+                    } else if is_name_argument(&parent) {
+                        // `.arg NAME, "TYPE", …, globalbuf, f32`: names and kinds of a
+                        // kernel argument, even `v30`.
+                        return None;
                     } else if gcn_syntax::is_register_name(token.text(), false) {
                         K::Register
                     } else {
@@ -261,6 +299,7 @@ mod tests {
     fn reference(parse: &Parse, range: Option<TextRange>) -> Vec<SemanticToken> {
         let root = parse.syntax_node();
         let range = range.unwrap_or(root.text_range());
+        let labels = label_names(&root);
         root.descendants_with_tokens()
             .filter_map(|e| e.into_token())
             .filter(|t| {
@@ -269,7 +308,7 @@ mod tests {
             })
             .filter_map(|t| {
                 let in_register = t.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER);
-                Some(SemanticToken { range: t.text_range(), kind: classify(&t, in_register)? })
+                Some(SemanticToken { range: t.text_range(), kind: classify(&t, in_register, &labels)? })
             })
             .collect()
     }
