@@ -240,28 +240,36 @@ async function main() {
       return t.includes('CLRX GCN Assembly') && t;
     }, 'language mode'));
 
-    await step('colours: instructions, registers, pseudo-ops, kernel names and comments', async () => {
-      const c = {};
-      await until(async () => {
-        // The colour of the first token of each kind on the visible lines.
-        const found = await page.evaluate((want) => {
-          const out = {};
-          for (const el of document.querySelectorAll('.monaco-editor .view-lines .view-line span span')) {
-            const t = el.textContent.replace(/\u00a0/g, ' ').trim();
-            for (const [k, re] of Object.entries(want)) {
-              if (!(k in out) && new RegExp(re).test(t)) out[k] = getComputedStyle(el).color;
-            }
+    // The colour of the first token of each kind on the visible lines: its text, and the
+    // text of its line.
+    const coloursNow = () => page.evaluate((want) => {
+      const out = {};
+      for (const line of document.querySelectorAll('.monaco-editor .view-lines .view-line')) {
+        const lineText = line.textContent.replace(/\u00a0/g, ' ');
+        for (const el of line.querySelectorAll('span span')) {
+          const t = el.textContent.replace(/\u00a0/g, ' ').trim();
+          for (const [k, [re, lineRe]] of Object.entries(want)) {
+            if (!(k in out) && new RegExp(re).test(t) && new RegExp(lineRe).test(lineText)) out[k] = getComputedStyle(el).color;
           }
-          return out;
-        }, { instruction: '^s_load_dwordx2$', register: '^s6$', pseudoOp: '^\\.gallium$', kernel: '^offsetby$',
-          comment: '^# Two small kernels', plain: '^Tonga$' });
-        for (const k of ['instruction', 'register', 'pseudoOp', 'kernel', 'comment', 'plain']) {
-          c[k] = found[k] || `no token for ${k}`;
         }
-        const coloured = ['instruction', 'register', 'pseudoOp', 'kernel', 'comment'].every((k) => c[k] !== c.plain);
-        if (!coloured || c.register === c.instruction || c.comment === c.instruction || c.kernel === c.instruction) {
-          throw new Error(JSON.stringify(c));
-        }
+      }
+      return out;
+    }, { instruction: ['^s_load_dwordx2$', ''], register: ['^s6$', ''], pseudoOp: ['^\\.gallium$', ''],
+      kernel: ['^scale$', '\\.kernel'], label: ['^scale:?$', '^scale:'], symbol: ['^FACTOR$', '^FACTOR'],
+      symbolUse: ['^FACTOR$', 'v_mul_lo_u32'], comment: ['^# Two small kernels', ''], plain: ['^Tonga$', ''] });
+    const c = {};
+    await step('colours: instructions, registers, pseudo-ops, kernels, labels, symbols and comments', async () => {
+      await until(async () => {
+        Object.assign(c, await coloursNow());
+        const kinds = ['instruction', 'register', 'pseudoOp', 'kernel', 'label', 'symbol', 'comment'];
+        const missing = kinds.concat('plain', 'symbolUse').filter((k) => !c[k]);
+        if (missing.length > 0) throw new Error(`no token for ${missing.join(', ')}`);
+        // Every kind stands apart from plain text (a name that is no symbol, `.gpu Tonga`,
+        // is plain), registers from instructions; and once the server's tokens are drawn, a
+        // symbol where it is used looks as where it is defined (the grammar cannot tell).
+        const apart = kinds.every((k) => c[k] !== c.plain) && c.register !== c.instruction && c.label !== c.symbol;
+        if (apart && c.symbolUse !== c.symbol) throw new Error(`not yet the server's colours: ${JSON.stringify(c)}`);
+        if (!apart) throw new Error(JSON.stringify(c));
         return true;
       }, 'distinct colours', 20000);
       return Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ');
@@ -343,6 +351,27 @@ async function main() {
       await until(async () => vgprs(await usageItem.innerText()) >= 41, 'VGPR 41 or more in the status bar');
       return `${before.trim()} -> ${(await usageItem.innerText()).trim()}`;
     }, has.registerUsage ? undefined : 'gcn/registerUsage');
+
+    // After the edits (typed, deleted and inserted lines), every register, instruction and
+    // use of the label `loop` shown has its colour: the server's token deltas were applied
+    // where they belong (the grammar alone leaves the label's use plain).
+    await step('colours follow the edits', async () => until(async () => {
+      const { checked, wrong } = await page.evaluate((want) => {
+        const out = { checked: 0, wrong: [] };
+        for (const el of document.querySelectorAll('.monaco-editor .view-lines .view-line span span')) {
+          const t = el.textContent.replace(/\u00a0/g, ' ').trim();
+          const kind = /^[sv]\d+$/.test(t) ? 'register' : /^[sv]_[a-z0-9_]+$/.test(t) ? 'instruction'
+            : t === 'loop' && /s_cbranch/.test(el.parentElement.textContent) ? 'label' : undefined;
+          if (!kind) continue;
+          out.checked += 1;
+          const colour = getComputedStyle(el).color;
+          if (colour !== want[kind]) out.wrong.push(`${t} ${colour}`);
+        }
+        return out;
+      }, { register: c.register, instruction: c.instruction, label: c.label });
+      if (checked < 10 || wrong.length > 0) throw new Error(`${checked} checked, wrong: ${wrong.slice(0, 5).join(', ')}`);
+      return `${checked} registers, instructions and label uses`;
+    }, 'registers, instructions and label uses in their colours'));
 
     await step('the status bar tooltip lists every kernel', async () => {
       await usageItem.hover();

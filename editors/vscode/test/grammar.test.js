@@ -73,7 +73,7 @@ test('labels, instructions, registers, numbers', () => {
   assert.strictEqual(scopeOf(t, '1'), 'entity.name.label.clrx');
   assert.strictEqual(scopeOf(t, '1b'), 'constant.numeric.local-label-ref.clrx');
   assert.strictEqual(scopeOf(t, 's_mov_b32'), 'keyword.other.instruction.clrx');
-  assert.strictEqual(scopeOf(t, 'vcc_lo'), 'variable.language.register.special.clrx');
+  assert.strictEqual(scopeOf(t, 'vcc_lo'), 'variable.other.register.special.clrx');
   assert.strictEqual(scopeOf(t, '1.5e3'), 'constant.numeric.float.clrx');
 });
 

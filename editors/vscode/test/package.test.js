@@ -39,3 +39,12 @@ test('every contributed type has a TextMate scope, every scope a known type', ()
 test('unknown legend types are found (the end-to-end test checks the server\'s legend with it)', () => {
   assert.deepStrictEqual(unknownTokenTypes(['label', 'register', 'opcode'], manifest), ['opcode']);
 });
+
+test('each semantic token type is drawn with a scope of the grammar: no colour change when the tokens arrive', () => {
+  const grammar = JSON.stringify(require(path.join(__dirname, '..', '..', '..', 'syntaxes', 'clrx.tmLanguage.json')));
+  const used = new Set([...grammar.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]));
+  const scopes = manifest.contributes.semanticTokenScopes.find((s) => s.language === 'clrx').scopes;
+  for (const [type, list] of Object.entries(scopes)) {
+    assert.ok(list.every((scope) => used.has(scope)), `${type}: ${list} is not a scope of the grammar`);
+  }
+});
