@@ -175,6 +175,13 @@ if st and type(st.full) == 'table' and st.full.delta then
   check((asked['textDocument/semanticTokens/full/delta'] or 0) > 0,
     'the edits were asked as semanticTokens/full/delta (' .. vim.inspect(asked):gsub('%s+', ' ') .. ')')
   client.rpc.request = rpc_request
+  -- A label's use in an operand is a label token, drawn as the syntax file draws labels.
+  local branch = line_of('s_cbranch_scc0%s+loop')
+  local use = vim.api.nvim_buf_get_lines(buf, branch, branch + 1, false)[1]:find('loop') - 1
+  check(wait(function() return token_at(branch, use) == 'label' end), 'semantic tokens: the branch target `loop` is a label')
+  vim.cmd('colorscheme default')
+  check(vim.api.nvim_get_hl(0, { name = '@lsp.type.label.clrx' }).link == 'Label',
+    'label tokens are linked to Label, also after a colour scheme is loaded')
 else
   skip('semantic tokens after edits, as deltas', 'semanticTokensProvider.full.delta')
 end

@@ -414,7 +414,27 @@ local function on_attach(client, bufnr)
   end
 end
 
+-- Colours for the server's semantic tokens where they know more than the syntax file: a
+-- name in an operand that the file defines as a label, and symbols. The other types keep
+-- the syntax file's colours (no link: nothing changes when the tokens arrive). Defaults
+-- only, set again after a colour scheme clears them: a user's own links win.
+local token_links = {
+  ['@lsp.type.label.clrx'] = 'Label',
+  ['@lsp.type.symbol.clrx'] = 'Constant',
+}
+
+local function link_token_highlights()
+  for group, target in pairs(token_links) do
+    vim.api.nvim_set_hl(0, group, { link = target, default = true })
+  end
+end
+
 function M.setup(opts)
+  link_token_highlights()
+  vim.api.nvim_create_autocmd('ColorScheme', {
+    group = vim.api.nvim_create_augroup('gcn_token_highlights', { clear = true }),
+    callback = link_token_highlights,
+  })
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
   -- args replace, never merge by index.
   if opts and opts.args then
