@@ -291,11 +291,17 @@ fn def(name: &str, kind: DefinitionKind, detail: Option<String>, range: TextRang
     Definition { name: name.to_string(), kind, detail, range }
 }
 
+/// The text of `node`, gathered with a stack of its own, not by recursion: an expression
+/// of a hundred thousand terms is a tree as deep, too deep for a worker thread's stack.
 fn collect_text(node: &GreenNodeData, out: &mut String) {
-    for child in node.children() {
-        match child {
-            NodeOrToken::Token(t) => out.push_str(t.text()),
-            NodeOrToken::Node(n) => collect_text(n, out),
+    let mut stack = vec![node.children()];
+    while let Some(children) = stack.last_mut() {
+        match children.next() {
+            Some(NodeOrToken::Token(t)) => out.push_str(t.text()),
+            Some(NodeOrToken::Node(n)) => stack.push(n.children()),
+            None => {
+                stack.pop();
+            }
         }
     }
 }

@@ -83,7 +83,7 @@ pub fn semantic_tokens_until(parse: &Parse, range: Option<TextRange>, cancelled:
     let first = start.or_else(|| root.first_child_or_token());
     let tops = std::iter::successors(first, |e| e.next_sibling_or_token())
         .take_while(|e| range.is_empty() || e.text_range().start() < range.end() || e.text_range().is_empty());
-    let labels = label_names(&root);
+    let labels = label_names(parse);
     let mut out = Vec::new();
     let mut until_check = CANCEL_CHECK_EVERY;
     // How many `REGISTER` nodes the walk is in.
@@ -168,14 +168,11 @@ fn is_head(token: &SyntaxToken, parent: &SyntaxNode) -> bool {
         .is_some_and(|t| &t == token)
 }
 
-/// The names the file defines as labels (`name:`), wherever they stand but in macro and
-/// repetition bodies: a name used in an operand is coloured as the label it names.
-fn label_names(root: &SyntaxNode) -> HashSet<String> {
-    root.descendants()
-        .filter(|n| n.kind() == SyntaxKind::LABEL)
-        .filter_map(|n| n.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::NAME))
-        .map(|t| t.text().to_string())
-        .collect()
+/// The names the file defines as labels (`name:`, at top level or in a conditional's
+/// branch, as [`crate::scan::definitions`] finds them on the green tree): a name used in
+/// an operand is coloured as the label it names.
+fn label_names(parse: &Parse) -> HashSet<String> {
+    crate::scan::definitions(parse).into_iter().filter(|d| d.kind == crate::scan::DefinitionKind::Label).map(|d| d.name).collect()
 }
 
 /// Pseudo-ops whose arguments are names of their own (devices, architectures, formats,
@@ -299,7 +296,7 @@ mod tests {
     fn reference(parse: &Parse, range: Option<TextRange>) -> Vec<SemanticToken> {
         let root = parse.syntax_node();
         let range = range.unwrap_or(root.text_range());
-        let labels = label_names(&root);
+        let labels = label_names(parse);
         root.descendants_with_tokens()
             .filter_map(|e| e.into_token())
             .filter(|t| {
@@ -335,6 +332,25 @@ mod tests {
             // its nodes).
             assert!(big <= 8_000 * 16, "{big} steps for 8,000 terms");
         }
+    }
+
+    /// The longest chain of operators the parser builds (10,000) is a tree as deep:
+    /// parsing it, its tokens and freeing it fit a small stack (the labels' scan once
+    /// collected an assignment's text recursively and overflowed the server's worker).
+    #[test]
+    fn the_deepest_expression_fits_a_small_stack() {
+        let tokens = std::thread::Builder::new()
+            .stack_size(1 << 20) // half a worker thread's
+            .spawn(|| {
+                let text = format!("x = 1{}\nl: s_branch l\n", " + 1".repeat(9_999));
+                let parse = gcn_syntax::parse(&text);
+                assert!(parse.errors().is_empty(), "{:?}", parse.errors().first());
+                semantic_tokens(&parse, None).len()
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+        assert_eq!(tokens, 1 + 10_000 + 3);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! The reference binds the bitwise group tighter than `+ -`, whatever its syntax
 //! document's table says.
 
-use super::{CompletedMarker, Event, Parser};
+use super::{CompletedMarker, Event, Parser, MAX_CHAIN};
 use crate::SyntaxKind::{self, *};
 
 /// Whether register names are registers (instruction operands, `%` values) or symbols.
@@ -78,9 +78,25 @@ fn expr_bp(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<CompletedMarke
 }
 
 fn expr_bp_inner(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<CompletedMarker> {
-    let mut lhs = unary(p, r)?;
+    let lhs = unary(p, r)?;
+    let chain = p.chain;
+    let result = operator_chain(p, r, min_bp, lhs);
+    p.chain = chain;
+    Some(result)
+}
+
+/// The operators after `lhs`, each nesting the tree a level deeper, up to [`MAX_CHAIN`]
+/// levels: the rest of a longer statement is an error.
+fn operator_chain(p: &mut Parser, r: Restrictions, min_bp: u8, mut lhs: CompletedMarker) -> CompletedMarker {
     loop {
         let op = p.current();
+        let binary = infix_bp(op, r).is_some_and(|bp| bp >= min_bp);
+        if (binary || (op == QUESTION && min_bp <= TERNARY_BP)) && p.chain >= MAX_CHAIN {
+            p.error(format!("the expression is too long: more than {MAX_CHAIN} operators in a row (use parentheses or symbols)"));
+            p.skip_to_statement_end();
+            break;
+        }
+        p.chain += 1;
         if op == QUESTION {
             if min_bp > TERNARY_BP {
                 break;
@@ -102,7 +118,7 @@ fn expr_bp_inner(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<Complete
         operand_or_error(p, r, bp + 1);
         lhs = m.complete(p, BIN_EXPR);
     }
-    Some(lhs)
+    lhs
 }
 
 /// The most common expressions, a single number or name (`s4`, `vcc`, `16`, `label`)

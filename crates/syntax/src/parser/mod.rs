@@ -90,6 +90,10 @@ const EOF_PADDING: usize = 8;
 
 /// Deepest nesting of expressions and blocks before the parser refuses to go deeper.
 const MAX_DEPTH: u32 = 256;
+/// The most operators an expression chains without parentheses (`1 + 1 + … + 1`): each
+/// one nests the tree a level deeper, and a tree far deeper than any source needs would
+/// overflow the stack of whatever walks or frees it recursively.
+pub(crate) const MAX_CHAIN: u32 = 10_000;
 
 pub(crate) struct Parser<'t> {
     text: &'t str,
@@ -101,6 +105,8 @@ pub(crate) struct Parser<'t> {
     pub(crate) quiet: Vec<TextRange>,
     pub(crate) ctx: ParseContext,
     depth: u32,
+    /// How deep the expression being parsed nests its operator nodes ([`MAX_CHAIN`]).
+    pub(crate) chain: u32,
 }
 
 impl<'t> Parser<'t> {
@@ -128,7 +134,7 @@ impl<'t> Parser<'t> {
         // A token event and one or two node events per token (about 2.4 in dense
         // instructions, 2.7 in varied sources): growing the vector would copy it.
         let events = Vec::with_capacity((count + 1) * 3);
-        Parser { text, tokens, pos: 0, events, errors: Vec::new(), quiet: Vec::new(), ctx, depth: 0 }
+        Parser { text, tokens, pos: 0, events, errors: Vec::new(), quiet: Vec::new(), ctx, depth: 0, chain: 0 }
     }
 
     #[inline]
