@@ -401,14 +401,25 @@ impl Asm {
                 }
             }
             Statement::MacroDef(def) => {
+                let closed = def.end().is_some();
+                if !closed {
+                    let opener = def.header().and_then(|h| h.name_token());
+                    self.report_unclosed(ctx, opener, gcn_syntax::unclosed_block);
+                }
                 if !self.flush_errors(ctx, end) {
-                    crate::macros::define(self, ctx, &def);
+                    // Without its end, only the header is checked: the macro is not defined.
+                    crate::macros::define(self, ctx, &def, closed);
                     if let Some(end) = def.end() {
                         crate::pseudo::block_args_ok(self, ctx, &end);
                     }
                 }
             }
             Statement::Repeat(rep) => {
+                let closed = rep.end().is_some();
+                if !closed {
+                    let opener = rep.header().and_then(|h| h.name_token());
+                    self.report_unclosed(ctx, opener, gcn_syntax::unclosed_block);
+                }
                 let header_end = rep.header().map_or(end, |h| u32::from(h.syntax().text_range().end()));
                 if self.flush_errors(ctx, header_end) {
                     Self::skip_errors(ctx, end);
@@ -418,7 +429,8 @@ impl Asm {
                 if let Some(end) = rep.end() {
                     crate::pseudo::block_args_ok(self, ctx, &end);
                 }
-                if !header_ok {
+                // Without its end, only the header is checked: nothing repeats.
+                if !header_ok || !closed {
                     Self::skip_errors(ctx, end);
                     return Flow::Continue;
                 }
@@ -472,7 +484,8 @@ impl Asm {
     fn conditional(&mut self, ctx: &Ctx, cond: &ast::Conditional) -> Flow {
         let cond_end = u32::from(cond.syntax().text_range().end());
         if cond.end().is_none() {
-            self.report_unclosed(ctx, cond);
+            let opener = cond.branches().next().and_then(|b| b.header()).and_then(|h| h.name_token());
+            self.report_unclosed(ctx, opener, gcn_syntax::unclosed_conditional);
         }
         let mut taken = false;
         for branch in cond.branches() {
@@ -518,13 +531,13 @@ impl Asm {
         Flow::Continue
     }
 
-    /// Reports a conditional's missing `.endif` (the parser's error on its opener) apart
-    /// from the errors of its header: as in the reference, which reports an unterminated
-    /// `.if` at the end, the conditional still runs, and a missing `.endif` while one is
-    /// being typed hides nothing after it.
-    fn report_unclosed(&mut self, ctx: &Ctx, cond: &ast::Conditional) {
-        let Some(opener) = cond.branches().next().and_then(|b| b.header()).and_then(|h| h.name_token()) else { return };
-        let message = gcn_syntax::unclosed_conditional(&opener.text().to_ascii_lowercase());
+    /// Reports a block's missing end (the parser's error on its opener, `opener`) apart
+    /// from the errors of its header, which are then checked as usual: a conditional
+    /// still runs (the reference reports an unterminated `.if` at the end), a macro's
+    /// header is still read; a missing end while one is being typed hides nothing.
+    fn report_unclosed(&mut self, ctx: &Ctx, opener: Option<gcn_syntax::SyntaxToken>, message: impl Fn(&str) -> String) {
+        let Some(opener) = opener else { return };
+        let message = message(&opener.text().to_ascii_lowercase());
         let range = opener.text_range();
         let error = {
             let mut cursor = ctx.errors.borrow_mut();

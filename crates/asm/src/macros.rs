@@ -258,7 +258,8 @@ fn bytes_of(from: &Text, positions: &[usize]) -> Text {
 
 // ---- definitions -----------------------------------------------------------------------
 
-pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
+/// Defines the macro of `def`, or with `complete` false (no end) only checks its header.
+pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bool) {
     let Some(header) = def.header() else { return };
     let Some(op) = header.name_token() else { return };
     let args = clean_text(header.syntax(), op.text_range().end().into(), &ctx.mapper, &ctx.source);
@@ -349,7 +350,7 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef) {
             good = false;
         }
     }
-    if !good {
+    if !good || !complete {
         return;
     }
     if crate::pseudo::is_pseudo_op(&name.to_ascii_lowercase()) {

@@ -26,7 +26,7 @@ use std::fmt;
 
 pub use rowan::{GreenNode, TextRange, TextSize};
 
-pub use crate::parser::{is_block_directive, is_register_name, unclosed_conditional, SPECIAL_REGISTERS};
+pub use crate::parser::{is_block_directive, is_register_name, unclosed_block, unclosed_conditional, SPECIAL_REGISTERS};
 pub use crate::chunks::{parse_chunk, parse_chunk_events, parts, ChunkEvents, Chunker, KnownMacros, Parts};
 pub use crate::reparsing::TextEdit;
 pub use crate::syntax_kind::{ClrxLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};

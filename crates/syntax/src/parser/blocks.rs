@@ -33,6 +33,11 @@ pub fn unclosed_conditional(name: &str) -> String {
     format!("`{name}` without a closing `.endif`")
 }
 
+/// The error on a macro definition's or repetition's opener when nothing closes it.
+pub fn unclosed_block(name: &str) -> String {
+    format!("`{name}` without its closing pseudo-op")
+}
+
 pub(crate) fn is_else(name: &str) -> bool {
     name == ".else" || name.starts_with(".elseif")
 }
@@ -153,7 +158,7 @@ fn block_body(
     }
     body.complete(p, BODY);
     if p.at(EOF) {
-        p.push_error(opener, format!("`{name}` without its closing pseudo-op"));
+        p.push_error(opener, unclosed_block(name));
         return;
     }
     // What stands before the closing pseudo-op: plain labels stay labels, labels built

@@ -12,7 +12,7 @@ mod statements;
 use std::collections::HashSet;
 use std::num::NonZeroU32;
 
-pub use blocks::{is_block_directive, unclosed_conditional};
+pub use blocks::{is_block_directive, unclosed_block, unclosed_conditional};
 pub use expressions::{is_register_name, SPECIAL_REGISTERS};
 
 use rowan::{TextRange, TextSize};
