@@ -176,23 +176,25 @@ fn label_names(parse: &Parse) -> HashSet<String> {
 }
 
 /// Pseudo-ops whose arguments are names of their own (devices, architectures, formats,
-/// dimensions, kernels, argument kinds), not symbols: they get no semantic token, so the
+/// dimensions, kernels, sections, argument kinds), not symbols: they get no semantic token, so the
 /// editor keeps the colour its grammar gives them.
 const NAME_ARGUMENT_PSEUDO_OPS: &[&str] = &[
     ".arch", ".arg", ".dims", ".fkernel", ".format", ".gpu", ".ifarch", ".iffmt", ".ifgpu", ".ifnarch", ".ifnfmt",
-    ".ifngpu", ".kcode", ".kernel", ".use_grid_workgroup_count",
+    ".ifngpu", ".kcode", ".kernel", ".section", ".use_grid_workgroup_count",
 ];
+
+/// The name token of the pseudo-op whose argument `arg` (an `ARG` node) is.
+fn pseudo_op_of(arg: &SyntaxNode) -> Option<SyntaxToken> {
+    let op = arg.parent()?.parent()?;
+    if op.kind() != SyntaxKind::PSEUDO_OP {
+        return None;
+    }
+    op.children_with_tokens().inspect(|_| step()).filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia())
+}
 
 /// Whether `arg` (an `ARG` node) is an argument of one of [`NAME_ARGUMENT_PSEUDO_OPS`].
 fn is_name_argument(arg: &SyntaxNode) -> bool {
-    let Some(op) = arg.parent().and_then(|list| list.parent()) else { return false };
-    op.kind() == SyntaxKind::PSEUDO_OP
-        && op
-            .children_with_tokens()
-            .inspect(|_| step())
-            .filter_map(|e| e.into_token())
-            .find(|t| !t.kind().is_trivia())
-            .is_some_and(|t| NAME_ARGUMENT_PSEUDO_OPS.iter().any(|n| t.text().eq_ignore_ascii_case(n)))
+    pseudo_op_of(arg).is_some_and(|t| NAME_ARGUMENT_PSEUDO_OPS.iter().any(|n| t.text().eq_ignore_ascii_case(n)))
 }
 
 /// What `token` is; `in_register` when it lies in a `REGISTER` node; `labels` are the
@@ -236,6 +238,8 @@ fn classify(token: &SyntaxToken, in_register: bool, labels: &HashSet<String>) ->
                     let op = parent.parent()?.parent()?;
                     let first_arg = is_head(token, &parent) && parent.prev_sibling().is_none();
                     if op.kind() == SyntaxKind::PSEUDO_OP && op.parent().is_some_and(|d| d.kind() == SyntaxKind::MACRO_DEF) && first_arg {
+                        K::Macro
+                    } else if first_arg && pseudo_op_of(&parent).is_some_and(|t| t.text().eq_ignore_ascii_case(".purgem")) {
                         K::Macro
                     } else if is_name_argument(&parent) {
                         // `.arg NAME, "TYPE", …, globalbuf, f32`: names and kinds of a

@@ -18,3 +18,7 @@ back:   s_add_u32 s0, s0, half
         s_cbranch_scc0 back
         s_mov_b32 s1, done - k
 done:   s_endpgm
+.section .mydata
+.macro twice x
+.endm
+.purgem twice
