@@ -546,13 +546,8 @@ impl Asm {
                 .iter()
                 .take_while(|e| e.range.start() <= range.start())
                 .position(|e| e.range == range && e.message == message);
-            match (found, cursor.silent) {
-                (Some(i), silent) => {
-                    let error = cursor.errors.remove(next + i);
-                    (!silent).then_some(error)
-                }
-                (None, _) => None,
-            }
+            // Taken out even when silent (a repetition's later pass): never reported twice.
+            found.map(|i| cursor.errors.remove(next + i)).filter(|_| !cursor.silent)
         };
         if let Some(error) = error {
             self.error_at(ctx, error.range, error.message);
