@@ -203,9 +203,11 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
 
 // ---- MUBUF / MTBUF ----------------------------------------------------------------------
 
+/// The data formats 1 to 14 by name. 0 and 15 have none in clrxasm (the disassembler's
+/// `invalid` and `reserved` are not names the assembler takes): `@0`, `@15`.
 const DATA_FORMATS: &[&str] = &[
-    "invalid", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2", "2_10_10_10", "8_8_8_8",
-    "32_32", "16_16_16_16", "32_32_32", "32_32_32_32",
+    "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32",
+    "16_16_16_16", "32_32_32", "32_32_32_32",
 ];
 const NUMBER_FORMATS: &[&str] =
     &["unorm", "snorm", "uscaled", "sscaled", "uint", "sint", "snorm_ogl", "float"];
@@ -271,7 +273,7 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
         let d = text.strip_prefix("buf_data_format_").unwrap_or(&text);
         let n = text.strip_prefix("buf_num_format_").unwrap_or(&text);
         if let Some(i) = DATA_FORMATS.iter().position(|f| *f == d).filter(|_| !seen_dfmt) {
-            fmt.0 = i as u32;
+            fmt.0 = i as u32 + 1;
             seen_dfmt = true;
         } else if let Some(i) = NUMBER_FORMATS.iter().position(|f| *f == n) {
             fmt.1 = i as u32;
