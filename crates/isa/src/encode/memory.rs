@@ -369,11 +369,11 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
         }
     }
     let BufferFlags { offen, idxen, glc, slc, tfe, lds, addr64, dlc } = flags;
-    if lds && tfe {
-        return Err(EncodeError::new(whole, "`lds` and `tfe` cannot be used together"));
-    }
     if addr64 && (idxen || offen) {
         return Err(EncodeError::new(whole, "`idxen` and `offen` must be off with `addr64`"));
+    }
+    if lds && tfe {
+        return Err(EncodeError::new(whole, "`lds` and `tfe` cannot be used together"));
     }
     let operands = &items.operands[..n];
     let (mut vdata, mut vaddr, mut srsrc, mut soffset) = (0u32, 0u32, 0u32, 0u32);
