@@ -21,7 +21,7 @@ use gcn_syntax::ast::{self, AstNode, Statement};
 use gcn_syntax::{SyntaxError, SyntaxKind, TextRange};
 
 use crate::diag::{Diagnostic, Severity};
-use crate::expr::{bin_op, un_op, EvalError, Ir, Sections, Value};
+use crate::expr::{bin_op, un_op, EvalError, Ir, OpAt, Sections, Value};
 use crate::index::NameKind;
 use crate::layout::{Layout, SectionKind};
 use crate::literals;
@@ -107,6 +107,8 @@ pub(crate) struct Pending {
     pub ir: Ir,
     pub target: PendingTarget,
     pub loc: Location,
+    /// The expression's length in bytes from `loc` (0 when it spans texts).
+    pub len: u32,
     pub origin: Rc<Vec<(String, Location)>>,
     /// Symbols still referenced.
     pub remaining: u32,
@@ -236,8 +238,35 @@ impl Asm {
     }
 
     pub(crate) fn diag_at(&mut self, location: Location, origin: Rc<Vec<(String, Location)>>, severity: Severity, message: String) {
+        self.diag_span(location, 0, origin.as_ref().clone(), severity, message);
+    }
+
+    fn diag_span(&mut self, location: Location, len: u32, origin: Vec<(String, Location)>, severity: Severity, message: String) {
         let message = crate::encoding::escape_raw_bytes(message);
-        self.diags.push(Diagnostic { severity, location: Some(location), len: 0, message, origin: origin.as_ref().clone() });
+        self.diags.push(Diagnostic { severity, location: Some(location), len, message, origin });
+    }
+
+    /// Reports why an expression has no value: at the operator the error belongs to (a
+    /// division by zero), as the reference does, else at the expression (`start`, `len`
+    /// bytes). An operator outside the expression (in an `.eqv` it uses) is reported
+    /// with the expression as one more origin frame, "expression evaluated here".
+    fn report_invalid(&mut self, start: Location, len: u32, origin: &[(String, Location)], message: String, at: Option<OpAt>) {
+        let Some(op) = at else {
+            return self.diag_span(start, len, origin.to_vec(), Severity::Error, message);
+        };
+        let inside = op.loc.file == start.file && (start.offset..start.offset + len.max(1)).contains(&op.loc.offset);
+        let mut origin = origin.to_vec();
+        if !inside {
+            origin.push(("expression evaluated here".to_string(), start));
+        }
+        self.diag_span(op.loc, op.len, origin, Severity::Error, message);
+    }
+
+    /// [`report_invalid`](Self::report_invalid) for an expression at `range` of `ctx`.
+    pub(crate) fn invalid_at(&mut self, ctx: &Ctx, range: TextRange, message: String, at: Option<OpAt>) {
+        let (start, end) = (ctx.loc(range.start()), ctx.loc(range.end()));
+        let len = if end.file == start.file { end.offset.saturating_sub(start.offset) } else { 0 };
+        self.report_invalid(start, len, &ctx.origin, message, at);
     }
 
     /// Reports the syntax errors before `end` not reported yet; true if there were some.
@@ -777,8 +806,8 @@ impl Asm {
                     self.symbols.get_mut(id).once_defined = !reassign;
                     return;
                 }
-                Err(EvalError::Invalid(message)) => {
-                    self.error_at(ctx, value.syntax().text_range(), message);
+                Err(EvalError::Invalid(message, at)) => {
+                    self.invalid_at(ctx, value.syntax().text_range(), message, at);
                     return;
                 }
                 Err(EvalError::Pending) => unreachable!("a closed expression is never pending"),
@@ -807,8 +836,7 @@ impl Asm {
         for i in waiting {
             self.rewrite_pending(i as usize, id, &|| Ir::Sym(def));
         }
-        let loc = ctx.loc(value.syntax().text_range().start());
-        self.add_pending(ir, PendingTarget::Symbol(def), loc, ctx);
+        self.add_pending(ir, PendingTarget::Symbol(def), ctx, value.syntax().text_range());
         if later {
             self.wait_for_places(self.pending.len() - 1);
         }
@@ -914,8 +942,10 @@ impl Asm {
         }
         match result {
             Ok(v) => self.apply_pending(index, v),
-            Err(EvalError::Invalid(message)) => {
-                self.pending_diag(index, Severity::Error, message);
+            Err(EvalError::Invalid(message, at)) => {
+                let p = &self.pending[index];
+                let (loc, len, origin) = (p.loc, p.len, p.origin.clone());
+                self.report_invalid(loc, len, &origin, message, at);
                 None
             }
             Err(EvalError::Pending) => None,
@@ -1040,7 +1070,7 @@ impl Asm {
         match ir.eval(&|s| self.symbols.value(s), &mut |_| {}) {
             Ok(Value::Abs(_)) | Err(EvalError::Pending | EvalError::Later) => false,
             Ok(Value::Rel { section, .. }) => !self.layout.is_absolute_section(section as usize),
-            Err(EvalError::Invalid(_)) => true,
+            Err(EvalError::Invalid(..)) => true,
         }
     }
 
@@ -1051,7 +1081,7 @@ impl Asm {
             Ir::Value(Value::Rel { section, .. }) => !self.layout.is_absolute_section(*section as usize),
             Ir::Value(_) | Ir::Sym(_) => false,
             Ir::Unary(_, e) => self.is_relocatable(e),
-            Ir::Binary(_, a, b) => self.is_relocatable(a) || self.is_relocatable(b),
+            Ir::Binary(_, a, b, _) => self.is_relocatable(a) || self.is_relocatable(b),
             Ir::Ternary(c, t, e) => self.is_relocatable(c) || self.is_relocatable(t) || self.is_relocatable(e),
         }
     }
@@ -1071,7 +1101,7 @@ impl Asm {
         }
         let mut high = false;
         let mut base = ir;
-        if let Ir::Binary(op, lhs, rhs) = ir {
+        if let Ir::Binary(op, lhs, rhs, _) = ir {
             let pattern = matches!(op, BinOp::And | BinOp::Rem | BinOp::URem | BinOp::Div | BinOp::UDiv | BinOp::Shr);
             if pattern && !self.is_relocatable(rhs) {
                 let c = match rhs.eval(&|s| self.symbols.value(s), &mut |_| {}) {
@@ -1097,7 +1127,7 @@ impl Asm {
             }
         }
         let value = base.eval(&|s| self.symbols.value(s), &mut |_| {}).map_err(|e| match e {
-            EvalError::Invalid(m) => m,
+            EvalError::Invalid(m, _) => m,
             EvalError::Pending | EvalError::Later => "unresolved symbols in a relocation".into(),
         })?;
         let (target, addend) = match value {
@@ -1222,10 +1252,12 @@ impl Asm {
                 Ir::Unary(op, Box::new(self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?))
             }
             ast::Expr::Bin(b) => {
-                let op = b.op().and_then(|t| bin_op(t.kind())).ok_or_else(missing)?;
+                let token = b.op().ok_or_else(missing)?;
+                let op = bin_op(token.kind()).ok_or_else(missing)?;
+                let at = OpAt { loc: ctx.loc(token.text_range().start()), len: u32::from(token.text_range().len()) };
                 let lhs = self.try_lower(ctx, &b.lhs().ok_or_else(missing)?, base)?;
                 let rhs = self.try_lower(ctx, &b.rhs().ok_or_else(missing)?, base)?;
-                Ir::Binary(op, Box::new(lhs), Box::new(rhs))
+                Ir::Binary(op, Box::new(lhs), Box::new(rhs), Some(at))
             }
             ast::Expr::Ternary(t) => {
                 let c = self.try_lower(ctx, &t.condition().ok_or_else(missing)?, base)?;
@@ -1331,7 +1363,7 @@ impl Asm {
             Ir::Value(_) => {}
             Ir::Sym(id) => *ir = self.bind(*id),
             Ir::Unary(_, e) => self.bind_all(e),
-            Ir::Binary(_, a, b) => {
+            Ir::Binary(_, a, b, _) => {
                 self.bind_all(a);
                 self.bind_all(b);
             }
@@ -1469,8 +1501,8 @@ impl Asm {
                 self.error_at(ctx, range, format!("expression has unresolved symbols: {}", names.join(", ")));
                 None
             }
-            Err(EvalError::Invalid(message)) => {
-                self.error_at(ctx, range, message);
+            Err(EvalError::Invalid(message, at)) => {
+                self.invalid_at(ctx, range, message, at);
                 None
             }
             Err(EvalError::Later) => {
@@ -1493,7 +1525,9 @@ impl Asm {
 
     // ---- pending fixups -----------------------------------------------------------------
 
-    pub(crate) fn add_pending(&mut self, ir: Ir, target: PendingTarget, loc: Location, ctx: &Ctx) {
+    pub(crate) fn add_pending(&mut self, ir: Ir, target: PendingTarget, ctx: &Ctx, range: TextRange) {
+        let (loc, end) = (ctx.loc(range.start()), ctx.loc(range.end()));
+        let len = if end.file == loc.file { end.offset.saturating_sub(loc.offset) } else { 0 };
         let mut syms = Vec::new();
         ir.symbols(&mut syms);
         let index = self.pending.len();
@@ -1502,7 +1536,7 @@ impl Asm {
         }
         let keeps_code_positions = matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium);
         let original = (keeps_code_positions && matches!(target, PendingTarget::Symbol(_))).then(|| Box::new(ir.clone()));
-        self.pending.push(Pending { ir, target, loc, origin: ctx.origin.clone(), remaining: syms.len() as u32, done: false, original });
+        self.pending.push(Pending { ir, target, loc, len, origin: ctx.origin.clone(), remaining: syms.len() as u32, done: false, original });
     }
 
     /// A value to store in data or code: absolute, or a position in a section whose
@@ -1605,8 +1639,7 @@ impl Asm {
         if !ir.is_closed() {
             let (section, offset) = (self.layout.current(), self.layout.offset());
             if self.emit(ctx, range, &zeros[..size]) {
-                let loc = ctx.loc(range.start());
-                self.add_pending(ir, PendingTarget::Data { section, offset, size }, loc, ctx);
+                self.add_pending(ir, PendingTarget::Data { section, offset, size }, ctx, range);
             }
             return;
         }
@@ -1623,8 +1656,7 @@ impl Asm {
         if let Err(EvalError::Later) = value {
             let (section, offset) = (self.layout.current(), self.layout.offset());
             if self.emit(ctx, range, &zeros[..size]) {
-                let loc = ctx.loc(range.start());
-                self.add_pending(ir, PendingTarget::Data { section, offset, size }, loc, ctx);
+                self.add_pending(ir, PendingTarget::Data { section, offset, size }, ctx, range);
                 self.wait_for_places(self.pending.len() - 1);
             }
             return;
@@ -1642,8 +1674,8 @@ impl Asm {
                     [0; 8]
                 }
             },
-            Err(EvalError::Invalid(message)) => {
-                self.error_at(ctx, range, message);
+            Err(EvalError::Invalid(message, at)) => {
+                self.invalid_at(ctx, range, message, at);
                 [0; 8]
             }
             Err(EvalError::Pending | EvalError::Later) => [0; 8],
@@ -1745,9 +1777,8 @@ impl Asm {
             }
             encode::FixupKind::Branch => PendingTarget::Branch { section, offset, instr_start: start as i64 },
         };
-        let loc = ctx.loc(gcn_isa::encode::value_range(&fixup.expr).start());
         // Known by now (defined later in the same statement's expansion): patch at once.
-        self.add_pending(ir, target, loc, ctx);
+        self.add_pending(ir, target, ctx, gcn_isa::encode::value_range(&fixup.expr));
         let index = self.pending.len() - 1;
         if self.pending[index].remaining == 0 {
             if let Some((id, v)) = self.complete_pending(index) {
@@ -1850,7 +1881,7 @@ impl Resolver<'_> {
             Ok(v) => Ok(Some(v)),
             // Both wait: a fixup completes them.
             Err(EvalError::Pending | EvalError::Later) => Ok(None),
-            Err(EvalError::Invalid(m)) => Err(m),
+            Err(EvalError::Invalid(m, _)) => Err(m),
         }
     }
 }

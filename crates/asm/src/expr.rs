@@ -21,6 +21,7 @@
 //! [`Sections::Placed`], each section of the space is at its address and the result, if
 //! still a position, is one in the section holding it (as the reference does).
 
+use crate::source::Location;
 use crate::symbols::SymId;
 
 /// A value: absolute, or an offset into a section (a label, `.`).
@@ -85,13 +86,22 @@ pub enum BinOp {
     LogicalOr,
 }
 
+/// Where an operator is written: an error that belongs to it (a division by zero) is
+/// reported there, as the reference does, not at the expression's start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpAt {
+    pub loc: Location,
+    pub len: u32,
+}
+
 /// A lowered expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ir {
     Value(Value),
     Sym(SymId),
     Unary(UnOp, Box<Ir>),
-    Binary(BinOp, Box<Ir>, Box<Ir>),
+    /// The operator's place, when it was lowered from the source.
+    Binary(BinOp, Box<Ir>, Box<Ir>, Option<OpAt>),
     Ternary(Box<Ir>, Box<Ir>, Box<Ir>),
 }
 
@@ -100,8 +110,8 @@ pub enum Ir {
 pub enum EvalError {
     /// It references symbols not defined yet.
     Pending,
-    /// It can never have one.
-    Invalid(String),
+    /// It can never have one: the message, and the operator it belongs to (if known).
+    Invalid(String, Option<OpAt>),
     /// It combines sections whose places in the binary are known only at the end
     /// ([`Sections::Space`]).
     Later,
@@ -169,7 +179,17 @@ impl Sections<'_> {
 
 impl From<String> for EvalError {
     fn from(message: String) -> Self {
-        EvalError::Invalid(message)
+        EvalError::Invalid(message, None)
+    }
+}
+
+impl EvalError {
+    /// The error with `at` as its place, unless it has one already (a deeper operator's).
+    fn at(self, at: Option<OpAt>) -> EvalError {
+        match self {
+            EvalError::Invalid(message, None) => EvalError::Invalid(message, at),
+            other => other,
+        }
     }
 }
 
@@ -195,7 +215,7 @@ impl Rv {
 }
 
 fn invalid<T>(message: &str) -> Result<T, EvalError> {
-    Err(EvalError::Invalid(message.to_string()))
+    Err(EvalError::Invalid(message.to_string(), None))
 }
 
 impl Ir {
@@ -237,7 +257,7 @@ impl Ir {
         match self {
             Ir::Value(_) | Ir::Sym(_) => 1,
             Ir::Unary(_, e) => 1 + e.size(),
-            Ir::Binary(_, a, b) => 1 + a.size() + b.size(),
+            Ir::Binary(_, a, b, _) => 1 + a.size() + b.size(),
             Ir::Ternary(c, t, e) => 1 + c.size() + t.size() + e.size(),
         }
     }
@@ -248,7 +268,7 @@ impl Ir {
             Ir::Value(_) => true,
             Ir::Sym(_) => false,
             Ir::Unary(_, e) => e.is_closed(),
-            Ir::Binary(_, a, b) => a.is_closed() && b.is_closed(),
+            Ir::Binary(_, a, b, _) => a.is_closed() && b.is_closed(),
             Ir::Ternary(c, t, e) => c.is_closed() && t.is_closed() && e.is_closed(),
         }
     }
@@ -264,13 +284,13 @@ impl Ir {
             Ir::Value(v) => Ok(sections.value(*v)),
             Ir::Sym(id) => lookup(*id).map(|v| sections.value(v)).ok_or(EvalError::Pending),
             Ir::Unary(op, e) => unary(*op, e.eval_rv(lookup, warn, sections, later)?),
-            Ir::Binary(op, a, b) => {
+            Ir::Binary(op, a, b, at) => {
                 // Both sides first: "pending" wins over an error, as the reference only
                 // evaluates an expression once every symbol in it is known.
                 let (a, b) = (a.eval_rv(lookup, warn, sections, later), b.eval_rv(lookup, warn, sections, later));
                 match (a, b) {
                     (Err(EvalError::Pending), _) | (_, Err(EvalError::Pending)) => Err(EvalError::Pending),
-                    (a, b) => binary(*op, a?, b?, warn, sections, later),
+                    (a, b) => binary(*op, a?, b?, warn, sections, later).map_err(|e| e.at(*at)),
                 }
             }
             Ir::Ternary(c, t, e) => {
@@ -301,7 +321,7 @@ impl Ir {
                 }
             }
             Ir::Unary(_, e) => e.symbols(out),
-            Ir::Binary(_, a, b) => {
+            Ir::Binary(_, a, b, _) => {
                 a.symbols(out);
                 b.symbols(out);
             }
@@ -323,7 +343,7 @@ impl Ir {
                 }
             }
             Ir::Unary(_, e) => e.substitute(id, with),
-            Ir::Binary(_, a, b) => {
+            Ir::Binary(_, a, b, _) => {
                 a.substitute(id, with);
                 b.substitute(id, with);
             }
@@ -341,7 +361,7 @@ impl Ir {
             Ir::Value(_) => false,
             Ir::Sym(s) => *s == id,
             Ir::Unary(_, e) => e.mentions(id),
-            Ir::Binary(_, a, b) => a.mentions(id) || b.mentions(id),
+            Ir::Binary(_, a, b, _) => a.mentions(id) || b.mentions(id),
             Ir::Ternary(c, t, e) => c.mentions(id) || t.mentions(id) || e.mentions(id),
         }
     }
@@ -418,7 +438,7 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sect
     let both_abs = a_abs && b_abs;
     let division = |what: &str| -> Result<(), EvalError> {
         if !both_abs {
-            return Err(EvalError::Invalid(format!("{what} is not allowed for a section-relative value")));
+            return Err(EvalError::Invalid(format!("{what} is not allowed for a section-relative value"), None));
         }
         if y == 0 {
             return invalid("division by zero");
@@ -651,8 +671,12 @@ mod tests {
         ir.eval(&|_| None, &mut |_| {})
     }
 
+    fn node(op: BinOp, a: Box<Ir>, b: Box<Ir>) -> Ir {
+        Ir::Binary(op, a, b, None)
+    }
+
     fn bin(op: BinOp, x: i64, y: i64) -> i64 {
-        eval(&Ir::Binary(op, val(Value::Abs(x)), val(Value::Abs(y)))).unwrap().abs().unwrap()
+        eval(&node(op, val(Value::Abs(x)), val(Value::Abs(y)))).unwrap().abs().unwrap()
     }
 
     fn rel(section: u32, offset: i64) -> Value {
@@ -675,14 +699,14 @@ mod tests {
     #[test]
     fn shift_count_out_of_range_warns() {
         let mut warnings = Vec::new();
-        let ir = Ir::Binary(BinOp::Shl, val(Value::Abs(1)), val(Value::Abs(65)));
+        let ir = node(BinOp::Shl, val(Value::Abs(1)), val(Value::Abs(65)));
         assert_eq!(ir.eval(&|_| None, &mut |w| warnings.push(w)), Ok(Value::Abs(0)));
         assert_eq!(warnings.len(), 1);
     }
 
     #[test]
     fn labels_subtract_to_absolute() {
-        let ir = Ir::Binary(BinOp::Sub, val(rel(0, 12)), val(rel(0, 4)));
+        let ir = node(BinOp::Sub, val(rel(0, 12)), val(rel(0, 4)));
         assert_eq!(eval(&ir), Ok(Value::Abs(8)));
     }
 
@@ -691,34 +715,34 @@ mod tests {
         // a*7 - (b - a)*a with b - a absolute: a*7 - 7*a = 0.
         let a = rel(1, 0);
         let b = rel(1, 7);
-        let diff = Ir::Binary(BinOp::Sub, val(b), val(a));
-        let right = Ir::Binary(BinOp::Mul, Box::new(diff), val(a));
-        let left = Ir::Binary(BinOp::Mul, val(a), val(Value::Abs(7)));
-        let ir = Ir::Binary(BinOp::Sub, Box::new(left), Box::new(right));
+        let diff = node(BinOp::Sub, val(b), val(a));
+        let right = node(BinOp::Mul, Box::new(diff), val(a));
+        let left = node(BinOp::Mul, val(a), val(Value::Abs(7)));
+        let ir = node(BinOp::Sub, Box::new(left), Box::new(right));
         assert_eq!(eval(&ir), Ok(Value::Abs(0)));
         // Two sections that cancel: (x2 + y) - x1 - y + x1 - x2 = 0.
-        let ir = Ir::Binary(
+        let ir = node(
             BinOp::Sub,
-            Box::new(Ir::Binary(BinOp::Add, val(rel(1, 3)), val(rel(2, 5)))),
-            Box::new(Ir::Binary(BinOp::Add, val(rel(2, 4)), val(rel(1, 1)))),
+            Box::new(node(BinOp::Add, val(rel(1, 3)), val(rel(2, 5)))),
+            Box::new(node(BinOp::Add, val(rel(2, 4)), val(rel(1, 1)))),
         );
         assert_eq!(eval(&ir), Ok(Value::Abs(3)));
         // Two sections left: an error.
-        let ir = Ir::Binary(BinOp::Add, val(rel(1, 3)), val(rel(2, 5)));
-        assert!(matches!(eval(&ir), Err(EvalError::Invalid(_))));
+        let ir = node(BinOp::Add, val(rel(1, 3)), val(rel(2, 5)));
+        assert!(matches!(eval(&ir), Err(EvalError::Invalid(..))));
     }
 
     #[test]
     fn bitwise_special_cases_keep_sections() {
         let a = rel(3, 3);
-        assert_eq!(eval(&Ir::Binary(BinOp::And, val(a), val(Value::Abs(-1)))), Ok(a));
-        assert_eq!(eval(&Ir::Binary(BinOp::And, val(a), val(Value::Abs(0)))), Ok(Value::Abs(0)));
-        assert_eq!(eval(&Ir::Binary(BinOp::Or, val(Value::Abs(0)), val(a))), Ok(a));
-        assert_eq!(eval(&Ir::Binary(BinOp::OrNot, val(a), val(Value::Abs(0)))), Ok(Value::Abs(-1)));
+        assert_eq!(eval(&node(BinOp::And, val(a), val(Value::Abs(-1)))), Ok(a));
+        assert_eq!(eval(&node(BinOp::And, val(a), val(Value::Abs(0)))), Ok(Value::Abs(0)));
+        assert_eq!(eval(&node(BinOp::Or, val(Value::Abs(0)), val(a))), Ok(a));
+        assert_eq!(eval(&node(BinOp::OrNot, val(a), val(Value::Abs(0)))), Ok(Value::Abs(-1)));
         // 0 ! -a = ~(-a) = a - 1.
         let neg = Ir::Unary(UnOp::Neg, val(a));
-        assert_eq!(eval(&Ir::Binary(BinOp::OrNot, val(Value::Abs(0)), Box::new(neg))), Ok(rel(3, 2)));
-        assert!(eval(&Ir::Binary(BinOp::And, val(a), val(Value::Abs(3)))).is_err());
+        assert_eq!(eval(&node(BinOp::OrNot, val(Value::Abs(0)), Box::new(neg))), Ok(rel(3, 2)));
+        assert!(eval(&node(BinOp::And, val(a), val(Value::Abs(3)))).is_err());
     }
 
     #[test]
@@ -727,29 +751,29 @@ mod tests {
         let space = Sections::Space(&in_space);
         let eval_space = |ir: &Ir| ir.eval_in(&|_| None, &mut |_| {}, space);
         // Code minus data: later; a position plus a number: now.
-        let diff = Ir::Binary(BinOp::Sub, val(rel(1, 5)), val(rel(2, 3)));
+        let diff = node(BinOp::Sub, val(rel(1, 5)), val(rel(2, 3)));
         assert_eq!(eval_space(&diff), Err(EvalError::Later));
-        assert_eq!(eval_space(&Ir::Binary(BinOp::Add, val(rel(1, 5)), val(Value::Abs(4)))), Ok(rel(1, 9)));
+        assert_eq!(eval_space(&node(BinOp::Add, val(rel(1, 5)), val(Value::Abs(4)))), Ok(rel(1, 9)));
         // A product of two positions, a comparison of two sections: later.
-        assert_eq!(eval_space(&Ir::Binary(BinOp::Mul, val(rel(1, 5)), val(rel(2, 3)))), Err(EvalError::Later));
-        assert_eq!(eval_space(&Ir::Binary(BinOp::Lt, val(rel(1, 5)), val(rel(2, 3)))), Err(EvalError::Later));
+        assert_eq!(eval_space(&node(BinOp::Mul, val(rel(1, 5)), val(rel(2, 3)))), Err(EvalError::Later));
+        assert_eq!(eval_space(&node(BinOp::Lt, val(rel(1, 5)), val(rel(2, 3)))), Err(EvalError::Later));
         // A section outside the space is an error as ever.
-        assert!(matches!(eval_space(&Ir::Binary(BinOp::Sub, val(rel(1, 5)), val(rel(3, 3)))), Err(EvalError::Invalid(_))));
-        assert!(matches!(eval(&diff), Err(EvalError::Invalid(_))));
+        assert!(matches!(eval_space(&node(BinOp::Sub, val(rel(1, 5)), val(rel(3, 3)))), Err(EvalError::Invalid(..))));
+        assert!(matches!(eval(&diff), Err(EvalError::Invalid(..))));
 
         // Placed: section 2 at 100, section 1 at 4096.
         let placed = [(2, 100), (1, 4096)];
         let eval_placed = |ir: &Ir| ir.eval_in(&|_| None, &mut |_| {}, Sections::Placed(&placed));
         assert_eq!(eval_placed(&diff), Ok(Value::Abs(4096 + 5 - 100 - 3)));
         // A position lands in the section holding it: 2 * code - data in code.
-        let twice = Ir::Binary(BinOp::Add, val(rel(1, 0)), Box::new(Ir::Binary(BinOp::Sub, val(rel(1, 0)), val(rel(2, 20)))));
+        let twice = node(BinOp::Add, val(rel(1, 0)), Box::new(node(BinOp::Sub, val(rel(1, 0)), val(rel(2, 20)))));
         assert_eq!(eval_placed(&twice), Ok(rel(1, 4096 - 100 - 20)));
         assert_eq!(eval_placed(&Ir::Value(rel(2, 7))), Ok(rel(2, 7)));
     }
 
     #[test]
     fn pending_wins_over_errors() {
-        let ir = Ir::Binary(BinOp::Div, Box::new(Ir::Sym(SymId(0))), val(Value::Abs(0)));
+        let ir = node(BinOp::Div, Box::new(Ir::Sym(SymId(0))), val(Value::Abs(0)));
         assert_eq!(eval(&ir), Err(EvalError::Pending));
     }
 }

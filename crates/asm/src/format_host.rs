@@ -74,8 +74,8 @@ impl Host for FormatHost<'_> {
                 asm.error_at(ctx, range, format!("expression needs {} defined before this point", names.join(", ")));
                 None
             }
-            Err(EvalError::Invalid(m)) => {
-                asm.error_at(ctx, range, m);
+            Err(EvalError::Invalid(m, at)) => {
+                asm.invalid_at(ctx, range, m, at);
                 None
             }
             Err(EvalError::Later) => {
