@@ -250,7 +250,15 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
                 // As in the reference, a pseudo-op of the binary format fixes the format.
                 asm.format_fixed = true;
             } else {
-                asm.error_at(ctx, range, format!("`{name}` is neither a pseudo-op nor a macro"));
+                let message = match gcn_isa::pseudo_op(&name) {
+                    Some(other) if !other.is_general() => {
+                        let formats: Vec<String> = other.formats.names().iter().map(|f| format!("`{f}`")).collect();
+                        let format = asm.layout.format.name();
+                        format!("`{name}` is a pseudo-op of the {} binary format; the format in use is `{format}`", formats.join(" and "))
+                    }
+                    _ => format!("`{name}` is neither a pseudo-op nor a macro"),
+                };
+                asm.error_at(ctx, range, message);
             }
         }
     }
