@@ -13,6 +13,9 @@
 //! - [`pseudo_ops`](mod@pseudo_ops): the pseudo-op table (generated from
 //!   `data/pseudo_ops.txt`): formats, scope, syntax, default, description.
 //!
+//! - [`operand_names`]: the names operands take besides registers (`hwreg(trapsts, …)`,
+//!   `sendmsg(gs, emit, …)`, the `s_waitcnt` counters, SDWA selections, MTBUF formats).
+//!
 //! - [`encode`]: from a syntax-tree instruction to machine words, per encoding class.
 //!
 //! The table is generated from `data/instructions.txt`, the source of truth, into
@@ -22,6 +25,7 @@
 pub mod arch;
 pub mod encode;
 pub mod lookup;
+pub mod operand_names;
 pub mod pseudo_ops;
 pub mod table;
 

@@ -3,6 +3,7 @@
 //! Out-of-range offsets and masks are truncated to their field, as clrxasm does (it
 //! warns); pending offsets get a [`Fixup`](super::Fixup).
 
+use crate::operand_names;
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange, TextSize};
 use rowan::GreenNodeData;
 use smallvec::smallvec;
@@ -203,15 +204,6 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
 
 // ---- MUBUF / MTBUF ----------------------------------------------------------------------
 
-/// The data formats 1 to 14 by name. 0 and 15 have none in clrxasm (the disassembler's
-/// `invalid` and `reserved` are not names the assembler takes): `@0`, `@15`.
-const DATA_FORMATS: &[&str] = &[
-    "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32",
-    "16_16_16_16", "32_32_32", "32_32_32_32",
-];
-const NUMBER_FORMATS: &[&str] =
-    &["unorm", "snorm", "uscaled", "sscaled", "uint", "sint", "snorm_ogl", "float"];
-
 /// Registers of a packed-or-not D16 format access: GCN 1.2 has one component per
 /// register; later generations pack two.
 fn d16_format_regs(row: &Instruction, gen: Generation, base: u32) -> u32 {
@@ -270,13 +262,11 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
             }
             NameOrValue::Name(text) => text,
         };
-        let d = text.strip_prefix("buf_data_format_").unwrap_or(&text);
-        let n = text.strip_prefix("buf_num_format_").unwrap_or(&text);
-        if let Some(i) = DATA_FORMATS.iter().position(|f| *f == d).filter(|_| !seen_dfmt) {
-            fmt.0 = i as u32 + 1;
+        if let Some(d) = operand_names::data_format(&text).filter(|_| !seen_dfmt) {
+            fmt.0 = d;
             seen_dfmt = true;
-        } else if let Some(i) = NUMBER_FORMATS.iter().position(|f| *f == n) {
-            fmt.1 = i as u32;
+        } else if let Some(n) = operand_names::number_format(&text) {
+            fmt.1 = n;
             seen_dfmt = true;
         } else {
             return Err(EncodeError::new(range_of(e), format!("unknown data or number format `{text}`")));

@@ -3,6 +3,7 @@
 //! Out-of-range immediates are truncated to their field, as clrxasm does (it warns);
 //! pending values get a [`Fixup`](super::Fixup) whose `bits`/`signed` let the core warn.
 
+use crate::operand_names;
 use gcn_syntax::{ast, ast::AstNode, SyntaxKind, TextRange};
 use rowan::GreenNodeData;
 use smallvec::smallvec;
@@ -301,36 +302,6 @@ fn name_arg(e: &ast::Expr) -> Option<String> {
     Some(s)
 }
 
-const HWREGS: &[(&str, u32, Generation)] = &[
-    ("mode", 1, Generation::Gcn1_0),
-    ("status", 2, Generation::Gcn1_0),
-    ("trapsts", 3, Generation::Gcn1_0),
-    ("hw_id", 4, Generation::Gcn1_0),
-    ("gpr_alloc", 5, Generation::Gcn1_0),
-    ("lds_alloc", 6, Generation::Gcn1_0),
-    ("ib_sts", 7, Generation::Gcn1_0),
-    ("pc_lo", 8, Generation::Gcn1_0),
-    ("pc_hi", 9, Generation::Gcn1_0),
-    ("inst_dw0", 10, Generation::Gcn1_0),
-    ("inst_dw1", 11, Generation::Gcn1_0),
-    ("ib_dbg0", 12, Generation::Gcn1_0),
-    ("ib_dbg1", 13, Generation::Gcn1_2),
-    ("flush_ib", 14, Generation::Gcn1_4),
-    ("sh_mem_bases", 15, Generation::Gcn1_4),
-    ("sq_shader_tba_lo", 16, Generation::Gcn1_4),
-    ("sq_shader_tba_hi", 17, Generation::Gcn1_4),
-    ("sq_shader_tma_lo", 18, Generation::Gcn1_4),
-    ("sq_shader_tma_hi", 19, Generation::Gcn1_4),
-    ("tba_lo", 16, Generation::Gcn1_4),
-    ("tba_hi", 17, Generation::Gcn1_4),
-    ("tma_lo", 18, Generation::Gcn1_4),
-    ("tma_hi", 19, Generation::Gcn1_4),
-    ("flat_scr_lo", 20, Generation::Gcn1_5),
-    ("flat_scr_hi", 21, Generation::Gcn1_5),
-    ("xnack_mask", 22, Generation::Gcn1_5),
-    ("pops_packer", 23, Generation::Gcn1_5),
-];
-
 /// `hwreg(name, offset, size)` or a 16-bit value.
 fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     // clrxasm reads only the function here, not a plain number.
@@ -344,9 +315,8 @@ fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     let gen = cx.gen();
     let id = match name_arg(&args[0]) {
         Some(name) => {
-            let key = name.strip_prefix("hwreg_").unwrap_or(&name);
-            match HWREGS.iter().find(|(n, _, g)| *n == key && gen >= *g) {
-                Some(&(_, id, _)) => id,
+            match operand_names::hwreg(&name, gen) {
+                Some(n) => n.value,
                 None => {
                     return Err(EncodeError::new(range_of(&args[0]), format!("unknown hardware register `{name}` on {gen}")))
                 }
@@ -371,23 +341,6 @@ fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     Ok(packed as u32 & 0xffff)
 }
 
-const MESSAGES: &[(&str, u32, Generation)] = &[
-    ("interrupt", 1, Generation::Gcn1_0),
-    ("gs", 2, Generation::Gcn1_0),
-    ("gs_done", 3, Generation::Gcn1_0),
-    ("savewave", 4, Generation::Gcn1_2),
-    ("stall_wave_gen", 5, Generation::Gcn1_4),
-    ("halt_waves", 6, Generation::Gcn1_4),
-    ("ordered_ps_done", 7, Generation::Gcn1_4),
-    ("early_prim_dealloc", 8, Generation::Gcn1_4),
-    ("gs_alloc_req", 9, Generation::Gcn1_4),
-    ("get_doorbell", 10, Generation::Gcn1_4),
-    ("system", 15, Generation::Gcn1_0),
-    ("sysmsg", 15, Generation::Gcn1_0),
-];
-
-const GS_OPS: &[(&str, u32)] = &[("nop", 0), ("cut", 1), ("emit", 2), ("emit_cut", 3), ("emit-cut", 3)];
-
 /// `sendmsg(msg[, gs_op[, stream]])` or a 16-bit value.
 fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     // clrxasm reads only the function here, not a plain number.
@@ -401,9 +354,8 @@ fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     let gen = cx.gen();
     let msg = match name_arg(&args[0]) {
         Some(name) => {
-            let key = name.strip_prefix("msg_").unwrap_or(&name);
-            match MESSAGES.iter().find(|(n, _, g)| *n == key && gen >= *g) {
-                Some(&(_, id, _)) => id,
+            match operand_names::message(&name, gen) {
+                Some(n) => n.value,
                 None => return Err(EncodeError::new(range_of(&args[0]), format!("unknown message `{name}` on {gen}"))),
             }
         }
@@ -416,9 +368,8 @@ fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     if let Some(op) = args.get(1) {
         let gs_op = match name_arg(op) {
             Some(name) => {
-                let key = name.strip_prefix("gs_op_").or_else(|| name.strip_prefix("gs_")).unwrap_or(&name);
-                match GS_OPS.iter().find(|(n, _)| *n == key) {
-                    Some(&(_, id)) => id,
+                match operand_names::gs_op(&name) {
+                    Some(n) => n.value,
                     None => return Err(EncodeError::new(range_of(op), format!("unknown GS operation `{name}`"))),
                 }
             }
@@ -488,7 +439,7 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     for e in operands {
         leaves(&e.expr(), &mut terms);
     }
-    const COUNTERS: [&str; 3] = ["vmcnt", "expcnt", "lgkmcnt"];
+    const COUNTERS: [&str; 3] = operand_names::WAIT_COUNTERS;
     // Which counter a term names (0 vmcnt, 1 expcnt, 2 lgkmcnt), and its call.
     let counter = |e: &ast::Expr| COUNTERS.iter().enumerate().find_map(|(i, n)| call_named(e, n).map(|c| (i, c.clone())));
     if let Some(at) = operands.iter().find_map(|o| o.comma_before()) {
@@ -507,12 +458,8 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
         }
     }
     let gen = cx.gen();
-    let vega = gen >= Generation::Gcn1_4;
-    let lgkm_mask: u32 = if gen.is_gfx10() { 0x3f } else { 0xf };
-    let mut vm: u32 = if vega { 0x3f } else { 0xf };
-    let mut exp: u32 = 7;
-    let mut lgkm: u32 = lgkm_mask;
-    let vm_mask: u32 = if vega { 0x3f } else { 0xf };
+    let [vm_mask, exp_mask, lgkm_mask] = [0, 1, 2].map(|which| operand_names::wait_counter_max(which, gen));
+    let (mut vm, mut exp, mut lgkm) = (vm_mask, exp_mask, lgkm_mask);
     let mut given = [false; 3];
     for (t, which, call) in counters {
         let name = COUNTERS[which];
@@ -524,7 +471,7 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
             return Err(EncodeError::new(range_of(t), "expected one value"));
         };
         let v = cx.known(&a)?;
-        let mask = [vm_mask, 7, lgkm_mask][which];
+        let mask = [vm_mask, exp_mask, lgkm_mask][which];
         if !(0..=i64::from(mask)).contains(&v) {
             cx.warn(range_of(&a), format!("`{name}` value {v} out of range (0-{mask}): its low bits are kept"));
         }

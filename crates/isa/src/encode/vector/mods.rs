@@ -7,6 +7,7 @@
 //! Which modifiers exist depends on the encoding and the generation; a modifier that
 //! does not apply is refused as unknown, as clrxasm does.
 
+use crate::operand_names;
 use gcn_syntax::ast::{self, AstNode};
 use gcn_syntax::TextRange;
 
@@ -116,20 +117,6 @@ impl VopMods {
             op_sel_range: None,
         }
     }
-}
-
-/// SDWA part selection names.
-fn sel_value(name: &str) -> Option<u8> {
-    Some(match name {
-        "b0" | "byte0" | "byte_0" => 0,
-        "b1" | "byte1" | "byte_1" => 1,
-        "b2" | "byte2" | "byte_2" => 2,
-        "b3" | "byte3" | "byte_3" => 3,
-        "w0" | "word0" | "word_0" => 4,
-        "w1" | "word1" | "word_1" => 5,
-        "dword" => 6,
-        _ => return None,
-    })
 }
 
 /// Evaluates an expression that must be known now (modifier values).
@@ -507,7 +494,7 @@ pub(super) fn parse(
                         None => None,
                     }
                 } else {
-                    match name_of(&v).as_deref().and_then(sel_value) {
+                    match name_of(&v).as_deref().and_then(operand_names::sdwa_sel) {
                         Some(s) => Some(s),
                         None => {
                             errors.push(EncodeError::new(
@@ -546,13 +533,9 @@ pub(super) fn parse(
                         None => None,
                     }
                 } else {
-                    let n = name_of(&v);
-                    let n = n.as_deref().map(|n| n.strip_prefix("unused_").unwrap_or(n));
-                    match n {
-                        Some("pad") => Some(0),
-                        Some("sext") => Some(1),
-                        Some("preserve") => Some(2),
-                        _ => {
+                    match name_of(&v).as_deref().and_then(operand_names::dst_unused) {
+                        Some(x) => Some(x),
+                        None => {
                             errors.push(EncodeError::new(
                                 v.syntax().text_range(),
                                 "unknown dst_unused: expected PAD, SEXT, PRESERVE or @VALUE",
