@@ -8,7 +8,10 @@
 //! - a **register** operand: which registers it covers (`s[4:7]` is s4–s7, four SGPRs)
 //!   and what a special register (`exec`, `vcc`, `m0`, `ttmp*`, …) is;
 //! - a **number**: its value in decimal and hexadecimal, and as a float where it is one;
-//! - a **name**: the label, symbol, kernel or macro it refers to, where the file defines it.
+//! - a **name**: the label, symbol, kernel or macro it refers to, where the file defines it;
+//! - an **operand name** ([`operand_names`]): `hwreg(...)`, `sendmsg(...)`, the
+//!   `s_waitcnt` counters, `lit(...)`, `gpr_idx(...)`, the hardware registers, messages
+//!   and GS operations in them, SDWA selections, MTBUF formats.
 //!
 //! With the program's analysis ([`Program`]), hover also says what the assembler found:
 //! for a name, what it resolved to (across includes and macro arguments), its value or
@@ -19,6 +22,8 @@
 //! The generation is the last `.gpu`/`.arch` before the cursor, else the caller's default
 //! (the file's options). Only the cursor's token and its ancestors are looked at, plus one
 //! scan of the top-level statements' green nodes for `.gpu` and names.
+
+mod operand_names;
 
 use std::fmt::Write;
 use std::path::Path;
@@ -59,6 +64,9 @@ pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Genera
             write!(markdown, "\n\nKernel `{}`: {}.", kernel.name, kernel.label()).unwrap();
         }
         return Some(HoverResult { range: reg.text_range(), markdown });
+    }
+    if let Some(found) = operand_names::hover(&token, generation()) {
+        return Some(found);
     }
     if let Some((range, negated)) = number_at(&token) {
         let number = if token.kind() == SyntaxKind::MINUS { negated_literal(&token)? } else { token.clone() };

@@ -237,9 +237,9 @@ fn classify(token: &SyntaxToken, in_register: bool, labels: &HashSet<String>) ->
                     // The name in `.macro NAME …`.
                     let op = parent.parent()?.parent()?;
                     let first_arg = is_head(token, &parent) && parent.prev_sibling().is_none();
-                    if op.kind() == SyntaxKind::PSEUDO_OP && op.parent().is_some_and(|d| d.kind() == SyntaxKind::MACRO_DEF) && first_arg {
-                        K::Macro
-                    } else if first_arg && pseudo_op_of(&parent).is_some_and(|t| t.text().eq_ignore_ascii_case(".purgem")) {
+                    let macro_def = op.kind() == SyntaxKind::PSEUDO_OP && op.parent().is_some_and(|d| d.kind() == SyntaxKind::MACRO_DEF);
+                    let purgem = pseudo_op_of(&parent).is_some_and(|t| t.text().eq_ignore_ascii_case(".purgem"));
+                    if first_arg && (macro_def || purgem) {
                         K::Macro
                     } else if is_name_argument(&parent) {
                         // `.arg NAME, "TYPE", …, globalbuf, f32`: names and kinds of a
