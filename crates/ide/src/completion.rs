@@ -9,6 +9,11 @@
 //! - In operands: the special registers of the generation, and the labels, symbols and
 //!   kernels the file defines.
 //! - After `.gpu`, `.arch`, `.format`: device, architecture and format names.
+//! - Where an operand takes a name ([`operand_names`]): `hwreg(...)`, `sendmsg(...)`
+//!   and the `s_waitcnt` counters as snippets in their operand's place; the hardware
+//!   registers, messages and GS operations of the generation inside them; SDWA
+//!   selections after `dst_sel:`/`src0_sel:`/`src1_sel:`/`dst_unused:`; MTBUF formats in
+//!   `format:[...]`.
 //!
 //! The prefix already typed (the name the cursor is in or just after) is what the items
 //! replace; items are filtered by it, case-insensitively.
@@ -20,6 +25,8 @@ use gcn_syntax::{Parse, SyntaxKind, SyntaxToken, TextRange, TextSize};
 
 use crate::isa_docs;
 use crate::scan::{self, DefinitionKind, FileIndex};
+
+mod operand_names;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CompletionKind {
@@ -113,6 +120,8 @@ pub fn completions(
             }
         }
     } else if let Some(values) = before.as_ref().and_then(|t| pseudo_op_values(t, &lower)) {
+        items = values;
+    } else if let Some(values) = before.as_ref().and_then(|t| operand_names::items(t, gen, &lower)) {
         items = values;
     } else {
         for (name, doc) in special_registers(gen) {
