@@ -25,6 +25,8 @@
 
 mod operand_names;
 
+pub(crate) use operand_names::is_operand_name;
+
 use std::fmt::Write;
 use std::path::Path;
 

@@ -227,6 +227,10 @@ fn classify(token: &SyntaxToken, in_register: bool, labels: &HashSet<String>) ->
                     if parent.parent().is_some_and(|arg| arg.kind() == SyntaxKind::ARG && is_name_argument(&arg)) {
                         return None;
                     }
+                    // `hwreg(trapsts, …)`, `dst_sel:byte0`, `format:[32, float]`: no symbols.
+                    if crate::hover::is_operand_name(token) {
+                        return None;
+                    }
                     if labels.contains(token.text()) {
                         K::Label
                     } else {

@@ -34,6 +34,30 @@ pub(super) fn hover(token: &SyntaxToken, gen: Generation) -> Option<HoverResult>
     Some(HoverResult { range, markdown })
 }
 
+/// Whether `token`, a name in an operand, names one of these values where it stands
+/// (on any generation): then it is no symbol (semantic tokens leave it uncoloured).
+pub(crate) fn is_operand_name(token: &SyntaxToken) -> bool {
+    let Some(name_ref) = token.parent().filter(|p| p.kind() == SyntaxKind::NAME_REF) else { return false };
+    let Some(holder) = name_ref.parent() else { return false };
+    let lower = token.text().to_ascii_lowercase();
+    match holder.kind() {
+        SyntaxKind::CALL_EXPR => {
+            let function = first_name(&holder).map(|t| t.text().to_ascii_lowercase()).unwrap_or_default();
+            let key = |prefix: &str| lower.strip_prefix(prefix).unwrap_or(&lower).to_string();
+            match (function.as_str(), position_in(&holder, &name_ref)) {
+                ("hwreg", 0) => operand_names::HWREGS.iter().any(|n| n.name == key("hwreg_")),
+                ("sendmsg", 0) => operand_names::MESSAGES.iter().any(|n| n.name == key("msg_")),
+                ("sendmsg", 1) => operand_names::gs_op(&lower).is_some(),
+                ("gpr_idx", _) => matches!(lower.as_str(), "src0" | "src1" | "src2" | "dst"),
+                _ => false,
+            }
+        }
+        SyntaxKind::MODIFIER => modifier_value(&lower, token.text(), &holder).is_some(),
+        SyntaxKind::LIST_EXPR => format_item(&lower, token.text(), &holder, &name_ref).is_some(),
+        _ => false,
+    }
+}
+
 /// The first NAME token of a call or modifier: its name.
 fn first_name(node: &SyntaxNode) -> Option<SyntaxToken> {
     node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::NAME)
