@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs each cargo-fuzz target for a while on a seed corpus made from the test data.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds; parse assemble document)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds; parse assemble document features)
 #
 # Seeds: every crates/*/test_data file and crates/formats/tests/data/*/*.s, and when
 # ../shared/conformance (or $CONFORMANCE) is present, its module sources and its
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse assemble document)
+[ ${#targets[@]} -gt 0 ] || targets=(parse assemble document features)
 conformance=${CONFORMANCE:-../shared/conformance}
 [ -d "$conformance" ] || conformance=/work/shared/conformance
 

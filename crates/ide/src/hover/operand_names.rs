@@ -77,7 +77,7 @@ fn function(name: &str, call: &SyntaxNode, gen: Generation) -> Option<String> {
         let max = operand_names::wait_counter_max(which, gen);
         let what = match which {
             0 => "vector memory operations of the wave are outstanding (a load until its data is in the VGPRs, a store or atomic until it completes)",
-            1 => "exports and GDS or memory writes are outstanding that have not read their data from the VGPRs yet",
+            1 => "exports, and GDS or memory writes whose data is not read from the VGPRs yet, are outstanding",
             _ => "LDS, GDS, scalar memory (constant) and message operations of the wave are outstanding",
         };
         return Some(format!(
