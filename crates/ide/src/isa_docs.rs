@@ -98,8 +98,9 @@ pub fn operand_doc(kind: OperandKind) -> &'static str {
         Imm16 => "an unsigned 16-bit immediate",
         Imm32 => "a 32-bit immediate",
         RelAddr => "a branch target: a label or an expression",
-        HwReg => "hwreg(NAME, OFFSET, SIZE) or a 16-bit value",
-        SendMsg => "sendmsg(MSG, OP, STREAM) or a 16-bit value",
+        // clrxasm takes only the function here (no plain number).
+        HwReg => "hwreg(REGISTER, OFFSET, SIZE): SIZE bits from bit OFFSET of a hardware register",
+        SendMsg => "sendmsg(MESSAGE, OPERATION, STREAM)",
         WaitCnt => "vmcnt(N) & expcnt(N) & lgkmcnt(N) or a 16-bit value",
         GprIdxMode => "gpr_idx(SRC0, SRC1, SRC2, DST) or a 4-bit value",
         SBase => "SGPRs holding the base address (2) or a buffer resource (4)",
