@@ -8,7 +8,8 @@
 //!   defines, inserted as a snippet with their parameters.
 //! - In operands: the special registers of the generation, and the labels, symbols and
 //!   kernels the file defines.
-//! - After `.gpu`, `.arch`, `.format`: device, architecture and format names.
+//! - After `.gpu`, `.arch`, `.format` (and `.ifgpu`, `.ifarch` and the like): device,
+//!   architecture and format names.
 //! - Where an operand takes a name ([`operand_names`]): `hwreg(...)`, `sendmsg(...)`
 //!   and the `s_waitcnt` counters as snippets in their operand's place; the hardware
 //!   registers, messages and GS operations of the generation inside them; SDWA
@@ -209,8 +210,12 @@ fn pseudo_op_values(before: &SyntaxToken, prefix: &str) -> Option<Vec<Completion
         return None;
     }
     let names: Vec<(String, String)> = match before.text().to_ascii_lowercase().as_str() {
-        ".gpu" => Device::names().map(|(n, d)| (n.to_string(), d.generation().name().to_string())).collect(),
-        ".arch" => gcn_isa::arch::arch_names().map(|(n, g)| (n.to_string(), g.name().to_string())).collect(),
+        ".gpu" | ".ifgpu" | ".ifngpu" | ".elseifgpu" | ".elseifngpu" => {
+            Device::names().map(|(n, d)| (n.to_string(), d.generation().name().to_string())).collect()
+        }
+        ".arch" | ".ifarch" | ".ifnarch" | ".elseifarch" | ".elseifnarch" => {
+            gcn_isa::arch::arch_names().map(|(n, g)| (n.to_string(), g.name().to_string())).collect()
+        }
         ".format" => ["amd", "amdcl2", "gallium", "rocm", "rawcode"].iter().map(|n| (n.to_string(), String::new())).collect(),
         _ => return None,
     };

@@ -9,6 +9,8 @@
 //!   and what a special register (`exec`, `vcc`, `m0`, `ttmp*`, …) is;
 //! - a **number**: its value in decimal and hexadecimal, and as a float where it is one;
 //! - a **name**: the label, symbol, kernel or macro it refers to, where the file defines it;
+//!   a device or architecture name after `.gpu`, `.arch` and their conditionals: the
+//!   instruction set and the other names of the same thing;
 //! - an **operand name** ([`operand_names`]): `hwreg(...)`, `sendmsg(...)`, the
 //!   `s_waitcnt` counters, `lit(...)`, `gpr_idx(...)`, the hardware registers, messages
 //!   and GS operations in them, SDWA selections, MTBUF formats.
@@ -113,6 +115,9 @@ pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Genera
                 // definition was in a skipped block): the statement is the instruction.
                 SyntaxKind::MACRO_CALL if is_head && program.is_some() => {
                     instruction_hover(token.text(), generation()).or_else(|| name_hover(parse, index, token.text()))?
+                }
+                SyntaxKind::NAME_REF if target_name_argument(&parent).is_some() => {
+                    target_name_hover(token.text(), target_name_argument(&parent)?)?
                 }
                 _ => name_hover(parse, index, token.text())?,
             }
@@ -300,6 +305,37 @@ fn modifier_hover(name: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!("**{name}** — modifier: {text}"))
+}
+
+/// Whether `name_ref` is the argument of a pseudo-op that names a device (`.gpu`,
+/// `.ifgpu`, …: `Some(true)`) or an architecture (`.arch`, `.ifarch`, …: `Some(false)`).
+fn target_name_argument(name_ref: &SyntaxNode) -> Option<bool> {
+    let op = name_ref.ancestors().find(|n| n.kind() == SyntaxKind::PSEUDO_OP)?;
+    let name = first_token(&op)?.text().to_ascii_lowercase();
+    match name.as_str() {
+        ".gpu" | ".ifgpu" | ".ifngpu" | ".elseifgpu" | ".elseifngpu" => Some(true),
+        ".arch" | ".ifarch" | ".ifnarch" | ".elseifarch" | ".elseifnarch" => Some(false),
+        _ => None,
+    }
+}
+
+/// A device name (`Tonga`, `gfx802`) or an architecture name (`GCN1.4`, `VEGA`): the
+/// generation it means and the other names of the same thing.
+fn target_name_hover(name: &str, device: bool) -> Option<String> {
+    if device {
+        let d = gcn_isa::Device::from_name(name)?;
+        let others: Vec<&str> = gcn_isa::Device::names().filter(|(n, x)| *x == d && !n.eq_ignore_ascii_case(name)).map(|(n, _)| n).collect();
+        let also = if others.is_empty() { String::new() } else { format!("; also named {}", others.join(", ")) };
+        return Some(format!("**{name}** — GPU device {}: instruction set {}{also}", d.name(), d.generation()));
+    }
+    let gen = gcn_isa::Generation::from_arch_name(name)?;
+    let others: Vec<&str> = gcn_isa::arch::arch_names().filter(|(n, g)| *g == gen && !n.eq_ignore_ascii_case(name)).map(|(n, _)| n).collect();
+    let devices: Vec<&str> = gcn_isa::Device::ALL.iter().filter(|d| d.generation() == gen).map(|d| d.name()).collect();
+    Some(format!(
+        "**{name}** — architecture {gen}; also named {}\n\n- devices: {}",
+        others.join(", "),
+        devices.join(", ")
+    ))
 }
 
 /// A register operand: `s[4:7]`, `v2`, `ttmp[2:3]`, `vcc`, `exec_lo`.

@@ -1,0 +1,4 @@
+.ifarch GC$0
+.endif
+.ifngpu Ton$0
+.endif
