@@ -1702,7 +1702,7 @@ impl Asm {
         let result = match cached {
             Some(encoded) => Ok(encoded),
             None => {
-                let mut resolver = Resolver { asm: self, ctx, instr_start: start as i64, section, asked: Default::default() };
+                let mut resolver = Resolver { asm: self, ctx, instr_start: start as i64, section, asked: Default::default(), error_range: None };
                 let result = encode::encode_instruction(&target, instr, &mut resolver);
                 let reusable = !resolver.asked.get();
                 if let (Ok(encoded), Some(cache)) = (&result, self.encode_cache.as_mut()) {
@@ -1790,7 +1790,7 @@ impl Asm {
     /// The register range a `%…` value names.
     pub(crate) fn register_value(&mut self, ctx: &Ctx, expr: &ast::Expr) -> Result<RegRange, (TextRange, String)> {
         let target = self.target;
-        let mut resolver = Resolver { asm: self, ctx, instr_start: 0, section: 0, asked: Default::default() };
+        let mut resolver = Resolver { asm: self, ctx, instr_start: 0, section: 0, asked: Default::default(), error_range: None };
         let mut cx = encode::operands::Cx::new(&target, &mut resolver);
         cx.register_value(expr).map_err(|e| (e.range, e.message))
     }
@@ -1869,11 +1869,20 @@ struct Resolver<'a> {
     /// Whether the encoder asked anything that depends on the program (so that its
     /// result may not be reused for another occurrence of the same node).
     asked: std::cell::Cell<bool>,
+    /// Where the last error belongs, when narrower than the expression.
+    error_range: Option<TextRange>,
 }
 
 impl Resolver<'_> {
     fn value(&mut self, expr: &ast::Expr) -> Result<Option<Value>, String> {
-        let ir = self.asm.try_lower(self.ctx, expr, false).map_err(|(_, m)| m)?;
+        self.error_range = None;
+        let ir = match self.asm.try_lower(self.ctx, expr, false) {
+            Ok(ir) => ir,
+            Err((range, m)) => {
+                self.error_range = Some(range);
+                return Err(m);
+            }
+        };
         if !ir.is_closed() || self.asm.wants_relocation(&ir) {
             return Ok(None);
         }
@@ -1881,8 +1890,20 @@ impl Resolver<'_> {
             Ok(v) => Ok(Some(v)),
             // Both wait: a fixup completes them.
             Err(EvalError::Pending | EvalError::Later) => Ok(None),
-            Err(EvalError::Invalid(m, _)) => Err(m),
+            Err(EvalError::Invalid(m, at)) => {
+                self.error_range = at.and_then(|at| self.operator_range(expr, at));
+                Err(m)
+            }
         }
+    }
+
+    /// The operator of `expr` written at `at`.
+    fn operator_range(&self, expr: &ast::Expr, at: OpAt) -> Option<TextRange> {
+        expr.syntax()
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .find(|t| t.parent().is_some_and(|p| p.kind() == SyntaxKind::BIN_EXPR) && self.ctx.loc(t.text_range().start()) == at.loc)
+            .map(|t| t.text_range())
     }
 }
 
@@ -1904,6 +1925,10 @@ impl encode::Resolver for Resolver<'_> {
             Some(v) => Ok(encode::Value::Known(branch_offset(v, self.section, self.instr_start, &self.asm.layout)?)),
             None => Ok(encode::Value::Pending),
         }
+    }
+
+    fn error_range(&mut self) -> Option<TextRange> {
+        self.error_range
     }
 
     fn register_symbol(&mut self, name: &str) -> Option<RegRange> {

@@ -13,3 +13,7 @@ x = 7
 a00 = 3
 a02 = 0
 .eqv x00, a00/a02
+# in instruction operands too
+        s_mov_b32 s0, 5+1/0
+        v_add_f32 v0, 2+3%0, v1
+        s_branch 1/0

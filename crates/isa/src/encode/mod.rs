@@ -72,6 +72,12 @@ pub trait Resolver {
     fn has_register_symbols(&self) -> bool {
         true
     }
+    /// Where the error of the last [`eval`](Self::eval) or
+    /// [`eval_branch`](Self::eval_branch) belongs when that is narrower than the
+    /// expression (the operator of a division by zero); `None`: the whole expression.
+    fn error_range(&mut self) -> Option<TextRange> {
+        None
+    }
     /// `.oldmodparam` / `--oldModParam`: a flag modifier's value (`glc:5`) is its lowest
     /// bit, as up to CLRX 0.1.5; otherwise any non-zero value sets the flag.
     fn old_mod_param(&self) -> bool {

@@ -1280,7 +1280,10 @@ impl<'a> Cx<'a> {
         if let Some(v) = int_literal(expr) {
             return Ok(Value::Known(v));
         }
-        self.resolver.eval(&expr.expr()).map_err(|m| EncodeError::new(range_of(expr), m))
+        match self.resolver.eval(&expr.expr()) {
+            Ok(v) => Ok(v),
+            Err(m) => Err(EncodeError::new(self.resolver.error_range().unwrap_or_else(|| range_of(expr)), m)),
+        }
     }
 
     /// Evaluates an expression that must be known now.

@@ -259,7 +259,11 @@ fn float_like<E: OperandSyntax + ?Sized>(e: &E) -> Option<TextRange> {
 
 /// A branch target: SIMM16 = (target - next instruction) / 4.
 fn branch(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
-    match cx.resolver.eval_branch(e).map_err(|m| EncodeError::new(range_of(e), m))? {
+    let target = match cx.resolver.eval_branch(e) {
+        Ok(v) => v,
+        Err(m) => return Err(EncodeError::new(cx.resolver.error_range().unwrap_or_else(|| range_of(e)), m)),
+    };
+    match target {
         Value::Known(v) => {
             if !(-0x8000..=0x7fff).contains(&v) {
                 return Err(EncodeError::new(range_of(e), "jump out of range (more than 32767 words)"));
