@@ -705,7 +705,10 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             tfe = cx.mod_flag(m)?;
         } else if m.is("nv") && vega {
             nv = cx.mod_flag(m)?;
-        } else if m.is("lds") && vega && row.encoding != Encoding::Flat {
+        } else if m.is("lds") && vega {
+            if row.encoding == Encoding::Flat {
+                return Err(EncodeError::new(m.range(), "`lds` is allowed only for global_ and scratch_ instructions"));
+            }
             lds = cx.mod_flag(m)?;
         } else if m.is("dlc") && gfx10 {
             dlc = cx.mod_flag(m)?;
