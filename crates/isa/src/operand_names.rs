@@ -86,6 +86,15 @@ pub fn message(name: &str, gen: Generation) -> Option<&'static Named> {
     MESSAGES.iter().find(|n| n.name == key && gen >= n.since)
 }
 
+/// ` (GENERATION and later have it)` when `name` (lower case, without its prefix) is in
+/// `table` only from a later generation than `gen`, else nothing: for "unknown" messages.
+pub fn later_note(table: &[Named], name: &str, gen: Generation) -> String {
+    match table.iter().find(|n| n.name == name && n.since > gen) {
+        Some(n) => format!(" ({} and later have it)", n.since),
+        None => String::new(),
+    }
+}
+
 /// The GS operation `name` (lower case) names.
 pub fn gs_op(name: &str) -> Option<&'static Named> {
     let key = name.strip_prefix("gs_op_").or_else(|| name.strip_prefix("gs_")).unwrap_or(name);

@@ -322,7 +322,8 @@ fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
             match operand_names::hwreg(&name, gen) {
                 Some(n) => n.value,
                 None => {
-                    return Err(EncodeError::new(range_of(&args[0]), format!("unknown hardware register `{name}` on {gen}")))
+                    let later = operand_names::later_note(operand_names::HWREGS, name.strip_prefix("hwreg_").unwrap_or(&name), gen);
+                    return Err(EncodeError::new(range_of(&args[0]), format!("unknown hardware register `{name}` on {gen}{later}")));
                 }
             }
         }
@@ -360,7 +361,10 @@ fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
         Some(name) => {
             match operand_names::message(&name, gen) {
                 Some(n) => n.value,
-                None => return Err(EncodeError::new(range_of(&args[0]), format!("unknown message `{name}` on {gen}"))),
+                None => {
+                    let later = operand_names::later_note(operand_names::MESSAGES, name.strip_prefix("msg_").unwrap_or(&name), gen);
+                    return Err(EncodeError::new(range_of(&args[0]), format!("unknown message `{name}` on {gen}{later}")));
+                }
             }
         }
         None => {
