@@ -27,7 +27,7 @@
 
 mod operand_names;
 
-pub(crate) use operand_names::is_operand_name;
+pub(crate) use operand_names::{commas_before, first_name, is_operand_name};
 
 use std::fmt::Write;
 use std::path::Path;

@@ -29,16 +29,12 @@ pub(super) fn items(before: &SyntaxToken, gen: Generation, prefix: &str) -> Opti
 }
 
 fn name_of(node: &SyntaxNode) -> Option<String> {
-    let name = node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::NAME)?;
-    Some(name.text().to_ascii_lowercase())
+    Some(crate::hover::first_name(node)?.text().to_ascii_lowercase())
 }
 
-/// How many commas of `node`'s direct children come before `token` (and `token` itself
-/// when it is one).
+/// The index of the argument or item that follows `token` (a `(`, `[` or comma).
 fn commas_up_to(node: &SyntaxNode, token: &SyntaxToken) -> usize {
-    node.children_with_tokens()
-        .filter(|e| e.kind() == SyntaxKind::COMMA && e.text_range().start() <= token.text_range().start())
-        .count()
+    crate::hover::commas_before(node, token.text_range().end())
 }
 
 fn named(table: &[operand_names::Named], gen: Generation, what: &str) -> Vec<(String, String)> {
@@ -97,7 +93,7 @@ fn format_names(list: &SyntaxNode, before: &SyntaxToken) -> Option<Vec<(String, 
 /// operand at the cursor takes one (`s_waitcnt` also after `&`).
 fn operand_functions(before: &SyntaxToken, gen: Generation, prefix: &str) -> Option<Vec<CompletionItem>> {
     let instruction = before.parent_ancestors().find(|n| n.kind() == SyntaxKind::INSTRUCTION)?;
-    let mnemonic = instruction.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::NAME)?;
+    let mnemonic = crate::hover::first_name(&instruction)?;
     let index = match before.kind() {
         _ if before == &mnemonic => 0,
         SyntaxKind::COMMA if before.parent().is_some_and(|p| p.kind() == SyntaxKind::OPERAND_LIST) => {

@@ -6,7 +6,7 @@
 
 use gcn_isa::operand_names::{self, Named};
 use gcn_isa::Generation;
-use gcn_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
+use gcn_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextSize};
 
 use super::HoverResult;
 
@@ -59,16 +59,18 @@ pub(crate) fn is_operand_name(token: &SyntaxToken) -> bool {
 }
 
 /// The first NAME token of a call or modifier: its name.
-fn first_name(node: &SyntaxNode) -> Option<SyntaxToken> {
+pub(crate) fn first_name(node: &SyntaxNode) -> Option<SyntaxToken> {
     node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::NAME)
 }
 
-/// How many commas come before `child` among `node`'s direct children.
+/// How many of `node`'s direct children that are commas start before `at`: the index of
+/// the argument or list item at `at`.
+pub(crate) fn commas_before(node: &SyntaxNode, at: TextSize) -> usize {
+    node.children_with_tokens().filter(|e| e.kind() == SyntaxKind::COMMA && e.text_range().start() < at).count()
+}
+
 fn position_in(node: &SyntaxNode, child: &SyntaxNode) -> usize {
-    node.children_with_tokens()
-        .take_while(|e| e.as_node() != Some(child))
-        .filter(|e| e.kind() == SyntaxKind::COMMA)
-        .count()
+    commas_before(node, child.text_range().start())
 }
 
 fn function(name: &str, call: &SyntaxNode, gen: Generation) -> Option<String> {
