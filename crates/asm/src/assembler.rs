@@ -55,15 +55,31 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    pub(crate) fn new(mapper: Mapper, origin: Rc<Vec<(String, Location)>>, depth: u32, kind: CtxKind) -> Ctx {
-        Ctx { mapper, origin, depth, kind, errors: Rc::default(), source: std::sync::Arc::from("") }
+    pub(crate) fn new(
+        mapper: Mapper,
+        origin: Rc<Vec<(String, Location)>>,
+        depth: u32,
+        kind: CtxKind,
+    ) -> Ctx {
+        Ctx {
+            mapper,
+            origin,
+            depth,
+            kind,
+            errors: Rc::default(),
+            source: std::sync::Arc::from(""),
+        }
     }
 
     /// A child context for a nested text: one more origin frame.
     pub(crate) fn nested(&self, mapper: Mapper, frame: (String, Location), kind: CtxKind) -> Ctx {
         let mut origin = self.origin.as_ref().clone();
         origin.push(frame);
-        let depth = if kind == CtxKind::File { self.depth } else { self.depth + 1 };
+        let depth = if kind == CtxKind::File {
+            self.depth
+        } else {
+            self.depth + 1
+        };
         Ctx::new(mapper, Rc::new(origin), depth, kind)
     }
 
@@ -97,9 +113,23 @@ pub(crate) enum Flow {
 pub(crate) enum PendingTarget {
     /// The pending definition of a symbol.
     Symbol(SymId),
-    Data { section: usize, offset: usize, size: usize },
-    Field { section: usize, offset: usize, shift: u8, bits: u8, signed: bool },
-    Branch { section: usize, offset: usize, instr_start: i64 },
+    Data {
+        section: usize,
+        offset: usize,
+        size: usize,
+    },
+    Field {
+        section: usize,
+        offset: usize,
+        shift: u8,
+        bits: u8,
+        signed: bool,
+    },
+    Branch {
+        section: usize,
+        offset: usize,
+        instr_start: i64,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -177,7 +207,12 @@ pub(crate) struct Asm {
 
 impl Asm {
     pub(crate) fn new(opts: Options) -> Asm {
-        let target = Target { device: opts.device, gen: opts.device.generation(), wave32: opts.wave32, buggy_fp_lit: opts.buggy_fp_lit };
+        let target = Target {
+            device: opts.device,
+            gen: opts.device.generation(),
+            wave32: opts.wave32,
+            buggy_fp_lit: opts.buggy_fp_lit,
+        };
         let layout = Layout::new(opts.format);
         let mut symbols = SymbolTable::default();
         let dot = symbols.global_symbol(".");
@@ -232,29 +267,66 @@ impl Asm {
     fn report(&mut self, ctx: &Ctx, range: TextRange, severity: Severity, message: String) {
         let location = ctx.loc(range.start());
         let end = ctx.loc(range.end());
-        let len = if end.file == location.file { end.offset.saturating_sub(location.offset) } else { 0 };
+        let len = if end.file == location.file {
+            end.offset.saturating_sub(location.offset)
+        } else {
+            0
+        };
         let message = crate::encoding::escape_raw_bytes(message);
-        self.diags.push(Diagnostic { severity, location: Some(location), len, message, origin: ctx.origin.as_ref().clone() });
+        self.diags.push(Diagnostic {
+            severity,
+            location: Some(location),
+            len,
+            message,
+            origin: ctx.origin.as_ref().clone(),
+        });
     }
 
-    pub(crate) fn diag_at(&mut self, location: Location, origin: Rc<Vec<(String, Location)>>, severity: Severity, message: String) {
+    pub(crate) fn diag_at(
+        &mut self,
+        location: Location,
+        origin: Rc<Vec<(String, Location)>>,
+        severity: Severity,
+        message: String,
+    ) {
         self.diag_span(location, 0, origin.as_ref().clone(), severity, message);
     }
 
-    fn diag_span(&mut self, location: Location, len: u32, origin: Vec<(String, Location)>, severity: Severity, message: String) {
+    fn diag_span(
+        &mut self,
+        location: Location,
+        len: u32,
+        origin: Vec<(String, Location)>,
+        severity: Severity,
+        message: String,
+    ) {
         let message = crate::encoding::escape_raw_bytes(message);
-        self.diags.push(Diagnostic { severity, location: Some(location), len, message, origin });
+        self.diags.push(Diagnostic {
+            severity,
+            location: Some(location),
+            len,
+            message,
+            origin,
+        });
     }
 
     /// Reports why an expression has no value: at the operator the error belongs to (a
     /// division by zero), as the reference does, else at the expression (`start`, `len`
     /// bytes). An operator outside the expression (in an `.eqv` it uses) is reported
     /// with the expression as one more origin frame, "expression evaluated here".
-    fn report_invalid(&mut self, start: Location, len: u32, origin: &[(String, Location)], message: String, at: Option<OpAt>) {
+    fn report_invalid(
+        &mut self,
+        start: Location,
+        len: u32,
+        origin: &[(String, Location)],
+        message: String,
+        at: Option<OpAt>,
+    ) {
         let Some(op) = at else {
             return self.diag_span(start, len, origin.to_vec(), Severity::Error, message);
         };
-        let inside = op.loc.file == start.file && (start.offset..start.offset + len.max(1)).contains(&op.loc.offset);
+        let inside = op.loc.file == start.file
+            && (start.offset..start.offset + len.max(1)).contains(&op.loc.offset);
         let mut origin = origin.to_vec();
         if !inside {
             origin.push(("expression evaluated here".to_string(), start));
@@ -263,9 +335,19 @@ impl Asm {
     }
 
     /// [`report_invalid`](Self::report_invalid) for an expression at `range` of `ctx`.
-    pub(crate) fn invalid_at(&mut self, ctx: &Ctx, range: TextRange, message: String, at: Option<OpAt>) {
+    pub(crate) fn invalid_at(
+        &mut self,
+        ctx: &Ctx,
+        range: TextRange,
+        message: String,
+        at: Option<OpAt>,
+    ) {
         let (start, end) = (ctx.loc(range.start()), ctx.loc(range.end()));
-        let len = if end.file == start.file { end.offset.saturating_sub(start.offset) } else { 0 };
+        let len = if end.file == start.file {
+            end.offset.saturating_sub(start.offset)
+        } else {
+            0
+        };
         self.report_invalid(start, len, &ctx.origin, message, at);
     }
 
@@ -274,7 +356,9 @@ impl Asm {
         let errors: Vec<SyntaxError> = {
             let mut cursor = ctx.errors.borrow_mut();
             let start = cursor.next;
-            while cursor.next < cursor.errors.len() && u32::from(cursor.errors[cursor.next].range.start()) <= end {
+            while cursor.next < cursor.errors.len()
+                && u32::from(cursor.errors[cursor.next].range.start()) <= end
+            {
                 cursor.next += 1;
             }
             if cursor.silent && cursor.next > start {
@@ -292,7 +376,9 @@ impl Asm {
     /// Drops the syntax errors before `end`.
     fn skip_errors(ctx: &Ctx, end: u32) {
         let mut cursor = ctx.errors.borrow_mut();
-        while cursor.next < cursor.errors.len() && u32::from(cursor.errors[cursor.next].range.start()) <= end {
+        while cursor.next < cursor.errors.len()
+            && u32::from(cursor.errors[cursor.next].range.start()) <= end
+        {
             cursor.next += 1;
         }
     }
@@ -307,16 +393,29 @@ impl Asm {
             let parse = gcn_syntax::parse(text);
             return self.process_parse(ctx, &parse, std::sync::Arc::from(text), true);
         }
-        self.process_lines(ctx, crate::parts::Lines::Text(text.into())).0
+        self.process_lines(ctx, crate::parts::Lines::Text(text.into()))
+            .0
     }
 
     /// Processes the statements of `lines` part by part, as they are read and parsed.
-    pub(crate) fn process_lines(&mut self, ctx: Ctx, lines: crate::parts::Lines) -> (Flow, crate::parts::End) {
+    pub(crate) fn process_lines(
+        &mut self,
+        ctx: Ctx,
+        lines: crate::parts::Lines,
+    ) -> (Flow, crate::parts::End) {
         let mut reader = crate::parts::PartReader::start(lines);
         let mut flow = Flow::Continue;
         while let Some(part) = reader.next() {
-            let part_ctx = Ctx { mapper: ctx.mapper.shifted(part.start), ..ctx.clone() };
-            flow = self.process_parse(part_ctx, &part.parse, std::sync::Arc::from(part.text.as_str()), true);
+            let part_ctx = Ctx {
+                mapper: ctx.mapper.shifted(part.start),
+                ..ctx.clone()
+            };
+            flow = self.process_parse(
+                part_ctx,
+                &part.parse,
+                std::sync::Arc::from(part.text.as_str()),
+                true,
+            );
             reader.done(part);
             if flow != Flow::Continue {
                 break;
@@ -328,9 +427,19 @@ impl Asm {
     /// Processes a parsed text; `report_syntax` is false for the repeated iterations of
     /// a repetition (its syntax errors were reported with the first; the statements that
     /// have them are still skipped).
-    pub(crate) fn process_parse(&mut self, mut ctx: Ctx, parse: &gcn_syntax::Parse, source: std::sync::Arc<str>, report_syntax: bool) -> Flow {
+    pub(crate) fn process_parse(
+        &mut self,
+        mut ctx: Ctx,
+        parse: &gcn_syntax::Parse,
+        source: std::sync::Arc<str>,
+        report_syntax: bool,
+    ) -> Flow {
         ctx.source = source;
-        ctx.errors = Rc::new(RefCell::new(ErrorCursor { errors: parse.errors().to_vec(), next: 0, silent: !report_syntax }));
+        ctx.errors = Rc::new(RefCell::new(ErrorCursor {
+            errors: parse.errors().to_vec(),
+            next: 0,
+            silent: !report_syntax,
+        }));
         let flow = self.statements(&ctx, parse.tree().statements());
         if flow != Flow::Stop {
             self.flush_errors(&ctx, u32::MAX);
@@ -385,7 +494,13 @@ impl Asm {
                     if !crate::pseudo::is_pseudo_op(&op.name()) {
                         if let Some(m) = self.find_macro(token.text()) {
                             Self::skip_errors(ctx, end);
-                            return crate::macros::call(self, ctx, &m, op.syntax(), u32::from(token.text_range().end()));
+                            return crate::macros::call(
+                                self,
+                                ctx,
+                                &m,
+                                op.syntax(),
+                                u32::from(token.text_range().end()),
+                            );
                         }
                     }
                 }
@@ -400,7 +515,9 @@ impl Asm {
                 let called = if self.macros.is_empty() {
                     None
                 } else {
-                    instr.mnemonic_token().and_then(|t| Some((self.find_macro(t.text())?, t)))
+                    instr
+                        .mnemonic_token()
+                        .and_then(|t| Some((self.find_macro(t.text())?, t)))
                 };
                 if let Some((m, mnemonic)) = called {
                     Self::skip_errors(ctx, end);
@@ -412,11 +529,19 @@ impl Asm {
                 }
             }
             Statement::MacroCall(call) => {
-                let Some(token) = call.name_token() else { return Flow::Continue };
+                let Some(token) = call.name_token() else {
+                    return Flow::Continue;
+                };
                 match self.find_macro(token.text()) {
                     Some(m) => {
                         Self::skip_errors(ctx, end);
-                        return crate::macros::call(self, ctx, &m, call.syntax(), u32::from(token.text_range().end()));
+                        return crate::macros::call(
+                            self,
+                            ctx,
+                            &m,
+                            call.syntax(),
+                            u32::from(token.text_range().end()),
+                        );
                     }
                     None => {
                         if self.flush_errors(ctx, end) {
@@ -425,7 +550,11 @@ impl Asm {
                         if !gcn_isa::lookup(gcn_isa::split_suffix(token.text()).0).is_empty() {
                             return self.call_as_instruction(ctx, &call);
                         }
-                        self.error_at(ctx, token.text_range(), format!("`{}` is neither an instruction nor a macro", token.text()));
+                        self.error_at(
+                            ctx,
+                            token.text_range(),
+                            format!("`{}` is neither an instruction nor a macro", token.text()),
+                        );
                     }
                 }
             }
@@ -449,12 +578,16 @@ impl Asm {
                     let opener = rep.header().and_then(|h| h.name_token());
                     self.report_unclosed(ctx, opener, gcn_syntax::unclosed_block);
                 }
-                let header_end = rep.header().map_or(end, |h| u32::from(h.syntax().text_range().end()));
+                let header_end = rep
+                    .header()
+                    .map_or(end, |h| u32::from(h.syntax().text_range().end()));
                 if self.flush_errors(ctx, header_end) {
                     Self::skip_errors(ctx, end);
                     return Flow::Continue;
                 }
-                let header_ok = rep.header().is_none_or(|h| crate::pseudo::block_args_ok(self, ctx, &h));
+                let header_ok = rep
+                    .header()
+                    .is_none_or(|h| crate::pseudo::block_args_ok(self, ctx, &h));
                 if let Some(end) = rep.end() {
                     crate::pseudo::block_args_ok(self, ctx, &end);
                 }
@@ -484,7 +617,10 @@ impl Asm {
         let range = call.syntax().text_range();
         let text = &ctx.source[usize::from(range.start())..usize::from(range.end())];
         let parse = gcn_syntax::parse(text);
-        let here = Ctx { mapper: ctx.mapper.shifted(u32::from(range.start())), ..ctx.clone() };
+        let here = Ctx {
+            mapper: ctx.mapper.shifted(u32::from(range.start())),
+            ..ctx.clone()
+        };
         // A repetition's later iterations report nothing again, as for any statement.
         let report = !ctx.errors.borrow().silent;
         self.process_parse(here, &parse, std::sync::Arc::from(text), report)
@@ -513,13 +649,19 @@ impl Asm {
     fn conditional(&mut self, ctx: &Ctx, cond: &ast::Conditional) -> Flow {
         let cond_end = u32::from(cond.syntax().text_range().end());
         if cond.end().is_none() {
-            let opener = cond.branches().next().and_then(|b| b.header()).and_then(|h| h.name_token());
+            let opener = cond
+                .branches()
+                .next()
+                .and_then(|b| b.header())
+                .and_then(|h| h.name_token());
             self.report_unclosed(ctx, opener, gcn_syntax::unclosed_conditional);
         }
         let mut taken = false;
         for branch in cond.branches() {
             let branch_end = u32::from(branch.syntax().text_range().end());
-            let Some(header) = branch.header() else { continue };
+            let Some(header) = branch.header() else {
+                continue;
+            };
             if taken {
                 // The reference reads a skipped `.else` and `.endif` all the same, and
                 // checks that nothing follows them.
@@ -564,7 +706,12 @@ impl Asm {
     /// from the errors of its header, which are then checked as usual: a conditional
     /// still runs (the reference reports an unterminated `.if` at the end), a macro's
     /// header is still read; a missing end while one is being typed hides nothing.
-    fn report_unclosed(&mut self, ctx: &Ctx, opener: Option<gcn_syntax::SyntaxToken>, message: impl Fn(&str) -> String) {
+    fn report_unclosed(
+        &mut self,
+        ctx: &Ctx,
+        opener: Option<gcn_syntax::SyntaxToken>,
+        message: impl Fn(&str) -> String,
+    ) {
         let Some(opener) = opener else { return };
         let message = message(&opener.text().to_ascii_lowercase());
         let range = opener.text_range();
@@ -576,7 +723,9 @@ impl Asm {
                 .take_while(|e| e.range.start() <= range.start())
                 .position(|e| e.range == range && e.message == message);
             // Taken out even when silent (a repetition's later pass): never reported twice.
-            found.map(|i| cursor.errors.remove(next + i)).filter(|_| !cursor.silent)
+            found
+                .map(|i| cursor.errors.remove(next + i))
+                .filter(|_| !cursor.silent)
         };
         if let Some(error) = error {
             self.error_at(ctx, error.range, error.message);
@@ -587,7 +736,9 @@ impl Asm {
     /// is an error there too, as the reference reads them to find the branch's end.
     fn check_skipped(&mut self, ctx: &Ctx, stmts: impl Iterator<Item = Statement>) {
         for stmt in stmts {
-            let Statement::Conditional(cond) = stmt else { continue };
+            let Statement::Conditional(cond) = stmt else {
+                continue;
+            };
             for branch in cond.branches() {
                 if let Some(header) = branch.header().filter(|h| h.name() == ".else") {
                     crate::pseudo::block_args_ok(self, ctx, &header);
@@ -603,7 +754,14 @@ impl Asm {
     // ---- labels and symbols ---------------------------------------------------------
 
     /// Records an occurrence of a name at `range` (when an editor asked for the index).
-    pub(crate) fn note_name(&mut self, ctx: &Ctx, kind: crate::index::NameKind, name: impl FnOnce(&mut crate::index::SymbolIndex) -> String, range: TextRange, definition: bool) {
+    pub(crate) fn note_name(
+        &mut self,
+        ctx: &Ctx,
+        kind: crate::index::NameKind,
+        name: impl FnOnce(&mut crate::index::SymbolIndex) -> String,
+        range: TextRange,
+        definition: bool,
+    ) {
         if let Some(index) = self.index.as_mut() {
             let name = name(index);
             // Where the user wrote it: a name passed to a macro is found at the call.
@@ -615,16 +773,25 @@ impl Asm {
                 _ => {
                     let last = ctx.mapper.map_written(u32::from(range.end()) - 1);
                     let spans = last.file == location.file && last.offset + 1 >= location.offset;
-                    if spans { last.offset + 1 - location.offset } else { 0 }
+                    if spans {
+                        last.offset + 1 - location.offset
+                    } else {
+                        0
+                    }
                 }
             };
             let scope = match kind {
-                NameKind::Label | NameKind::Symbol | NameKind::RegisterSymbol => name.rsplit_once("::").map(|(s, _)| s.to_string()),
+                NameKind::Label | NameKind::Symbol | NameKind::RegisterSymbol => {
+                    name.rsplit_once("::").map(|(s, _)| s.to_string())
+                }
                 _ => None,
             };
             index.record(kind, name, location, len, definition);
             // The scopes of a path (`outer::inner::x`) are names too.
-            let text = ctx.source.get(std::ops::Range::<usize>::from(range)).unwrap_or("");
+            let text = ctx
+                .source
+                .get(std::ops::Range::<usize>::from(range))
+                .unwrap_or("");
             if let (Some(scope), Some(split)) = (scope, text.rfind("::")) {
                 self.note_scope_parts(ctx, &text[..split], range.start(), &scope);
             }
@@ -634,7 +801,13 @@ impl Asm {
     /// Records each scope of a written path (`a::b` of `a::b::x`, `::a`), starting at
     /// `start`, as a use; `full` is the full path of the last scope, and the written
     /// parts are its last parts.
-    pub(crate) fn note_scope_parts(&mut self, ctx: &Ctx, written: &str, start: gcn_syntax::TextSize, full: &str) {
+    pub(crate) fn note_scope_parts(
+        &mut self,
+        ctx: &Ctx,
+        written: &str,
+        start: gcn_syntax::TextSize,
+        full: &str,
+    ) {
         let full_parts: Vec<&str> = full.split("::").collect();
         let mut parts = Vec::new();
         let mut offset = 0;
@@ -644,30 +817,47 @@ impl Asm {
             }
             offset += part.len() + 2;
         }
-        let Some(base) = full_parts.len().checked_sub(parts.len()) else { return };
+        let Some(base) = full_parts.len().checked_sub(parts.len()) else {
+            return;
+        };
         for (i, &(offset, part)) in parts.iter().enumerate() {
             let path = &full_parts[..=base + i];
             if path.last() != Some(&part) || path.iter().any(|p| p.is_empty()) {
                 return;
             }
             let name = path.join("::");
-            let range = TextRange::at(start + gcn_syntax::TextSize::from(offset as u32), gcn_syntax::TextSize::from(part.len() as u32));
+            let range = TextRange::at(
+                start + gcn_syntax::TextSize::from(offset as u32),
+                gcn_syntax::TextSize::from(part.len() as u32),
+            );
             self.note_name(ctx, NameKind::Scope, |_| name, range, false);
         }
     }
 
     fn label(&mut self, ctx: &Ctx, label: &ast::Label) {
-        let Some(token) = label.name_token() else { return };
+        let Some(token) = label.name_token() else {
+            return;
+        };
         let range = token.text_range();
         self.format_fixed = true;
         if !self.is_addressable() {
-            self.error_at(ctx, range, "a label cannot be defined in a section without addresses");
+            self.error_at(
+                ctx,
+                range,
+                "a label cannot be defined in a section without addresses",
+            );
             return;
         }
         let here = self.here();
         if label.is_local() {
             let name = token.text();
-            self.note_name(ctx, NameKind::LocalLabel, |i| i.local_definition(name), range, true);
+            self.note_name(
+                ctx,
+                NameKind::LocalLabel,
+                |i| i.local_definition(name),
+                range,
+                true,
+            );
             // `b` before `f`: the reference's symbol map takes them in this order.
             let prev = self.symbols.global_symbol(&format!("{name}b"));
             let next = self.symbols.global_symbol(&format!("{name}f"));
@@ -693,7 +883,10 @@ impl Asm {
             self.error_at(ctx, range, format!("symbol `{name}` is already defined"));
             return;
         }
-        let label_section = self.abs_offset.is_none().then(|| self.layout.current() as u32);
+        let label_section = self
+            .abs_offset
+            .is_none()
+            .then(|| self.layout.current() as u32);
         self.set_symbol_of_label(id, here, label_section);
         let sym = self.symbols.get_mut(id);
         sym.once_defined = true;
@@ -708,7 +901,12 @@ impl Asm {
 
     fn assignment(&mut self, ctx: &Ctx, a: &ast::Assignment) {
         // The name is the first token: a NAME, or a FLOAT_NUMBER such as `.5`.
-        let Some(name) = a.syntax().children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()) else {
+        let Some(name) = a
+            .syntax()
+            .children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .find(|t| !t.kind().is_trivia())
+        else {
             return;
         };
         let Some(value) = a.value() else { return };
@@ -717,7 +915,15 @@ impl Asm {
 
     /// `name = expr` and its pseudo-op forms: `reassign` is false for `.equiv` and
     /// `.eqv`, `base` true for `.eqv` (evaluated anew at each use).
-    pub(crate) fn assign(&mut self, ctx: &Ctx, name: &str, range: TextRange, value: &ast::Expr, reassign: bool, base: bool) {
+    pub(crate) fn assign(
+        &mut self,
+        ctx: &Ctx,
+        name: &str,
+        range: TextRange,
+        value: &ast::Expr,
+        reassign: bool,
+        base: bool,
+    ) {
         if name.ends_with("::.") {
             self.error_at(ctx, range, "symbol `.` exists only in the global scope");
             return;
@@ -749,15 +955,27 @@ impl Asm {
                 return;
             }
             let waiting = std::mem::take(&mut self.symbols.get_mut(id).occurrences);
-            let waiting: Vec<u32> = waiting.into_iter().filter(|&i| !self.pending[i as usize].done).collect();
+            let waiting: Vec<u32> = waiting
+                .into_iter()
+                .filter(|&i| !self.pending[i as usize].done)
+                .collect();
             if !waiting.is_empty() {
                 for i in waiting {
                     let p = &mut self.pending[i as usize];
                     p.done = true;
                     let (loc, origin) = (p.loc, p.origin.clone());
-                    self.diag_at(loc, origin, Severity::Error, "expression has a register symbol".into());
+                    self.diag_at(
+                        loc,
+                        origin,
+                        Severity::Error,
+                        "expression has a register symbol".into(),
+                    );
                 }
-                self.error_at(ctx, range, format!("register symbol `{name}` was used in expressions before"));
+                self.error_at(
+                    ctx,
+                    range,
+                    format!("register symbol `{name}` was used in expressions before"),
+                );
                 return;
             }
             self.any_register_symbol = true;
@@ -784,7 +1002,9 @@ impl Asm {
                 }
             }
         } else {
-            let Some(ir) = self.lower(ctx, value) else { return };
+            let Some(ir) = self.lower(ctx, value) else {
+                return;
+            };
             ir
         };
         let id = self.symbols.define_target(name);
@@ -836,7 +1056,12 @@ impl Asm {
         for i in waiting {
             self.rewrite_pending(i as usize, id, &|| Ir::Sym(def));
         }
-        self.add_pending(ir, PendingTarget::Symbol(def), ctx, value.syntax().text_range());
+        self.add_pending(
+            ir,
+            PendingTarget::Symbol(def),
+            ctx,
+            value.syntax().text_range(),
+        );
         if later {
             self.wait_for_places(self.pending.len() - 1);
         }
@@ -852,7 +1077,9 @@ impl Asm {
         self.bind_exhausted = false;
         for i in waiting {
             let snapshot = snapshot.clone();
-            if let Some((defined, value)) = self.rewrite_pending(i as usize, id, &move || snapshot.clone()) {
+            if let Some((defined, value)) =
+                self.rewrite_pending(i as usize, id, &move || snapshot.clone())
+            {
                 self.set_symbol(defined, value);
             }
         }
@@ -893,7 +1120,12 @@ impl Asm {
 
     /// Replaces `id` in a pending expression; completes it when nothing is left to wait
     /// for. Returns the symbol value it defined, for the caller to propagate.
-    fn rewrite_pending(&mut self, index: usize, id: SymId, with: &dyn Fn() -> Ir) -> Option<(SymId, Value)> {
+    fn rewrite_pending(
+        &mut self,
+        index: usize,
+        id: SymId,
+        with: &dyn Fn() -> Ir,
+    ) -> Option<(SymId, Value)> {
         if self.pending[index].done {
             return None;
         }
@@ -917,8 +1149,18 @@ impl Asm {
     fn complete_pending(&mut self, index: usize) -> Option<(SymId, Value)> {
         self.pending[index].done = true;
         let place = match self.pending[index].target {
-            PendingTarget::Field { section, offset, shift, bits, .. } => Some((section, offset, shift == 0 && bits == 32)),
-            PendingTarget::Data { section, offset, size } => Some((section, offset, size == 4)),
+            PendingTarget::Field {
+                section,
+                offset,
+                shift,
+                bits,
+                ..
+            } => Some((section, offset, shift == 0 && bits == 32)),
+            PendingTarget::Data {
+                section,
+                offset,
+                size,
+            } => Some((section, offset, size == 4)),
             _ => None,
         };
         if let Some((section, offset, word)) = place {
@@ -935,7 +1177,11 @@ impl Asm {
         let result = self.with_sections(|asm, sections| {
             let symbols = &asm.symbols;
             // One warning per cause: `t + t` with `.eqv t, x << 65` reads the shift twice.
-            asm.pending[index].ir.eval_in(&|s| symbols.value(s), &mut |w| push_once(&mut warnings, w), sections)
+            asm.pending[index].ir.eval_in(
+                &|s| symbols.value(s),
+                &mut |w| push_once(&mut warnings, w),
+                sections,
+            )
         });
         for w in warnings {
             self.pending_diag(index, Severity::Warning, w);
@@ -962,7 +1208,9 @@ impl Asm {
         let id = match self.places_symbol {
             Some(id) => id,
             None => {
-                let id = self.symbols.anonymous("(places of the sections in the binary)".into());
+                let id = self
+                    .symbols
+                    .anonymous("(places of the sections in the binary)".into());
                 self.places_symbol = Some(id);
                 id
             }
@@ -1008,30 +1256,51 @@ impl Asm {
     fn apply_pending(&mut self, index: usize, value: Value) -> Option<(SymId, Value)> {
         match self.pending[index].target.clone() {
             PendingTarget::Symbol(id) => Some((id, self.code_relative_pending(index, value))),
-            PendingTarget::Data { section, offset, size } => {
+            PendingTarget::Data {
+                section,
+                offset,
+                size,
+            } => {
                 match self.data_value(value) {
                     Ok(v) => {
                         if size < 8 && !fits_unsigned_or_signed(v, size as u32 * 8) {
                             let message = truncation_message(v, size as u32 * 8);
                             self.pending_diag(index, Severity::Warning, message);
                         }
-                        self.layout.patch_bytes(section, offset, &v.to_le_bytes()[..size]);
+                        self.layout
+                            .patch_bytes(section, offset, &v.to_le_bytes()[..size]);
                     }
                     Err(message) => self.pending_diag(index, Severity::Error, message),
                 }
                 None
             }
-            PendingTarget::Field { section, offset, shift, bits, signed } => {
+            PendingTarget::Field {
+                section,
+                offset,
+                shift,
+                bits,
+                signed,
+            } => {
                 match self.data_value(value) {
                     Ok(v) => self.patch_field(index, section, offset, shift, bits, signed, v),
                     Err(message) => self.pending_diag(index, Severity::Error, message),
                 }
                 None
             }
-            PendingTarget::Branch { section, offset, instr_start } => {
+            PendingTarget::Branch {
+                section,
+                offset,
+                instr_start,
+            } => {
                 match branch_offset(value, section, instr_start, &self.layout) {
-                    Ok(v) if fits_signed(v, 16) => self.patch_field(index, section, offset, 0, 16, false, v),
-                    Ok(_) => self.pending_diag(index, Severity::Error, "the branch target is out of range".into()),
+                    Ok(v) if fits_signed(v, 16) => {
+                        self.patch_field(index, section, offset, 0, 16, false, v)
+                    }
+                    Ok(_) => self.pending_diag(
+                        index,
+                        Severity::Error,
+                        "the branch target is out of range".into(),
+                    ),
                     Err(message) => self.pending_diag(index, Severity::Error, message),
                 }
                 None
@@ -1043,20 +1312,36 @@ impl Asm {
     /// (with a warning) what does not fit, as the reference does: a signed field keeps
     /// the bits below its sign bit of a positive value, all its bits of a negative one.
     #[allow(clippy::too_many_arguments)]
-    fn patch_field(&mut self, index: usize, section: usize, offset: usize, shift: u8, bits: u8, signed: bool, value: i64) {
+    fn patch_field(
+        &mut self,
+        index: usize,
+        section: usize,
+        offset: usize,
+        shift: u8,
+        bits: u8,
+        signed: bool,
+        value: i64,
+    ) {
         let (field, warning) = gcn_isa::encode::fit_field(value, bits, signed);
         if let Some(message) = warning {
             self.pending_diag(index, Severity::Warning, message);
         }
-        let Some(content) = self.layout.sections.get(section).map(|s| &s.content) else { return };
+        let Some(content) = self.layout.sections.get(section).map(|s| &s.content) else {
+            return;
+        };
         if offset + 4 > content.len() {
             return;
         }
         let bits = u32::from(bits).min(32);
         let mut word = u32::from_le_bytes(content[offset..offset + 4].try_into().unwrap());
-        let field_mask: u32 = if bits >= 32 { u32::MAX } else { (1u32 << bits) - 1 };
+        let field_mask: u32 = if bits >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << bits) - 1
+        };
         word = (word & !(field_mask << shift)) | (field << shift);
-        self.layout.patch_bytes(section, offset, &word.to_le_bytes());
+        self.layout
+            .patch_bytes(section, offset, &word.to_le_bytes());
     }
 
     /// Whether a closed expression's value is a relocation: a position in a section
@@ -1064,7 +1349,11 @@ impl Asm {
     /// data, Gallium's scratch buffer), or an expression on one that only a relocation
     /// can express (`x >> 32`).
     pub(crate) fn wants_relocation(&self, ir: &Ir) -> bool {
-        if !matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium) || !self.is_relocatable(ir) {
+        if !matches!(
+            self.layout.format,
+            BinaryFormat::AmdCl2 | BinaryFormat::Gallium
+        ) || !self.is_relocatable(ir)
+        {
             return false;
         }
         match ir.eval(&|s| self.symbols.value(s), &mut |_| {}) {
@@ -1078,11 +1367,15 @@ impl Asm {
     /// address.
     fn is_relocatable(&self, ir: &Ir) -> bool {
         match ir {
-            Ir::Value(Value::Rel { section, .. }) => !self.layout.is_absolute_section(*section as usize),
+            Ir::Value(Value::Rel { section, .. }) => {
+                !self.layout.is_absolute_section(*section as usize)
+            }
             Ir::Value(_) | Ir::Sym(_) => false,
             Ir::Unary(_, e) => self.is_relocatable(e),
             Ir::Binary(_, a, b, _) => self.is_relocatable(a) || self.is_relocatable(b),
-            Ir::Ternary(c, t, e) => self.is_relocatable(c) || self.is_relocatable(t) || self.is_relocatable(e),
+            Ir::Ternary(c, t, e) => {
+                self.is_relocatable(c) || self.is_relocatable(t) || self.is_relocatable(e)
+            }
         }
     }
 
@@ -1091,18 +1384,36 @@ impl Asm {
     /// `X % 0x100000000` (low 32 bits) or `X >> 32`, `X / 0x100000000` (high 32 bits),
     /// where `X` is a position in a relocatable section. The word gets the format's
     /// placeholder.
-    pub(crate) fn relocate(&mut self, ir: &Ir, section: usize, offset: usize, word: bool) -> Result<(), String> {
+    pub(crate) fn relocate(
+        &mut self,
+        ir: &Ir,
+        section: usize,
+        offset: usize,
+        word: bool,
+    ) -> Result<(), String> {
         use crate::expr::BinOp;
         if !word {
-            return Err("a relocation (a value in a relocatable section) fits only a 32-bit word".into());
+            return Err(
+                "a relocation (a value in a relocatable section) fits only a 32-bit word".into(),
+            );
         }
-        if self.layout.sections.get(section).is_none_or(|s| s.kind != SectionKind::Code) {
-            return Err("a relocation (a value in a relocatable section) can be only in code".into());
+        if self
+            .layout
+            .sections
+            .get(section)
+            .is_none_or(|s| s.kind != SectionKind::Code)
+        {
+            return Err(
+                "a relocation (a value in a relocatable section) can be only in code".into(),
+            );
         }
         let mut high = false;
         let mut base = ir;
         if let Ir::Binary(op, lhs, rhs, _) = ir {
-            let pattern = matches!(op, BinOp::And | BinOp::Rem | BinOp::URem | BinOp::Div | BinOp::UDiv | BinOp::Shr);
+            let pattern = matches!(
+                op,
+                BinOp::And | BinOp::Rem | BinOp::URem | BinOp::Div | BinOp::UDiv | BinOp::Shr
+            );
             if pattern && !self.is_relocatable(rhs) {
                 let c = match rhs.eval(&|s| self.symbols.value(s), &mut |_| {}) {
                     Ok(Value::Abs(c)) => c as u64,
@@ -1126,43 +1437,76 @@ impl Asm {
                 base = lhs;
             }
         }
-        let value = base.eval(&|s| self.symbols.value(s), &mut |_| {}).map_err(|e| match e {
-            EvalError::Invalid(m, _) => m,
-            EvalError::Pending | EvalError::Later => "unresolved symbols in a relocation".into(),
-        })?;
+        let value = base
+            .eval(&|s| self.symbols.value(s), &mut |_| {})
+            .map_err(|e| match e {
+                EvalError::Invalid(m, _) => m,
+                EvalError::Pending | EvalError::Later => {
+                    "unresolved symbols in a relocation".into()
+                }
+            })?;
         let (target, addend) = match value {
-            Value::Rel { section: t, offset: a } if !self.layout.is_absolute_section(t as usize) => (t as usize, a),
+            Value::Rel {
+                section: t,
+                offset: a,
+            } if !self.layout.is_absolute_section(t as usize) => (t as usize, a),
             _ => return Err("this expression cannot be a relocation".into()),
         };
         let fill = match self.layout.format {
             // Gallium relocates the scratch buffer's address, with nothing added.
             crate::options::BinaryFormat::Gallium => {
                 if addend != 0 {
-                    return Err("the expression must point to the start of the scratch buffer".into());
+                    return Err(
+                        "the expression must point to the start of the scratch buffer".into(),
+                    );
                 }
                 4u32
             }
             _ => 0x5555_5555,
         };
-        self.layout.patch_bytes(section, offset, &fill.to_le_bytes());
-        self.layout.config.relocations.push(crate::format_ops::Relocation { section, offset, high, target, addend });
+        self.layout
+            .patch_bytes(section, offset, &fill.to_le_bytes());
+        self.layout
+            .config
+            .relocations
+            .push(crate::format_ops::Relocation {
+                section,
+                offset,
+                high,
+                target,
+                addend,
+            });
         Ok(())
     }
 
     /// `. = value` / `.org`: moves the output counter forward (anywhere in the absolute
     /// section), filling with `fill`.
-    pub(crate) fn set_output_counter(&mut self, ctx: &Ctx, range: TextRange, value: Value, fill: u8) {
+    pub(crate) fn set_output_counter(
+        &mut self,
+        ctx: &Ctx,
+        range: TextRange,
+        value: Value,
+        fill: u8,
+    ) {
         self.format_fixed = true;
         if self.abs_offset.is_some() {
             let target = match value {
                 Value::Abs(v) => v,
                 Value::Rel { .. } => {
-                    self.error_at(ctx, range, "the output counter cannot move to another section");
+                    self.error_at(
+                        ctx,
+                        range,
+                        "the output counter cannot move to another section",
+                    );
                     return;
                 }
             };
             if fill != 0 {
-                self.warn_at(ctx, range, "the fill value is ignored in the absolute section");
+                self.warn_at(
+                    ctx,
+                    range,
+                    "the fill value is ignored in the absolute section",
+                );
             }
             self.abs_offset = Some(target);
             return;
@@ -1172,7 +1516,11 @@ impl Asm {
             Value::Abs(v) => v,
             Value::Rel { section, offset } if section == current => offset,
             Value::Rel { .. } => {
-                self.error_at(ctx, range, "the output counter cannot move to another section");
+                self.error_at(
+                    ctx,
+                    range,
+                    "the output counter cannot move to another section",
+                );
                 return;
             }
         };
@@ -1197,13 +1545,17 @@ impl Asm {
         if self.layout.is_absolute_section(section) && !self.kept_relative(section) {
             Value::Abs(offset)
         } else {
-            Value::Rel { section: section as u32, offset }
+            Value::Rel {
+                section: section as u32,
+                offset,
+            }
         }
     }
 
     /// Whether labels can be defined and the counter moved here.
     pub(crate) fn is_addressable(&self) -> bool {
-        self.abs_offset.is_some() || self.layout.sections[self.layout.current()].kind != SectionKind::Config
+        self.abs_offset.is_some()
+            || self.layout.sections[self.layout.current()].kind != SectionKind::Config
     }
 
     /// Lowers a syntax-tree expression; reports and returns `None` on error.
@@ -1220,7 +1572,12 @@ impl Asm {
     /// Lowers an expression. `base` (for `.eqv`, `.for`): symbols stay references even
     /// when they have a value, to be bound at each use.
     #[allow(clippy::only_used_in_recursion)] // the context is kept for the callers' sake
-    pub(crate) fn try_lower(&mut self, ctx: &Ctx, expr: &ast::Expr, base: bool) -> Result<Ir, (TextRange, String)> {
+    pub(crate) fn try_lower(
+        &mut self,
+        ctx: &Ctx,
+        expr: &ast::Expr,
+        base: bool,
+    ) -> Result<Ir, (TextRange, String)> {
         let range = expr.syntax().text_range();
         let missing = || (range, "incomplete expression".to_string());
         Ok(match expr {
@@ -1231,7 +1588,13 @@ impl Asm {
                         let text = token.text();
                         let (number, dir) = text.split_at(text.len() - 1);
                         let forward = dir.eq_ignore_ascii_case("f");
-                        self.note_name(ctx, NameKind::LocalLabel, |i| i.local_reference(number, forward), token.text_range(), false);
+                        self.note_name(
+                            ctx,
+                            NameKind::LocalLabel,
+                            |i| i.local_reference(number, forward),
+                            token.text_range(),
+                            false,
+                        );
                         self.local_label_ref(text).map_err(|m| (range, m))?
                     }
                     // `.5` in an integer expression names a symbol, as in the reference.
@@ -1249,12 +1612,18 @@ impl Asm {
             ast::Expr::At(p) => self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?,
             ast::Expr::Prefix(p) => {
                 let op = p.op().and_then(|t| un_op(t.kind())).ok_or_else(missing)?;
-                Ir::Unary(op, Box::new(self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?))
+                Ir::Unary(
+                    op,
+                    Box::new(self.try_lower(ctx, &p.expr().ok_or_else(missing)?, base)?),
+                )
             }
             ast::Expr::Bin(b) => {
                 let token = b.op().ok_or_else(missing)?;
                 let op = bin_op(token.kind()).ok_or_else(missing)?;
-                let at = OpAt { loc: ctx.loc(token.text_range().start()), len: u32::from(token.text_range().len()) };
+                let at = OpAt {
+                    loc: ctx.loc(token.text_range().start()),
+                    len: u32::from(token.text_range().len()),
+                };
                 let lhs = self.try_lower(ctx, &b.lhs().ok_or_else(missing)?, base)?;
                 let rhs = self.try_lower(ctx, &b.rhs().ok_or_else(missing)?, base)?;
                 Ir::Binary(op, Box::new(lhs), Box::new(rhs), Some(at))
@@ -1295,7 +1664,12 @@ impl Asm {
     }
 
     /// [`name_ir`](Self::name_ir) of a name token, recorded in the index as a use.
-    fn name_ir_at(&mut self, ctx: &Ctx, token: &gcn_syntax::SyntaxToken, base: bool) -> Result<Ir, String> {
+    fn name_ir_at(
+        &mut self,
+        ctx: &Ctx,
+        token: &gcn_syntax::SyntaxToken,
+        base: bool,
+    ) -> Result<Ir, String> {
         if self.index.is_some() && token.text() != "." {
             let id = self.symbols.lookup(token.text());
             let full = self.symbols.get(id).name.clone();
@@ -1307,7 +1681,9 @@ impl Asm {
     fn name_ir(&mut self, name: &str, base: bool) -> Result<Ir, String> {
         let id = self.symbols.lookup(name);
         if self.symbols.get(id).register.is_some() {
-            return Err(format!("`{name}` is a register symbol, not allowed in an expression"));
+            return Err(format!(
+                "`{name}` is a register symbol, not allowed in an expression"
+            ));
         }
         if base && id != self.dot {
             return Ok(Ir::Sym(id));
@@ -1388,7 +1764,8 @@ impl Asm {
     fn absolute_if_possible(&self, v: Value) -> Value {
         match v {
             Value::Rel { section, offset }
-                if self.layout.is_absolute_section(section as usize) && !self.kept_relative(section as usize) =>
+                if self.layout.is_absolute_section(section as usize)
+                    && !self.kept_relative(section as usize) =>
             {
                 Value::Abs(offset)
             }
@@ -1401,7 +1778,9 @@ impl Asm {
     /// are kept relative.
     fn value_in_expression(&self, id: SymId, v: Value) -> Value {
         match (v, self.symbols.get(id).label_section) {
-            (Value::Abs(offset), Some(section)) if self.kept_relative(section as usize) => Value::Rel { section, offset },
+            (Value::Abs(offset), Some(section)) if self.kept_relative(section as usize) => {
+                Value::Rel { section, offset }
+            }
             _ => self.absolute_if_possible(v),
         }
     }
@@ -1409,8 +1788,12 @@ impl Asm {
     /// [`code_relative_value`](Self::code_relative_value) of a definition that waited
     /// for its symbols: its expression as written, with their values now.
     fn code_relative_pending(&mut self, index: usize, absolute: Value) -> Value {
-        let Value::Abs(number) = absolute else { return absolute };
-        let Some(original) = self.pending[index].original.take() else { return absolute };
+        let Value::Abs(number) = absolute else {
+            return absolute;
+        };
+        let Some(original) = self.pending[index].original.take() else {
+            return absolute;
+        };
         let mut ir = *original;
         let mut syms = Vec::new();
         ir.symbols(&mut syms);
@@ -1426,7 +1809,12 @@ impl Asm {
             }
         }
         let relative = closed
-            .then(|| self.with_sections(|asm, sections| ir.eval_in(&|s| asm.symbols.value(s), &mut |_| {}, sections)).ok())
+            .then(|| {
+                self.with_sections(|asm, sections| {
+                    ir.eval_in(&|s| asm.symbols.value(s), &mut |_| {}, sections)
+                })
+                .ok()
+            })
             .flatten();
         self.keep_code_relative = false;
         self.position_if_same(relative, number).unwrap_or(absolute)
@@ -1436,7 +1824,11 @@ impl Asm {
     /// number as the absolute value.
     fn position_if_same(&self, relative: Option<Value>, number: i64) -> Option<Value> {
         match relative {
-            Some(Value::Rel { section, offset }) if offset == number && self.is_code_section(section as usize) => relative,
+            Some(Value::Rel { section, offset })
+                if offset == number && self.is_code_section(section as usize) =>
+            {
+                relative
+            }
             _ => None,
         }
     }
@@ -1446,7 +1838,10 @@ impl Asm {
     }
 
     fn is_code_section(&self, section: usize) -> bool {
-        self.layout.sections.get(section).is_some_and(|s| s.kind == SectionKind::Code)
+        self.layout
+            .sections
+            .get(section)
+            .is_some_and(|s| s.kind == SectionKind::Code)
     }
 
     /// The value a symbol assigned `value` keeps: in AMD OpenCL 2.0 and GalliumCompute,
@@ -1455,8 +1850,14 @@ impl Asm {
     /// position in the code, as the symbol table of `-S` writes it. `absolute` is the
     /// value as every use sees it; the position is kept when it is that same number.
     fn code_relative_value(&mut self, ctx: &Ctx, value: &ast::Expr, absolute: Value) -> Value {
-        let Value::Abs(number) = absolute else { return absolute };
-        if !matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium) || !names_a_position(value) {
+        let Value::Abs(number) = absolute else {
+            return absolute;
+        };
+        if !matches!(
+            self.layout.format,
+            BinaryFormat::AmdCl2 | BinaryFormat::Gallium
+        ) || !names_a_position(value)
+        {
             return absolute;
         }
         // Lowered again with code positions kept: quietly, the first lowering reported
@@ -1465,7 +1866,9 @@ impl Asm {
         let diags = self.diags.len();
         self.keep_code_relative = true;
         let ir = self.try_lower(ctx, value, false).ok();
-        let relative = ir.filter(Ir::is_closed).and_then(|ir| self.eval_ir(ctx, value.syntax().text_range(), &ir).ok());
+        let relative = ir
+            .filter(Ir::is_closed)
+            .and_then(|ir| self.eval_ir(ctx, value.syntax().text_range(), &ir).ok());
         self.keep_code_relative = false;
         self.diags.truncate(diags);
         self.index = index;
@@ -1473,11 +1876,20 @@ impl Asm {
     }
 
     /// Evaluates, reporting warnings at `range`.
-    pub(crate) fn eval_ir(&mut self, ctx: &Ctx, range: TextRange, ir: &Ir) -> Result<Value, EvalError> {
+    pub(crate) fn eval_ir(
+        &mut self,
+        ctx: &Ctx,
+        range: TextRange,
+        ir: &Ir,
+    ) -> Result<Value, EvalError> {
         let mut warnings = Vec::new();
         let result = self.with_sections(|asm, sections| {
             let symbols = &asm.symbols;
-            ir.eval_in(&|s| symbols.value(s), &mut |w| push_once(&mut warnings, w), sections)
+            ir.eval_in(
+                &|s| symbols.value(s),
+                &mut |w| push_once(&mut warnings, w),
+                sections,
+            )
         });
         for w in warnings {
             self.warn_at(ctx, range, w);
@@ -1497,8 +1909,15 @@ impl Asm {
             Err(EvalError::Pending) => {
                 let mut syms = Vec::new();
                 ir.symbols(&mut syms);
-                let names: Vec<String> = syms.iter().map(|&s| format!("`{}`", self.symbols.get(s).name)).collect();
-                self.error_at(ctx, range, format!("expression has unresolved symbols: {}", names.join(", ")));
+                let names: Vec<String> = syms
+                    .iter()
+                    .map(|&s| format!("`{}`", self.symbols.get(s).name))
+                    .collect();
+                self.error_at(
+                    ctx,
+                    range,
+                    format!("expression has unresolved symbols: {}", names.join(", ")),
+                );
                 None
             }
             Err(EvalError::Invalid(message, at)) => {
@@ -1517,7 +1936,11 @@ impl Asm {
         match self.eval_now(ctx, expr)? {
             Value::Abs(v) => Some(v),
             Value::Rel { .. } => {
-                self.error_at(ctx, expr.syntax().text_range(), "expression must be absolute");
+                self.error_at(
+                    ctx,
+                    expr.syntax().text_range(),
+                    "expression must be absolute",
+                );
                 None
             }
         }
@@ -1525,18 +1948,41 @@ impl Asm {
 
     // ---- pending fixups -----------------------------------------------------------------
 
-    pub(crate) fn add_pending(&mut self, ir: Ir, target: PendingTarget, ctx: &Ctx, range: TextRange) {
+    pub(crate) fn add_pending(
+        &mut self,
+        ir: Ir,
+        target: PendingTarget,
+        ctx: &Ctx,
+        range: TextRange,
+    ) {
         let (loc, end) = (ctx.loc(range.start()), ctx.loc(range.end()));
-        let len = if end.file == loc.file { end.offset.saturating_sub(loc.offset) } else { 0 };
+        let len = if end.file == loc.file {
+            end.offset.saturating_sub(loc.offset)
+        } else {
+            0
+        };
         let mut syms = Vec::new();
         ir.symbols(&mut syms);
         let index = self.pending.len();
         for &s in &syms {
             self.symbols.get_mut(s).occurrences.push(index as u32);
         }
-        let keeps_code_positions = matches!(self.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium);
-        let original = (keeps_code_positions && matches!(target, PendingTarget::Symbol(_))).then(|| Box::new(ir.clone()));
-        self.pending.push(Pending { ir, target, loc, len, origin: ctx.origin.clone(), remaining: syms.len() as u32, done: false, original });
+        let keeps_code_positions = matches!(
+            self.layout.format,
+            BinaryFormat::AmdCl2 | BinaryFormat::Gallium
+        );
+        let original = (keeps_code_positions && matches!(target, PendingTarget::Symbol(_)))
+            .then(|| Box::new(ir.clone()));
+        self.pending.push(Pending {
+            ir,
+            target,
+            loc,
+            len,
+            origin: ctx.origin.clone(),
+            remaining: syms.len() as u32,
+            done: false,
+            original,
+        });
     }
 
     /// A value to store in data or code: absolute, or a position in a section whose
@@ -1544,7 +1990,9 @@ impl Asm {
     pub(crate) fn data_value(&self, value: Value) -> Result<i64, String> {
         match value {
             Value::Abs(v) => Ok(v),
-            Value::Rel { section, offset } if self.layout.is_absolute_section(section as usize) => Ok(offset),
+            Value::Rel { section, offset } if self.layout.is_absolute_section(section as usize) => {
+                Ok(offset)
+            }
             Value::Rel { .. } => Err("a section-relative value is not allowed in data".into()),
         }
     }
@@ -1598,10 +2046,17 @@ impl Asm {
     pub(crate) fn emit(&mut self, ctx: &Ctx, range: TextRange, bytes: &[u8]) -> bool {
         self.format_fixed = true;
         if self.abs_offset.is_some() {
-            self.error_at(ctx, range, "data cannot be written to the absolute section (`.struct`/`.offset`)");
+            self.error_at(
+                ctx,
+                range,
+                "data cannot be written to the absolute section (`.struct`/`.offset`)",
+            );
             return false;
         }
-        if let Err(message) = self.layout.can_emit(bytes.len() as u64, self.opts.limits.output_size) {
+        if let Err(message) = self
+            .layout
+            .can_emit(bytes.len() as u64, self.opts.limits.output_size)
+        {
             self.error_at(ctx, range, message);
             return false;
         }
@@ -1617,7 +2072,11 @@ impl Asm {
             return true;
         }
         if !self.is_addressable() {
-            self.error_at(ctx, range, "the output counter cannot move in a section without addresses");
+            self.error_at(
+                ctx,
+                range,
+                "the output counter cannot move in a section without addresses",
+            );
             return false;
         }
         if let Err(message) = self.layout.can_emit(count, self.opts.limits.output_size) {
@@ -1639,7 +2098,16 @@ impl Asm {
         if !ir.is_closed() {
             let (section, offset) = (self.layout.current(), self.layout.offset());
             if self.emit(ctx, range, &zeros[..size]) {
-                self.add_pending(ir, PendingTarget::Data { section, offset, size }, ctx, range);
+                self.add_pending(
+                    ir,
+                    PendingTarget::Data {
+                        section,
+                        offset,
+                        size,
+                    },
+                    ctx,
+                    range,
+                );
             }
             return;
         }
@@ -1656,7 +2124,16 @@ impl Asm {
         if let Err(EvalError::Later) = value {
             let (section, offset) = (self.layout.current(), self.layout.offset());
             if self.emit(ctx, range, &zeros[..size]) {
-                self.add_pending(ir, PendingTarget::Data { section, offset, size }, ctx, range);
+                self.add_pending(
+                    ir,
+                    PendingTarget::Data {
+                        section,
+                        offset,
+                        size,
+                    },
+                    ctx,
+                    range,
+                );
                 self.wait_for_places(self.pending.len() - 1);
             }
             return;
@@ -1689,7 +2166,11 @@ impl Asm {
         let range = instr.syntax().text_range();
         self.format_fixed = true;
         if self.abs_offset.is_some() || !self.layout.is_code_section() {
-            self.error_at(ctx, range, "instructions are allowed only in a code section");
+            self.error_at(
+                ctx,
+                range,
+                "instructions are allowed only in a code section",
+            );
             return;
         }
         let start = self.layout.offset();
@@ -1698,11 +2179,21 @@ impl Asm {
             self.note_register_symbol_operands(ctx, instr);
         }
         let target = self.target;
-        let cached = self.encode_cache.as_mut().and_then(|c| c.get(instr.syntax(), target));
+        let cached = self
+            .encode_cache
+            .as_mut()
+            .and_then(|c| c.get(instr.syntax(), target));
         let result = match cached {
             Some(encoded) => Ok(encoded),
             None => {
-                let mut resolver = Resolver { asm: self, ctx, instr_start: start as i64, section, asked: Default::default(), error_range: None };
+                let mut resolver = Resolver {
+                    asm: self,
+                    ctx,
+                    instr_start: start as i64,
+                    section,
+                    asked: Default::default(),
+                    error_range: None,
+                };
                 let result = encode::encode_instruction(&target, instr, &mut resolver);
                 let reusable = !resolver.asked.get();
                 if let (Ok(encoded), Some(cache)) = (&result, self.encode_cache.as_mut()) {
@@ -1723,13 +2214,18 @@ impl Asm {
                 let fixups: Vec<(Option<Ir>, encode::Fixup)> = if encoded.fixups.is_empty() {
                     Vec::new()
                 } else {
-                    encoded.fixups.into_iter().map(|f| (self.lower(ctx, &f.expr), f)).collect()
+                    encoded
+                        .fixups
+                        .into_iter()
+                        .map(|f| (self.lower(ctx, &f.expr), f))
+                        .collect()
                 };
                 let mut buffer = [0u8; 64];
                 let emitted = match little_endian(&encoded.words, &mut buffer) {
                     Some(bytes) => self.emit(ctx, range, bytes),
                     None => {
-                        let bytes: Vec<u8> = encoded.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                        let bytes: Vec<u8> =
+                            encoded.words.iter().flat_map(|w| w.to_le_bytes()).collect();
                         self.emit(ctx, range, &bytes)
                     }
                 };
@@ -1741,7 +2237,8 @@ impl Asm {
                         self.instruction_fixup(ctx, section, start, fixup, ir);
                     }
                 }
-                self.reg_usage.record(self.target.gen, section, start, &encoded.regs);
+                self.reg_usage
+                    .record(self.target.gen, section, start, &encoded.regs);
             }
             Err(errors) => {
                 for e in errors {
@@ -1754,28 +2251,55 @@ impl Asm {
     /// Records the register symbols an instruction's operands name (`x`, `x[1:2]`) as
     /// uses: the encoder asks for them by name alone.
     fn note_register_symbol_operands(&mut self, ctx: &Ctx, instr: &ast::Instruction) {
-        let Some(operands) = instr.operand_list() else { return };
+        let Some(operands) = instr.operand_list() else {
+            return;
+        };
         for node in operands.syntax().descendants() {
             if !matches!(node.kind(), SyntaxKind::NAME_REF | SyntaxKind::REG_INDEX) {
                 continue;
             }
-            let Some(token) = node.first_token().filter(|t| t.kind() == SyntaxKind::NAME) else { continue };
-            let Some(id) = self.symbols.find_existing(token.text()) else { continue };
+            let Some(token) = node.first_token().filter(|t| t.kind() == SyntaxKind::NAME) else {
+                continue;
+            };
+            let Some(id) = self.symbols.find_existing(token.text()) else {
+                continue;
+            };
             if self.symbols.get(id).register.is_none() {
                 continue;
             }
             let full = self.symbols.get(id).name.clone();
-            self.note_name(ctx, NameKind::RegisterSymbol, |_| full, token.text_range(), false);
+            self.note_name(
+                ctx,
+                NameKind::RegisterSymbol,
+                |_| full,
+                token.text_range(),
+                false,
+            );
         }
     }
 
-    fn instruction_fixup(&mut self, ctx: &Ctx, section: usize, start: usize, fixup: encode::Fixup, ir: Ir) {
+    fn instruction_fixup(
+        &mut self,
+        ctx: &Ctx,
+        section: usize,
+        start: usize,
+        fixup: encode::Fixup,
+        ir: Ir,
+    ) {
         let offset = start + fixup.word * 4;
         let target = match fixup.kind {
-            encode::FixupKind::Value => {
-                PendingTarget::Field { section, offset, shift: fixup.shift, bits: fixup.bits, signed: fixup.signed }
-            }
-            encode::FixupKind::Branch => PendingTarget::Branch { section, offset, instr_start: start as i64 },
+            encode::FixupKind::Value => PendingTarget::Field {
+                section,
+                offset,
+                shift: fixup.shift,
+                bits: fixup.bits,
+                signed: fixup.signed,
+            },
+            encode::FixupKind::Branch => PendingTarget::Branch {
+                section,
+                offset,
+                instr_start: start as i64,
+            },
         };
         // Known by now (defined later in the same statement's expansion): patch at once.
         self.add_pending(ir, target, ctx, gcn_isa::encode::value_range(&fixup.expr));
@@ -1788,9 +2312,20 @@ impl Asm {
     }
 
     /// The register range a `%…` value names.
-    pub(crate) fn register_value(&mut self, ctx: &Ctx, expr: &ast::Expr) -> Result<RegRange, (TextRange, String)> {
+    pub(crate) fn register_value(
+        &mut self,
+        ctx: &Ctx,
+        expr: &ast::Expr,
+    ) -> Result<RegRange, (TextRange, String)> {
         let target = self.target;
-        let mut resolver = Resolver { asm: self, ctx, instr_start: 0, section: 0, asked: Default::default(), error_range: None };
+        let mut resolver = Resolver {
+            asm: self,
+            ctx,
+            instr_start: 0,
+            section: 0,
+            asked: Default::default(),
+            error_range: None,
+        };
         let mut cx = encode::operands::Cx::new(&target, &mut resolver);
         cx.register_value(expr).map_err(|e| (e.range, e.message))
     }
@@ -1817,7 +2352,9 @@ fn fits_signed(v: i64, bits: u32) -> bool {
 /// position (numbers and operators alone never are).
 fn names_a_position(expr: &ast::Expr) -> bool {
     use gcn_syntax::SyntaxKind::{LOCAL_LABEL_REF, NAME};
-    expr.syntax().descendants_with_tokens().any(|e| matches!(e.kind(), NAME | LOCAL_LABEL_REF))
+    expr.syntax()
+        .descendants_with_tokens()
+        .any(|e| matches!(e.kind(), NAME | LOCAL_LABEL_REF))
 }
 
 /// Whether `v` fits in `bits` as an unsigned or a negative signed value.
@@ -1846,7 +2383,12 @@ pub(crate) fn literal_value(token: &gcn_syntax::SyntaxToken) -> Result<i64, Stri
     }
 }
 
-fn branch_offset(target: Value, section: usize, instr_start: i64, layout: &Layout) -> Result<i64, String> {
+fn branch_offset(
+    target: Value,
+    section: usize,
+    instr_start: i64,
+    layout: &Layout,
+) -> Result<i64, String> {
     let offset = match target {
         Value::Rel { section: s, offset } if s as usize == section => offset,
         Value::Rel { .. } => return Err("the branch target is in another section".into()),
@@ -1902,7 +2444,10 @@ impl Resolver<'_> {
         expr.syntax()
             .descendants_with_tokens()
             .filter_map(|e| e.into_token())
-            .find(|t| t.parent().is_some_and(|p| p.kind() == SyntaxKind::BIN_EXPR) && self.ctx.loc(t.text_range().start()) == at.loc)
+            .find(|t| {
+                t.parent().is_some_and(|p| p.kind() == SyntaxKind::BIN_EXPR)
+                    && self.ctx.loc(t.text_range().start()) == at.loc
+            })
             .map(|t| t.text_range())
     }
 }
@@ -1910,7 +2455,10 @@ impl Resolver<'_> {
 impl encode::Resolver for Resolver<'_> {
     fn eval(&mut self, expr: &ast::Expr) -> Result<encode::Value, String> {
         self.asked.set(true);
-        match self.value(expr).and_then(|v| v.map(|v| self.asm.data_value(v)).transpose()) {
+        match self
+            .value(expr)
+            .and_then(|v| v.map(|v| self.asm.data_value(v)).transpose())
+        {
             Ok(Some(v)) => Ok(encode::Value::Known(v)),
             Ok(None) => Ok(encode::Value::Pending),
             // Maybe a relocation: kept as a fixup (a literal), decided when completed.
@@ -1922,7 +2470,12 @@ impl encode::Resolver for Resolver<'_> {
     fn eval_branch(&mut self, expr: &ast::Expr) -> Result<encode::Value, String> {
         self.asked.set(true);
         match self.value(expr)? {
-            Some(v) => Ok(encode::Value::Known(branch_offset(v, self.section, self.instr_start, &self.asm.layout)?)),
+            Some(v) => Ok(encode::Value::Known(branch_offset(
+                v,
+                self.section,
+                self.instr_start,
+                &self.asm.layout,
+            )?)),
             None => Ok(encode::Value::Pending),
         }
     }

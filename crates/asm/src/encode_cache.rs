@@ -78,19 +78,38 @@ impl EncodeCache {
 
     /// The encoding of `node` for `target`, if known.
     pub(crate) fn get(&mut self, node: &gcn_syntax::SyntaxNode, target: Target) -> Option<Encoded> {
-        let entry = self.entries.get_mut(&Self::key(node)).filter(|e| e.target == target)?;
+        let entry = self
+            .entries
+            .get_mut(&Self::key(node))
+            .filter(|e| e.target == target)?;
         if entry.used != self.generation {
             entry.used = self.generation;
             self.used += 1;
         }
-        Some(Encoded { words: entry.words.clone(), fixups: Vec::new(), regs: entry.regs.clone(), warnings: Vec::new() })
+        Some(Encoded {
+            words: entry.words.clone(),
+            fixups: Vec::new(),
+            regs: entry.regs.clone(),
+            warnings: Vec::new(),
+        })
     }
 
     /// Keeps an encoding that has no fixups and no warnings (a hit reports nothing).
-    pub(crate) fn insert(&mut self, node: &gcn_syntax::SyntaxNode, target: Target, encoded: &Encoded) {
+    pub(crate) fn insert(
+        &mut self,
+        node: &gcn_syntax::SyntaxNode,
+        target: Target,
+        encoded: &Encoded,
+    ) {
         debug_assert!(encoded.fixups.is_empty() && encoded.warnings.is_empty());
         let green = node.green().into_owned();
-        let entry = Entry { target, _node: green, words: encoded.words.clone(), regs: encoded.regs.clone(), used: self.generation };
+        let entry = Entry {
+            target,
+            _node: green,
+            words: encoded.words.clone(),
+            regs: encoded.regs.clone(),
+            used: self.generation,
+        };
         self.entries.insert(Self::key(node), entry);
         self.used += 1;
     }

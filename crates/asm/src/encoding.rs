@@ -72,14 +72,18 @@ fn raw_char(byte: u8) -> char {
 /// The byte a raw-byte character stands for.
 pub fn raw_byte(c: char) -> Option<u8> {
     let code = u32::from(c);
-    (RAW_BASE + 0x80..=RAW_BASE + 0xFF).contains(&code).then(|| (code - RAW_BASE) as u8)
+    (RAW_BASE + 0x80..=RAW_BASE + 0xFF)
+        .contains(&code)
+        .then(|| (code - RAW_BASE) as u8)
 }
 
 /// The raw byte whose UTF-8 starts `bytes`, and its length in `bytes` (4).
 pub fn raw_byte_at(bytes: &[u8]) -> Option<(u8, usize)> {
     // U+10FF80..U+10FFFF is F4 8F BE|BF 80..BF in UTF-8.
     match bytes {
-        [0xF4, 0x8F, third @ (0xBE | 0xBF), fourth @ 0x80..=0xBF, ..] => Some((0x80 | (third & 1) << 6 | (fourth & 0x3F), 4)),
+        [0xF4, 0x8F, third @ (0xBE | 0xBF), fourth @ 0x80..=0xBF, ..] => {
+            Some((0x80 | (third & 1) << 6 | (fourth & 0x3F), 4))
+        }
         _ => None,
     }
 }
@@ -127,7 +131,10 @@ mod tests {
     #[test]
     fn utf8_is_kept_and_other_bytes_are_raw_bytes() {
         let text = decode(b"; caf\xe9 \xc3\xa9\n.ascii \"\xff\"\n".to_vec());
-        assert_eq!(text.chars().count(), "; cafX é\n.ascii \"X\"\n".chars().count());
+        assert_eq!(
+            text.chars().count(),
+            "; cafX é\n.ascii \"X\"\n".chars().count()
+        );
         let raw: Vec<u8> = text.chars().filter_map(raw_byte).collect();
         assert_eq!(raw, vec![0xe9, 0xff]);
         assert!(text.contains('é'));
@@ -139,7 +146,10 @@ mod tests {
             let c = raw_char(b);
             assert_eq!(raw_byte(c), Some(b));
             let mut utf8 = [0; 4];
-            assert_eq!(raw_byte_at(c.encode_utf8(&mut utf8).as_bytes()), Some((b, 4)));
+            assert_eq!(
+                raw_byte_at(c.encode_utf8(&mut utf8).as_bytes()),
+                Some((b, 4))
+            );
         }
         assert_eq!(raw_byte('é'), None);
         assert_eq!(raw_byte_at("é".as_bytes()), None);
@@ -147,7 +157,13 @@ mod tests {
 
     #[test]
     fn a_cut_sequence_at_the_end_is_raw() {
-        assert_eq!(decode(b"a\xc3".to_vec()).chars().filter_map(raw_byte).collect::<Vec<_>>(), vec![0xc3]);
+        assert_eq!(
+            decode(b"a\xc3".to_vec())
+                .chars()
+                .filter_map(raw_byte)
+                .collect::<Vec<_>>(),
+            vec![0xc3]
+        );
     }
 
     #[test]
@@ -165,6 +181,9 @@ mod tests {
     #[test]
     fn messages_show_raw_bytes_escaped() {
         let text = decode(b"x\xe9y".to_vec());
-        assert_eq!(escape_raw_bytes(format!("unknown `{text}`")), "unknown `x\\xe9y`");
+        assert_eq!(
+            escape_raw_bytes(format!("unknown `{text}`")),
+            "unknown `x\\xe9y`"
+        );
     }
 }

@@ -137,8 +137,13 @@ impl Sections<'_> {
     /// section is one in the first of them.
     fn value(&self, v: Value) -> Rv {
         if let (Sections::Placed(placed), Value::Rel { section, offset }) = (self, v) {
-            if let (Some(&(base, base_addr)), Some(&(_, addr))) = (placed.first(), placed.iter().find(|p| p.0 == section)) {
-                return Rv { v: (offset.wrapping_add(addr).wrapping_sub(base_addr)) as u64, rels: vec![(base, 1)] };
+            if let (Some(&(base, base_addr)), Some(&(_, addr))) =
+                (placed.first(), placed.iter().find(|p| p.0 == section))
+            {
+                return Rv {
+                    v: (offset.wrapping_add(addr).wrapping_sub(base_addr)) as u64,
+                    rels: vec![(base, 1)],
+                };
             }
         }
         value_rv(v)
@@ -162,18 +167,32 @@ impl Sections<'_> {
 
     /// A position in the first placed section as one in the placed section holding it.
     fn place(&self, section: u32, offset: i64) -> Value {
-        let Sections::Placed(placed) = self else { return Value::Rel { section, offset } };
-        let Some(&(base, base_addr)) = placed.first() else { return Value::Rel { section, offset } };
+        let Sections::Placed(placed) = self else {
+            return Value::Rel { section, offset };
+        };
+        let Some(&(base, base_addr)) = placed.first() else {
+            return Value::Rel { section, offset };
+        };
         if section != base {
             return Value::Rel { section, offset };
         }
         let addr = base_addr.wrapping_add(offset);
         // The first section at the address, else the last one below it (the first one
         // when all are above), as the reference finds it.
-        let i = placed.iter().position(|p| p.1 >= addr).unwrap_or(placed.len());
-        let i = if i < placed.len() && placed[i].1 == addr { i } else { i.saturating_sub(1) };
+        let i = placed
+            .iter()
+            .position(|p| p.1 >= addr)
+            .unwrap_or(placed.len());
+        let i = if i < placed.len() && placed[i].1 == addr {
+            i
+        } else {
+            i.saturating_sub(1)
+        };
         let holder = placed[i];
-        Value::Rel { section: holder.0, offset: addr.wrapping_sub(holder.1) }
+        Value::Rel {
+            section: holder.0,
+            offset: addr.wrapping_sub(holder.1),
+        }
     }
 }
 
@@ -202,7 +221,10 @@ struct Rv {
 
 impl Rv {
     fn abs(v: u64) -> Rv {
-        Rv { v, rels: Vec::new() }
+        Rv {
+            v,
+            rels: Vec::new(),
+        }
     }
     fn is_abs(&self) -> bool {
         self.rels.is_empty()
@@ -221,7 +243,11 @@ fn invalid<T>(message: &str) -> Result<T, EvalError> {
 impl Ir {
     /// Evaluates with `lookup` giving the current value of a symbol (None if undefined);
     /// `warn` receives warnings (shift counts out of range).
-    pub fn eval(&self, lookup: &dyn Fn(SymId) -> Option<Value>, warn: &mut dyn FnMut(String)) -> Result<Value, EvalError> {
+    pub fn eval(
+        &self,
+        lookup: &dyn Fn(SymId) -> Option<Value>,
+        warn: &mut dyn FnMut(String),
+    ) -> Result<Value, EvalError> {
         self.eval_in(lookup, warn, Sections::Single)
     }
 
@@ -282,14 +308,21 @@ impl Ir {
     ) -> Result<Rv, EvalError> {
         match self {
             Ir::Value(v) => Ok(sections.value(*v)),
-            Ir::Sym(id) => lookup(*id).map(|v| sections.value(v)).ok_or(EvalError::Pending),
+            Ir::Sym(id) => lookup(*id)
+                .map(|v| sections.value(v))
+                .ok_or(EvalError::Pending),
             Ir::Unary(op, e) => unary(*op, e.eval_rv(lookup, warn, sections, later)?),
             Ir::Binary(op, a, b, at) => {
                 // Both sides first: "pending" wins over an error, as the reference only
                 // evaluates an expression once every symbol in it is known.
-                let (a, b) = (a.eval_rv(lookup, warn, sections, later), b.eval_rv(lookup, warn, sections, later));
+                let (a, b) = (
+                    a.eval_rv(lookup, warn, sections, later),
+                    b.eval_rv(lookup, warn, sections, later),
+                );
                 match (a, b) {
-                    (Err(EvalError::Pending), _) | (_, Err(EvalError::Pending)) => Err(EvalError::Pending),
+                    (Err(EvalError::Pending), _) | (_, Err(EvalError::Pending)) => {
+                        Err(EvalError::Pending)
+                    }
                     (a, b) => binary(*op, a?, b?, warn, sections, later).map_err(|e| e.at(*at)),
                 }
             }
@@ -299,7 +332,10 @@ impl Ir {
                     t.eval_rv(lookup, warn, sections, later),
                     e.eval_rv(lookup, warn, sections, later),
                 );
-                if [&c, &t, &e].iter().any(|r| matches!(r, Err(EvalError::Pending))) {
+                if [&c, &t, &e]
+                    .iter()
+                    .any(|r| matches!(r, Err(EvalError::Pending)))
+                {
                     return Err(EvalError::Pending);
                 }
                 let (c, t, e) = (c?, t?, e?);
@@ -370,7 +406,10 @@ impl Ir {
 fn value_rv(v: Value) -> Rv {
     match v {
         Value::Abs(x) => Rv::abs(x as u64),
-        Value::Rel { section, offset } => Rv { v: offset as u64, rels: vec![(section, 1)] },
+        Value::Rel { section, offset } => Rv {
+            v: offset as u64,
+            rels: vec![(section, 1)],
+        },
     }
 }
 
@@ -412,7 +451,14 @@ fn shift_warning(warn: &mut dyn FnMut(String)) {
 /// `a op b` where `a` is the left operand. Where an operator needs an absolute operand,
 /// a relative one in the section space of `sections` passes for now and makes the
 /// expression wait (`later`), as in the reference.
-fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sections, later: &mut bool) -> Result<Rv, EvalError> {
+fn binary(
+    op: BinOp,
+    a: Rv,
+    b: Rv,
+    warn: &mut dyn FnMut(String),
+    sections: &Sections,
+    later: &mut bool,
+) -> Result<Rv, EvalError> {
     use BinOp::*;
     let (x, y) = (a.v, b.v);
     // Whether an operand passes where an absolute one is needed; the reference checks
@@ -438,7 +484,10 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sect
     let both_abs = a_abs && b_abs;
     let division = |what: &str| -> Result<(), EvalError> {
         if !both_abs {
-            return Err(EvalError::Invalid(format!("{what} is not allowed for a section-relative value"), None));
+            return Err(EvalError::Invalid(
+                format!("{what} is not allowed for a section-relative value"),
+                None,
+            ));
         }
         if y == 0 {
             return invalid("division by zero");
@@ -457,7 +506,11 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sect
                 }
             }
             rels.retain(|r| r.1 != 0);
-            let v = if op == Sub { x.wrapping_sub(y) } else { x.wrapping_add(y) };
+            let v = if op == Sub {
+                x.wrapping_sub(y)
+            } else {
+                x.wrapping_add(y)
+            };
             Rv { v, rels }
         }
         Mul => {
@@ -465,8 +518,17 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sect
                 return invalid("multiplication of two section-relative values");
             }
             let (rel, factor) = if a.is_abs() { (b.rels, x) } else { (a.rels, y) };
-            let rels = if factor == 0 { Vec::new() } else { rel.into_iter().map(|(s, m)| (s, m.wrapping_mul(factor))).collect() };
-            Rv { v: x.wrapping_mul(y), rels }
+            let rels = if factor == 0 {
+                Vec::new()
+            } else {
+                rel.into_iter()
+                    .map(|(s, m)| (s, m.wrapping_mul(factor)))
+                    .collect()
+            };
+            Rv {
+                v: x.wrapping_mul(y),
+                rels,
+            }
         }
         Div => {
             division("division")?;
@@ -492,7 +554,10 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sect
                 shift_warning(warn);
                 Rv::abs(0)
             } else {
-                Rv { v: x << y, rels: a.rels.into_iter().map(|(s, m)| (s, m << y)).collect() }
+                Rv {
+                    v: x << y,
+                    rels: a.rels.into_iter().map(|(s, m)| (s, m << y)).collect(),
+                }
             }
         }
         Shr | AShr => {
@@ -501,7 +566,11 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sect
             }
             if y >= 64 {
                 shift_warning(warn);
-                Rv::abs(if op == AShr && (x as i64) < 0 { u64::MAX } else { 0 })
+                Rv::abs(if op == AShr && (x as i64) < 0 {
+                    u64::MAX
+                } else {
+                    0
+                })
             } else if op == AShr {
                 Rv::abs(((x as i64) >> y) as u64)
             } else {
@@ -575,7 +644,9 @@ fn binary(op: BinOp, a: Rv, b: Rv, warn: &mut dyn FnMut(String), sections: &Sect
             if (a_abs && x != 0) || (b_abs && y != 0) {
                 Rv::abs(1)
             } else if !both_abs {
-                return invalid("logical OR of a section-relative value (only with a non-zero value)");
+                return invalid(
+                    "logical OR of a section-relative value (only with a non-zero value)",
+                );
             } else {
                 Rv::abs(0)
             }
@@ -676,7 +747,10 @@ mod tests {
     }
 
     fn bin(op: BinOp, x: i64, y: i64) -> i64 {
-        eval(&node(op, val(Value::Abs(x)), val(Value::Abs(y)))).unwrap().abs().unwrap()
+        eval(&node(op, val(Value::Abs(x)), val(Value::Abs(y))))
+            .unwrap()
+            .abs()
+            .unwrap()
     }
 
     fn rel(section: u32, offset: i64) -> Value {
@@ -700,7 +774,10 @@ mod tests {
     fn shift_count_out_of_range_warns() {
         let mut warnings = Vec::new();
         let ir = node(BinOp::Shl, val(Value::Abs(1)), val(Value::Abs(65)));
-        assert_eq!(ir.eval(&|_| None, &mut |w| warnings.push(w)), Ok(Value::Abs(0)));
+        assert_eq!(
+            ir.eval(&|_| None, &mut |w| warnings.push(w)),
+            Ok(Value::Abs(0))
+        );
         assert_eq!(warnings.len(), 1);
     }
 
@@ -736,12 +813,21 @@ mod tests {
     fn bitwise_special_cases_keep_sections() {
         let a = rel(3, 3);
         assert_eq!(eval(&node(BinOp::And, val(a), val(Value::Abs(-1)))), Ok(a));
-        assert_eq!(eval(&node(BinOp::And, val(a), val(Value::Abs(0)))), Ok(Value::Abs(0)));
+        assert_eq!(
+            eval(&node(BinOp::And, val(a), val(Value::Abs(0)))),
+            Ok(Value::Abs(0))
+        );
         assert_eq!(eval(&node(BinOp::Or, val(Value::Abs(0)), val(a))), Ok(a));
-        assert_eq!(eval(&node(BinOp::OrNot, val(a), val(Value::Abs(0)))), Ok(Value::Abs(-1)));
+        assert_eq!(
+            eval(&node(BinOp::OrNot, val(a), val(Value::Abs(0)))),
+            Ok(Value::Abs(-1))
+        );
         // 0 ! -a = ~(-a) = a - 1.
         let neg = Ir::Unary(UnOp::Neg, val(a));
-        assert_eq!(eval(&node(BinOp::OrNot, val(Value::Abs(0)), Box::new(neg))), Ok(rel(3, 2)));
+        assert_eq!(
+            eval(&node(BinOp::OrNot, val(Value::Abs(0)), Box::new(neg))),
+            Ok(rel(3, 2))
+        );
         assert!(eval(&node(BinOp::And, val(a), val(Value::Abs(3)))).is_err());
     }
 
@@ -753,12 +839,24 @@ mod tests {
         // Code minus data: later; a position plus a number: now.
         let diff = node(BinOp::Sub, val(rel(1, 5)), val(rel(2, 3)));
         assert_eq!(eval_space(&diff), Err(EvalError::Later));
-        assert_eq!(eval_space(&node(BinOp::Add, val(rel(1, 5)), val(Value::Abs(4)))), Ok(rel(1, 9)));
+        assert_eq!(
+            eval_space(&node(BinOp::Add, val(rel(1, 5)), val(Value::Abs(4)))),
+            Ok(rel(1, 9))
+        );
         // A product of two positions, a comparison of two sections: later.
-        assert_eq!(eval_space(&node(BinOp::Mul, val(rel(1, 5)), val(rel(2, 3)))), Err(EvalError::Later));
-        assert_eq!(eval_space(&node(BinOp::Lt, val(rel(1, 5)), val(rel(2, 3)))), Err(EvalError::Later));
+        assert_eq!(
+            eval_space(&node(BinOp::Mul, val(rel(1, 5)), val(rel(2, 3)))),
+            Err(EvalError::Later)
+        );
+        assert_eq!(
+            eval_space(&node(BinOp::Lt, val(rel(1, 5)), val(rel(2, 3)))),
+            Err(EvalError::Later)
+        );
         // A section outside the space is an error as ever.
-        assert!(matches!(eval_space(&node(BinOp::Sub, val(rel(1, 5)), val(rel(3, 3)))), Err(EvalError::Invalid(..))));
+        assert!(matches!(
+            eval_space(&node(BinOp::Sub, val(rel(1, 5)), val(rel(3, 3)))),
+            Err(EvalError::Invalid(..))
+        ));
         assert!(matches!(eval(&diff), Err(EvalError::Invalid(..))));
 
         // Placed: section 2 at 100, section 1 at 4096.
@@ -766,7 +864,11 @@ mod tests {
         let eval_placed = |ir: &Ir| ir.eval_in(&|_| None, &mut |_| {}, Sections::Placed(&placed));
         assert_eq!(eval_placed(&diff), Ok(Value::Abs(4096 + 5 - 100 - 3)));
         // A position lands in the section holding it: 2 * code - data in code.
-        let twice = node(BinOp::Add, val(rel(1, 0)), Box::new(node(BinOp::Sub, val(rel(1, 0)), val(rel(2, 20)))));
+        let twice = node(
+            BinOp::Add,
+            val(rel(1, 0)),
+            Box::new(node(BinOp::Sub, val(rel(1, 0)), val(rel(2, 20)))),
+        );
         assert_eq!(eval_placed(&twice), Ok(rel(1, 4096 - 100 - 20)));
         assert_eq!(eval_placed(&Ir::Value(rel(2, 7))), Ok(rel(2, 7)));
     }

@@ -41,7 +41,13 @@ impl Host for FormatHost<'_> {
     }
 
     fn note_kernel_name(&mut self, name: &str, range: TextRange) {
-        self.asm.note_name(self.ctx, NameKind::Kernel, |_| name.to_string(), range, true);
+        self.asm.note_name(
+            self.ctx,
+            NameKind::Kernel,
+            |_| name.to_string(),
+            range,
+            true,
+        );
     }
 
     fn eval_now(&mut self, expr: &ast::Expr) -> Option<Value> {
@@ -70,8 +76,18 @@ impl Host for FormatHost<'_> {
             Err(EvalError::Pending) => {
                 let mut syms = Vec::new();
                 ir.symbols(&mut syms);
-                let names: Vec<String> = syms.iter().map(|&s| format!("`{}`", asm.symbols.get(s).name)).collect();
-                asm.error_at(ctx, range, format!("expression needs {} defined before this point", names.join(", ")));
+                let names: Vec<String> = syms
+                    .iter()
+                    .map(|&s| format!("`{}`", asm.symbols.get(s).name))
+                    .collect();
+                asm.error_at(
+                    ctx,
+                    range,
+                    format!(
+                        "expression needs {} defined before this point",
+                        names.join(", ")
+                    ),
+                );
                 None
             }
             Err(EvalError::Invalid(m, at)) => {

@@ -172,7 +172,10 @@ impl Default for KernelConfig {
 /// value to now may still be a relocation (the core's `relocate`), so the encoder keeps
 /// a literal for it.
 pub(crate) fn may_relocate(asm: &Asm) -> bool {
-    matches!(asm.layout.format, BinaryFormat::AmdCl2 | BinaryFormat::Gallium)
+    matches!(
+        asm.layout.format,
+        BinaryFormat::AmdCl2 | BinaryFormat::Gallium
+    )
 }
 
 /// A relocation of a code word to a data section (AMD OpenCL 2.0 global data, Gallium
@@ -268,7 +271,8 @@ fn driver_version_of(format: BinaryFormat, config: &FormatConfig, opts: &Options
         BinaryFormat::AmdCl2 => given(config.driver_version)
             .or(given(opts.driver_version))
             .unwrap_or(gcn_formats::DEFAULT_AMDCL2_DRIVER_VERSION),
-        _ => given(config.driver_version.or(opts.driver_version)).unwrap_or(gcn_formats::DEFAULT_MESA_VERSION),
+        _ => given(config.driver_version.or(opts.driver_version))
+            .unwrap_or(gcn_formats::DEFAULT_MESA_VERSION),
     }
 }
 
@@ -308,7 +312,10 @@ pub(crate) fn kernel(h: &mut dyn Host, range: TextRange, args: &[ast::Arg]) {
             h.config_mut().inside = Inside::Main;
             if new {
                 let location = h.location(range);
-                let mut config = KernelConfig { location: Some(location), ..Default::default() };
+                let mut config = KernelConfig {
+                    location: Some(location),
+                    ..Default::default()
+                };
                 if h.format() == BinaryFormat::Gallium && h.llvm_version() >= 40000 {
                     config.user_data_num = None;
                 } else if h.format() == BinaryFormat::Gallium {
@@ -325,11 +332,20 @@ pub(crate) fn kernel(h: &mut dyn Host, range: TextRange, args: &[ast::Arg]) {
 /// Handles a format pseudo-op; false when `name` is not one of the current format (the
 /// caller reports it). The pseudo-op table says which pseudo-ops a format has; the
 /// format's handler dispatches on the row's id.
-pub(crate) fn pseudo_op(h: &mut dyn Host, op: &ast::PseudoOp, name: &str, args: &[ast::Arg]) -> bool {
+pub(crate) fn pseudo_op(
+    h: &mut dyn Host,
+    op: &ast::PseudoOp,
+    name: &str,
+    args: &[ast::Arg],
+) -> bool {
     let Some(row) = gcn_isa::pseudo_op(name).filter(|row| belongs_to(row, h.format())) else {
         return false;
     };
-    let st = Stmt { id: row.id, args, range: op.syntax().text_range() };
+    let st = Stmt {
+        id: row.id,
+        args,
+        range: op.syntax().text_range(),
+    };
     handle(h, &st)
 }
 
@@ -374,22 +390,86 @@ mod tests {
     /// applies (the reference's assembler keeps 0 for "detect it on this machine").
     #[test]
     fn version_zero_is_not_given() {
-        use gcn_formats::{DEFAULT_AMDCL2_DRIVER_VERSION, DEFAULT_AMD_DRIVER_VERSION, DEFAULT_LLVM_VERSION, DEFAULT_MESA_VERSION};
-        let config = |driver: Option<u32>, info: bool| FormatConfig { driver_version: driver, driver_info: info.then(String::new), ..FormatConfig::default() };
-        let opts = |driver: Option<u32>, llvm: Option<u32>| Options { driver_version: driver, llvm_version: llvm, ..Options::default() };
+        use gcn_formats::{
+            DEFAULT_AMDCL2_DRIVER_VERSION, DEFAULT_AMD_DRIVER_VERSION, DEFAULT_LLVM_VERSION,
+            DEFAULT_MESA_VERSION,
+        };
+        let config = |driver: Option<u32>, info: bool| FormatConfig {
+            driver_version: driver,
+            driver_info: info.then(String::new),
+            ..FormatConfig::default()
+        };
+        let opts = |driver: Option<u32>, llvm: Option<u32>| Options {
+            driver_version: driver,
+            llvm_version: llvm,
+            ..Options::default()
+        };
         let driver = |format, c: &FormatConfig, o: &Options| driver_version_of(format, c, o);
-        for (format, default) in [(BinaryFormat::Amd, DEFAULT_AMD_DRIVER_VERSION), (BinaryFormat::AmdCl2, DEFAULT_AMDCL2_DRIVER_VERSION), (BinaryFormat::Gallium, DEFAULT_MESA_VERSION)] {
-            assert_eq!(driver(format, &config(None, false), &opts(Some(0), None)), default, "{format:?} -t 0");
-            assert_eq!(driver(format, &config(Some(0), false), &opts(None, None)), default, "{format:?} .driver_version 0");
-            assert_eq!(driver(format, &config(None, false), &opts(Some(180005), None)), 180005, "{format:?} -t");
-            assert_eq!(driver(format, &config(Some(200406), false), &opts(Some(180005), None)), 200406, "{format:?} both");
+        for (format, default) in [
+            (BinaryFormat::Amd, DEFAULT_AMD_DRIVER_VERSION),
+            (BinaryFormat::AmdCl2, DEFAULT_AMDCL2_DRIVER_VERSION),
+            (BinaryFormat::Gallium, DEFAULT_MESA_VERSION),
+        ] {
+            assert_eq!(
+                driver(format, &config(None, false), &opts(Some(0), None)),
+                default,
+                "{format:?} -t 0"
+            );
+            assert_eq!(
+                driver(format, &config(Some(0), false), &opts(None, None)),
+                default,
+                "{format:?} .driver_version 0"
+            );
+            assert_eq!(
+                driver(format, &config(None, false), &opts(Some(180005), None)),
+                180005,
+                "{format:?} -t"
+            );
+            assert_eq!(
+                driver(
+                    format,
+                    &config(Some(200406), false),
+                    &opts(Some(180005), None)
+                ),
+                200406,
+                "{format:?} both"
+            );
         }
         // AMD OpenCL 1.2: `.driver_version 0` leaves `-t`; `.driver_info` stands for both.
-        assert_eq!(driver(BinaryFormat::Amd, &config(Some(0), false), &opts(Some(180005), None)), 180005);
-        assert_eq!(driver(BinaryFormat::Amd, &config(None, true), &opts(Some(180005), None)), 0);
+        assert_eq!(
+            driver(
+                BinaryFormat::Amd,
+                &config(Some(0), false),
+                &opts(Some(180005), None)
+            ),
+            180005
+        );
+        assert_eq!(
+            driver(
+                BinaryFormat::Amd,
+                &config(None, true),
+                &opts(Some(180005), None)
+            ),
+            0
+        );
         // GalliumCompute: the pseudo-op replaces the command line's value, 0 included.
-        assert_eq!(driver(BinaryFormat::Gallium, &config(Some(0), false), &opts(Some(170000), None)), DEFAULT_MESA_VERSION);
-        let llvm = |c: Option<u32>, o: Option<u32>| llvm_version_of(&FormatConfig { llvm_version: c, ..FormatConfig::default() }, &opts(None, o));
+        assert_eq!(
+            driver(
+                BinaryFormat::Gallium,
+                &config(Some(0), false),
+                &opts(Some(170000), None)
+            ),
+            DEFAULT_MESA_VERSION
+        );
+        let llvm = |c: Option<u32>, o: Option<u32>| {
+            llvm_version_of(
+                &FormatConfig {
+                    llvm_version: c,
+                    ..FormatConfig::default()
+                },
+                &opts(None, o),
+            )
+        };
         assert_eq!(llvm(None, Some(0)), DEFAULT_LLVM_VERSION);
         assert_eq!(llvm(Some(0), Some(40000)), DEFAULT_LLVM_VERSION);
         assert_eq!(llvm(None, Some(40000)), 40000);
@@ -402,14 +482,32 @@ mod tests {
     /// one.
     #[test]
     fn handlers_have_exactly_their_formats_rows_of_the_table() {
-        let formats = [BinaryFormat::Amd, BinaryFormat::AmdCl2, BinaryFormat::Gallium, BinaryFormat::Rocm, BinaryFormat::Rawcode];
+        let formats = [
+            BinaryFormat::Amd,
+            BinaryFormat::AmdCl2,
+            BinaryFormat::Gallium,
+            BinaryFormat::Rocm,
+            BinaryFormat::Rawcode,
+        ];
         let mut mismatches = Vec::new();
         for format in formats {
             for row in gcn_isa::pseudo_ops() {
                 // A new assembly each time: what a handler sets does not reach the next.
-                let mut asm = Asm::new(crate::Options { format, ..Default::default() });
-                let ctx = Ctx::new(Mapper::File(FileId(0)), Default::default(), 0, CtxKind::File);
-                let st = Stmt { id: row.id, args: &[], range: TextRange::empty(0.into()) };
+                let mut asm = Asm::new(crate::Options {
+                    format,
+                    ..Default::default()
+                });
+                let ctx = Ctx::new(
+                    Mapper::File(FileId(0)),
+                    Default::default(),
+                    0,
+                    CtxKind::File,
+                );
+                let st = Stmt {
+                    id: row.id,
+                    args: &[],
+                    range: TextRange::empty(0.into()),
+                };
                 let handled = handle(&mut asm.format_host(&ctx), &st);
                 if handled != belongs_to(row, format) {
                     mismatches.push(format!("{} in {format:?}: handled {handled}", row.name));

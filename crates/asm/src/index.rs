@@ -47,8 +47,21 @@ pub struct SymbolIndex {
 }
 
 impl SymbolIndex {
-    pub(crate) fn record(&mut self, kind: NameKind, name: String, location: Location, len: u32, definition: bool) {
-        self.occurrences.push(Occurrence { kind, name, location, len, definition });
+    pub(crate) fn record(
+        &mut self,
+        kind: NameKind,
+        name: String,
+        location: Location,
+        len: u32,
+        definition: bool,
+    ) {
+        self.occurrences.push(Occurrence {
+            kind,
+            name,
+            location,
+            len,
+            definition,
+        });
     }
 
     /// A `N:` local label defined: its indexed name (`N#k`).

@@ -11,9 +11,9 @@
 //! decide which kernels own which code, for register counting.
 
 use crate::expr::Value;
-pub use crate::format_ops::FormatConfig;
 pub use crate::format_ops::added_symbols::AddedSymbol;
 pub use crate::format_ops::build::Snapshot;
+pub use crate::format_ops::FormatConfig;
 use crate::options::BinaryFormat;
 
 /// What a section holds. The first three have the reference's type numbers.
@@ -117,7 +117,9 @@ pub struct Layout {
 impl Layout {
     pub fn new(format: BinaryFormat) -> Layout {
         let (name, kind) = match format {
-            BinaryFormat::Rawcode | BinaryFormat::Gallium | BinaryFormat::Rocm => (".text", SectionKind::Code),
+            BinaryFormat::Rawcode | BinaryFormat::Gallium | BinaryFormat::Rocm => {
+                (".text", SectionKind::Code)
+            }
             BinaryFormat::Amd => ("", SectionKind::Data),
             BinaryFormat::AmdCl2 => (".rodata", SectionKind::Data),
         };
@@ -180,22 +182,34 @@ impl Layout {
             BinaryFormat::Rawcode => true,
             BinaryFormat::AmdCl2 => !matches!(
                 self.sections.get(section).map(|s| (s.kind, s.inner)),
-                Some((SectionKind::Data | SectionKind::RwData | SectionKind::Bss, true))
+                Some((
+                    SectionKind::Data | SectionKind::RwData | SectionKind::Bss,
+                    true
+                ))
             ),
-            BinaryFormat::Gallium => self.sections.get(section).is_some_and(|s| s.kind != SectionKind::Scratch),
+            BinaryFormat::Gallium => self
+                .sections
+                .get(section)
+                .is_some_and(|s| s.kind != SectionKind::Scratch),
             _ => false,
         }
     }
 
     pub fn can_emit(&self, bytes: u64, limit: u64) -> Result<(), String> {
         match self.sections[self.current].kind {
-            SectionKind::Config => return Err("data cannot be written to a kernel configuration section".into()),
-            SectionKind::Dummy => return Err("the kernel's code belongs in the main `.text` (HSA layout)".into()),
+            SectionKind::Config => {
+                return Err("data cannot be written to a kernel configuration section".into())
+            }
+            SectionKind::Dummy => {
+                return Err("the kernel's code belongs in the main `.text` (HSA layout)".into())
+            }
             SectionKind::Bss if bytes != 0 => {}
             _ => {}
         }
         if self.total + bytes > limit {
-            return Err(format!("output would exceed {limit} bytes (raise the limit with --max-output-size)"));
+            return Err(format!(
+                "output would exceed {limit} bytes (raise the limit with --max-output-size)"
+            ));
         }
         Ok(())
     }
@@ -216,7 +230,15 @@ impl Layout {
     }
 
     /// Writes `value` into bits `shift..shift+bits` of the little-endian dword at `offset`.
-    pub fn patch_field(&mut self, section: usize, offset: usize, shift: u8, bits: u8, signed: bool, value: i64) -> Result<(), String> {
+    pub fn patch_field(
+        &mut self,
+        section: usize,
+        offset: usize,
+        shift: u8,
+        bits: u8,
+        signed: bool,
+        value: i64,
+    ) -> Result<(), String> {
         let bits = u32::from(bits);
         if bits < 64 {
             let fits = if signed {
@@ -234,7 +256,11 @@ impl Layout {
         }
         let content = &mut self.sections[section].content;
         let mut word = u32::from_le_bytes(content[offset..offset + 4].try_into().unwrap());
-        let mask: u32 = if bits >= 32 { u32::MAX } else { ((1u32 << bits) - 1) << shift };
+        let mask: u32 = if bits >= 32 {
+            u32::MAX
+        } else {
+            ((1u32 << bits) - 1) << shift
+        };
         word = (word & !mask) | (((value as u32) << shift) & mask);
         content[offset..offset + 4].copy_from_slice(&word.to_le_bytes());
         Ok(())
@@ -242,12 +268,16 @@ impl Layout {
 
     /// The section of `owner` with this name and kind, if any.
     pub fn find(&self, name: &str, owner: Owner) -> Option<usize> {
-        self.sections.iter().position(|s| s.name == name && self.owner_of(s) == owner && s.kind != SectionKind::CalNote)
+        self.sections.iter().position(|s| {
+            s.name == name && self.owner_of(s) == owner && s.kind != SectionKind::CalNote
+        })
     }
 
     /// The first section of a kind owned by `owner`.
     pub fn find_kind(&self, kind: SectionKind, owner: Owner) -> Option<usize> {
-        self.sections.iter().position(|s| s.kind == kind && self.owner_of(s) == owner)
+        self.sections
+            .iter()
+            .position(|s| s.kind == kind && self.owner_of(s) == owner)
     }
 
     pub fn owner_of(&self, s: &Section) -> Owner {
@@ -278,7 +308,15 @@ impl Layout {
             Owner::Inner => (None, true),
             Owner::Global => (None, false),
         };
-        self.sections.push(Section { name: name.into(), kernel, inner, kind, content: Vec::new(), note_type: 0, align: 0 });
+        self.sections.push(Section {
+            name: name.into(),
+            kernel,
+            inner,
+            kind,
+            content: Vec::new(),
+            note_type: 0,
+            align: 0,
+        });
         self.sections.len() - 1
     }
 
@@ -302,8 +340,12 @@ impl Layout {
             (Amd, Owner::Kernel(k), ".text") => (Owner::Kernel(k), SectionKind::Code),
             (Amd, Owner::Kernel(k), ".data") => (Owner::Kernel(k), SectionKind::Data),
             (Amd, Owner::Kernel(k), _) => (Owner::Kernel(k), SectionKind::Extra),
-            (Amd, _, ".data") => return Err("section `.data` is allowed only inside a kernel".into()),
-            (Amd, _, ".text") => return Err("code belongs in a kernel: `.kernel NAME` first".into()),
+            (Amd, _, ".data") => {
+                return Err("section `.data` is allowed only inside a kernel".into())
+            }
+            (Amd, _, ".text") => {
+                return Err("code belongs in a kernel: `.kernel NAME` first".into())
+            }
             (Amd, _, _) => (Owner::Global, SectionKind::Extra),
             (AmdCl2, _, ".rodata") => (Owner::Inner, SectionKind::Data),
             (AmdCl2, _, ".data") => (Owner::Inner, SectionKind::RwData),
@@ -347,7 +389,10 @@ impl Layout {
         let (k, new) = match self.kernels.iter().position(|k| k.name == name) {
             Some(k) => (k, false),
             None => {
-                self.kernels.push(Kernel { name: name.into(), last: None });
+                self.kernels.push(Kernel {
+                    name: name.into(),
+                    last: None,
+                });
                 (self.kernels.len() - 1, true)
             }
         };
@@ -355,7 +400,9 @@ impl Layout {
             Some(s) => s,
             None => match self.format {
                 BinaryFormat::Amd => self.create(".text", Owner::Kernel(k), SectionKind::Code),
-                BinaryFormat::AmdCl2 if self.config.hsa_layout => self.create("", Owner::Kernel(k), SectionKind::Dummy),
+                BinaryFormat::AmdCl2 if self.config.hsa_layout => {
+                    self.create("", Owner::Kernel(k), SectionKind::Dummy)
+                }
                 BinaryFormat::AmdCl2 => self.create(".text", Owner::Kernel(k), SectionKind::Code),
                 _ => self.create("", Owner::Kernel(k), SectionKind::Config),
             },
@@ -388,7 +435,9 @@ impl Layout {
 
     /// `.config`: the current kernel's configuration section.
     pub fn enter_config(&mut self) -> Result<usize, String> {
-        let k = self.current_kernel().ok_or("`.config` belongs in a kernel")?;
+        let k = self
+            .current_kernel()
+            .ok_or("`.config` belongs in a kernel")?;
         let index = match self.find_kind(SectionKind::Config, Owner::Kernel(k)) {
             Some(i) => i,
             None => self.create("", Owner::Kernel(k), SectionKind::Config),
@@ -403,16 +452,27 @@ impl Layout {
         // Labels of sections whose addresses are their offsets are absolute values.
         let (section, offset) = match value {
             Value::Rel { section, offset } => (section as usize, offset),
-            Value::Abs(v) if self.is_absolute_section(self.current) && v == self.offset() as i64 => (self.current, v),
+            Value::Abs(v)
+                if self.is_absolute_section(self.current) && v == self.offset() as i64 =>
+            {
+                (self.current, v)
+            }
             _ => return,
         };
-        let Some(k) = self.kernels.iter().position(|k| k.name == name) else { return };
+        let Some(k) = self.kernels.iter().position(|k| k.name == name) else {
+            return;
+        };
         if !self.owns_by_labels(section) || !self.kcode_stack.is_empty() {
             return;
         }
         self.close_region(offset as usize);
         self.label_kernel = Some(k);
-        self.code_regions.push(CodeRegion { section, start: offset as usize, end: usize::MAX, kernels: vec![k] });
+        self.code_regions.push(CodeRegion {
+            section,
+            start: offset as usize,
+            end: usize::MAX,
+            kernels: vec![k],
+        });
     }
 
     fn owns_by_labels(&self, section: usize) -> bool {
@@ -437,7 +497,12 @@ impl Layout {
         let at = self.offset();
         let section = self.current;
         self.close_region(at);
-        self.code_regions.push(CodeRegion { section, start: at, end: usize::MAX, kernels: kernels.clone() });
+        self.code_regions.push(CodeRegion {
+            section,
+            start: at,
+            end: usize::MAX,
+            kernels: kernels.clone(),
+        });
         self.kcode_stack.push(kernels);
     }
 
@@ -454,7 +519,12 @@ impl Layout {
             None => self.label_kernel.into_iter().collect(),
         };
         if !kernels.is_empty() {
-            self.code_regions.push(CodeRegion { section, start: at, end: usize::MAX, kernels });
+            self.code_regions.push(CodeRegion {
+                section,
+                start: at,
+                end: usize::MAX,
+                kernels,
+            });
         }
         true
     }

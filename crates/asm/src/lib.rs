@@ -18,19 +18,19 @@ pub mod diag;
 pub mod encode_cache;
 pub mod encoding;
 pub mod expr;
-pub mod index;
 mod format_host;
 mod format_ops;
+pub mod index;
 pub mod layout;
 pub mod literals;
 mod macros;
 pub mod options;
 mod output;
+mod parts;
 mod pseudo;
 pub mod regusage;
 pub mod source;
 pub mod symbols;
-mod parts;
 mod text;
 
 use gcn_isa::{Generation, SpecialRegUse};
@@ -139,7 +139,9 @@ pub struct Assembly {
 
 impl Assembly {
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
     }
 
     /// The module as `--emit json` writes it.
@@ -154,7 +156,11 @@ impl Assembly {
 
     /// Raw code: the bytes of the `.text` section (the rawcode format's only section).
     pub fn raw_code(&self) -> Vec<u8> {
-        self.sections.iter().find(|s| s.name == ".text" && s.kernel.is_none()).map(|s| s.content.clone()).unwrap_or_default()
+        self.sections
+            .iter()
+            .find(|s| s.name == ".text" && s.kernel.is_none())
+            .map(|s| s.content.clone())
+            .unwrap_or_default()
     }
 
     /// The registers each kernel's code uses, in kernel order: the stretches of code in
@@ -172,7 +178,11 @@ impl Assembly {
                     .find(|r| r.section == seg.section && r.start <= seg.start && seg.start < r.end)
                     .map_or(&[][..], |r| r.kernels.as_slice())
             };
-            for k in own.into_iter().chain(if own.is_none() { shared().to_vec() } else { Vec::new() }) {
+            for k in own.into_iter().chain(if own.is_none() {
+                shared().to_vec()
+            } else {
+                Vec::new()
+            }) {
                 if let Some(c) = counts.get_mut(k) {
                     c.merge(&seg.counts);
                 }
@@ -184,13 +194,20 @@ impl Assembly {
             .zip(counts)
             .zip(configured)
             .map(|((name, c), config)| {
-                let extra = self.generation.extra_sgprs(SpecialRegUse { vcc: true, ..c.special });
+                let extra = self.generation.extra_sgprs(SpecialRegUse {
+                    vcc: true,
+                    ..c.special
+                });
                 let (sgprsnum, with_extra) = match config.sgprs {
                     Some(n) => (n, config.sgprs_with_extra),
                     None => (c.sgprs + extra, true),
                 };
                 let vgprsnum = config.vgprs.unwrap_or(c.vgprs);
-                let all_sgprs = if with_extra { sgprsnum } else { sgprsnum + extra };
+                let all_sgprs = if with_extra {
+                    sgprsnum
+                } else {
+                    sgprsnum + extra
+                };
                 KernelRegUsage {
                     name: name.clone(),
                     sgprs: c.sgprs,
@@ -202,7 +219,12 @@ impl Assembly {
                     sgprsnum_with_extra: with_extra,
                     sgprsnum_given: config.sgprs_given,
                     vgprsnum_given: config.vgprs_given,
-                    waves: gcn_formats::gpu::waves_per_simd(self.generation, self.wave32, all_sgprs, vgprsnum),
+                    waves: gcn_formats::gpu::waves_per_simd(
+                        self.generation,
+                        self.wave32,
+                        all_sgprs,
+                        vgprsnum,
+                    ),
                 }
             })
             .collect()
@@ -240,7 +262,12 @@ fn on_assembler_thread(sources: Sources, options: Options) -> Assembly {
 /// (an editor keeps it up to date as the text changes): the same result as
 /// [`assemble`] with the text alone, without parsing or copying it. `parse` must be the
 /// parse of `text`.
-pub fn assemble_parsed(name: String, text: Arc<str>, parse: gcn_syntax::Parse, options: Options) -> Assembly {
+pub fn assemble_parsed(
+    name: String,
+    text: Arc<str>,
+    parse: gcn_syntax::Parse,
+    options: Options,
+) -> Assembly {
     on_assembler_thread(Sources::Parsed(name, text, parse), options)
 }
 
@@ -293,8 +320,17 @@ fn process_texts(asm: &mut Asm, inputs: Vec<Input>) {
         _ => {
             let mut joined = text::Text::default();
             for (file, text) in &files {
-                joined.push(text, Location { file: *file, offset: 0 });
-                let end = Location { file: *file, offset: text.len() as u32 };
+                joined.push(
+                    text,
+                    Location {
+                        file: *file,
+                        offset: 0,
+                    },
+                );
+                let end = Location {
+                    file: *file,
+                    offset: text.len() as u32,
+                };
                 if !text.is_empty() && !text.ends_with('\n') {
                     joined.push_fixed("\n", end);
                 }
@@ -305,7 +341,16 @@ fn process_texts(asm: &mut Asm, inputs: Vec<Input>) {
                     joined.push_fixed("\n", end);
                 }
             }
-            let fallback = files.first().map_or(Location { file: FileId(0), offset: 0 }, |(f, _)| Location { file: *f, offset: 0 });
+            let fallback = files.first().map_or(
+                Location {
+                    file: FileId(0),
+                    offset: 0,
+                },
+                |(f, _)| Location {
+                    file: *f,
+                    offset: 0,
+                },
+            );
             (joined.mapper(fallback), joined.text.into())
         }
     };
@@ -328,7 +373,13 @@ fn process_stream(asm: &mut Asm, input: StreamInput) {
     asm.sources.set_lines(file, end.lines);
     if let Some((offset, message)) = end.error {
         let location = Some(Location { file, offset });
-        asm.diags.push(Diagnostic { severity: Severity::Error, location, len: 0, message, origin: Vec::new() });
+        asm.diags.push(Diagnostic {
+            severity: Severity::Error,
+            location,
+            len: 0,
+            message,
+            origin: Vec::new(),
+        });
     }
 }
 
@@ -343,17 +394,39 @@ fn finish(mut asm: Asm) -> Assembly {
         .filter(|(_, s)| s.visible && !s.name.is_empty())
         .map(|(_, s)| {
             if let Some(r) = s.register {
-                let base: i64 = if r.file == gcn_isa::encode::RegFile::Vgpr { 256 } else { 0 };
+                let base: i64 = if r.file == gcn_isa::encode::RegFile::Vgpr {
+                    256
+                } else {
+                    0
+                };
                 let first = base + i64::from(r.first);
                 let value = first | ((first + i64::from(r.count)) << 32);
-                return SymbolOut { name: s.name.clone(), value: Some(value), section: None, register: true };
+                return SymbolOut {
+                    name: s.name.clone(),
+                    value: Some(value),
+                    section: None,
+                    register: true,
+                };
             }
             match s.value {
-                Some(Value::Abs(v)) => SymbolOut { name: s.name.clone(), value: Some(v), section: None, register: false },
-                Some(Value::Rel { section, offset }) => {
-                    SymbolOut { name: s.name.clone(), value: Some(offset), section: Some(section as usize), register: false }
-                }
-                None => SymbolOut { name: s.name.clone(), value: None, section: None, register: false },
+                Some(Value::Abs(v)) => SymbolOut {
+                    name: s.name.clone(),
+                    value: Some(v),
+                    section: None,
+                    register: false,
+                },
+                Some(Value::Rel { section, offset }) => SymbolOut {
+                    name: s.name.clone(),
+                    value: Some(offset),
+                    section: Some(section as usize),
+                    register: false,
+                },
+                None => SymbolOut {
+                    name: s.name.clone(),
+                    value: None,
+                    section: None,
+                    register: false,
+                },
             }
         })
         .collect();

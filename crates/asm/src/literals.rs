@@ -12,7 +12,8 @@ pub fn parse_int(text: &str) -> Result<u64, String> {
     } else {
         (lower.as_str(), 10)
     };
-    u64::from_str_radix(digits, radix).map_err(|_| format!("number `{text}` is out of range or malformed"))
+    u64::from_str_radix(digits, radix)
+        .map_err(|_| format!("number `{text}` is out of range or malformed"))
 }
 
 /// Decodes one escape or character at the start of `s`; returns it and the rest.
@@ -49,14 +50,30 @@ fn unescape_one(s: &[u8]) -> Result<(u8, &[u8]), String> {
         if n == 0 {
             return Err("`\\x` needs hexadecimal digits".into());
         }
-        let value = rest[..n].iter().fold(0u32, |v, &d| (v << 4 | (d as char).to_digit(16).unwrap()) & 0xff);
+        let value = rest[..n].iter().fold(0u32, |v, &d| {
+            (v << 4 | (d as char).to_digit(16).unwrap()) & 0xff
+        });
         return Ok((value as u8, &rest[n..]));
     }
     if (b'0'..=b'7').contains(&c) {
-        let digits: Vec<u8> = std::iter::once(c).chain(rest.iter().copied().take_while(|b| (b'0'..=b'7').contains(b)).take(2)).collect();
-        let value = digits.iter().fold(0u32, |v, &d| v * 8 + u32::from(d - b'0'));
+        let digits: Vec<u8> = std::iter::once(c)
+            .chain(
+                rest.iter()
+                    .copied()
+                    .take_while(|b| (b'0'..=b'7').contains(b))
+                    .take(2),
+            )
+            .collect();
+        let value = digits
+            .iter()
+            .fold(0u32, |v, &d| v * 8 + u32::from(d - b'0'));
         // As the reference: `\400` and above are refused, not wrapped.
-        let value = u8::try_from(value).map_err(|_| format!("octal code `\\{}` out of range (above `\\377`)", String::from_utf8_lossy(&digits)))?;
+        let value = u8::try_from(value).map_err(|_| {
+            format!(
+                "octal code `\\{}` out of range (above `\\377`)",
+                String::from_utf8_lossy(&digits)
+            )
+        })?;
         return Ok((value, &rest[digits.len() - 1..]));
     }
     Ok((c, rest))
@@ -107,7 +124,9 @@ pub fn parse_string(text: &str) -> Result<Vec<u8>, String> {
 /// hexadecimal (`0x1.8p3`).
 pub fn parse_float(text: &str) -> Result<f64, String> {
     let bad = || format!("malformed floating-point number `{text}`");
-    let t = text.trim_end_matches(|c: char| matches!(c, 's' | 'S' | 'h' | 'H' | 'l' | 'L') && !text.starts_with("0x"));
+    let t = text.trim_end_matches(|c: char| {
+        matches!(c, 's' | 'S' | 'h' | 'H' | 'l' | 'L') && !text.starts_with("0x")
+    });
     let lower = t.to_ascii_lowercase();
     if let Some(hex) = lower.strip_prefix("0x") {
         return parse_hex_float(hex).ok_or_else(bad);

@@ -91,7 +91,10 @@ pub(crate) fn name_len(bytes: &[u8], pos: usize) -> usize {
     if pos >= bytes.len() || !is_name_start(bytes[pos]) {
         return 0;
     }
-    1 + bytes[pos + 1..].iter().take_while(|&&b| is_name_char(b)).count()
+    1 + bytes[pos + 1..]
+        .iter()
+        .take_while(|&&b| is_name_char(b))
+        .count()
 }
 
 fn skip_spaces(bytes: &[u8], pos: &mut usize) {
@@ -113,22 +116,38 @@ impl TextCtx<'_> {
 }
 
 fn text_error(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: usize, message: impl Into<String>) {
-    asm.diag_at(tc.loc(pos), ctx.origin.clone(), Severity::Error, message.into());
+    asm.diag_at(
+        tc.loc(pos),
+        ctx.origin.clone(),
+        Severity::Error,
+        message.into(),
+    );
 }
 
 fn text_warning(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: usize, message: impl Into<String>) {
-    asm.diag_at(tc.loc(pos), ctx.origin.clone(), Severity::Warning, message.into());
+    asm.diag_at(
+        tc.loc(pos),
+        ctx.origin.clone(),
+        Severity::Warning,
+        message.into(),
+    );
 }
 
 // ---- expressions inside raw text -------------------------------------------------------
 
 /// Parses the expression at `pos` of a built text (as far as it goes) and evaluates it
 /// now. Returns the value and moves `pos` past the expression.
-pub(crate) fn eval_text_expr(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize) -> Option<Value> {
+pub(crate) fn eval_text_expr(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    tc: &TextCtx,
+    pos: &mut usize,
+) -> Option<Value> {
     let start = *pos;
     let mut snippet = Text::default();
     snippet.push_fixed("x=", tc.loc(start));
-    tc.text.copy_range_to(start, tc.text.text.len(), &mut snippet);
+    tc.text
+        .copy_range_to(start, tc.text.text.len(), &mut snippet);
     let parse = gcn_syntax::parse(&snippet.text);
     let first = parse.tree().statements().next();
     let Some(ast::Statement::Assignment(a)) = first else {
@@ -141,7 +160,12 @@ pub(crate) fn eval_text_expr(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut u
     };
     let end: u32 = value.syntax().text_range().end().into();
     *pos = start + (end as usize).saturating_sub(2);
-    let inner = Ctx::new(snippet.mapper(tc.loc(start)), ctx.origin.clone(), ctx.depth, ctx.kind);
+    let inner = Ctx::new(
+        snippet.mapper(tc.loc(start)),
+        ctx.origin.clone(),
+        ctx.depth,
+        ctx.kind,
+    );
     for e in parse.errors() {
         if u32::from(e.range.start()) < end {
             asm.error_at(&inner, e.range, e.message.clone());
@@ -156,16 +180,28 @@ pub(crate) fn eval_text_expr(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut u
 /// One argument value at `pos` (the reference's rules; see the module docs), with the
 /// places of its bytes at the call (see [`Text::push_substituted`]). `None` after
 /// reporting an error.
-fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt: bool) -> Option<Text> {
+fn macro_arg_value(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    tc: &TextCtx,
+    pos: &mut usize,
+    alt: bool,
+) -> Option<Text> {
     let bytes = tc.text.text.as_bytes();
     let end = bytes.len();
     // The positions of the value's bytes in the call's text.
     let mut kept = Vec::new();
-    if *pos < end && ((alt && bytes[*pos] == b'%') || (!alt && bytes[*pos] == b'\\' && bytes.get(*pos + 1) == Some(&b'%'))) {
+    if *pos < end
+        && ((alt && bytes[*pos] == b'%')
+            || (!alt && bytes[*pos] == b'\\' && bytes.get(*pos + 1) == Some(&b'%')))
+    {
         *pos += if alt { 1 } else { 2 };
         let value = eval_text_expr(asm, ctx, tc, pos)?;
         return match value {
-            Value::Abs(v) => Some(Text { text: v.to_string(), pieces: Vec::new() }),
+            Value::Abs(v) => Some(Text {
+                text: v.to_string(),
+                pieces: Vec::new(),
+            }),
             Value::Rel { .. } => {
                 text_error(asm, ctx, tc, *pos, "expression must be absolute");
                 None
@@ -174,7 +210,11 @@ fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt:
     }
     if alt && *pos < end && matches!(bytes[*pos], b'<' | b'\'' | b'"') {
         let start = *pos;
-        let term = if bytes[*pos] == b'<' { b'>' } else { bytes[*pos] };
+        let term = if bytes[*pos] == b'<' {
+            b'>'
+        } else {
+            bytes[*pos]
+        };
         *pos += 1;
         let mut escape = false;
         while *pos < end && (bytes[*pos] != term || escape) {
@@ -227,7 +267,8 @@ fn macro_arg_value(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: &mut usize, alt:
         }
         let this = token_class(b);
         let (prev_cont, this_cont) = (prev & 0x80 != 0, this & 0x80 != 0);
-        if after_space && ((prev != this && prev_cont == this_cont) || (prev == this && this_cont)) {
+        if after_space && ((prev != this && prev_cont == this_cont) || (prev == this && this_cont))
+        {
             break;
         }
         kept.push(*pos);
@@ -261,9 +302,19 @@ fn bytes_of(from: &Text, positions: &[usize]) -> Text {
 /// Defines the macro of `def`, or with `complete` false (no end) only checks its header.
 pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bool) {
     let Some(header) = def.header() else { return };
-    let Some(op) = header.name_token() else { return };
-    let args = clean_text(header.syntax(), op.text_range().end().into(), &ctx.mapper, &ctx.source);
-    let tc = TextCtx { text: &args, fallback: ctx.loc(op.text_range().start()) };
+    let Some(op) = header.name_token() else {
+        return;
+    };
+    let args = clean_text(
+        header.syntax(),
+        op.text_range().end().into(),
+        &ctx.mapper,
+        &ctx.source,
+    );
+    let tc = TextCtx {
+        text: &args,
+        fallback: ctx.loc(op.text_range().start()),
+    };
     let bytes = args.text.as_bytes();
     let mut pos = 0;
     skip_spaces(bytes, &mut pos);
@@ -277,11 +328,23 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bo
     pos += n;
     let key = asm.macro_key(&name);
     if let Some(index) = asm.index.as_mut() {
-        index.record(crate::index::NameKind::Macro, key.clone(), tc.loc(name_pos), n as u32, true);
+        index.record(
+            crate::index::NameKind::Macro,
+            key.clone(),
+            tc.loc(name_pos),
+            n as u32,
+            true,
+        );
     }
     let mut good = true;
     if asm.macros.contains_key(&key) {
-        text_error(asm, ctx, &tc, name_pos, format!("macro `{name}` is already defined"));
+        text_error(
+            asm,
+            ctx,
+            &tc,
+            name_pos,
+            format!("macro `{name}` is already defined"),
+        );
         good = false;
     }
     let mut params: Vec<Param> = Vec::new();
@@ -304,7 +367,13 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bo
         pos += n;
         let mut param_good = true;
         if params.iter().any(|p| p.name == pname) {
-            text_error(asm, ctx, &tc, param_pos, format!("parameter `{pname}` is given twice"));
+            text_error(
+                asm,
+                ctx,
+                &tc,
+                param_pos,
+                format!("parameter `{pname}` is given twice"),
+            );
             param_good = false;
         }
         let (mut required, mut vararg) = (false, false);
@@ -319,7 +388,13 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bo
                 vararg = true;
                 pos += 6;
             } else {
-                text_error(asm, ctx, &tc, pos, "expected the qualifier `req` or `vararg`");
+                text_error(
+                    asm,
+                    ctx,
+                    &tc,
+                    pos,
+                    "expected the qualifier `req` or `vararg`",
+                );
                 param_good = false;
             }
         }
@@ -337,15 +412,32 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bo
                 }
             }
             if required {
-                text_warning(asm, ctx, &tc, value_pos, format!("pointless default value for the required parameter `{pname}`"));
+                text_warning(
+                    asm,
+                    ctx,
+                    &tc,
+                    value_pos,
+                    format!("pointless default value for the required parameter `{pname}`"),
+                );
             }
         }
         if param_good {
             if params.last().is_some_and(|p| p.vararg) {
-                text_error(asm, ctx, &tc, param_pos, "only the last parameter can be `:vararg`");
+                text_error(
+                    asm,
+                    ctx,
+                    &tc,
+                    param_pos,
+                    "only the last parameter can be `:vararg`",
+                );
                 good = false;
             }
-            params.push(Param { name: pname, default, required, vararg });
+            params.push(Param {
+                name: pname,
+                default,
+                required,
+                vararg,
+            });
         } else {
             good = false;
         }
@@ -354,7 +446,13 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bo
         return;
     }
     if crate::pseudo::is_pseudo_op(&name.to_ascii_lowercase()) {
-        text_warning(asm, ctx, &tc, name_pos, format!("`{name}` is a pseudo-op: the macro is ignored"));
+        text_warning(
+            asm,
+            ctx,
+            &tc,
+            name_pos,
+            format!("`{name}` is a pseudo-op: the macro is ignored"),
+        );
         return;
     }
     let body = match def.body() {
@@ -369,7 +467,17 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bo
         start = end + 1;
         found
     });
-    asm.macros.insert(key, Rc::new(Macro { name, params, body: Rc::new(body), ends, has_locals, loc }));
+    asm.macros.insert(
+        key,
+        Rc::new(Macro {
+            name,
+            params,
+            body: Rc::new(body),
+            ends,
+            has_locals,
+            loc,
+        }),
+    );
 }
 
 // ---- calls -----------------------------------------------------------------------------
@@ -378,9 +486,19 @@ pub(crate) fn define(asm: &mut Asm, ctx: &Ctx, def: &ast::MacroDef, complete: bo
 pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, from: u32) -> Flow {
     let call_loc = ctx.loc(node.text_range().start());
     if asm.index.is_some() {
-        if let Some(name) = node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia()) {
+        if let Some(name) = node
+            .children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .find(|t| !t.kind().is_trivia())
+        {
             let key = asm.macro_key(name.text());
-            asm.note_name(ctx, crate::index::NameKind::Macro, |_| key, name.text_range(), false);
+            asm.note_name(
+                ctx,
+                crate::index::NameKind::Macro,
+                |_| key,
+                name.text_range(),
+                false,
+            );
         }
     }
     if ctx.depth >= asm.opts.limits.expansion_depth {
@@ -394,8 +512,13 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
     }
     let args = clean_text(node, from, &ctx.mapper, &ctx.source);
     let alt = asm.opts.alt_macro;
-    let tc = TextCtx { text: &args, fallback: call_loc };
-    let Some(values) = bind_args(asm, ctx, m, &tc, alt) else { return Flow::Continue };
+    let tc = TextCtx {
+        text: &args,
+        fallback: call_loc,
+    };
+    let Some(values) = bind_args(asm, ctx, m, &tc, alt) else {
+        return Flow::Continue;
+    };
     let count = asm.macro_count;
     asm.macro_count += 1;
     let fallback = m.body.pieces.first().map_or(m.loc, |p| p.loc);
@@ -411,7 +534,10 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
         let parsed = match asm.parse_cache.get(expansion.text.as_str()) {
             Some(p) => p.clone(),
             None => {
-                let p = Rc::new((gcn_syntax::parse(&expansion.text), std::sync::Arc::<str>::from(expansion.text.as_str())));
+                let p = Rc::new((
+                    gcn_syntax::parse(&expansion.text),
+                    std::sync::Arc::<str>::from(expansion.text.as_str()),
+                ));
                 if expansion.text.len() <= 4096 {
                     if asm.parse_cache.len() >= 4096 {
                         asm.parse_cache.clear();
@@ -503,16 +629,31 @@ fn bind_args(asm: &mut Asm, ctx: &Ctx, m: &Macro, tc: &TextCtx, alt: bool) -> Op
         }
         if value.text.is_empty() {
             if p.required {
-                text_error(asm, ctx, tc, arg_pos, format!("macro `{}` needs a value for `{}`", m.name, p.name));
+                text_error(
+                    asm,
+                    ctx,
+                    tc,
+                    arg_pos,
+                    format!("macro `{}` needs a value for `{}`", m.name, p.name),
+                );
                 good = false;
             }
-            value = Text { text: p.default.clone(), pieces: Vec::new() };
+            value = Text {
+                text: p.default.clone(),
+                pieces: Vec::new(),
+            };
         }
         values.push(value);
     }
     skip_spaces(bytes, &mut pos);
     if good && pos < end {
-        text_error(asm, ctx, tc, pos, format!("too many arguments for macro `{}`", m.name));
+        text_error(
+            asm,
+            ctx,
+            tc,
+            pos,
+            format!("too many arguments for macro `{}`", m.name),
+        );
         return None;
     }
     good.then_some(values)
@@ -579,9 +720,16 @@ fn statement_ends(bytes: &[u8]) -> Vec<usize> {
 }
 
 /// A `local` statement (alternate syntax): the names, or `None` when it is not one.
-fn local_statement(bytes: &[u8], start: usize, end: usize) -> Option<(usize, Vec<(String, usize)>)> {
+fn local_statement(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+) -> Option<(usize, Vec<(String, usize)>)> {
     let stmt = skip_labels(bytes, start, end);
-    if !(stmt + 6 < end && bytes[stmt..stmt + 5].eq_ignore_ascii_case(b"local") && bytes[stmt + 5] == b' ') {
+    if !(stmt + 6 < end
+        && bytes[stmt..stmt + 5].eq_ignore_ascii_case(b"local")
+        && bytes[stmt + 5] == b' ')
+    {
         return None;
     }
     let mut pos = stmt + 5;
@@ -597,7 +745,10 @@ fn local_statement(bytes: &[u8], start: usize, end: usize) -> Option<(usize, Vec
         if n == 0 {
             break;
         }
-        names.push((String::from_utf8_lossy(&bytes[pos..pos + n]).into_owned(), pos));
+        names.push((
+            String::from_utf8_lossy(&bytes[pos..pos + n]).into_owned(),
+            pos,
+        ));
         pos += n;
         while pos < end && is_space(bytes[pos]) {
             pos += 1;
@@ -628,7 +779,16 @@ struct Expander<'m> {
 
 impl<'m> Expander<'m> {
     fn new(m: &'m Macro, values: &'m [Text], count: u64, alt: bool) -> Self {
-        Expander { m, values, count, alt, locals: Vec::new(), ends: &m.ends, next: 0, line_start: 0 }
+        Expander {
+            m,
+            values,
+            count,
+            alt,
+            locals: Vec::new(),
+            ends: &m.ends,
+            next: 0,
+            line_start: 0,
+        }
     }
 
     /// Whether the body has `local` statements (alternate syntax only).
@@ -641,7 +801,10 @@ impl<'m> Expander<'m> {
             return Some(std::borrow::Cow::Borrowed(&self.values[i]));
         }
         let (_, i) = self.locals.iter().rev().find(|(n, _)| n == name)?;
-        Some(std::borrow::Cow::Owned(Text { text: format!(".LL{i}"), pieces: Vec::new() }))
+        Some(std::borrow::Cow::Owned(Text {
+            text: format!(".LL{i}"),
+            pieces: Vec::new(),
+        }))
     }
 
     /// The next statement of the expansion, with its separator.
@@ -650,11 +813,18 @@ impl<'m> Expander<'m> {
         self.next += 1;
         let body = &self.m.body;
         let bytes = body.text.as_bytes();
-        let tc = TextCtx { text: body, fallback: self.m.loc };
+        let tc = TextCtx {
+            text: body,
+            fallback: self.m.loc,
+        };
         let line_start = self.line_start;
         self.line_start = line_end + 1;
         let mut out = Text::default();
-        let local = if self.alt { local_statement(bytes, line_start, line_end) } else { None };
+        let local = if self.alt {
+            local_statement(bytes, line_start, line_end)
+        } else {
+            None
+        };
         let mut copied = line_start;
         let mut pos = line_start;
         let mut word_skip = 0usize;
@@ -696,7 +866,11 @@ impl<'m> Expander<'m> {
                     pos += 2;
                 } else {
                     let n = name_len(&bytes[..line_end], pos);
-                    let found = if n > 0 { self.lookup(&body.text[pos..pos + n]) } else { None };
+                    let found = if n > 0 {
+                        self.lookup(&body.text[pos..pos + n])
+                    } else {
+                        None
+                    };
                     if let Some(value) = found {
                         out.push_substituted(&value, tc.loc(at));
                         pos += n;
@@ -715,8 +889,16 @@ impl<'m> Expander<'m> {
         body.copy_range_to(copied, (line_end + 1).min(bytes.len()), &mut out);
         if let Some((_, names)) = local {
             for (name, at) in names {
-                if self.m.params.iter().any(|p| p.name == name) || self.locals.iter().any(|(n, _)| *n == name) {
-                    text_error(asm, ctx, &tc, at, format!("`{name}` is already a local name or a macro parameter"));
+                if self.m.params.iter().any(|p| p.name == name)
+                    || self.locals.iter().any(|(n, _)| *n == name)
+                {
+                    text_error(
+                        asm,
+                        ctx,
+                        &tc,
+                        at,
+                        format!("`{name}` is already a local name or a macro parameter"),
+                    );
                 } else {
                     self.locals.push((name, asm.local_count));
                     asm.local_count += 1;
@@ -779,7 +961,9 @@ fn substitute_irp(body: &Text, name: &str, value: &Text, fallback: Location) -> 
 
 /// `.rept`, `.irp`, `.irpc`, `.for`, `.while`.
 pub(crate) fn repeat(asm: &mut Asm, ctx: &Ctx, rep: &ast::Repeat) -> Flow {
-    let Some(header) = rep.header() else { return Flow::Continue };
+    let Some(header) = rep.header() else {
+        return Flow::Continue;
+    };
     let header_range = header.syntax().text_range();
     let header_loc = ctx.loc(header_range.start());
     if ctx.depth >= asm.opts.limits.expansion_depth {
@@ -803,11 +987,16 @@ pub(crate) fn repeat(asm: &mut Asm, ctx: &Ctx, rep: &ast::Repeat) -> Flow {
                 asm.error_at(ctx, header_range, "`.rept` needs a count");
                 return Flow::Continue;
             };
-            let Some(n) = asm.eval_abs_now(ctx, &count) else { return Flow::Continue };
+            let Some(n) = asm.eval_abs_now(ctx, &count) else {
+                return Flow::Continue;
+            };
             if n <= 0 || body.text.trim().is_empty() {
                 return Flow::Continue;
             }
-            let parse = (gcn_syntax::parse(&body.text), std::sync::Arc::from(body.text.as_str()));
+            let parse = (
+                gcn_syntax::parse(&body.text),
+                std::sync::Arc::from(body.text.as_str()),
+            );
             let mapper = body.mapper(fallback);
             for i in 0..n as u64 {
                 let frame = (format!("in repetition {}/{n}", i + 1), header_loc);
@@ -850,12 +1039,29 @@ fn run_iteration(
     asm.process_parse(inner, parse, source, first)
 }
 
-fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: Location, per_char: bool) -> Flow {
+fn irp(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    header: &ast::PseudoOp,
+    body: &Text,
+    fallback: Location,
+    per_char: bool,
+) -> Flow {
     let header_range = header.syntax().text_range();
     let header_loc = ctx.loc(header_range.start());
-    let Some(op) = header.name_token() else { return Flow::Continue };
-    let args = clean_text(header.syntax(), op.text_range().end().into(), &ctx.mapper, &ctx.source);
-    let tc = TextCtx { text: &args, fallback: header_loc };
+    let Some(op) = header.name_token() else {
+        return Flow::Continue;
+    };
+    let args = clean_text(
+        header.syntax(),
+        op.text_range().end().into(),
+        &ctx.mapper,
+        &ctx.source,
+    );
+    let tc = TextCtx {
+        text: &args,
+        fallback: header_loc,
+    };
     let bytes = args.text.as_bytes();
     let mut pos = 0;
     skip_spaces(bytes, &mut pos);
@@ -913,9 +1119,20 @@ fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: 
     let total = values.len();
     for (i, value) in values.iter().enumerate() {
         let expansion = substitute_irp(body, &var, value, fallback);
-        let parse = (gcn_syntax::parse(&expansion.text), std::sync::Arc::from(expansion.text.as_str()));
+        let parse = (
+            gcn_syntax::parse(&expansion.text),
+            std::sync::Arc::from(expansion.text.as_str()),
+        );
         let frame = (format!("in repetition {}/{total}", i + 1), header_loc);
-        match run_iteration(asm, ctx, header, expansion.mapper(fallback), frame, &parse, true) {
+        match run_iteration(
+            asm,
+            ctx,
+            header,
+            expansion.mapper(fallback),
+            frame,
+            &parse,
+            true,
+        ) {
             Flow::Continue => {}
             Flow::ExitMacro => return Flow::Continue,
             Flow::Stop => return Flow::Stop,
@@ -926,7 +1143,13 @@ fn irp(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: 
 
 /// `.for SYMBOL=INIT, COND, NEXT` and `.while COND`. As in the reference, `.for` runs its
 /// body before testing the condition for the first time; `.while` tests first.
-fn loop_repeat(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fallback: Location) -> Flow {
+fn loop_repeat(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    header: &ast::PseudoOp,
+    body: &Text,
+    fallback: Location,
+) -> Flow {
     let header_range = header.syntax().text_range();
     let header_loc = ctx.loc(header_range.start());
     let args: Vec<ast::Arg> = header.args().collect();
@@ -942,33 +1165,62 @@ fn loop_repeat(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fa
     };
     let (iter, cond, next) = if is_for {
         let Some(init) = args.first().and_then(|a| a.key_values().next()) else {
-            asm.error_at(ctx, header_range, "`.for` needs `SYMBOL=VALUE, CONDITION, NEXT`");
+            asm.error_at(
+                ctx,
+                header_range,
+                "`.for` needs `SYMBOL=VALUE, CONDITION, NEXT`",
+            );
             return Flow::Continue;
         };
         let (Some(key), Some(value)) = (init.key(), init.value()) else {
-            asm.error_at(ctx, header_range, "`.for` needs `SYMBOL=VALUE, CONDITION, NEXT`");
+            asm.error_at(
+                ctx,
+                header_range,
+                "`.for` needs `SYMBOL=VALUE, CONDITION, NEXT`",
+            );
             return Flow::Continue;
         };
-        let (Some(cond), Some(next)) = (args.get(1).and_then(|a| a.expr()), args.get(2).and_then(|a| a.expr())) else {
-            asm.error_at(ctx, header_range, "`.for` needs `SYMBOL=VALUE, CONDITION, NEXT`");
+        let (Some(cond), Some(next)) = (
+            args.get(1).and_then(|a| a.expr()),
+            args.get(2).and_then(|a| a.expr()),
+        ) else {
+            asm.error_at(
+                ctx,
+                header_range,
+                "`.for` needs `SYMBOL=VALUE, CONDITION, NEXT`",
+            );
             return Flow::Continue;
         };
-        let Some(v) = asm.eval_now(ctx, &value) else { return Flow::Continue };
+        let Some(v) = asm.eval_now(ctx, &value) else {
+            return Flow::Continue;
+        };
         let id = asm.symbols.define_target(key.text());
         let sym = asm.symbols.get(id);
         if sym.once_defined && sym.is_defined() {
-            asm.error_at(ctx, key.text_range(), format!("symbol `{}` is already defined", key.text()));
+            asm.error_at(
+                ctx,
+                key.text_range(),
+                format!("symbol `{}` is already defined", key.text()),
+            );
             return Flow::Continue;
         }
         asm.set_symbol(id, v);
-        let (Some(c), Some(n)) = (base(asm, &cond), base(asm, &next)) else { return Flow::Continue };
-        (Some(id), (c, cond.syntax().text_range()), Some((n, next.syntax().text_range())))
+        let (Some(c), Some(n)) = (base(asm, &cond), base(asm, &next)) else {
+            return Flow::Continue;
+        };
+        (
+            Some(id),
+            (c, cond.syntax().text_range()),
+            Some((n, next.syntax().text_range())),
+        )
     } else {
         let Some(cond) = args.first().and_then(|a| a.expr()) else {
             asm.error_at(ctx, header_range, "`.while` needs a condition");
             return Flow::Continue;
         };
-        let Some(c) = base(asm, &cond) else { return Flow::Continue };
+        let Some(c) = base(asm, &cond) else {
+            return Flow::Continue;
+        };
         (None, (c, cond.syntax().text_range()), None)
     };
     let test = |asm: &mut Asm| -> Option<bool> {
@@ -984,7 +1236,10 @@ fn loop_repeat(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fa
     if !is_for && test(asm) != Some(true) {
         return Flow::Continue;
     }
-    let parse = (gcn_syntax::parse(&body.text), std::sync::Arc::from(body.text.as_str()));
+    let parse = (
+        gcn_syntax::parse(&body.text),
+        std::sync::Arc::from(body.text.as_str()),
+    );
     let mapper = body.mapper(fallback);
     let mut i = 0u64;
     loop {
@@ -1016,7 +1271,13 @@ fn loop_repeat(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp, body: &Text, fa
 
 /// `.include "file"`: the file is searched as given (from the current directory), then
 /// in the `-I` directories, then beside the including file.
-pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, path_range: TextRange) -> Flow {
+pub(crate) fn include(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    op: &ast::PseudoOp,
+    path: &str,
+    path_range: TextRange,
+) -> Flow {
     let range = op.syntax().text_range();
     if asm.include_depth >= asm.opts.limits.include_depth {
         let limit = asm.opts.limits.include_depth;
@@ -1031,7 +1292,11 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
     let found = match find_file(asm, &including, path) {
         Ok(found) => found,
         Err(other) => {
-            asm.error_at(ctx, path_range, not_found_message("include file", path, other));
+            asm.error_at(
+                ctx,
+                path_range,
+                not_found_message("include file", path, other),
+            );
             return Flow::Continue;
         }
     };
@@ -1052,7 +1317,14 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
         }
     };
     let text = asm.sources.file(file).text.clone();
-    let inner = ctx.nested(Mapper::File(file), ("in file included from here".to_string(), ctx.loc(range.start())), CtxKind::File);
+    let inner = ctx.nested(
+        Mapper::File(file),
+        (
+            "in file included from here".to_string(),
+            ctx.loc(range.start()),
+        ),
+        CtxKind::File,
+    );
     asm.include_depth += 1;
     let flow = asm.process_text(inner, &text);
     asm.include_depth -= 1;
@@ -1066,15 +1338,28 @@ pub(crate) fn include(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, path: &str, 
 /// Finds a file for `.include`/`.incbin`; `\` separators are taken as `/`. Relative
 /// paths start from the working directory ([`crate::Options::work_dir`]); see
 /// [`crate::Options::find_file`].
-pub(crate) fn find_file(asm: &Asm, including: &str, path: &str) -> Result<std::path::PathBuf, Option<std::path::PathBuf>> {
+pub(crate) fn find_file(
+    asm: &Asm,
+    including: &str,
+    path: &str,
+) -> Result<std::path::PathBuf, Option<std::path::PathBuf>> {
     asm.opts.find_file(including, path)
 }
 
 /// The message for a file `.include`/`.incbin` did not find.
-pub(crate) fn not_found_message(what: &str, path: &str, found: Option<std::path::PathBuf>) -> String {
+pub(crate) fn not_found_message(
+    what: &str,
+    path: &str,
+    found: Option<std::path::PathBuf>,
+) -> String {
     match found {
-        Some(other) => format!("{what} `{path}` is not a regular file ({})", other.display()),
-        None => format!("{what} `{path}` not found in the current directory or any include directory"),
+        Some(other) => format!(
+            "{what} `{path}` is not a regular file ({})",
+            other.display()
+        ),
+        None => {
+            format!("{what} `{path}` not found in the current directory or any include directory")
+        }
     }
 }
 
@@ -1087,7 +1372,10 @@ mod tests {
         let line = b"x\\():    local ad, b2";
         let (stmt, names) = local_statement(line, 0, line.len()).unwrap();
         assert_eq!(stmt, 9);
-        assert_eq!(names.iter().map(|n| n.0.as_str()).collect::<Vec<_>>(), ["ad", "b2"]);
+        assert_eq!(
+            names.iter().map(|n| n.0.as_str()).collect::<Vec<_>>(),
+            ["ad", "b2"]
+        );
         assert!(local_statement(b"local", 0, 5).is_none());
         assert!(local_statement(b"localx a", 0, 8).is_none());
     }

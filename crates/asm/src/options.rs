@@ -153,7 +153,9 @@ impl Options {
     }
 
     pub(crate) fn is_cancelled(&self) -> bool {
-        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 }
 
@@ -167,11 +169,21 @@ pub trait FileLoader: Send + Sync {
     /// Up to `count` bytes of a file from `offset` (to its end without a count); at
     /// most `limit + 1` bytes, so that a file larger than the output limit is refused
     /// by the assembler without being read whole.
-    fn read_part(&self, path: &Path, offset: u64, count: Option<u64>, limit: u64) -> std::io::Result<Vec<u8>> {
+    fn read_part(
+        &self,
+        path: &Path,
+        offset: u64,
+        count: Option<u64>,
+        limit: u64,
+    ) -> std::io::Result<Vec<u8>> {
         let bytes = self.read(path)?;
-        let start = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(bytes.len());
         let wanted = count.unwrap_or(u64::MAX).min(limit.saturating_add(1));
-        let end = start.saturating_add(usize::try_from(wanted).unwrap_or(usize::MAX)).min(bytes.len());
+        let end = start
+            .saturating_add(usize::try_from(wanted).unwrap_or(usize::MAX))
+            .min(bytes.len());
         Ok(bytes[start..end].to_vec())
     }
 }
@@ -188,7 +200,13 @@ impl FileLoader for Disk {
         std::fs::read(path)
     }
 
-    fn read_part(&self, path: &Path, offset: u64, count: Option<u64>, limit: u64) -> std::io::Result<Vec<u8>> {
+    fn read_part(
+        &self,
+        path: &Path,
+        offset: u64,
+        count: Option<u64>,
+        limit: u64,
+    ) -> std::io::Result<Vec<u8>> {
         use std::io::{Read, Seek, SeekFrom};
         let mut file = std::fs::File::open(path)?;
         file.seek(SeekFrom::Start(offset))?;

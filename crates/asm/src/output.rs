@@ -44,5 +44,6 @@ pub(crate) fn reg_usage_json(asm: &Assembly) -> String {
             })
         })
         .collect();
-    serde_json::to_string_pretty(&json!({ "kernels": kernels })).expect("JSON of plain values") + "\n"
+    serde_json::to_string_pretty(&json!({ "kernels": kernels })).expect("JSON of plain values")
+        + "\n"
 }

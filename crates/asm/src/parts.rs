@@ -109,16 +109,30 @@ pub(crate) struct PartReader {
 
 impl PartReader {
     pub(crate) fn start(lines: Lines) -> PartReader {
-        let queue = Queue { parts: VecDeque::with_capacity(QUEUE), reader_done: false, assembler_done: false };
-        let shared = Arc::new(Shared { queue: Mutex::new(queue), changed: Condvar::new() });
+        let queue = Queue {
+            parts: VecDeque::with_capacity(QUEUE),
+            reader_done: false,
+            assembler_done: false,
+        };
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(queue),
+            changed: Condvar::new(),
+        });
         let (used, to_free) = mpsc::channel();
-        let outbox = Outbox { shared: shared.clone(), to_free };
+        let outbox = Outbox {
+            shared: shared.clone(),
+            to_free,
+        };
         let reader = thread::Builder::new()
             .name("gcn-asm-reader".into())
             .stack_size(READER_STACK)
             .spawn(move || read_parts(lines, outbox))
             .expect("start the reader thread");
-        PartReader { shared, used, reader }
+        PartReader {
+            shared,
+            used,
+            reader,
+        }
     }
 
     /// The next part, its tree built; `None` at the end of the text.
@@ -131,7 +145,12 @@ impl PartReader {
             Tree::Events(events) => (events.build_for_this_thread(&text), false),
             Tree::Building => unreachable!("a part being built is not taken"),
         };
-        Some(Part { start, text, parse, built_by_reader })
+        Some(Part {
+            start,
+            text,
+            parse,
+            built_by_reader,
+        })
     }
 
     /// The first part in the queue once it is not being built; `None` at the end.
@@ -164,7 +183,9 @@ impl PartReader {
         self.shared.lock().assembler_done = true;
         self.shared.changed.notify_all();
         drop(self.used);
-        self.reader.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        self.reader
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
     }
 }
 
@@ -200,18 +221,30 @@ impl Outbox {
     }
 
     /// Builds the tree of the queued part at `index`, with the queue unlocked meanwhile.
-    fn build<'a>(&'a self, mut queue: MutexGuard<'a, Queue>, index: usize) -> MutexGuard<'a, Queue> {
-        let Tree::Events(events) = std::mem::replace(&mut queue.parts[index].tree, Tree::Building) else {
+    fn build<'a>(
+        &'a self,
+        mut queue: MutexGuard<'a, Queue>,
+        index: usize,
+    ) -> MutexGuard<'a, Queue> {
+        let Tree::Events(events) = std::mem::replace(&mut queue.parts[index].tree, Tree::Building)
+        else {
             unreachable!("only unbuilt parts are built");
         };
         // The assembler does not take a part being built (it waits for it), so the
         // text can leave its place meanwhile; the parts before it may be taken, so the
         // part is found again by its start.
-        let (start, text) = (queue.parts[index].start, std::mem::take(&mut queue.parts[index].text));
+        let (start, text) = (
+            queue.parts[index].start,
+            std::mem::take(&mut queue.parts[index].text),
+        );
         drop(queue);
         let parse = events.build(&text);
         let mut queue = self.shared.lock();
-        let part = queue.parts.iter_mut().find(|p| p.start == start).expect("a part being built stays queued");
+        let part = queue
+            .parts
+            .iter_mut()
+            .find(|p| p.start == start)
+            .expect("a part being built stays queued");
         part.text = text;
         part.tree = Tree::Built(parse);
         drop(queue);
@@ -223,7 +256,9 @@ impl Outbox {
 /// The last queued part (the one the assembler takes last) whose tree is left to build,
 /// the first part excepted: the assembler is about to take it.
 fn last_unbuilt(queue: &Queue) -> Option<usize> {
-    (1..queue.parts.len()).rev().find(|&i| matches!(queue.parts[i].tree, Tree::Events(_)))
+    (1..queue.parts.len())
+        .rev()
+        .find(|&i| matches!(queue.parts[i].tree, Tree::Events(_)))
 }
 
 /// Tells the assembler, however the reader ends (a panic included), that no more
@@ -273,7 +308,10 @@ fn read_stream(mut stream: Box<dyn Read + Send>, splitter: &mut Splitter) -> End
         let read = match read_some(&mut stream, &mut buffer[filled..]) {
             Ok(read) => read,
             Err(e) => {
-                end.error = Some((offset(base + filled as u64), format!("cannot read the input: {e}")));
+                end.error = Some((
+                    offset(base + filled as u64),
+                    format!("cannot read the input: {e}"),
+                ));
                 return end;
             }
         };
@@ -286,13 +324,22 @@ fn read_stream(mut stream: Box<dyn Read + Send>, splitter: &mut Splitter) -> End
             None => continue,
         };
         if base + whole as u64 > u64::from(u32::MAX) {
-            end.error = Some((offset(base), "an input larger than 4 GiB is not supported".into()));
+            end.error = Some((
+                offset(base),
+                "an input larger than 4 GiB is not supported".into(),
+            ));
             return end;
         }
         // A byte-order mark is not part of the text (as in editors).
-        let skipped = if first { crate::encoding::byte_order_mark_len(&buffer[..whole]) } else { 0 };
+        let skipped = if first {
+            crate::encoding::byte_order_mark_len(&buffer[..whole])
+        } else {
+            0
+        };
         first = false;
-        let Some(taken) = take_lines(&buffer[skipped..whole], base, &mut end, splitter) else { return end };
+        let Some(taken) = take_lines(&buffer[skipped..whole], base, &mut end, splitter) else {
+            return end;
+        };
         if at_end {
             return end;
         }
@@ -359,7 +406,10 @@ impl Splitter {
     fn line(&mut self, line: &str, ends_chunk: bool) -> bool {
         self.part.push_str(line);
         if ends_chunk && self.part.len() >= PART_SIZE {
-            let part = std::mem::replace(&mut self.part, String::with_capacity(PART_SIZE + PART_SIZE / 4));
+            let part = std::mem::replace(
+                &mut self.part,
+                String::with_capacity(PART_SIZE + PART_SIZE / 4),
+            );
             return self.send(part);
         }
         true
@@ -412,7 +462,11 @@ mod tests {
         let mut built_by = Vec::new();
         while let Some(part) = reader.next() {
             assert_eq!(part.start as usize, next_start, "parts come in order");
-            assert_eq!(part.parse.tree().syntax().text().to_string(), part.text, "a part's tree is its text");
+            assert_eq!(
+                part.parse.tree().syntax().text().to_string(),
+                part.text,
+                "a part's tree is its text"
+            );
             next_start += part.text.len();
             built_by.push(part.built_by_reader);
             reader.done(part);

@@ -37,7 +37,12 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
     let id = row.map(|p| p.id);
     // Blocks and conditions check their own headers and ends where they are read (a
     // stray one here was reported by the parser).
-    if let Some(row) = row.filter(|p| !matches!(p.role, gcn_isa::PseudoRole::Cond | gcn_isa::PseudoRole::Block) || p.id == Id::Scope) {
+    if let Some(row) = row.filter(|p| {
+        !matches!(
+            p.role,
+            gcn_isa::PseudoRole::Cond | gcn_isa::PseudoRole::Block
+        ) || p.id == Id::Scope
+    }) {
         if !no_extra_args(asm, ctx, op, row) {
             return Flow::Continue;
         }
@@ -81,15 +86,27 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         Some(Id::Size) => size(asm, ctx, range, &args),
         Some(Id::Enum) => enumeration(asm, ctx, op),
         Some(Id::Scope) => match word(&args, 0) {
-            Some(w) if name_len(w.as_bytes(), 0) != w.len() => asm.error_at(ctx, range, "expected a scope name"),
+            Some(w) if name_len(w.as_bytes(), 0) != w.len() => {
+                asm.error_at(ctx, range, "expected a scope name")
+            }
             w => {
                 if asm.symbols.depth() >= 1000 {
                     asm.error_at(ctx, range, "scopes nested deeper than 1000");
                 } else {
                     asm.symbols.open_scope(w.as_deref());
-                    if let Some(token) = args.first().and_then(|a| a.raw_tokens().next()).filter(|_| w.is_some()) {
+                    if let Some(token) = args
+                        .first()
+                        .and_then(|a| a.raw_tokens().next())
+                        .filter(|_| w.is_some())
+                    {
                         let path = asm.symbols.current_path();
-                        asm.note_name(ctx, crate::index::NameKind::Scope, |_| path, token.text_range(), true);
+                        asm.note_name(
+                            ctx,
+                            crate::index::NameKind::Scope,
+                            |_| path,
+                            token.text_range(),
+                            true,
+                        );
                     }
                 }
             }
@@ -129,16 +146,22 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
             asm.abs_offset = None;
             asm.layout.enter_main();
         }
-        Some(Id::Amd) | Some(Id::Amdcl2) | Some(Id::Gallium) | Some(Id::Rocm) | Some(Id::Rawcode) => {
-            set_format(asm, ctx, range, BinaryFormat::from_name(&name[1..]).unwrap())
-        }
+        Some(Id::Amd) | Some(Id::Amdcl2) | Some(Id::Gallium) | Some(Id::Rocm)
+        | Some(Id::Rawcode) => set_format(
+            asm,
+            ctx,
+            range,
+            BinaryFormat::from_name(&name[1..]).unwrap(),
+        ),
         Some(Id::Format) => match word(&args, 0).and_then(|f| format_by_name(&f)) {
             Some(f) => set_format(asm, ctx, range, f),
             None => asm.error_at(ctx, range, "unknown binary format"),
         },
         Some(Id::Gpu) => set_device(asm, ctx, range, &args, false),
         Some(Id::Arch) => set_device(asm, ctx, range, &args, true),
-        Some(Id::Dot32bit) | Some(Id::Dot64bit) => bitness(asm, ctx, range, id == Some(Id::Dot64bit)),
+        Some(Id::Dot32bit) | Some(Id::Dot64bit) => {
+            bitness(asm, ctx, range, id == Some(Id::Dot64bit))
+        }
         Some(Id::Print) => {
             if let Some(text) = string_arg(asm, ctx, range, &args, 0) {
                 asm.printed.push_str(&text);
@@ -222,7 +245,11 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
             if let Some(v) = required_abs(asm, ctx, range, &args, 0) {
                 if !(0..=u32::MAX as i64).contains(&v) {
                     let r = args[0].syntax().text_range();
-                    asm.warn_at(ctx, r, format!("value {:#x} truncated to {:#x}", v as u64, v as u32));
+                    asm.warn_at(
+                        ctx,
+                        r,
+                        format!("value {:#x} truncated to {:#x}", v as u64, v as u32),
+                    );
                 }
                 asm.opts.policy = Some(v as u32);
             }
@@ -232,19 +259,30 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         Some(Id::GetFormat) => query(asm, ctx, range, &args, format_id(asm.layout.format)),
         Some(Id::GetGpu) => query(asm, ctx, range, &args, gpu_id(asm.target.device)),
         Some(Id::GetVersion) => query(asm, ctx, range, &args, CLRX_VERSION),
-        Some(Id::GetPolicy) => query(asm, ctx, range, &args, i64::from(asm.opts.policy.unwrap_or(DEFAULT_POLICY))),
-        Some(Id::File) | Some(Id::Line) | Some(Id::Ln) | Some(Id::Lflags) => asm.warn_at(ctx, range, format!("`{name}` is ignored by this assembler")),
+        Some(Id::GetPolicy) => query(
+            asm,
+            ctx,
+            range,
+            &args,
+            i64::from(asm.opts.policy.unwrap_or(DEFAULT_POLICY)),
+        ),
+        Some(Id::File) | Some(Id::Line) | Some(Id::Ln) | Some(Id::Lflags) => {
+            asm.warn_at(ctx, range, format!("`{name}` is ignored by this assembler"))
+        }
         Some(Id::Title) | Some(Id::Sbttl) | Some(Id::Version) => {
             string_arg(asm, ctx, range, &args, 0);
         }
         // Register variables, register-usage hints and code-flow hints serve the
         // reference's register allocator and wait-state analysis, which this assembler
         // does not have: accepted and ignored.
-        Some(Id::Regvar) | Some(Id::Usereg) | Some(Id::Rvlin) | Some(Id::RvlinOnce) | Some(Id::CfCall) | Some(Id::CfCjump) | Some(Id::CfEnd) | Some(Id::CfJump)
+        Some(Id::Regvar) | Some(Id::Usereg) | Some(Id::Rvlin) | Some(Id::RvlinOnce)
+        | Some(Id::CfCall) | Some(Id::CfCjump) | Some(Id::CfEnd) | Some(Id::CfJump)
         | Some(Id::CfRet) | Some(Id::CfStart) => {}
         // Block pseudo-ops outside their block: the parser reported them.
         _ if row.is_some_and(|p| p.role == gcn_isa::PseudoRole::Cond) => {}
-        Some(Id::Endm) | Some(Id::Endmacro) | Some(Id::Endr) | Some(Id::Endrept) | Some(Id::Macro) | Some(Id::Rept) | Some(Id::Irp) | Some(Id::Irpc) | Some(Id::For) | Some(Id::While) => {}
+        Some(Id::Endm) | Some(Id::Endmacro) | Some(Id::Endr) | Some(Id::Endrept)
+        | Some(Id::Macro) | Some(Id::Rept) | Some(Id::Irp) | Some(Id::Irpc) | Some(Id::For)
+        | Some(Id::While) => {}
         _ => {
             if crate::format_ops::pseudo_op(&mut asm.format_host(ctx), op, &name, &args) {
                 // As in the reference, a pseudo-op of the binary format fixes the format.
@@ -252,7 +290,12 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
             } else {
                 let message = match gcn_isa::pseudo_op(&name) {
                     Some(other) if !other.is_general() => {
-                        let formats: Vec<String> = other.formats.names().iter().map(|f| format!("`{f}`")).collect();
+                        let formats: Vec<String> = other
+                            .formats
+                            .names()
+                            .iter()
+                            .map(|f| format!("`{f}`"))
+                            .collect();
                         let format = asm.layout.format.name();
                         format!("`{name}` is a pseudo-op of the {} binary format; the format in use is `{format}`", formats.join(" and "))
                     }
@@ -281,22 +324,43 @@ pub(crate) fn block_args_ok(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> boo
 /// argument, or for a pseudo-op without arguments its first one. The reference ends each
 /// handler with this check ("Garbages at end of line"; "… of expression" for `.equ`,
 /// `.set`, `.equiv` and `.eqv`) and does nothing when it fails. True when there is none.
-pub(crate) fn no_extra_args(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp, row: &gcn_isa::PseudoOp) -> bool {
+pub(crate) fn no_extra_args(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    op: &ast::PseudoOp,
+    row: &gcn_isa::PseudoOp,
+) -> bool {
     let Some(max) = row.max_args else { return true };
-    let Some(list) = op.syntax().children().find(|n| n.kind() == SyntaxKind::ARG_LIST) else { return true };
+    let Some(list) = op
+        .syntax()
+        .children()
+        .find(|n| n.kind() == SyntaxKind::ARG_LIST)
+    else {
+        return true;
+    };
     let list_range = list.text_range();
     let start = if max == 0 {
         (!list_range.is_empty()).then_some(list_range.start())
     } else {
-        list.children_with_tokens().filter(|e| e.kind() == SyntaxKind::COMMA).nth(usize::from(max) - 1).map(|c| c.text_range().start())
+        list.children_with_tokens()
+            .filter(|e| e.kind() == SyntaxKind::COMMA)
+            .nth(usize::from(max) - 1)
+            .map(|c| c.text_range().start())
     };
     let Some(start) = start else { return true };
     let name = row.name;
     let (what, takes) = match row.id {
-        Id::Equ | Id::Set | Id::Equiv | Id::Eqv => ("garbage at end of expression", format!("`{name}` takes a symbol and a value")),
+        Id::Equ | Id::Set | Id::Equiv | Id::Eqv => (
+            "garbage at end of expression",
+            format!("`{name}` takes a symbol and a value"),
+        ),
         _ => ("garbage at end of line", takes_args(name, max)),
     };
-    asm.error_at(ctx, TextRange::new(start, list_range.end()), format!("{what}: {takes}"));
+    asm.error_at(
+        ctx,
+        TextRange::new(start, list_range.end()),
+        format!("{what}: {takes}"),
+    );
     false
 }
 
@@ -329,14 +393,21 @@ fn section_name(args: &[ast::Arg]) -> Option<String> {
 }
 
 /// A string argument's bytes as text (`.include "file"`, `.print "text"`).
-fn string_arg(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], i: usize) -> Option<String> {
+fn string_arg(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    range: TextRange,
+    args: &[ast::Arg],
+    i: usize,
+) -> Option<String> {
     let Some(arg) = args.get(i) else {
         asm.error_at(ctx, range, "expected a string");
         return None;
     };
     let mut tokens = arg.raw_tokens();
     match (tokens.next(), tokens.next()) {
-        (Some(t), None) if t.kind() == SyntaxKind::STRING => match literals::parse_string(t.text()) {
+        (Some(t), None) if t.kind() == SyntaxKind::STRING => match literals::parse_string(t.text())
+        {
             Ok(bytes) => Some(crate::encoding::bytes_to_text(&bytes)),
             Err(m) => {
                 asm.error_at(ctx, t.text_range(), m);
@@ -351,11 +422,21 @@ fn string_arg(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], i: 
 }
 
 /// An argument that must have an absolute value now.
-fn required_abs(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], i: usize) -> Option<i64> {
+fn required_abs(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    range: TextRange,
+    args: &[ast::Arg],
+    i: usize,
+) -> Option<i64> {
     match args.get(i).and_then(|a| a.expr()) {
         Some(e) => asm.eval_abs_now(ctx, &e),
         None => {
-            asm.error_at(ctx, args.get(i).map_or(range, |a| a.syntax().text_range()), "expected an expression");
+            asm.error_at(
+                ctx,
+                args.get(i).map_or(range, |a| a.syntax().text_range()),
+                "expected an expression",
+            );
             None
         }
     }
@@ -380,7 +461,11 @@ fn warn_range(asm: &mut Asm, ctx: &Ctx, range: TextRange, bits: u32, value: i64)
     }
     if value >= (1i64 << bits) || value < -(1i64 << (bits - 1)) {
         let truncated = (value as u64) & ((1u64 << bits) - 1);
-        asm.warn_at(ctx, range, format!("value {:#x} truncated to {:#x}", value as u64, truncated));
+        asm.warn_at(
+            ctx,
+            range,
+            format!("value {:#x} truncated to {:#x}", value as u64, truncated),
+        );
     }
 }
 
@@ -391,7 +476,11 @@ fn data(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], size: usize) {
         match arg.expr() {
             Some(e) => asm.emit_value(ctx, &e, size),
             _ => {
-                asm.warn_at(ctx, arg.syntax().text_range(), "no expression: 0 was stored");
+                asm.warn_at(
+                    ctx,
+                    arg.syntax().text_range(),
+                    "no expression: 0 was stored",
+                );
                 asm.emit(ctx, arg.syntax().text_range(), &[0; 8][..size]);
             }
         }
@@ -415,7 +504,11 @@ fn octa(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg]) {
                 Some(v) if negative => v.wrapping_neg(),
                 Some(v) => v,
                 None => {
-                    asm.error_at(ctx, range, format!("`{text}` is not a 128-bit integer literal"));
+                    asm.error_at(
+                        ctx,
+                        range,
+                        format!("`{text}` is not a 128-bit integer literal"),
+                    );
                     0
                 }
             }
@@ -488,9 +581,13 @@ fn float_bits(text: &str, size: usize) -> Result<u64, String> {
     let is_hex = lower.starts_with("0x");
     let valid = !lower.is_empty()
         && if is_hex {
-            lower[2..].chars().all(|c| c.is_ascii_hexdigit() || matches!(c, '.' | 'p' | '+' | '-'))
+            lower[2..]
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || matches!(c, '.' | 'p' | '+' | '-'))
         } else {
-            lower.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '+' | '-'))
+            lower
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '+' | '-'))
         };
     if !valid {
         return Err(bad());
@@ -501,7 +598,9 @@ fn float_bits(text: &str, size: usize) -> Result<u64, String> {
         if let Some((_, exponent)) = lower.split_once('e') {
             let digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!("`{text}`: garbage at the floating-point exponent (digits expected)"));
+                return Err(format!(
+                    "`{text}`: garbage at the floating-point exponent (digits expected)"
+                ));
             }
         }
         // Single precision is read from the text, to round once.
@@ -563,16 +662,30 @@ fn strings(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], width: usize, terminate:
 }
 
 fn fill(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], quad: bool) {
-    let Some(repeat) = required_abs(asm, ctx, range, args, 0) else { return };
+    let Some(repeat) = required_abs(asm, ctx, range, args, 0) else {
+        return;
+    };
     if repeat < 0 {
-        asm.warn_at(ctx, arg_range(args, 0, range), "a negative count has no effect");
+        asm.warn_at(
+            ctx,
+            arg_range(args, 0, range),
+            "a negative count has no effect",
+        );
     }
-    let Ok(size) = optional_abs(asm, ctx, args, 1) else { return };
+    let Ok(size) = optional_abs(asm, ctx, args, 1) else {
+        return;
+    };
     let size = size.unwrap_or(1);
     if size < 0 {
-        asm.warn_at(ctx, arg_range(args, 1, range), "a negative size has no effect");
+        asm.warn_at(
+            ctx,
+            arg_range(args, 1, range),
+            "a negative size has no effect",
+        );
     }
-    let Ok(value) = optional_abs(asm, ctx, args, 2) else { return };
+    let Ok(value) = optional_abs(asm, ctx, args, 2) else {
+        return;
+    };
     let value = value.unwrap_or(0);
     let mut trunc_bits = (size.clamp(0, 8) as u32) * 8;
     if !quad {
@@ -587,10 +700,18 @@ fn fill(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], quad: boo
     let total = (repeat as u128) * (size as u128);
     if total > u128::from(asm.opts.limits.output_size) {
         let limit = asm.opts.limits.output_size;
-        asm.error_at(ctx, range, format!("output would exceed {limit} bytes (raise the limit with --max-output-size)"));
+        asm.error_at(
+            ctx,
+            range,
+            format!("output would exceed {limit} bytes (raise the limit with --max-output-size)"),
+        );
         return;
     }
-    let value = if quad { value as u64 } else { value as u64 & 0xffff_ffff };
+    let value = if quad {
+        value as u64
+    } else {
+        value as u64 & 0xffff_ffff
+    };
     let unit_len = size.min(8) as usize;
     let mut unit = value.to_le_bytes()[..unit_len].to_vec();
     unit.resize(size as usize, 0);
@@ -606,19 +727,31 @@ fn fill(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], quad: boo
 }
 
 fn skip(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
-    let Ok(size) = optional_abs(asm, ctx, args, 0) else { return };
+    let Ok(size) = optional_abs(asm, ctx, args, 0) else {
+        return;
+    };
     let size = size.unwrap_or(1);
     if size < 0 {
-        asm.warn_at(ctx, arg_range(args, 0, range), "a negative size has no effect");
+        asm.warn_at(
+            ctx,
+            arg_range(args, 0, range),
+            "a negative size has no effect",
+        );
     }
-    let Ok(value) = optional_abs(asm, ctx, args, 1) else { return };
+    let Ok(value) = optional_abs(asm, ctx, args, 1) else {
+        return;
+    };
     let value = value.unwrap_or(0);
     warn_range(asm, ctx, arg_range(args, 1, range), 8, value);
     if size < 0 {
         return;
     }
     if asm.abs_offset.is_some() && value != 0 {
-        asm.warn_at(ctx, arg_range(args, 1, range), "the fill value is ignored in the absolute section");
+        asm.warn_at(
+            ctx,
+            arg_range(args, 1, range),
+            "the fill value is ignored in the absolute section",
+        );
     }
     asm.reserve(ctx, range, size as u64, value as u8);
 }
@@ -633,43 +766,79 @@ fn code_fill(count: u64) -> Vec<u8> {
 }
 
 fn current_offset(asm: &Asm) -> u64 {
-    asm.abs_offset.map_or(asm.layout.offset() as u64, |o| o as u64)
+    asm.abs_offset
+        .map_or(asm.layout.offset() as u64, |o| o as u64)
 }
 
 fn align(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], power: bool) {
-    let Some(n) = required_abs(asm, ctx, range, args, 0) else { return };
+    let Some(n) = required_abs(asm, ctx, range, args, 0) else {
+        return;
+    };
     let alignment = if power {
         if !(0..=63).contains(&n) {
-            asm.error_at(ctx, arg_range(args, 0, range), "power of two of the alignment is greater than 63");
+            asm.error_at(
+                ctx,
+                arg_range(args, 0, range),
+                "power of two of the alignment is greater than 63",
+            );
             return;
         }
         1u64 << n
     } else {
         if n <= 0 || (n & (n - 1)) != 0 {
-            asm.error_at(ctx, arg_range(args, 0, range), "the alignment is not a power of two");
+            asm.error_at(
+                ctx,
+                arg_range(args, 0, range),
+                "the alignment is not a power of two",
+            );
             return;
         }
         n as u64
     };
-    let Ok(value) = optional_abs(asm, ctx, args, 1) else { return };
+    let Ok(value) = optional_abs(asm, ctx, args, 1) else {
+        return;
+    };
     if let Some(v) = value {
         warn_range(asm, ctx, arg_range(args, 1, range), 8, v);
     }
-    let Ok(limit) = optional_abs(asm, ctx, args, 2) else { return };
-    pad_to_alignment(asm, ctx, range, args, Padding { alignment, value, limit, unit: 1 });
+    let Ok(limit) = optional_abs(asm, ctx, args, 2) else {
+        return;
+    };
+    pad_to_alignment(
+        asm,
+        ctx,
+        range,
+        args,
+        Padding {
+            alignment,
+            value,
+            limit,
+            unit: 1,
+        },
+    );
 }
 
 fn align_word(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], unit: u64) {
-    let Some(n) = required_abs(asm, ctx, range, args, 0) else { return };
+    let Some(n) = required_abs(asm, ctx, range, args, 0) else {
+        return;
+    };
     if n < 0 || (n != 0 && (n & (n - 1)) != 0) {
-        asm.error_at(ctx, arg_range(args, 0, range), "the alignment is not a power of two");
+        asm.error_at(
+            ctx,
+            arg_range(args, 0, range),
+            "the alignment is not a power of two",
+        );
         return;
     }
-    let Ok(value) = optional_abs(asm, ctx, args, 1) else { return };
+    let Ok(value) = optional_abs(asm, ctx, args, 1) else {
+        return;
+    };
     if let Some(v) = value {
         warn_range(asm, ctx, arg_range(args, 1, range), unit as u32 * 8, v);
     }
-    let Ok(limit) = optional_abs(asm, ctx, args, 2) else { return };
+    let Ok(limit) = optional_abs(asm, ctx, args, 2) else {
+        return;
+    };
     if n == 0 {
         return;
     }
@@ -678,7 +847,18 @@ fn align_word(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], uni
         asm.error_at(ctx, range, "the offset is not aligned to the fill word");
         return;
     }
-    pad_to_alignment(asm, ctx, range, args, Padding { alignment: n as u64, value, limit, unit });
+    pad_to_alignment(
+        asm,
+        ctx,
+        range,
+        args,
+        Padding {
+            alignment: n as u64,
+            value,
+            limit,
+            unit,
+        },
+    );
 }
 
 /// How an alignment pseudo-op pads: to `alignment`, skipping more than `limit` bytes
@@ -698,7 +878,11 @@ fn pad_to_alignment(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg
     }
     if asm.abs_offset.is_some() {
         if p.value.is_some_and(|v| v != 0) {
-            asm.warn_at(ctx, arg_range(args, 1, range), "the fill value is ignored in the absolute section");
+            asm.warn_at(
+                ctx,
+                arg_range(args, 1, range),
+                "the fill value is ignored in the absolute section",
+            );
         }
         asm.reserve(ctx, range, pad, 0);
         return;
@@ -727,10 +911,14 @@ fn org(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
         asm.error_at(ctx, range, "`.org` needs a position");
         return;
     };
-    let Some(v) = asm.eval_now(ctx, &e) else { return };
+    let Some(v) = asm.eval_now(ctx, &e) else {
+        return;
+    };
     let mut fill = 0;
     if args.len() > 1 {
-        let Some(f) = required_abs(asm, ctx, range, args, 1) else { return };
+        let Some(f) = required_abs(asm, ctx, range, args, 1) else {
+            return;
+        };
         warn_range(asm, ctx, arg_range(args, 1, range), 8, f);
         fill = f as u8;
     }
@@ -740,19 +928,32 @@ fn org(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
 // ---- symbols --------------------------------------------------------------------------
 
 /// The symbol name of the first argument (its first token: a name, or `.5`).
-fn symbol_name(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) -> Option<(String, TextRange)> {
+fn symbol_name(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    range: TextRange,
+    args: &[ast::Arg],
+) -> Option<(String, TextRange)> {
     let token = args.first().and_then(|a| a.raw_tokens().next());
     match token {
-        Some(t) if matches!(t.kind(), SyntaxKind::NAME | SyntaxKind::FLOAT_NUMBER) => Some((t.text().to_string(), t.text_range())),
+        Some(t) if matches!(t.kind(), SyntaxKind::NAME | SyntaxKind::FLOAT_NUMBER) => {
+            Some((t.text().to_string(), t.text_range()))
+        }
         _ => {
-            asm.error_at(ctx, args.first().map_or(range, |a| a.syntax().text_range()), "expected a symbol name");
+            asm.error_at(
+                ctx,
+                args.first().map_or(range, |a| a.syntax().text_range()),
+                "expected a symbol name",
+            );
             None
         }
     }
 }
 
 fn set(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], reassign: bool, base: bool) {
-    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
+    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else {
+        return;
+    };
     let Some(value) = args.get(1).and_then(|a| a.expr()) else {
         asm.error_at(ctx, range, "expected `SYMBOL, VALUE`");
         return;
@@ -761,12 +962,18 @@ fn set(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], reassign: 
 }
 
 fn undef(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
-    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
+    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else {
+        return;
+    };
     if name == "." {
         asm.error_at(ctx, name_range, "symbol `.` cannot be undefined");
         return;
     }
-    match asm.symbols.find_existing(&name).filter(|&id| asm.symbols.get(id).is_defined()) {
+    match asm
+        .symbols
+        .find_existing(&name)
+        .filter(|&id| asm.symbols.get(id).is_defined())
+    {
         None => asm.warn_at(ctx, name_range, format!("symbol `{name}` does not exist")),
         Some(id) => {
             let sym = asm.symbols.get_mut(id);
@@ -788,16 +995,28 @@ fn binding(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], binding: Binding) {
             asm.warn_at(ctx, range, "symbol `.` is ignored");
             continue;
         }
-        if text.is_empty() || !text.split("::").all(|p| p.is_empty() || name_len(p.as_bytes(), 0) == p.len()) {
+        if text.is_empty()
+            || !text
+                .split("::")
+                .all(|p| p.is_empty() || name_len(p.as_bytes(), 0) == p.len())
+        {
             asm.error_at(ctx, range, "expected a symbol name");
             continue;
         }
         let id = asm.symbols.lookup(&text);
         let sym = asm.symbols.get_mut(id);
         if sym.register.is_some() {
-            asm.error_at(ctx, range, "a register symbol cannot be global, local or weak");
+            asm.error_at(
+                ctx,
+                range,
+                "a register symbol cannot be global, local or weak",
+            );
         } else if sym.eqv.is_some() {
-            asm.error_at(ctx, range, "a symbol set by `.eqv` cannot be global, local or weak");
+            asm.error_at(
+                ctx,
+                range,
+                "a symbol set by `.eqv` cannot be global, local or weak",
+            );
         } else {
             sym.binding = binding;
             sym.binding_location = Some(ctx.loc(range.start()));
@@ -806,8 +1025,12 @@ fn binding(asm: &mut Asm, ctx: &Ctx, args: &[ast::Arg], binding: Binding) {
 }
 
 fn size(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
-    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
-    let Some(v) = required_abs(asm, ctx, range, args, 1) else { return };
+    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else {
+        return;
+    };
+    let Some(v) = required_abs(asm, ctx, range, args, 1) else {
+        return;
+    };
     if name == "." {
         asm.warn_at(ctx, name_range, "symbol `.` is ignored");
         return;
@@ -825,9 +1048,19 @@ fn size(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
 
 /// `.enum [>[START],] NAME, …`: each scope has its counter.
 fn enumeration(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) {
-    let Some(name_token) = op.name_token() else { return };
-    let text = clean_text(op.syntax(), name_token.text_range().end().into(), &ctx.mapper, &ctx.source);
-    let tc = TextCtx { text: &text, fallback: ctx.loc(name_token.text_range().start()) };
+    let Some(name_token) = op.name_token() else {
+        return;
+    };
+    let text = clean_text(
+        op.syntax(),
+        name_token.text_range().end().into(),
+        &ctx.mapper,
+        &ctx.source,
+    );
+    let tc = TextCtx {
+        text: &text,
+        fallback: ctx.loc(name_token.text_range().start()),
+    };
     let bytes = text.text.as_bytes();
     let mut pos = skip_blank(bytes, 0);
     if pos < bytes.len() && bytes[pos] == b'>' {
@@ -865,7 +1098,13 @@ fn enumeration(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) {
         } else {
             let id = asm.symbols.define_target(name);
             if asm.symbols.get(id).is_defined() {
-                error_in(asm, ctx, &tc, start, format!("symbol `{name}` is already defined"));
+                error_in(
+                    asm,
+                    ctx,
+                    &tc,
+                    start,
+                    format!("symbol `{name}` is already defined"),
+                );
             } else {
                 let counter = asm.symbols.enum_counter();
                 let value = *counter;
@@ -894,20 +1133,35 @@ fn skip_blank(bytes: &[u8], mut pos: usize) -> usize {
 }
 
 fn error_in(asm: &mut Asm, ctx: &Ctx, tc: &TextCtx, pos: usize, message: impl Into<String>) {
-    asm.diag_at(tc.loc(pos), ctx.origin.clone(), crate::diag::Severity::Error, message.into());
+    asm.diag_at(
+        tc.loc(pos),
+        ctx.origin.clone(),
+        crate::diag::Severity::Error,
+        message.into(),
+    );
 }
 
 fn query(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], value: i64) {
     asm.format_fixed = true;
-    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else { return };
+    let Some((name, name_range)) = symbol_name(asm, ctx, range, args) else {
+        return;
+    };
     if name.ends_with("::.") {
-        asm.error_at(ctx, name_range, "symbol `.` exists only in the global scope");
+        asm.error_at(
+            ctx,
+            name_range,
+            "symbol `.` exists only in the global scope",
+        );
         return;
     }
     let id = asm.symbols.define_target(&name);
     let sym = asm.symbols.get(id);
     if sym.once_defined && sym.is_defined() {
-        asm.error_at(ctx, name_range, format!("symbol `{name}` is already defined"));
+        asm.error_at(
+            ctx,
+            name_range,
+            format!("symbol `{name}` is already defined"),
+        );
         return;
     }
     asm.set_symbol(id, Value::Abs(value));
@@ -941,7 +1195,11 @@ fn format_by_name(name: &str) -> Option<BinaryFormat> {
 fn set_format(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) {
     if asm.format_fixed {
         if asm.layout.format != format {
-            asm.error_at(ctx, range, "the binary format must be chosen before any output");
+            asm.error_at(
+                ctx,
+                range,
+                "the binary format must be chosen before any output",
+            );
         }
         return;
     }
@@ -970,7 +1228,11 @@ fn set_device(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], arc
         asm.error_at(ctx, range, "expected a name");
         return;
     };
-    let device = if arch { Generation::from_arch_name(&name).map(|g| g.default_device()) } else { Device::from_name(&name) };
+    let device = if arch {
+        Generation::from_arch_name(&name).map(|g| g.default_device())
+    } else {
+        Device::from_name(&name)
+    };
     match device {
         Some(d) => {
             asm.opts.device = d;
@@ -979,7 +1241,14 @@ fn set_device(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], arc
             asm.target.wave32 = asm.opts.wave32 && asm.target.gen.is_gfx10();
             crate::format_ops::device_chosen(&mut asm.format_host(ctx), range);
         }
-        None => asm.error_at(ctx, range, format!("unknown {} `{name}`", if arch { "architecture" } else { "GPU device" })),
+        None => asm.error_at(
+            ctx,
+            range,
+            format!(
+                "unknown {} `{name}`",
+                if arch { "architecture" } else { "GPU device" }
+            ),
+        ),
     }
 }
 
@@ -995,13 +1264,22 @@ fn format_id(format: BinaryFormat) -> i64 {
 
 /// The reference's device number: the order of [`Device::ALL`].
 fn gpu_id(device: Device) -> i64 {
-    Device::ALL.iter().position(|&d| d == device).map_or(-1, |i| i as i64)
+    Device::ALL
+        .iter()
+        .position(|&d| d == device)
+        .map_or(-1, |i| i as i64)
 }
 
 fn incbin(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
-    let Some(path) = string_arg(asm, ctx, range, args, 0) else { return };
-    let Ok(offset) = optional_abs(asm, ctx, args, 1) else { return };
-    let Ok(count) = optional_abs(asm, ctx, args, 2) else { return };
+    let Some(path) = string_arg(asm, ctx, range, args, 0) else {
+        return;
+    };
+    let Ok(offset) = optional_abs(asm, ctx, args, 1) else {
+        return;
+    };
+    let Ok(count) = optional_abs(asm, ctx, args, 2) else {
+        return;
+    };
     let offset = offset.unwrap_or(0);
     if offset < 0 {
         asm.error_at(ctx, arg_range(args, 1, range), "the offset is negative");
@@ -1019,15 +1297,28 @@ fn incbin(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg]) {
     let found = match crate::macros::find_file(asm, &including, &path) {
         Ok(found) => found,
         Err(other) => {
-            asm.error_at(ctx, arg_range(args, 0, range), crate::macros::not_found_message("binary file", &path, other));
+            asm.error_at(
+                ctx,
+                arg_range(args, 0, range),
+                crate::macros::not_found_message("binary file", &path, other),
+            );
             return;
         }
     };
     // Only the bytes wanted are read, and never more than the output may hold.
-    let bytes = match asm.opts.files.read_part(&found, offset as u64, count.map(|c| c as u64), asm.opts.limits.output_size) {
+    let bytes = match asm.opts.files.read_part(
+        &found,
+        offset as u64,
+        count.map(|c| c as u64),
+        asm.opts.limits.output_size,
+    ) {
         Ok(b) => b,
         Err(e) => {
-            asm.error_at(ctx, arg_range(args, 0, range), format!("cannot read `{path}`: {e}"));
+            asm.error_at(
+                ctx,
+                arg_range(args, 0, range),
+                format!("cannot read `{path}`: {e}"),
+            );
             return;
         }
     };
@@ -1046,11 +1337,18 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
     if name == ".else" {
         return Some(true);
     }
-    let kind = name.strip_prefix(".elseif").or_else(|| name.strip_prefix(".if"))?;
+    let kind = name
+        .strip_prefix(".elseif")
+        .or_else(|| name.strip_prefix(".if"))?;
     let args: Vec<ast::Arg> = header.args().collect();
     let raw = || -> Text {
         match header.name_token() {
-            Some(t) => clean_text(header.syntax(), t.text_range().end().into(), &ctx.mapper, &ctx.source),
+            Some(t) => clean_text(
+                header.syntax(),
+                t.text_range().end().into(),
+                &ctx.mapper,
+                &ctx.source,
+            ),
             None => Text::default(),
         }
     };
@@ -1073,7 +1371,10 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
                 asm.error_at(ctx, range, "expected a symbol");
                 return None;
             }
-            let defined = asm.symbols.find_existing(&name).is_some_and(|id| asm.symbols.get(id).is_defined());
+            let defined = asm
+                .symbols
+                .find_existing(&name)
+                .is_some_and(|id| asm.symbols.get(id).is_defined());
             if kind == "def" {
                 defined
             } else {
@@ -1167,7 +1468,11 @@ fn compare_text(s: &str) -> String {
             single = !single;
         }
         let this = token_class(b);
-        if !single && !double && out.last().is_some_and(|c| c.is_ascii_whitespace()) && (prev != this || prev & 0x80 == 0) {
+        if !single
+            && !double
+            && out.last().is_some_and(|c| c.is_ascii_whitespace())
+            && (prev != this || prev & 0x80 == 0)
+        {
             out.pop();
         }
         out.push(b);
@@ -1197,9 +1502,16 @@ mod tests {
     fn every_general_row_is_handled() {
         let mut unhandled = Vec::new();
         for row in gcn_isa::pseudo_ops().iter().filter(|p| p.is_general()) {
-            let input = crate::Input { name: "t.s".into(), text: format!("{}\n", row.name) };
+            let input = crate::Input {
+                name: "t.s".into(),
+                text: format!("{}\n", row.name),
+            };
             let result = crate::assemble_here(vec![input], crate::Options::default());
-            if result.diagnostics.iter().any(|d| d.message.contains("neither a pseudo-op")) {
+            if result
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("neither a pseudo-op"))
+            {
                 unhandled.push(row.name);
             }
         }

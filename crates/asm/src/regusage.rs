@@ -62,18 +62,30 @@ impl RegUsage {
                 return;
             }
         }
-        self.segments.push(Segment { section, start: offset, counts: Counts::default() });
+        self.segments.push(Segment {
+            section,
+            start: offset,
+            counts: Counts::default(),
+        });
     }
 
     /// Records the registers of the instruction at `offset` of `section`.
     pub fn record(&mut self, gen: Generation, section: usize, offset: usize, regs: &[RegUse]) {
         if self.segments.last().is_none_or(|s| s.section != section) {
-            self.segments.push(Segment { section, start: offset, counts: Counts::default() });
+            self.segments.push(Segment {
+                section,
+                start: offset,
+                counts: Counts::default(),
+            });
         }
         let counts = &mut self.segments.last_mut().unwrap().counts;
         let addressable = gen.registers().addressable_sgprs;
         let code_of = |r: SpecialReg| gen.special_reg_code(r).map(u32::from);
-        let (vcc, flat, xnack) = (code_of(SpecialReg::Vcc), code_of(SpecialReg::FlatScratch), code_of(SpecialReg::XnackMask));
+        let (vcc, flat, xnack) = (
+            code_of(SpecialReg::Vcc),
+            code_of(SpecialReg::FlatScratch),
+            code_of(SpecialReg::XnackMask),
+        );
         for r in regs {
             let first = u32::from(r.range.first);
             let end = first + u32::from(r.range.count);
@@ -100,16 +112,52 @@ mod tests {
     use gcn_isa::encode::RegRange;
 
     fn sgpr(first: u16, count: u16) -> RegUse {
-        RegUse { range: RegRange { file: RegFile::Sgpr, first, count }, write: true }
+        RegUse {
+            range: RegRange {
+                file: RegFile::Sgpr,
+                first,
+                count,
+            },
+            write: true,
+        }
     }
 
     #[test]
     fn special_registers_are_flags_not_sgprs() {
         let mut u = RegUsage::default();
-        u.record(Generation::Gcn1_2, 0, 0, &[sgpr(4, 2), sgpr(106, 2), sgpr(126, 2)]);
-        let vgprs = |first, write| RegUse { range: RegRange { file: RegFile::Vgpr, first, count: 2 }, write };
-        u.record(Generation::Gcn1_2, 0, 4, &[vgprs(7, true), vgprs(20, false)]);
-        u.record(Generation::Gcn1_2, 0, 8, &[RegUse { range: RegRange { file: RegFile::Sgpr, first: 30, count: 1 }, write: false }]);
+        u.record(
+            Generation::Gcn1_2,
+            0,
+            0,
+            &[sgpr(4, 2), sgpr(106, 2), sgpr(126, 2)],
+        );
+        let vgprs = |first, write| RegUse {
+            range: RegRange {
+                file: RegFile::Vgpr,
+                first,
+                count: 2,
+            },
+            write,
+        };
+        u.record(
+            Generation::Gcn1_2,
+            0,
+            4,
+            &[vgprs(7, true), vgprs(20, false)],
+        );
+        u.record(
+            Generation::Gcn1_2,
+            0,
+            8,
+            &[RegUse {
+                range: RegRange {
+                    file: RegFile::Sgpr,
+                    first: 30,
+                    count: 1,
+                },
+                write: false,
+            }],
+        );
         let c = u.segments[0].counts;
         assert_eq!((c.sgprs, c.vgprs), (6, 9));
         assert!(c.special.vcc && !c.special.flat_scratch);

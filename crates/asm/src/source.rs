@@ -34,8 +34,18 @@ impl SourceMap {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
         let text: Arc<str> = text.into();
         let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
-        self.files.push(SourceFile { name: name.into(), text, line_starts, wide_lines: Vec::new() });
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        self.files.push(SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+            wide_lines: Vec::new(),
+        });
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -72,13 +82,18 @@ impl SourceMap {
         let start = file.line_starts[line] as usize;
         let offset = loc.offset as usize;
         let column = if file.text.is_empty() {
-            match file.wide_lines.binary_search_by_key(&(line as u32), |(l, _)| *l) {
+            match file
+                .wide_lines
+                .binary_search_by_key(&(line as u32), |(l, _)| *l)
+            {
                 Ok(i) => chars_before(&file.wide_lines[i].1, offset - start),
                 Err(_) => offset - start,
             }
         } else {
             let end = offset.min(file.text.len());
-            file.text.get(start..end).map_or(end - start, |s| s.chars().count())
+            file.text
+                .get(start..end)
+                .map_or(end - start, |s| s.chars().count())
         };
         (line + 1, column + 1)
     }
@@ -105,7 +120,10 @@ pub(crate) struct LineTable {
 
 impl Default for LineTable {
     fn default() -> LineTable {
-        LineTable { starts: vec![0], wide: Vec::new() }
+        LineTable {
+            starts: vec![0],
+            wide: Vec::new(),
+        }
     }
 }
 

@@ -98,14 +98,21 @@ pub struct SymbolTable {
 
 impl Default for SymbolTable {
     fn default() -> Self {
-        SymbolTable { symbols: Vec::new(), scopes: vec![Scope::default()], stack: vec![GLOBAL] }
+        SymbolTable {
+            symbols: Vec::new(),
+            scopes: vec![Scope::default()],
+            stack: vec![GLOBAL],
+        }
     }
 }
 
 /// Splits `a::b::x` into (`a::b::`, `x`); `::x` into (`::`, `x`); `x` into (``, `x`).
 fn split_path(name: &str) -> (&str, &str) {
     let bytes = name.as_bytes();
-    match (1..bytes.len()).rev().find(|&i| bytes[i] == b':' && bytes[i - 1] == b':') {
+    match (1..bytes.len())
+        .rev()
+        .find(|&i| bytes[i] == b':' && bytes[i - 1] == b':')
+    {
         Some(i) => (&name[..i + 1], &name[i + 1..]),
         None => ("", name),
     }
@@ -133,7 +140,10 @@ impl SymbolTable {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (SymId, &Symbol)> {
-        self.symbols.iter().enumerate().map(|(i, s)| (SymId(i as u32), s))
+        self.symbols
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (SymId(i as u32), s))
     }
 
     fn current(&self) -> ScopeId {
@@ -147,16 +157,25 @@ impl SymbolTable {
 
     /// A symbol outside every scope (pending definitions, internal helpers).
     pub fn anonymous(&mut self, name: String) -> SymId {
-        self.symbols.push(Symbol { name, ..Symbol::default() });
+        self.symbols.push(Symbol {
+            name,
+            ..Symbol::default()
+        });
         SymId(self.symbols.len() as u32 - 1)
     }
 
     fn create_in(&mut self, scope: ScopeId, name: &str) -> SymId {
         let qualified = self.qualified(scope, name);
         let temporary = self.in_temporary(scope);
-        self.symbols.push(Symbol { name: qualified, visible: !temporary, ..Symbol::default() });
+        self.symbols.push(Symbol {
+            name: qualified,
+            visible: !temporary,
+            ..Symbol::default()
+        });
         let id = SymId(self.symbols.len() as u32 - 1);
-        self.scopes[scope.0 as usize].symbols.insert(name.to_string(), id);
+        self.scopes[scope.0 as usize]
+            .symbols
+            .insert(name.to_string(), id);
         id
     }
 
@@ -189,7 +208,12 @@ impl SymbolTable {
     }
 
     /// A scope and then its usings (latest first, recursively), each scope once.
-    fn search(&self, scope: ScopeId, visited: &mut HashSet<ScopeId>, find: &dyn Fn(&Scope) -> Option<u32>) -> Option<u32> {
+    fn search(
+        &self,
+        scope: ScopeId,
+        visited: &mut HashSet<ScopeId>,
+        find: &dyn Fn(&Scope) -> Option<u32>,
+    ) -> Option<u32> {
         let s = &self.scopes[scope.0 as usize];
         if s.usings.is_empty() {
             // The common case: no set of visited scopes to keep.
@@ -215,12 +239,24 @@ impl SymbolTable {
         None
     }
 
-    fn find_scope_in(&self, scope: ScopeId, name: &str, visited: &mut HashSet<ScopeId>) -> Option<ScopeId> {
-        self.search(scope, visited, &|s| s.children.get(name).map(|c| c.0)).map(ScopeId)
+    fn find_scope_in(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        visited: &mut HashSet<ScopeId>,
+    ) -> Option<ScopeId> {
+        self.search(scope, visited, &|s| s.children.get(name).map(|c| c.0))
+            .map(ScopeId)
     }
 
-    fn find_symbol_in(&self, scope: ScopeId, name: &str, visited: &mut HashSet<ScopeId>) -> Option<SymId> {
-        self.search(scope, visited, &|s| s.symbols.get(name).map(|c| c.0)).map(SymId)
+    fn find_symbol_in(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        visited: &mut HashSet<ScopeId>,
+    ) -> Option<SymId> {
+        self.search(scope, visited, &|s| s.symbols.get(name).map(|c| c.0))
+            .map(SymId)
     }
 
     /// The child scope `name` of `parent` (found through usings too), created if missing.
@@ -229,8 +265,14 @@ impl SymbolTable {
             return found;
         }
         let id = ScopeId(self.scopes.len() as u32);
-        self.scopes.push(Scope { name: name.to_string(), parent: Some(parent), ..Scope::default() });
-        self.scopes[parent.0 as usize].children.insert(name.to_string(), id);
+        self.scopes.push(Scope {
+            name: name.to_string(),
+            parent: Some(parent),
+            ..Scope::default()
+        });
+        self.scopes[parent.0 as usize]
+            .children
+            .insert(name.to_string(), id);
         id
     }
 
@@ -241,7 +283,9 @@ impl SymbolTable {
             None => (self.current(), path),
         };
         let parts: Vec<&str> = rest.split("::").filter(|p| !p.is_empty()).collect();
-        let Some(first) = parts.first() else { return scope };
+        let Some(first) = parts.first() else {
+            return scope;
+        };
         let mut visited = HashSet::new();
         let mut s = Some(scope);
         while let Some(candidate) = s {
@@ -319,7 +363,11 @@ impl SymbolTable {
             Some(name) => self.get_scope(parent, name),
             None => {
                 let id = ScopeId(self.scopes.len() as u32);
-                self.scopes.push(Scope { parent: Some(parent), temporary: true, ..Scope::default() });
+                self.scopes.push(Scope {
+                    parent: Some(parent),
+                    temporary: true,
+                    ..Scope::default()
+                });
                 id
             }
         };
@@ -366,7 +414,9 @@ impl SymbolTable {
             }
             Some(path) => {
                 let scope = self.resolve_path(&format!("{path}::"));
-                self.scopes[current.0 as usize].usings.retain(|&s| s != scope);
+                self.scopes[current.0 as usize]
+                    .usings
+                    .retain(|&s| s != scope);
                 Some(self.scope_path(scope))
             }
         }

@@ -29,7 +29,10 @@ impl Piece {
         if self.fixed {
             self.loc
         } else {
-            Location { file: self.loc.file, offset: self.loc.offset + (offset - self.start) }
+            Location {
+                file: self.loc.file,
+                offset: self.loc.offset + (offset - self.start),
+            }
         }
     }
 
@@ -37,14 +40,20 @@ impl Piece {
     fn written_at(&self, offset: u32) -> Option<Location> {
         let delta = offset - self.start;
         match self.origin {
-            Some(o) => Some(Location { file: o.file, offset: o.offset + delta }),
+            Some(o) => Some(Location {
+                file: o.file,
+                offset: o.offset + delta,
+            }),
             None => (!self.fixed).then(|| self.location(offset)),
         }
     }
 
     /// The origin of the part of the piece from `offset` on.
     fn origin_from(&self, offset: u32) -> Option<Location> {
-        self.origin.map(|o| Location { file: o.file, offset: o.offset + (offset - self.start) })
+        self.origin.map(|o| Location {
+            file: o.file,
+            offset: o.offset + (offset - self.start),
+        })
     }
 }
 
@@ -53,15 +62,24 @@ impl Piece {
 pub(crate) enum Mapper {
     File(crate::source::FileId),
     /// Built text: offsets inside a piece map into it; anything else to `fallback`.
-    Built { pieces: Rc<[Piece]>, fallback: Location },
+    Built {
+        pieces: Rc<[Piece]>,
+        fallback: Location,
+    },
     /// A part of a text starting at byte `base` of it.
-    Shifted { inner: Rc<Mapper>, base: u32 },
+    Shifted {
+        inner: Rc<Mapper>,
+        base: u32,
+    },
 }
 
 impl Mapper {
     pub(crate) fn map(&self, offset: u32) -> Location {
         match self {
-            Mapper::File(file) => Location { file: *file, offset },
+            Mapper::File(file) => Location {
+                file: *file,
+                offset,
+            },
             Mapper::Built { pieces, fallback } => map_pieces(pieces, offset).unwrap_or(*fallback),
             Mapper::Shifted { inner, base } => inner.map(offset + base),
         }
@@ -71,10 +89,12 @@ impl Mapper {
     /// substituted for a macro parameter, which was written at the call.
     pub(crate) fn map_written(&self, offset: u32) -> Location {
         match self {
-            Mapper::File(file) => Location { file: *file, offset },
-            Mapper::Built { pieces, fallback } => {
-                find_piece(pieces, offset).map_or(*fallback, |p| p.written_at(offset).unwrap_or(p.loc))
-            }
+            Mapper::File(file) => Location {
+                file: *file,
+                offset,
+            },
+            Mapper::Built { pieces, fallback } => find_piece(pieces, offset)
+                .map_or(*fallback, |p| p.written_at(offset).unwrap_or(p.loc)),
             Mapper::Shifted { inner, base } => inner.map_written(offset + base),
         }
     }
@@ -82,8 +102,14 @@ impl Mapper {
     /// The mapper of the part of the text that starts at `base`.
     pub(crate) fn shifted(&self, base: u32) -> Mapper {
         match self {
-            Mapper::Shifted { inner, base: b } => Mapper::Shifted { inner: inner.clone(), base: b + base },
-            other => Mapper::Shifted { inner: Rc::new(other.clone()), base },
+            Mapper::Shifted { inner, base: b } => Mapper::Shifted {
+                inner: inner.clone(),
+                base: b + base,
+            },
+            other => Mapper::Shifted {
+                inner: Rc::new(other.clone()),
+                base,
+            },
         }
     }
 }
@@ -130,7 +156,12 @@ impl Text {
                 self.push_fixed(&value.text[pos as usize..p.start as usize], at);
             }
             let end = p.start + p.len;
-            self.push_piece(&value.text[p.start as usize..end as usize], at, true, p.written_at(p.start));
+            self.push_piece(
+                &value.text[p.start as usize..end as usize],
+                at,
+                true,
+                p.written_at(p.start),
+            );
             pos = end;
         }
         self.push_fixed(&value.text[pos as usize..], at);
@@ -147,7 +178,13 @@ impl Text {
                 (Some(a), Some(b)) => a.file == b.file && a.offset + len == b.offset,
                 _ => false,
             };
-            if fixed && last.fixed && last.start + last.len == start && last.loc == loc && last.origin.is_some() && follows(last.origin, origin, last.len) {
+            if fixed
+                && last.fixed
+                && last.start + last.len == start
+                && last.loc == loc
+                && last.origin.is_some()
+                && follows(last.origin, origin, last.len)
+            {
                 last.len += s.len() as u32;
                 self.text.push_str(s);
                 return;
@@ -163,7 +200,13 @@ impl Text {
                 return;
             }
         }
-        self.pieces.push(Piece { start, len: s.len() as u32, loc, fixed, origin });
+        self.pieces.push(Piece {
+            start,
+            len: s.len() as u32,
+            loc,
+            fixed,
+            origin,
+        });
         self.text.push_str(s);
     }
 
@@ -178,7 +221,9 @@ impl Text {
             return;
         }
         let mut pos = start;
-        let mut i = self.pieces.partition_point(|p| (p.start + p.len) as usize <= pos);
+        let mut i = self
+            .pieces
+            .partition_point(|p| (p.start + p.len) as usize <= pos);
         while pos < end {
             match self.pieces.get(i) {
                 Some(p) if (p.start as usize) <= pos => {
@@ -186,19 +231,31 @@ impl Text {
                     let loc = if p.fixed {
                         p.loc
                     } else {
-                        Location { file: p.loc.file, offset: p.loc.offset + (pos as u32 - p.start) }
+                        Location {
+                            file: p.loc.file,
+                            offset: p.loc.offset + (pos as u32 - p.start),
+                        }
                     };
-                    out.push_piece(&self.text[pos..piece_end], loc, p.fixed, p.origin_from(pos as u32));
+                    out.push_piece(
+                        &self.text[pos..piece_end],
+                        loc,
+                        p.fixed,
+                        p.origin_from(pos as u32),
+                    );
                     pos = piece_end;
                     i += 1;
                 }
                 next => {
                     // A gap without origin (never built that way, but stay total).
                     let gap_end = next.map_or(end, |p| (p.start as usize).min(end));
-                    let loc = self.pieces.get(i.saturating_sub(1)).map(|p| p.loc).unwrap_or(Location {
-                        file: crate::source::FileId(0),
-                        offset: 0,
-                    });
+                    let loc = self
+                        .pieces
+                        .get(i.saturating_sub(1))
+                        .map(|p| p.loc)
+                        .unwrap_or(Location {
+                            file: crate::source::FileId(0),
+                            offset: 0,
+                        });
                     out.push_piece(&self.text[pos..gap_end], loc, true, None);
                     pos = gap_end;
                 }
@@ -207,7 +264,10 @@ impl Text {
     }
 
     pub fn mapper(&self, fallback: Location) -> Mapper {
-        Mapper::Built { pieces: self.pieces.clone().into(), fallback }
+        Mapper::Built {
+            pieces: self.pieces.clone().into(),
+            fallback,
+        }
     }
 }
 
@@ -230,7 +290,10 @@ pub(crate) fn clean_text(node: &SyntaxNode, from: u32, mapper: &Mapper, source: 
             return out;
         }
     }
-    for token in node.descendants_with_tokens().filter_map(|e| e.into_token()) {
+    for token in node
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+    {
         let range = token.text_range();
         let start: u32 = range.start().into();
         let end: u32 = range.end().into();
@@ -281,7 +344,10 @@ fn blank_comment(text: &str) -> String {
     let mut blank = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        if let Some(after) = rest.strip_prefix("\\\n").or_else(|| rest.strip_prefix("\\\r\n")) {
+        if let Some(after) = rest
+            .strip_prefix("\\\n")
+            .or_else(|| rest.strip_prefix("\\\r\n"))
+        {
             rest = after;
             continue;
         }
@@ -302,10 +368,25 @@ fn push_mapped(out: &mut Text, s: &str, start: u32, mapper: &Mapper) {
             let mut i = pieces.partition_point(|p| p.start + p.len <= pos);
             while pos < end {
                 let (piece_end, loc, fixed, origin) = match pieces.get(i) {
-                    Some(p) if p.start <= pos => ((p.start + p.len).min(end), p.location(pos), p.fixed, p.origin_from(pos)),
-                    next => (next.map_or(end, |p| p.start.min(end)), *fallback, true, None),
+                    Some(p) if p.start <= pos => (
+                        (p.start + p.len).min(end),
+                        p.location(pos),
+                        p.fixed,
+                        p.origin_from(pos),
+                    ),
+                    next => (
+                        next.map_or(end, |p| p.start.min(end)),
+                        *fallback,
+                        true,
+                        None,
+                    ),
                 };
-                out.push_piece(&s[(pos - start) as usize..(piece_end - start) as usize], loc, fixed, origin);
+                out.push_piece(
+                    &s[(pos - start) as usize..(piece_end - start) as usize],
+                    loc,
+                    fixed,
+                    origin,
+                );
                 pos = piece_end;
                 i += 1;
             }
@@ -319,7 +400,10 @@ mod tests {
     use crate::source::FileId;
 
     fn loc(offset: u32) -> Location {
-        Location { file: FileId(0), offset }
+        Location {
+            file: FileId(0),
+            offset,
+        }
     }
 
     #[test]
@@ -356,7 +440,10 @@ mod tests {
         assert_eq!(body.text, "a xy b");
         let mapper = body.mapper(loc(0));
         assert_eq!((mapper.map(2), mapper.map(3)), (loc(12), loc(12)));
-        assert_eq!((mapper.map_written(2), mapper.map_written(3)), (loc(100), loc(102)));
+        assert_eq!(
+            (mapper.map_written(2), mapper.map_written(3)),
+            (loc(100), loc(102))
+        );
         assert_eq!(mapper.map_written(5), loc(15));
         // Passed on to another macro, the value keeps where it was written.
         let mut again = Text::default();
@@ -364,7 +451,10 @@ mod tests {
         let mut inner = Text::default();
         inner.push_substituted(&again, loc(50));
         let mapper = inner.mapper(loc(0));
-        assert_eq!((mapper.map(1), mapper.map_written(0), mapper.map_written(1)), (loc(50), loc(100), loc(102)));
+        assert_eq!(
+            (mapper.map(1), mapper.map_written(0), mapper.map_written(1)),
+            (loc(50), loc(100), loc(102))
+        );
     }
 
     #[test]

@@ -50,7 +50,9 @@ fn read_cases(dir: &Path) -> Vec<Case> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("the disassembler cases")
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt") && p.file_stem().is_some_and(|s| s != "allow"))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "txt") && p.file_stem().is_some_and(|s| s != "allow")
+        })
         .collect();
     files.sort();
     let mut cases = Vec::new();
@@ -61,12 +63,22 @@ fn read_cases(dir: &Path) -> Vec<Case> {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
-            let (words, text) = line.split_once(" | ").unwrap_or_else(|| panic!("{set}.txt:{}: no ` | `", i + 1));
+            let (words, text) = line
+                .split_once(" | ")
+                .unwrap_or_else(|| panic!("{set}.txt:{}: no ` | `", i + 1));
             let words = words
                 .split_whitespace()
-                .map(|w| u32::from_str_radix(w, 16).unwrap_or_else(|_| panic!("{set}.txt:{}: bad word {w}", i + 1)))
+                .map(|w| {
+                    u32::from_str_radix(w, 16)
+                        .unwrap_or_else(|_| panic!("{set}.txt:{}: bad word {w}", i + 1))
+                })
                 .collect();
-            cases.push(Case { set: set.clone(), line: i + 1, words, text: text.to_string() });
+            cases.push(Case {
+                set: set.clone(),
+                line: i + 1,
+                words,
+                text: text.to_string(),
+            });
         }
     }
     cases
@@ -87,7 +99,9 @@ enum Outcome {
 }
 
 fn hex_words(text: &str) -> Vec<u32> {
-    text.split_whitespace().map(|w| u32::from_str_radix(w, 16).expect("a hex word")).collect()
+    text.split_whitespace()
+        .map(|w| u32::from_str_radix(w, 16).expect("a hex word"))
+        .collect()
 }
 
 /// The 32-bit VOPC encoding of the same comparison as VOP3 `words` (GCN 1.5 numbering:
@@ -118,7 +132,11 @@ fn read_allowed(dir: &Path) -> Vec<Allowed> {
             continue;
         }
         let parts: Vec<&str> = l.split(" ;; ").collect();
-        assert!(parts.len() == 4 && !parts[3].trim().is_empty(), "allow.txt:{}: not SETS ;; TEXT ;; OUTCOME ;; REASON", i + 1);
+        assert!(
+            parts.len() == 4 && !parts[3].trim().is_empty(),
+            "allow.txt:{}: not SETS ;; TEXT ;; OUTCOME ;; REASON",
+            i + 1
+        );
         let outcome = if let Some(m) = parts[2].strip_prefix("error:") {
             Outcome::Error(m.trim().to_string())
         } else if let Some(w) = parts[2].strip_prefix("flipped: ") {
@@ -128,10 +146,22 @@ fn read_allowed(dir: &Path) -> Vec<Allowed> {
         } else if parts[2] == "vopc" {
             Outcome::Vopc
         } else {
-            panic!("allow.txt:{}: the outcome is `error: ...`, `flipped: ...`, `words: ...` or `vopc`", i + 1)
+            panic!(
+                "allow.txt:{}: the outcome is `error: ...`, `flipped: ...`, `words: ...` or `vopc`",
+                i + 1
+            )
         };
-        let sets = if parts[0] == "*" { Vec::new() } else { parts[0].split(',').map(|s| s.trim().to_string()).collect() };
-        rules.push(Allowed { line: i + 1, sets, text: parts[1].to_string(), outcome });
+        let sets = if parts[0] == "*" {
+            Vec::new()
+        } else {
+            parts[0].split(',').map(|s| s.trim().to_string()).collect()
+        };
+        rules.push(Allowed {
+            line: i + 1,
+            sets,
+            text: parts[1].to_string(),
+            outcome,
+        });
     }
     rules
 }
@@ -140,7 +170,9 @@ fn read_allowed(dir: &Path) -> Vec<Allowed> {
 fn glob_matches(pattern: &str, text: &str) -> bool {
     let mut pieces = pattern.split('*');
     let first = pieces.next().unwrap_or_default();
-    let Some(mut rest) = text.strip_prefix(first) else { return false };
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
     let pieces: Vec<&str> = pieces.collect();
     for (i, piece) in pieces.iter().enumerate() {
         if i + 1 == pieces.len() {
@@ -156,14 +188,20 @@ fn glob_matches(pattern: &str, text: &str) -> bool {
 
 impl Allowed {
     fn covers(&self, case: &Case) -> bool {
-        (self.sets.is_empty() || self.sets.contains(&case.set)) && glob_matches(&self.text, &case.text)
+        (self.sets.is_empty() || self.sets.contains(&case.set))
+            && glob_matches(&self.text, &case.text)
     }
 
     fn holds(&self, case: &Case, got: &Result<Vec<u32>, String>) -> bool {
         match (&self.outcome, got) {
             (Outcome::Error(part), Err(message)) => message.contains(part.as_str()),
             (Outcome::Flipped(bits), Ok(got)) => {
-                got.len() == case.words.len() && got.iter().zip(&case.words).zip(bits.iter().chain(std::iter::repeat(&0))).all(|((g, w), b)| g ^ w == *b)
+                got.len() == case.words.len()
+                    && got
+                        .iter()
+                        .zip(&case.words)
+                        .zip(bits.iter().chain(std::iter::repeat(&0)))
+                        .all(|((g, w), b)| g ^ w == *b)
             }
             (Outcome::Words(words), Ok(got)) => got == words,
             (Outcome::Vopc, Ok(got)) => got.len() == 1 && vopc_of(&case.words) == Some(got[0]),
@@ -180,7 +218,10 @@ fn labels(text: &str) -> BTreeSet<(String, u64)> {
         let tail = &rest[at + 2..];
         let digits: String = tail.chars().take_while(char::is_ascii_digit).collect();
         let after = &tail[digits.len()..];
-        let suffix: String = after.strip_prefix('_').map(|s| s.chars().take_while(char::is_ascii_digit).collect()).unwrap_or_default();
+        let suffix: String = after
+            .strip_prefix('_')
+            .map(|s| s.chars().take_while(char::is_ascii_digit).collect())
+            .unwrap_or_default();
         if !digits.is_empty() && !suffix.is_empty() {
             found.insert((format!(".L{digits}_{suffix}"), digits.parse().unwrap()));
         }
@@ -190,7 +231,10 @@ fn labels(text: &str) -> BTreeSet<(String, u64)> {
 }
 
 fn source_of(case: &Case) -> String {
-    let mut src: String = labels(&case.text).iter().map(|(name, offset)| format!("{name} = . + {offset}\n")).collect();
+    let mut src: String = labels(&case.text)
+        .iter()
+        .map(|(name, offset)| format!("{name} = . + {offset}\n"))
+        .collect();
     for line in case.text.split("\\n") {
         src.push_str(line);
         src.push('\n');
@@ -202,23 +246,63 @@ fn source_of(case: &Case) -> String {
 fn reassemble(case: &Case) -> Result<Vec<u32>, String> {
     let (gpu, wave32) = target_of(&case.set);
     let device = Device::from_name(gpu).expect("a known device");
-    let opts = Options { format: BinaryFormat::Rawcode, device, device_given: true, wave32, ..Options::default() };
-    let result = assemble_here(vec![Input { name: "case.s".into(), text: source_of(case) }], opts);
+    let opts = Options {
+        format: BinaryFormat::Rawcode,
+        device,
+        device_given: true,
+        wave32,
+        ..Options::default()
+    };
+    let result = assemble_here(
+        vec![Input {
+            name: "case.s".into(),
+            text: source_of(case),
+        }],
+        opts,
+    );
     if result.has_errors() {
-        let first = result.diagnostics.iter().map(|d| d.render(&result.sources)).find(|d| d.contains("rror"));
-        return Err(first.unwrap_or_default().lines().next().unwrap_or_default().to_string());
+        let first = result
+            .diagnostics
+            .iter()
+            .map(|d| d.render(&result.sources))
+            .find(|d| d.contains("rror"));
+        return Err(first
+            .unwrap_or_default()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string());
     }
     let code = result.raw_code();
-    Ok(code.chunks(4).map(|c| u32::from_le_bytes([c[0], c.get(1).copied().unwrap_or(0), c.get(2).copied().unwrap_or(0), c.get(3).copied().unwrap_or(0)])).collect())
+    Ok(code
+        .chunks(4)
+        .map(|c| {
+            u32::from_le_bytes([
+                c[0],
+                c.get(1).copied().unwrap_or(0),
+                c.get(2).copied().unwrap_or(0),
+                c.get(3).copied().unwrap_or(0),
+            ])
+        })
+        .collect())
 }
 
 fn hex(words: &[u32]) -> String {
-    words.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" ")
+    words
+        .iter()
+        .map(|w| format!("{w:08x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]
 fn the_reference_disassemblers_output_assembles_to_its_words() {
-    std::thread::Builder::new().stack_size(256 << 20).spawn(check_all).unwrap().join().unwrap();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(check_all)
+        .unwrap()
+        .join()
+        .unwrap();
 }
 
 fn check_all() {
@@ -230,7 +314,10 @@ fn check_all() {
     let mut used = vec![false; rules.len()];
     let (mut checked, mut allowed) = (0, 0);
     for case in &cases {
-        if filter.as_ref().is_some_and(|f| !case.text.contains(f.as_str())) {
+        if filter
+            .as_ref()
+            .is_some_and(|f| !case.text.contains(f.as_str()))
+        {
             continue;
         }
         checked += 1;
@@ -238,8 +325,13 @@ fn check_all() {
         if got.as_ref().is_ok_and(|w| *w == case.words) {
             continue;
         }
-        let covering: Vec<usize> = (0..rules.len()).filter(|&r| rules[r].covers(case)).collect();
-        let holding = covering.iter().copied().find(|&r| rules[r].holds(case, &got));
+        let covering: Vec<usize> = (0..rules.len())
+            .filter(|&r| rules[r].covers(case))
+            .collect();
+        let holding = covering
+            .iter()
+            .copied()
+            .find(|&r| rules[r].holds(case, &got));
         if let Some(r) = holding {
             used[r] = true;
             allowed += 1;
@@ -256,19 +348,38 @@ fn check_all() {
                 Some(r) => format!("{:?} (allow.txt:{})", rules[r].outcome, rules[r].line),
                 None => hex(&case.words),
             };
-            failures.push(format!("{}.txt:{}: `{}` | want {want} | got {got}", case.set, case.line, case.text));
+            failures.push(format!(
+                "{}.txt:{}: `{}` | want {want} | got {got}",
+                case.set, case.line, case.text
+            ));
         }
     }
     let stale: Vec<String> = if filter.is_none() {
-        rules.iter().zip(&used).filter(|(_, u)| !**u).map(|(r, _)| format!("allow.txt:{}: `{}`", r.line, r.text)).collect()
+        rules
+            .iter()
+            .zip(&used)
+            .filter(|(_, u)| !**u)
+            .map(|(r, _)| format!("allow.txt:{}: `{}`", r.line, r.text))
+            .collect()
     } else {
         Vec::new()
     };
-    eprintln!("{checked} cases: {} given back, {allowed} as allow.txt says the reference does, {} failed", checked - allowed - failures.len(), failures.len());
+    eprintln!(
+        "{checked} cases: {} given back, {allowed} as allow.txt says the reference does, {} failed",
+        checked - allowed - failures.len(),
+        failures.len()
+    );
     for f in failures.iter().take(3000) {
         eprintln!("{f}");
     }
     assert!(cases.len() > 1000, "only {} cases", cases.len());
-    assert!(failures.is_empty(), "{} of {checked} cases do not assemble as they should", failures.len());
-    assert!(stale.is_empty(), "allow.txt rules that cover no case: {stale:#?}");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} cases do not assemble as they should",
+        failures.len()
+    );
+    assert!(
+        stale.is_empty(),
+        "allow.txt rules that cover no case: {stale:#?}"
+    );
 }

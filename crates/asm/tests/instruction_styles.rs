@@ -24,14 +24,29 @@ fn cases() -> Option<BTreeMap<(String, bool), Vec<Case>>> {
         let case: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
         let src = case["src"].as_str().unwrap_or_default().trim();
         // One statement that defines no label or symbol (those would clash in one program).
-        let one_statement = !src.is_empty() && !src.contains(['\n', ';', '=']) && !src.starts_with('.');
-        let labelled = src.contains(": ") || src.split_whitespace().next().is_some_and(|w| w.ends_with(':'));
+        let one_statement =
+            !src.is_empty() && !src.contains(['\n', ';', '=']) && !src.starts_with('.');
+        let labelled = src.contains(": ")
+            || src
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.ends_with(':'));
         if case["good"] != true || !one_statement || labelled {
             continue;
         }
-        let words = case["words"].as_array().unwrap().iter().map(|w| u32::from_str_radix(w.as_str().unwrap(), 16).unwrap());
-        let key = (case["gpu"].as_str().unwrap().to_string(), case["wave32"] == true);
-        groups.entry(key).or_default().push(Case { src: src.to_string(), words: words.collect() });
+        let words = case["words"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| u32::from_str_radix(w.as_str().unwrap(), 16).unwrap());
+        let key = (
+            case["gpu"].as_str().unwrap().to_string(),
+            case["wave32"] == true,
+        );
+        groups.entry(key).or_default().push(Case {
+            src: src.to_string(),
+            words: words.collect(),
+        });
     }
     Some(groups)
 }
@@ -39,11 +54,27 @@ fn cases() -> Option<BTreeMap<(String, bool), Vec<Case>>> {
 /// Assembles `lines` for the device; the raw code, or the error messages.
 fn assemble_lines(gpu: &str, wave32: bool, lines: &[String]) -> Result<Vec<u8>, Vec<String>> {
     let device = Device::from_name(gpu).expect("a known device");
-    let opts = Options { format: BinaryFormat::Rawcode, device, device_given: true, wave32, ..Options::default() };
+    let opts = Options {
+        format: BinaryFormat::Rawcode,
+        device,
+        device_given: true,
+        wave32,
+        ..Options::default()
+    };
     let text = lines.join("\n") + "\n";
-    let result = assemble(vec![Input { name: "styles.s".into(), text }], opts);
+    let result = assemble(
+        vec![Input {
+            name: "styles.s".into(),
+            text,
+        }],
+        opts,
+    );
     if result.has_errors() {
-        return Err(result.diagnostics.iter().map(|d| d.render(&result.sources)).collect());
+        return Err(result
+            .diagnostics
+            .iter()
+            .map(|d| d.render(&result.sources))
+            .collect());
     }
     Ok(result.raw_code())
 }
@@ -54,13 +85,26 @@ fn check_style(name: &str, restyle: impl Fn(usize, &str) -> String, extra_words:
     };
     let mut checked = 0;
     for ((gpu, wave32), cases) in &groups {
-        let lines: Vec<String> = cases.iter().enumerate().map(|(i, c)| restyle(i, &c.src)).collect();
-        let code = assemble_lines(gpu, *wave32, &lines).unwrap_or_else(|errors| panic!("{name} on {gpu}: {errors:#?}"));
+        let lines: Vec<String> = cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| restyle(i, &c.src))
+            .collect();
+        let code = assemble_lines(gpu, *wave32, &lines)
+            .unwrap_or_else(|errors| panic!("{name} on {gpu}: {errors:#?}"));
         let mut at = 0;
         for (case, line) in cases.iter().zip(&lines) {
-            let expected: Vec<u8> = extra_words.iter().chain(&case.words).flat_map(|w| w.to_le_bytes()).collect();
+            let expected: Vec<u8> = extra_words
+                .iter()
+                .chain(&case.words)
+                .flat_map(|w| w.to_le_bytes())
+                .collect();
             let got = code.get(at..at + expected.len()).unwrap_or_default();
-            assert_eq!(got, expected, "{name} on {gpu}: `{line}` (from `{}`)", case.src);
+            assert_eq!(
+                got, expected,
+                "{name} on {gpu}: `{line}` (from `{}`)",
+                case.src
+            );
             at += expected.len();
             checked += 1;
         }
@@ -107,7 +151,11 @@ fn spaces_and_tabs() {
 
 #[test]
 fn comments() {
-    check_style("trailing comment", |_, s| format!("{s} # a comment, with; punctuation"), &[]);
+    check_style(
+        "trailing comment",
+        |_, s| format!("{s} # a comment, with; punctuation"),
+        &[],
+    );
     check_style(
         "block comment",
         |_, s| match s.split_once(char::is_whitespace) {
@@ -121,7 +169,11 @@ fn comments() {
 #[test]
 fn labels_and_statement_separators() {
     check_style("label in front", |i, s| format!("label_{i}: {s}"), &[]);
-    check_style("after another statement", |_, s| format!("s_nop 0 ; {s}"), &[0xbf80_0000]);
+    check_style(
+        "after another statement",
+        |_, s| format!("s_nop 0 ; {s}"),
+        &[0xbf80_0000],
+    );
 }
 
 /// The conformance corpus beside the repository (`../shared/conformance`), else the
@@ -131,9 +183,12 @@ fn labels_and_statement_separators() {
 fn conformance_dir() -> (PathBuf, bool) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let full = root.join("../shared/conformance");
-    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
+    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none()
+    {
         return (full, true);
     }
-    eprintln!("../shared/conformance not found: checking its sample, tests/data/conformance-sample");
+    eprintln!(
+        "../shared/conformance not found: checking its sample, tests/data/conformance-sample"
+    );
     (root.join("tests/data/conformance-sample"), false)
 }

@@ -5,16 +5,26 @@
 use gcn_asm::{assemble, assemble_stream, Assembly, BinaryFormat, Input, Options, StreamInput};
 
 fn rawcode() -> Options {
-    Options { format: BinaryFormat::Rawcode, ..Options::default() }
+    Options {
+        format: BinaryFormat::Rawcode,
+        ..Options::default()
+    }
 }
 
 fn streamed(name: &str, bytes: Vec<u8>) -> Assembly {
-    let input = StreamInput { name: name.into(), reader: Box::new(std::io::Cursor::new(bytes)) };
+    let input = StreamInput {
+        name: name.into(),
+        reader: Box::new(std::io::Cursor::new(bytes)),
+    };
     assemble_stream(input, rawcode())
 }
 
 fn messages(result: &Assembly) -> Vec<String> {
-    result.diagnostics.iter().map(|d| d.render(&result.sources)).collect()
+    result
+        .diagnostics
+        .iter()
+        .map(|d| d.render(&result.sources))
+        .collect()
 }
 
 #[test]
@@ -29,7 +39,13 @@ fn long_sources_are_assembled_in_parts_like_whole_ones() {
         }
     }
     text.push_str("pair 7, 8\n.byte (\n");
-    let result = assemble(vec![Input { name: "long.s".into(), text: text.clone() }], rawcode());
+    let result = assemble(
+        vec![Input {
+            name: "long.s".into(),
+            text: text.clone(),
+        }],
+        rawcode(),
+    );
     let mut expected = Vec::new();
     for i in 0..20_000u32 {
         expected.push((i % 200) as u8);
@@ -40,7 +56,12 @@ fn long_sources_are_assembled_in_parts_like_whole_ones() {
     expected.extend_from_slice(&[7, 8]);
     assert_eq!(result.raw_code(), expected);
     let last_line = text.lines().count();
-    assert_eq!(messages(&result), vec![format!("long.s:{last_line}:8: Error: expected an expression")]);
+    assert_eq!(
+        messages(&result),
+        vec![format!(
+            "long.s:{last_line}:8: Error: expected an expression"
+        )]
+    );
 
     let from_stream = streamed("long.s", text.into_bytes());
     assert_eq!(from_stream.raw_code(), expected);
@@ -57,11 +78,20 @@ fn a_stream_gives_the_positions_of_a_text() {
             text.push_str("/* caf\u{e9} */ .byte 300\n.byte 1 // \u{20ac}\n  .bogus\n");
         }
     }
-    let whole = assemble(vec![Input { name: "w.s".into(), text: text.clone() }], rawcode());
+    let whole = assemble(
+        vec![Input {
+            name: "w.s".into(),
+            text: text.clone(),
+        }],
+        rawcode(),
+    );
     let from_stream = streamed("w.s", text.into_bytes());
     assert_eq!(from_stream.raw_code(), whole.raw_code());
     assert_eq!(messages(&from_stream), messages(&whole));
-    assert_eq!(messages(&whole)[0], "w.s:2:18: Warning: value 0x12c truncated to 0x2c");
+    assert_eq!(
+        messages(&whole)[0],
+        "w.s:2:18: Warning: value 0x12c truncated to 0x2c"
+    );
     assert_eq!(messages(&whole).len(), 12, "{:?}", messages(&whole));
 }
 
@@ -75,11 +105,20 @@ fn a_stream_keeps_bytes_that_are_not_utf8_as_a_whole_text_does() {
     }
     bytes.extend_from_slice(b".ascii \"\xe9\"; .byte 300 # \xc3\x28\n");
     let text = gcn_asm::encoding::decode(bytes.clone());
-    let whole = assemble(vec![Input { name: "latin1.s".into(), text }], rawcode());
+    let whole = assemble(
+        vec![Input {
+            name: "latin1.s".into(),
+            text,
+        }],
+        rawcode(),
+    );
     let from_stream = streamed("latin1.s", bytes);
     assert_eq!(from_stream.raw_code(), whole.raw_code());
     assert_eq!(messages(&from_stream), messages(&whole));
-    assert_eq!(messages(&whole), vec!["latin1.s:20001:19: Warning: value 0x12c truncated to 0x2c"]);
+    assert_eq!(
+        messages(&whole),
+        vec!["latin1.s:20001:19: Warning: value 0x12c truncated to 0x2c"]
+    );
     let code = whole.raw_code();
     assert_eq!(code.len(), 20_002);
     assert_eq!(&code[..2], &[0, 0xff]);

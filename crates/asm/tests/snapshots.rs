@@ -17,15 +17,26 @@ use gcn_asm::{assemble, BinaryFormat, Input, Options};
 use gcn_isa::{Device, Generation};
 
 fn options_of(text: &str) -> Options {
-    let mut opts = Options { format: BinaryFormat::Rawcode, ..Options::default() };
+    let mut opts = Options {
+        format: BinaryFormat::Rawcode,
+        ..Options::default()
+    };
     for line in text.lines().take_while(|l| l.starts_with("#!")) {
         for item in line[2..].split_whitespace() {
             let (key, value) = item.split_once('=').unwrap_or((item, ""));
-            let number = || value.parse::<u64>().unwrap_or_else(|_| panic!("bad number in {item}"));
+            let number = || {
+                value
+                    .parse::<u64>()
+                    .unwrap_or_else(|_| panic!("bad number in {item}"))
+            };
             match key {
                 "format" => opts.format = BinaryFormat::from_name(value).expect("format"),
                 "gpu" => opts.device = Device::from_name(value).expect("gpu"),
-                "arch" => opts.device = Generation::from_arch_name(value).expect("arch").default_device(),
+                "arch" => {
+                    opts.device = Generation::from_arch_name(value)
+                        .expect("arch")
+                        .default_device()
+                }
                 "64bit" => opts.is64 = true,
                 "wave32" => opts.wave32 = true,
                 "alt" => opts.alt_macro = true,
@@ -36,7 +47,8 @@ fn options_of(text: &str) -> Options {
                 "policy" => opts.policy = Some(number() as u32),
                 "define" => {
                     let (sym, v) = value.split_once('=').unwrap_or((value, "0"));
-                    opts.defsyms.push((sym.to_string(), v.parse().expect("define value")));
+                    opts.defsyms
+                        .push((sym.to_string(), v.parse().expect("define value")));
                 }
                 "include" => opts.include_dirs.push(Path::new("test_data").join(value)),
                 "max-expansion-depth" => opts.limits.expansion_depth = number() as u32,
@@ -65,9 +77,16 @@ fn render(path: &Path, text: String) -> String {
     }
     out.push_str("== sections\n");
     for s in &result.sections {
-        let kernel = s.kernel.map_or("-".to_string(), |k| result.kernels[k].clone());
+        let kernel = s
+            .kernel
+            .map_or("-".to_string(), |k| result.kernels[k].clone());
         let hex: String = s.content.iter().map(|b| format!("{b:02x}")).collect();
-        let _ = writeln!(out, "{:?} kernel={kernel} [{}] {hex}", s.name, s.content.len());
+        let _ = writeln!(
+            out,
+            "{:?} kernel={kernel} [{}] {hex}",
+            s.name,
+            s.content.len()
+        );
     }
     out.push_str("== symbols\n");
     for s in &result.symbols {

@@ -15,10 +15,22 @@ use gcn_driver::output;
 pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {
     let result = match inputs {
         Inputs::Files(files) => {
-            let inputs = files.into_iter().map(|f| Input { name: f.name, text: f.text }).collect();
+            let inputs = files
+                .into_iter()
+                .map(|f| Input {
+                    name: f.name,
+                    text: f.text,
+                })
+                .collect();
             assemble(inputs, options(cli))
         }
-        Inputs::Stream { name, file } => assemble_stream(StreamInput { name, reader: Box::new(file) }, options(cli)),
+        Inputs::Stream { name, file } => assemble_stream(
+            StreamInput {
+                name,
+                reader: Box::new(file),
+            },
+            options(cli),
+        ),
     };
     report(cli, &result);
     if let Err(e) = output::write_stdout(&gcn_asm::encoding::encode(&result.printed)) {
@@ -39,7 +51,9 @@ pub fn run(cli: &Cli, inputs: Inputs, output: Option<&Path>) -> bool {
             return false;
         }
     };
-    let Some(path) = output else { return refuse("no output file") };
+    let Some(path) = output else {
+        return refuse("no output file");
+    };
     match output::write_output(path, &bytes) {
         Ok(()) => true,
         Err(e) => {

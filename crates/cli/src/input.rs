@@ -32,7 +32,8 @@ pub fn open_all(paths: &[PathBuf]) -> Result<Inputs, Vec<String>> {
 
 fn open_stream(path: &PathBuf) -> Result<Inputs, String> {
     let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| file_error(&name, &format!("cannot read file: {e}")))?;
+    let file =
+        File::open(path).map_err(|e| file_error(&name, &format!("cannot read file: {e}")))?;
     Ok(Inputs::Stream { name, file })
 }
 
@@ -75,7 +76,10 @@ fn read_stdin() -> Result<SourceFile, String> {
 
 /// The text of a source.
 pub fn decode(name: String, bytes: Vec<u8>) -> SourceFile {
-    SourceFile { name, text: gcn_asm::encoding::decode(bytes) }
+    SourceFile {
+        name,
+        text: gcn_asm::encoding::decode(bytes),
+    }
 }
 
 #[cfg(test)]
@@ -85,7 +89,11 @@ mod tests {
     #[test]
     fn bytes_that_are_not_utf8_are_kept() {
         let file = decode("x.s".into(), b"s_nop 0\n# \xe9\n".to_vec());
-        let raw: Vec<u8> = file.text.chars().filter_map(gcn_asm::encoding::raw_byte).collect();
+        let raw: Vec<u8> = file
+            .text
+            .chars()
+            .filter_map(gcn_asm::encoding::raw_byte)
+            .collect();
         assert_eq!(raw, vec![0xe9]);
     }
 

@@ -16,10 +16,10 @@ use std::process::ExitCode;
 
 use gcn_syntax::{Parse, SyntaxError};
 
-use gcn_driver::{Cli, EmitKind};
 use crate::diagnostics::{located_error, tool_error, SourceMap};
 use crate::input;
 use gcn_driver::output;
+use gcn_driver::{Cli, EmitKind};
 
 /// Where clrxasm writes its binary when no `-o` is given.
 const DEFAULT_OUTPUT: &str = "a.out";

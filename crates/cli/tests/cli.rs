@@ -108,7 +108,10 @@ fn source_files() {
         let assembled_errors = stderr(&assembled);
         let syntax_errors = stderr(&tree);
         for line in syntax_errors.lines() {
-            assert!(assembled_errors.contains(line), "{name}: assembling misses {line:?}");
+            assert!(
+                assembled_errors.contains(line),
+                "{name}: assembling misses {line:?}"
+            );
         }
         assert_eq!(
             tree.status.code(),
@@ -312,9 +315,17 @@ fn dash_writes_standard_output_and_no_file() {
     assert_eq!(status(&run), "0", "{}", stderr(&run));
     assert_eq!(run.stdout, [0x00, 0x00, 0x81, 0xbf]);
     assert!(folder_contents(&dir).is_empty(), "no file is written");
-    let tree = gcnasm(&strings(&["--emit", "syntax-tree", "-o", "-"]), &dir, b"s_endpgm\n");
+    let tree = gcnasm(
+        &strings(&["--emit", "syntax-tree", "-o", "-"]),
+        &dir,
+        b"s_endpgm\n",
+    );
     assert_eq!(status(&tree), "0");
-    assert!(stdout(&tree).starts_with("SOURCE_FILE@0..9"), "{}", stdout(&tree));
+    assert!(
+        stdout(&tree).starts_with("SOURCE_FILE@0..9"),
+        "{}",
+        stdout(&tree)
+    );
     assert!(folder_contents(&dir).is_empty(), "no file is written");
 }
 
@@ -323,7 +334,10 @@ fn dash_writes_standard_output_and_no_file() {
 #[test]
 fn a_closed_pipe_is_an_error() {
     let dir = scratch("closed-pipe");
-    let mut runs = vec![&["-b", "rawcode", "-o", "-"][..], &["-b", "rawcode", "--emit", "json", "-o", "-"]];
+    let mut runs = vec![
+        &["-b", "rawcode", "-o", "-"][..],
+        &["-b", "rawcode", "--emit", "json", "-o", "-"],
+    ];
     // Only where /dev/stdout is what it should be (a link to the process's fd 1); an
     // old assembler run as root may have replaced it with a regular file.
     if fs::symlink_metadata("/dev/stdout").is_ok_and(|m| m.file_type().is_symlink()) {
@@ -342,11 +356,23 @@ fn a_closed_pipe_is_an_error() {
             .expect("run gcnasm");
         // The reader closes before the source is complete, so before any output.
         drop(child.stdout.take());
-        child.stdin.take().unwrap().write_all(b"s_endpgm\n").unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"s_endpgm\n")
+            .unwrap();
         let run = child.wait_with_output().unwrap();
         assert_eq!(status(&run), "1", "{args:?}: {}", stderr(&run));
-        assert!(stderr(&run).contains("cannot write"), "{args:?}: {}", stderr(&run));
-        assert!(folder_contents(&dir).is_empty(), "{args:?}: no file is written");
+        assert!(
+            stderr(&run).contains("cannot write"),
+            "{args:?}: {}",
+            stderr(&run)
+        );
+        assert!(
+            folder_contents(&dir).is_empty(),
+            "{args:?}: no file is written"
+        );
     }
 }
 
@@ -360,12 +386,24 @@ fn devices_are_written_not_replaced() {
         eprintln!("SKIPPED: /dev/null or /dev/full is not a character device here");
         return;
     }
-    let null = gcnasm(&strings(&["-b", "rawcode", "-o", "/dev/null"]), &dir, b"s_endpgm\n");
+    let null = gcnasm(
+        &strings(&["-b", "rawcode", "-o", "/dev/null"]),
+        &dir,
+        b"s_endpgm\n",
+    );
     assert_eq!(status(&null), "0", "{}", stderr(&null));
     assert!(is_device("/dev/null"));
-    let full = gcnasm(&strings(&["-b", "rawcode", "-o", "/dev/full"]), &dir, b"s_endpgm\n");
+    let full = gcnasm(
+        &strings(&["-b", "rawcode", "-o", "/dev/full"]),
+        &dir,
+        b"s_endpgm\n",
+    );
     assert_eq!(status(&full), "1");
-    assert!(stderr(&full).contains("cannot write /dev/full"), "{}", stderr(&full));
+    assert!(
+        stderr(&full).contains("cannot write /dev/full"),
+        "{}",
+        stderr(&full)
+    );
     assert!(is_device("/dev/full"));
 }
 
@@ -375,10 +413,20 @@ fn a_symlinked_output_writes_its_target() {
     let dir = scratch("symlink");
     fs::write(dir.join("target.bin"), "old").unwrap();
     std::os::unix::fs::symlink("target.bin", dir.join("link.bin")).unwrap();
-    let run = gcnasm(&strings(&["-b", "rawcode", "-o", "link.bin"]), &dir, b"s_endpgm\n");
+    let run = gcnasm(
+        &strings(&["-b", "rawcode", "-o", "link.bin"]),
+        &dir,
+        b"s_endpgm\n",
+    );
     assert_eq!(status(&run), "0", "{}", stderr(&run));
-    assert!(fs::symlink_metadata(dir.join("link.bin")).unwrap().file_type().is_symlink());
-    assert_eq!(fs::read(dir.join("target.bin")).unwrap(), [0x00, 0x00, 0x81, 0xbf]);
+    assert!(fs::symlink_metadata(dir.join("link.bin"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        fs::read(dir.join("target.bin")).unwrap(),
+        [0x00, 0x00, 0x81, 0xbf]
+    );
 }
 
 /// The conformance corpus beside the repository (`../shared/conformance`), else the
@@ -388,9 +436,12 @@ fn a_symlinked_output_writes_its_target() {
 fn conformance_dir() -> (PathBuf, bool) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let full = root.join("../shared/conformance");
-    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
+    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none()
+    {
         return (full, true);
     }
-    eprintln!("../shared/conformance not found: checking its sample, tests/data/conformance-sample");
+    eprintln!(
+        "../shared/conformance not found: checking its sample, tests/data/conformance-sample"
+    );
     (root.join("tests/data/conformance-sample"), false)
 }

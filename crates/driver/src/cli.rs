@@ -38,7 +38,12 @@ pub struct Cli {
     pub include_paths: Vec<PathBuf>,
 
     /// Output file (default: a.out, or stdout for a syntax tree)
-    #[arg(allow_hyphen_values = true, short = 'o', long = "output", value_name = "FILE")]
+    #[arg(
+        allow_hyphen_values = true,
+        short = 'o',
+        long = "output",
+        value_name = "FILE"
+    )]
     pub output: Option<PathBuf>,
 
     /// Binary format: amd, amdcl2, gallium, rocm or rawcode
@@ -102,7 +107,12 @@ pub struct Cli {
     pub policy: Option<u32>,
 
     /// Write KIND instead of a binary
-    #[arg(allow_hyphen_values = true, long = "emit", value_name = "KIND", value_enum)]
+    #[arg(
+        allow_hyphen_values = true,
+        long = "emit",
+        value_name = "KIND",
+        value_enum
+    )]
     pub emit: Option<EmitKind>,
 
     /// Deepest nesting of macro expansions and repetitions [default: 1000]
@@ -143,9 +153,15 @@ impl Cli {
     /// command line (or `--help`, `--version`) gives the first line of clap's message.
     pub fn try_parse_args<S: AsRef<str>>(args: &[S]) -> Result<Cli, String> {
         let args = args.iter().map(|a| OsString::from(a.as_ref()));
-        Cli::try_parse_from(clrxasm_reading(std::iter::once(OsString::from("gcnasm")).chain(args))).map_err(|e| {
+        Cli::try_parse_from(clrxasm_reading(
+            std::iter::once(OsString::from("gcnasm")).chain(args),
+        ))
+        .map_err(|e| {
             let text = e.to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("malformed arguments");
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("malformed arguments");
             first.trim_start_matches("error: ").to_string()
         })
     }
@@ -158,7 +174,8 @@ impl Cli {
     /// The command line of this process; `--help` and `--version` print and exit, and a
     /// malformed command line exits with its error ([`Cli::exit_with`]).
     pub fn parse_or_exit() -> Cli {
-        Cli::try_parse_from(clrxasm_reading(std::env::args_os())).unwrap_or_else(|e| Cli::exit_with(e))
+        Cli::try_parse_from(clrxasm_reading(std::env::args_os()))
+            .unwrap_or_else(|e| Cli::exit_with(e))
     }
 
     /// Exits with a usage error worded like clap's own.
@@ -204,10 +221,17 @@ fn clrxasm_reading(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
         // Whether the next argument is this option's value.
         let mut value_follows = false;
         if let Some(body) = text.strip_prefix("--") {
-            let (name, value) = body.split_once('=').map_or((body, None), |(n, v)| (n, Some(v)));
+            let (name, value) = body
+                .split_once('=')
+                .map_or((body, None), |(n, v)| (n, Some(v)));
             match long(name) {
                 Some(a) if !a.get_action().takes_values() => {
-                    answered.extend(["help", "usage", "version"].into_iter().filter(|&n| n == name).map(|n| (n, format!("--{n}"))));
+                    answered.extend(
+                        ["help", "usage", "version"]
+                            .into_iter()
+                            .filter(|&n| n == name)
+                            .map(|n| (n, format!("--{n}"))),
+                    );
                     read.push(format!("--{name}").into());
                     continue;
                 }
@@ -221,7 +245,9 @@ fn clrxasm_reading(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
                         value_follows = at + c.len_utf8() == text.len();
                         break;
                     }
-                    Some(a) if a.get_long() == Some("help") => answered.push(("help", format!("-{c}"))),
+                    Some(a) if a.get_long() == Some("help") => {
+                        answered.push(("help", format!("-{c}")))
+                    }
                     Some(_) => {}
                     None => break,
                 }
@@ -232,9 +258,15 @@ fn clrxasm_reading(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
             read.extend(args.next());
         }
     }
-    let first_answer = ["help", "usage", "version"].into_iter().find_map(|name| answered.iter().find(|(n, _)| *n == name));
+    let first_answer = ["help", "usage", "version"]
+        .into_iter()
+        .find_map(|name| answered.iter().find(|(n, _)| *n == name));
     match first_answer {
-        Some((_, written)) => read.into_iter().take(1).chain([OsString::from(written)]).collect(),
+        Some((_, written)) => read
+            .into_iter()
+            .take(1)
+            .chain([OsString::from(written)])
+            .collect(),
         None => read,
     }
 }
@@ -382,7 +414,10 @@ mod tests {
         assert!(cli.is_64bit && cli.wave32 && cli.force_add_symbols && cli.no_warnings);
         assert_eq!(cli.binary_format, Some(BinaryFormat::AmdCl2));
         assert_eq!(cli.driver_version, Some(240500));
-        assert_eq!(cli.gpu, Some(Gpu(gcn_isa::Device::from_name("Tonga").unwrap())));
+        assert_eq!(
+            cli.gpu,
+            Some(Gpu(gcn_isa::Device::from_name("Tonga").unwrap()))
+        );
         let x = DefSym {
             name: "X".into(),
             value: 16,

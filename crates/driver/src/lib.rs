@@ -37,7 +37,11 @@ pub fn options(cli: &Cli) -> Options {
     }
     opts.is64 = cli.is_64bit;
     opts.wave32 = cli.wave32;
-    opts.defsyms = cli.defsyms.iter().map(|d| (d.name.clone(), d.value as i64)).collect();
+    opts.defsyms = cli
+        .defsyms
+        .iter()
+        .map(|d| (d.name.clone(), d.value as i64))
+        .collect();
     opts.include_dirs = cli.include_paths.clone();
     opts.alt_macro = cli.alternate;
     opts.macro_case_insensitive = !cli.no_macro_case;
@@ -90,7 +94,10 @@ pub fn output_bytes(result: &Assembly, emit: Option<EmitKind>) -> Result<Vec<u8>
     match emit {
         Some(EmitKind::Json) => Ok(result.to_json().into_bytes()),
         Some(EmitKind::RegUsage) => Ok(result.reg_usage_json().into_bytes()),
-        Some(kind) => Err(NoOutput::Unsupported(format!("--emit {} is not supported here", kind.name()))),
+        Some(kind) => Err(NoOutput::Unsupported(format!(
+            "--emit {} is not supported here",
+            kind.name()
+        ))),
         None if !result.has_output => Err(NoOutput::Nothing),
         None => result.binary().map_err(NoOutput::Binary),
     }

@@ -67,7 +67,10 @@ pub fn write_stdout(contents: &[u8]) -> io::Result<()> {
 
 /// Opens an existing file that is not replaced (a device, a FIFO) and writes to it.
 fn write_in_place(path: &Path, contents: &[u8], truncate: bool) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).truncate(truncate).open(path)?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .truncate(truncate)
+        .open(path)?;
     file.write_all(contents)?;
     file.flush()
 }
@@ -93,7 +96,11 @@ fn resolve_links(path: &Path) -> io::Result<PathBuf> {
 
 /// Writes `contents` to `path` through a temporary file in the same directory, with the
 /// permissions (and owner, where allowed) of `existing`, the file it replaces.
-fn write_atomically(path: &Path, contents: &[u8], existing: Option<&fs::Metadata>) -> io::Result<()> {
+fn write_atomically(
+    path: &Path,
+    contents: &[u8],
+    existing: Option<&fs::Metadata>,
+) -> io::Result<()> {
     let (temp_path, file) = create_temp_beside(path)?;
     let written = fill(&file, contents)
         .and_then(|()| match existing {
@@ -226,7 +233,10 @@ mod tests {
         fs::set_permissions(&out, fs::Permissions::from_mode(0o640)).unwrap();
         write_output(&out, b"new").unwrap();
         assert_eq!(fs::read(&out).unwrap(), b"new");
-        assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o7777, 0o640);
+        assert_eq!(
+            fs::metadata(&out).unwrap().permissions().mode() & 0o7777,
+            0o640
+        );
         assert_eq!(entries(&dir), ["out.bin"]);
         fs::remove_dir_all(dir).unwrap();
     }
@@ -241,14 +251,23 @@ mod tests {
         std::os::unix::fs::symlink("real/target.bin", dir.join("link1")).unwrap();
         std::os::unix::fs::symlink(dir.join("link1"), dir.join("link2")).unwrap();
         write_output(&dir.join("link2"), b"new").unwrap();
-        assert!(fs::symlink_metadata(dir.join("link2")).unwrap().file_type().is_symlink());
-        assert!(fs::symlink_metadata(dir.join("link1")).unwrap().file_type().is_symlink());
+        assert!(fs::symlink_metadata(dir.join("link2"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(fs::symlink_metadata(dir.join("link1"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read(dir.join("real/target.bin")).unwrap(), b"new");
         assert_eq!(entries(&dir.join("real")), ["target.bin"]);
         // A dangling link: its target is created.
         std::os::unix::fs::symlink("real/new.bin", dir.join("dangling")).unwrap();
         write_output(&dir.join("dangling"), b"x").unwrap();
-        assert!(fs::symlink_metadata(dir.join("dangling")).unwrap().file_type().is_symlink());
+        assert!(fs::symlink_metadata(dir.join("dangling"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read(dir.join("real/new.bin")).unwrap(), b"x");
         // A loop of links is an error, and nothing is written.
         std::os::unix::fs::symlink("loop2", dir.join("loop1")).unwrap();
@@ -294,7 +313,9 @@ mod tests {
     fn writes_into_devices_without_replacing_them() {
         use std::os::unix::fs::FileTypeExt;
         let is_device = |p: &str| {
-            fs::symlink_metadata(p).map(|m| m.file_type().is_char_device()).unwrap_or(false)
+            fs::symlink_metadata(p)
+                .map(|m| m.file_type().is_char_device())
+                .unwrap_or(false)
         };
         if is_device("/dev/null") {
             write_output(Path::new("/dev/null"), b"nothing").unwrap();

@@ -126,7 +126,11 @@ pub struct CalNote {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KernelSetup {
     Config(KernelConfig),
-    Raw { metadata: Vec<u8>, header: Vec<u8>, cal_notes: Vec<CalNote> },
+    Raw {
+        metadata: Vec<u8>,
+        header: Vec<u8>,
+        cal_notes: Vec<CalNote>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,9 +162,9 @@ pub struct Input {
 
 /// `e_machine` of the main ELF per device (0xffff: no OpenCL 1.2 support).
 const DEVICE_CODES: [u16; 30] = [
-    0x3ff, 0x3fe, 0x3fd, 0x402, 0x403, 0x404, 0x405, 0x406, 0x407, 0x408, 0x409, 0x40a, 0x40b, 0x40c,
-    0x40d, 0x411, 0x40f, 0x40e, 0x411, 0x40e, 0x40f, 0x412, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
-    0xffff, 0xffff, 0xffff,
+    0x3ff, 0x3fe, 0x3fd, 0x402, 0x403, 0x404, 0x405, 0x406, 0x407, 0x408, 0x409, 0x40a, 0x40b,
+    0x40c, 0x40d, 0x411, 0x40f, 0x40e, 0x411, 0x40e, 0x40f, 0x412, 0xffff, 0xffff, 0xffff, 0xffff,
+    0xffff, 0xffff, 0xffff, 0xffff,
 ];
 
 /// Machine of the CAL encoding entry per device.
@@ -171,7 +175,10 @@ const INNER_DEVICE_CODES: [u32; 22] = [
 
 /// The device code of the main ELF, if the device has OpenCL 1.2 binaries.
 pub fn device_code(device: Device) -> Option<u16> {
-    DEVICE_CODES.get(gpu::device_index(device)).copied().filter(|&c| c != 0xffff)
+    DEVICE_CODES
+        .get(gpu::device_index(device))
+        .copied()
+        .filter(|&c| c != 0xffff)
 }
 
 const NEWEST_DRIVER: u32 = 99999909;
@@ -189,7 +196,10 @@ pub fn resolve_driver(input: &Input) -> (String, u32) {
         );
         (info, v)
     } else if input.driver_version == 0 {
-        (input.driver_info.clone(), version_from_info(&input.driver_info))
+        (
+            input.driver_info.clone(),
+            version_from_info(&input.driver_info),
+        )
     } else {
         (input.driver_info.clone(), NEWEST_DRIVER)
     }
@@ -197,11 +207,17 @@ pub fn resolve_driver(input: &Input) -> (String, u32) {
 
 /// The version in "AMD-APP (MAJOR.MINOR)" of a driver info string.
 pub fn version_from_info(info: &str) -> u32 {
-    let Some(pos) = info.find("AMD-APP") else { return NEWEST_DRIVER };
+    let Some(pos) = info.find("AMD-APP") else {
+        return NEWEST_DRIVER;
+    };
     let rest = info.as_bytes().get(pos + 9..).unwrap_or(&[]);
-    let Some((major, used)) = parse_c_number(rest) else { return NEWEST_DRIVER };
+    let Some((major, used)) = parse_c_number(rest) else {
+        return NEWEST_DRIVER;
+    };
     let rest = rest.get(used + 1..).unwrap_or(&[]);
-    let Some((minor, _)) = parse_c_number(rest) else { return NEWEST_DRIVER };
+    let Some((minor, _)) = parse_c_number(rest) else {
+        return NEWEST_DRIVER;
+    };
     major.wrapping_mul(100).wrapping_add(minor)
 }
 
@@ -217,12 +233,19 @@ fn parse_c_number(s: &[u8]) -> Option<(u32, usize)> {
     } else {
         (10, 0)
     };
-    let digits = s[start..].iter().take_while(|c| (**c as char).is_digit(radix)).count();
+    let digits = s[start..]
+        .iter()
+        .take_while(|c| (**c as char).is_digit(radix))
+        .count();
     if digits == 0 && radix != 8 {
         return None;
     }
     let text = std::str::from_utf8(&s[start..start + digits]).ok()?;
-    let value = if text.is_empty() { 0 } else { u64::from_str_radix(text, radix).ok()? };
+    let value = if text.is_empty() {
+        0
+    } else {
+        u64::from_str_radix(text, radix).ok()?
+    };
     if value > u64::from(u32::MAX) {
         return None;
     }
@@ -262,11 +285,37 @@ fn type_info(t: ArgType) -> TypeInfo {
         Long | Long2 | Long3 | Long4 | Long8 | Long16 => ("i64", Kind::Signed),
         Float | Float2 | Float3 | Float4 | Float8 | Float16 => ("float", Kind::Float),
         Double | Double2 | Double3 | Double4 | Double8 | Double16 => ("double", Kind::Double),
-        Sampler => return TypeInfo { name: Some("u32"), kind: Kind::Unsigned, elem: 4, vec: 1 },
-        Structure => return TypeInfo { name: Some("struct"), kind: Kind::Struct, elem: 0, vec: 1 },
-        _ => return TypeInfo { name: None, kind: Kind::Unknown, elem: 1, vec: 1 },
+        Sampler => {
+            return TypeInfo {
+                name: Some("u32"),
+                kind: Kind::Unsigned,
+                elem: 4,
+                vec: 1,
+            }
+        }
+        Structure => {
+            return TypeInfo {
+                name: Some("struct"),
+                kind: Kind::Struct,
+                elem: 0,
+                vec: 1,
+            }
+        }
+        _ => {
+            return TypeInfo {
+                name: None,
+                kind: Kind::Unknown,
+                elem: 1,
+                vec: 1,
+            }
+        }
     };
-    TypeInfo { name: Some(name), kind, elem, vec }
+    TypeInfo {
+        name: Some(name),
+        kind,
+        elem,
+        vec,
+    }
 }
 
 const IMAGE_TYPE_NAMES: [&str; 7] = ["2D", "1D", "1DA", "1DB", "2D", "2DA", "3D"];
@@ -286,32 +335,63 @@ struct Resolved {
 
 fn is_global_or_new_const(arg: &KernelArg, older1348: bool) -> bool {
     arg.arg_type == ArgType::Pointer
-        && (arg.ptr_space == PtrSpace::Global || (arg.ptr_space == PtrSpace::Constant && !older1348))
+        && (arg.ptr_space == PtrSpace::Global
+            || (arg.ptr_space == PtrSpace::Constant && !older1348))
 }
 
-fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig) -> Result<Resolved, FormatError> {
+fn resolve_config(
+    driver: u32,
+    input: &Input,
+    name: &str,
+    config: &KernelConfig,
+) -> Result<Resolved, FormatError> {
     let err = |m: &str| FormatError::kernel(name, m);
     let older1348 = driver < 134805;
     let older1598 = driver < 159805;
     let gen = input.device.generation();
     if config.user_datas.len() > 16 {
-        return Err(err(&format!("{} user data entries (`.userdata`), more than 16", config.user_datas.len())));
+        return Err(err(&format!(
+            "{} user data entries (`.userdata`), more than 16",
+            config.user_datas.len()
+        )));
     }
     if config.used_vgprs > gpu::MAX_VGPRS {
-        return Err(err(&format!("{} VGPRs (`.vgprsnum`), more than {}", config.used_vgprs, gpu::MAX_VGPRS)));
+        return Err(err(&format!(
+            "{} VGPRs (`.vgprsnum`), more than {}",
+            config.used_vgprs,
+            gpu::MAX_VGPRS
+        )));
     }
     if config.used_sgprs > gpu::max_sgprs_without_vcc(gen) {
-        return Err(err(&format!("{} SGPRs (`.sgprsnum`), more than {} on {gen}", config.used_sgprs, gpu::max_sgprs_without_vcc(gen))));
+        return Err(err(&format!(
+            "{} SGPRs (`.sgprsnum`), more than {} on {gen}",
+            config.used_sgprs,
+            gpu::max_sgprs_without_vcc(gen)
+        )));
     }
     if config.hw_local_size > gpu::MAX_LOCAL_SIZE {
-        return Err(err(&format!("local memory size {} (`.hwlocal`), more than {}", config.hw_local_size, gpu::MAX_LOCAL_SIZE)));
+        return Err(err(&format!(
+            "local memory size {} (`.hwlocal`), more than {}",
+            config.hw_local_size,
+            gpu::MAX_LOCAL_SIZE
+        )));
     }
     if config.rsrc.float_mode >= 256 {
-        return Err(err(&format!("float mode {:#x} (`.floatmode`) does not fit in 8 bits", config.rsrc.float_mode)));
+        return Err(err(&format!(
+            "float mode {:#x} (`.floatmode`) does not fit in 8 bits",
+            config.rsrc.float_mode
+        )));
     }
     for (k, arg) in config.args.iter().enumerate() {
         if arg.arg_type.is_image() && arg.ptr_access & access::MASK == 0 {
-            return Err(FormatError::argument(name, k, format!("image argument `{}` needs an access qualifier (read_only or write_only)", arg.name)));
+            return Err(FormatError::argument(
+                name,
+                k,
+                format!(
+                    "image argument `{}` needs an access qualifier (read_only or write_only)",
+                    arg.name
+                ),
+            ));
         }
     }
     let uav_private = match config.uav_private {
@@ -349,22 +429,37 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                 Some(if older1348 { 9 } else { 11 })
             } else {
                 let pointer = config.args.iter().any(|a| {
-                    a.arg_type == ArgType::Pointer && matches!(a.ptr_space, PtrSpace::Constant | PtrSpace::Global)
+                    a.arg_type == ArgType::Pointer
+                        && matches!(a.ptr_space, PtrSpace::Constant | PtrSpace::Global)
                 });
-                if pointer || config.use_printf { Some(11) } else { None }
+                if pointer || config.use_printf {
+                    Some(11)
+                } else {
+                    None
+                }
             }
         }
     };
     let const_buffer_id = match config.const_buffer_id {
         ResId::Id(v) => Some(v),
         ResId::Omitted => None,
-        ResId::Default => if older1348 { None } else { Some(10) },
+        ResId::Default => {
+            if older1348 {
+                None
+            } else {
+                Some(10)
+            }
+        }
     };
     let printf_id = match config.printf_id {
         ResId::Id(v) => Some(v),
         ResId::Omitted => None,
         ResId::Default => {
-            if !older1348 && (driver >= 152603 || config.use_printf) { Some(9) } else { None }
+            if !older1348 && (driver >= 152603 || config.use_printf) {
+                Some(9)
+            } else {
+                None
+            }
         }
     };
     let private_id = match config.private_id {
@@ -398,7 +493,11 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
         if is_global_or_new_const(arg, older1348) {
             let used = arg.used != 0;
             if (id < 9 && used) || (!used && id != uav_raw) || id >= 1024 {
-                let rule = if used { "9 to 1023 for a used global pointer" } else { "the kernel's UAV id for an unused one" };
+                let rule = if used {
+                    "9 to 1023 for a used global pointer"
+                } else {
+                    "the kernel's UAV id for an unused one"
+                };
                 return Err(id_out_of_range(name, k, arg, "UAV", id, rule));
             }
             if puav[id as usize] && id != uav_raw {
@@ -408,7 +507,14 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
             res[k] = id;
         } else if arg.arg_type == ArgType::Pointer && arg.ptr_space == PtrSpace::Constant {
             if !(2..160).contains(&id) {
-                return Err(id_out_of_range(name, k, arg, "constant buffer", id, "2 to 159"));
+                return Err(id_out_of_range(
+                    name,
+                    k,
+                    arg,
+                    "constant buffer",
+                    id,
+                    "2 to 159",
+                ));
             }
             if cb[id as usize] {
                 return Err(id_taken(name, k, arg, "constant buffer", id));
@@ -418,7 +524,14 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
         } else if arg.arg_type.is_image() {
             if arg.ptr_access & access::READ_ONLY != 0 {
                 if id >= 128 {
-                    return Err(id_out_of_range(name, k, arg, "read-only image", id, "0 to 127"));
+                    return Err(id_out_of_range(
+                        name,
+                        k,
+                        arg,
+                        "read-only image",
+                        id,
+                        "0 to 127",
+                    ));
                 }
                 if rd_img[id as usize] {
                     return Err(id_taken(name, k, arg, "read-only image", id));
@@ -427,7 +540,14 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
                 res[k] = id;
             } else if arg.ptr_access & access::WRITE_ONLY != 0 {
                 if id >= 8 {
-                    return Err(id_out_of_range(name, k, arg, "write-only image", id, "0 to 7"));
+                    return Err(id_out_of_range(
+                        name,
+                        k,
+                        arg,
+                        "write-only image",
+                        id,
+                        "0 to 7",
+                    ));
                 }
                 if wr_img[id as usize] {
                     return Err(id_taken(name, k, arg, "write-only image", id));
@@ -537,14 +657,24 @@ fn resolve_config(driver: u32, input: &Input, name: &str, config: &KernelConfig)
     })
 }
 
-fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &mut Resolved, unique_id: u32)
-    -> Result<String, FormatError> {
+fn metadata(
+    driver: u32,
+    input: &Input,
+    name: &str,
+    config: &KernelConfig,
+    r: &mut Resolved,
+    unique_id: u32,
+) -> Result<String, FormatError> {
     use std::fmt::Write;
     let older1124 = driver < 112402;
     let older1348 = driver < 134805;
     let mut m = String::new();
     let _ = writeln!(m, ";ARGSTART:__OpenCL_{name}_kernel");
-    m.push_str(if older1124 { ";version:3:1:104\n" } else { ";version:3:1:111\n" });
+    m.push_str(if older1124 {
+        ";version:3:1:104\n"
+    } else {
+        ";version:3:1:111\n"
+    });
     let _ = writeln!(m, ";device:{}", input.device.name().to_ascii_lowercase());
     let _ = writeln!(m, ";uniqueid:{unique_id}");
     let _ = writeln!(m, ";memory:uavprivate:{}", r.uav_private);
@@ -557,12 +687,23 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
     let mut offset = 0u64;
     for (k, arg) in config.args.iter().enumerate() {
         if arg.arg_type == ArgType::Structure {
-            let _ = writeln!(m, ";value:{}:struct:{}:1:{offset}", arg.name, arg.struct_size);
+            let _ = writeln!(
+                m,
+                ";value:{}:struct:{}:1:{offset}",
+                arg.name, arg.struct_size
+            );
             offset += (u64::from(arg.struct_size) + 15) & !15;
         } else if arg.arg_type == ArgType::Pointer {
             let tp = type_info(arg.pointer_type);
             if tp.kind == Kind::Unknown {
-                return Err(FormatError::argument(name, k, format!("argument `{}`: its type has no place in the metadata", arg.name)));
+                return Err(FormatError::argument(
+                    name,
+                    k,
+                    format!(
+                        "argument `{}`: its type has no place in the metadata",
+                        arg.name
+                    ),
+                ));
             }
             let type_size = (if tp.vec == 3 { 4 } else { tp.vec }) * tp.elem;
             let tname = if arg.struct_size == 0 && arg.pointer_type == ArgType::Structure {
@@ -585,10 +726,23 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                     };
                     let _ = write!(m, "{space}:{}", r.arg_res_ids[k]);
                 }
-                PtrSpace::None => return Err(FormatError::argument(name, k, format!("argument `{}`: a pointer must be to global, constant or local memory", arg.name))),
+                PtrSpace::None => {
+                    return Err(FormatError::argument(
+                        name,
+                        k,
+                        format!(
+                            "argument `{}`: a pointer must be to global, constant or local memory",
+                            arg.name
+                        ),
+                    ))
+                }
             }
             let elem = if arg.pointer_type == ArgType::Structure {
-                if arg.struct_size != 0 { arg.struct_size } else { 4 }
+                if arg.struct_size != 0 {
+                    arg.struct_size
+                } else {
+                    4
+                }
             } else {
                 type_size
             };
@@ -609,18 +763,39 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
                 _ => return Err(FormatError::argument(name, k, format!("image argument `{}` needs an access qualifier (read_only, write_only or read_write)", arg.name))),
             };
             let img = IMAGE_TYPE_NAMES[arg.arg_type.index() - ArgType::Image.index()];
-            let _ = writeln!(m, ";image:{}:{img}:{acc}:{}:1:{offset}", arg.name, r.arg_res_ids[k]);
+            let _ = writeln!(
+                m,
+                ";image:{}:{img}:{acc}:{}:1:{offset}",
+                arg.name, r.arg_res_ids[k]
+            );
             offset += 32;
         } else if arg.arg_type == ArgType::Counter32 {
-            let _ = writeln!(m, ";counter:{}:32:{}:1:{offset}", arg.name, r.arg_res_ids[k]);
+            let _ = writeln!(
+                m,
+                ";counter:{}:32:{}:1:{offset}",
+                arg.name, r.arg_res_ids[k]
+            );
             offset += 16;
         } else {
             let tp = type_info(arg.arg_type);
             if tp.kind == Kind::Unknown {
-                return Err(FormatError::argument(name, k, format!("argument `{}`: its type has no place in the metadata", arg.name)));
+                return Err(FormatError::argument(
+                    name,
+                    k,
+                    format!(
+                        "argument `{}`: its type has no place in the metadata",
+                        arg.name
+                    ),
+                ));
             }
             let type_size = (if tp.vec == 3 { 4 } else { tp.vec }) * tp.elem.max(4);
-            let _ = writeln!(m, ";value:{}:{}:{}:1:{offset}", arg.name, tp.name.unwrap_or(""), tp.vec);
+            let _ = writeln!(
+                m,
+                ";value:{}:{}:{}:1:{offset}",
+                arg.name,
+                tp.name.unwrap_or(""),
+                tp.vec
+            );
             offset += (u64::from(type_size) + 15) & !15;
         }
         if arg.ptr_access & access::CONST != 0 {
@@ -632,11 +807,24 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
         m.push_str(";memory:datareqd\n");
     }
     let _ = writeln!(m, ";function:1:{unique_id}");
-    let arg_samplers = config.args.iter().filter(|a| a.arg_type == ArgType::Sampler).count() as u32;
+    let arg_samplers = config
+        .args
+        .iter()
+        .filter(|a| a.arg_type == ArgType::Sampler)
+        .count() as u32;
     for (i, &samp) in config.samplers.iter().enumerate() {
-        let _ = writeln!(m, ";sampler:unknown_{samp}:{}:1:{samp}", i as u32 + arg_samplers);
+        let _ = writeln!(
+            m,
+            ";sampler:unknown_{samp}:{}:1:{samp}",
+            i as u32 + arg_samplers
+        );
     }
-    for (i, arg) in config.args.iter().filter(|a| a.arg_type == ArgType::Sampler).enumerate() {
+    for (i, arg) in config
+        .args
+        .iter()
+        .filter(|a| a.arg_type == ArgType::Sampler)
+        .enumerate()
+    {
         let _ = writeln!(m, ";sampler:{}:{i}:0:0", arg.name);
     }
     if input.is64 {
@@ -662,7 +850,11 @@ fn metadata(driver: u32, input: &Input, name: &str, config: &KernelConfig, r: &m
 }
 
 fn cal_note(out: &mut Bytes, note_type: u32, desc: &[u8]) {
-    out.u32(8).u32(desc.len() as u32).u32(note_type).bytes(b"ATI CAL\0").bytes(desc);
+    out.u32(8)
+        .u32(desc.len() as u32)
+        .u32(note_type)
+        .bytes(b"ATI CAL\0")
+        .bytes(desc);
 }
 
 fn cal_notes(driver: u32, input: &Input, config: &KernelConfig, r: &Resolved) -> Vec<u8> {
@@ -701,7 +893,11 @@ fn cal_notes(driver: u32, input: &Input, config: &KernelConfig, r: &Resolved) ->
 
     let mut d = Bytes::default();
     for k in 0..read_only_images {
-        d.u32(if older1124 { read_only_images - k - 1 } else { k });
+        d.u32(if older1124 {
+            read_only_images - k - 1
+        } else {
+            k
+        });
     }
     cal_note(&mut out, calnote::INPUTS, &d.0);
     cal_note(&mut out, calnote::OUTPUTS, &[]);
@@ -745,14 +941,22 @@ fn cal_notes(driver: u32, input: &Input, config: &KernelConfig, r: &Resolved) ->
     cal_note(&mut out, calnote::FLOAT32CONSTS, &[]);
     cal_note(&mut out, calnote::INT32CONSTS, &[]);
     cal_note(&mut out, calnote::BOOL32CONSTS, &[]);
-    cal_note(&mut out, calnote::EARLYEXIT, &config.early_exit.to_le_bytes());
+    cal_note(
+        &mut out,
+        calnote::EARLYEXIT,
+        &config.early_exit.to_le_bytes(),
+    );
     cal_note(&mut out, calnote::GLOBAL_BUFFERS, &[]);
 
     let mut d = Bytes::default();
     if older1124 {
         for (k, arg) in config.args.iter().enumerate().rev() {
             if arg.arg_type == ArgType::Pointer && arg.ptr_space == PtrSpace::Constant {
-                let size = if arg.const_space_size != 0 { ((arg.const_space_size + 15) >> 4) as u32 } else { 4096 };
+                let size = if arg.const_space_size != 0 {
+                    ((arg.const_space_size + 15) >> 4) as u32
+                } else {
+                    4096
+                };
                 d.u32(r.arg_res_ids[k]).u32(size);
             }
         }
@@ -784,7 +988,11 @@ fn cal_notes(driver: u32, input: &Input, config: &KernelConfig, r: &Resolved) ->
     }
     debug_assert_eq!(d.len() as u32, 8 * samplers);
     cal_note(&mut out, calnote::INPUT_SAMPLERS, &d.0);
-    cal_note(&mut out, calnote::SCRATCH_BUFFERS, &((config.scratch_buffer_size + 3) >> 2).to_le_bytes());
+    cal_note(
+        &mut out,
+        calnote::SCRATCH_BUFFERS,
+        &((config.scratch_buffer_size + 3) >> 2).to_le_bytes(),
+    );
     cal_note(&mut out, calnote::PERSISTENT_BUFFERS, &[]);
 
     // Program info.
@@ -809,8 +1017,17 @@ fn cal_notes(driver: u32, input: &Input, config: &KernelConfig, r: &Resolved) ->
             }
         }
     }
-    let local_size = if local_pointers { 32768 } else { config.hw_local_size as u32 };
-    let user_sgprs = config.user_datas.iter().map(|u| u.reg_start + u.reg_size).max().unwrap_or(0);
+    let local_size = if local_pointers {
+        32768
+    } else {
+        config.hw_local_size as u32
+    };
+    let user_sgprs = config
+        .user_datas
+        .iter()
+        .map(|u| u.reg_start + u.reg_size)
+        .max()
+        .unwrap_or(0);
     let user_sgprs = if user_sgprs != 0 { user_sgprs } else { 2 };
     let rsrc2 = config.rsrc.pgm_rsrc2(
         gen,
@@ -883,13 +1100,17 @@ fn cal_notes(driver: u32, input: &Input, config: &KernelConfig, r: &Resolved) ->
 fn taken_unique_ids(input: &Input) -> BTreeSet<u32> {
     let mut ids = BTreeSet::new();
     for k in &input.kernels {
-        let KernelSetup::Raw { metadata, .. } = &k.setup else { continue };
+        let KernelSetup::Raw { metadata, .. } = &k.setup else {
+            continue;
+        };
         let md = metadata.as_slice();
         if md.len() < 11 {
             continue;
         }
         let limit = md.len() - 11;
-        let Some(pos) = (0..limit).find(|&p| &md[p..p + 11] == b"\n;uniqueid:") else { continue };
+        let Some(pos) = (0..limit).find(|&p| &md[p..p + 11] == b"\n;uniqueid:") else {
+            continue;
+        };
         let mut pos = pos + 11;
         if let Some((v, _)) = parse_c_number(&md[pos..]) {
             ids.insert(v);
@@ -901,7 +1122,9 @@ fn taken_unique_ids(input: &Input) -> BTreeSet<u32> {
             continue;
         }
         pos += 11;
-        let Some(colon) = md[pos..].iter().position(|&c| c == b':') else { continue };
+        let Some(colon) = md[pos..].iter().position(|&c| c == b':') else {
+            continue;
+        };
         let start = pos + colon + 1;
         if start >= md.len() {
             continue;
@@ -942,9 +1165,21 @@ fn main_section(place: SymbolPlace, has_kernels: bool) -> Option<u16> {
     }
 }
 
-fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Result<Vec<u8>, FormatError> {
+fn inner_binary(
+    input: &Input,
+    kernel: &KernelInput,
+    notes: Vec<u8>,
+) -> Result<Vec<u8>, FormatError> {
     let class = Class::Elf32;
-    let header = Header { os_abi: 0x64, abi_version: 1, e_type: elf::ET_EXEC, machine: 0x7d, version: 1, flags: 1, ..Default::default() };
+    let header = Header {
+        os_abi: 0x64,
+        abi_version: 1,
+        e_type: elf::ET_EXEC,
+        machine: 0x7d,
+        version: 1,
+        flags: 1,
+        ..Default::default()
+    };
     let mut b = ElfBuilder::new(class, header);
     b.add(Region::program_headers(class));
     // CAL encoding entry: patched once the size is known.
@@ -952,7 +1187,13 @@ fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Result<V
     b.add(Region::generated(".shstrtab", elf::SHT_STRTAB, 0, 0));
     b.add(Region::section_headers(class));
     b.add(Region::user(notes, 0));
-    b.add(Region::section(".text", elf::SHT_PROGBITS, 0, 0, kernel.code.clone()));
+    b.add(Region::section(
+        ".text",
+        elf::SHT_PROGBITS,
+        0,
+        0,
+        kernel.code.clone(),
+    ));
     let data = kernel.data.clone().unwrap_or_else(|| vec![0; 4736]);
     let mut data_region = Region::section(".data", elf::SHT_PROGBITS, 0, 0, data);
     data_region.info_mut().ent_size = kernel.data.as_ref().map_or(0, |d| d.len() as u64);
@@ -962,7 +1203,13 @@ fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Result<V
     b.add(symtab);
     if kernel.extra_symbols.is_empty() {
         // Two zero bytes, as the reference writes an empty inner `.strtab`.
-        b.add(Region::section(".strtab", elf::SHT_STRTAB, 0, 0, vec![0, 0]));
+        b.add(Region::section(
+            ".strtab",
+            elf::SHT_STRTAB,
+            0,
+            0,
+            vec![0, 0],
+        ));
     } else {
         b.add(Region::generated(".strtab", elf::SHT_STRTAB, 0, 0));
     }
@@ -985,10 +1232,18 @@ fn inner_binary(input: &Input, kernel: &KernelInput, notes: Vec<u8>) -> Result<V
     b.program_headers.push(ph(4, 4, 1, false));
     b.program_headers.push(ph(1, 5, 4, true));
     let mut bytes = b.build();
-    let machine = INNER_DEVICE_CODES.get(gpu::device_index(input.device)).copied().unwrap_or(0);
+    let machine = INNER_DEVICE_CODES
+        .get(gpu::device_index(input.device))
+        .copied()
+        .unwrap_or(0);
     let size = bytes.len() as u32;
     let mut entry = Bytes::default();
-    entry.u32(machine).u32(4).u32(0x1c0).u32(size.wrapping_sub(0x1c0)).u32(0);
+    entry
+        .u32(machine)
+        .u32(4)
+        .u32(0x1c0)
+        .u32(size.wrapping_sub(0x1c0))
+        .u32(0);
     // The entry is the region after the program headers.
     let at = 52 + 3 * 32;
     bytes[at..at + 20].copy_from_slice(&entry.0);
@@ -1001,7 +1256,10 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
     let (driver_info, driver) = resolve_driver(input);
     let older1348 = driver < 134805;
     let Some(machine) = device_code(input.device) else {
-        return Err(vec![FormatError::new(format!("the AMD OpenCL 1.2 binary format has no device code for {}", input.device))]);
+        return Err(vec![FormatError::new(format!(
+            "the AMD OpenCL 1.2 binary format has no device code for {}",
+            input.device
+        ))]);
     };
     let taken = taken_unique_ids(input);
     let mut unique_id = 1024u32;
@@ -1010,18 +1268,29 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
     // Each kernel is checked, so that all their problems are told at once.
     let mut kernel_parts = |kernel: &KernelInput| -> Result<KernelParts, FormatError> {
         Ok(match &kernel.setup {
-            KernelSetup::Raw { metadata, header, cal_notes } => {
+            KernelSetup::Raw {
+                metadata,
+                header,
+                cal_notes,
+            } => {
                 if metadata.is_empty() {
                     return Err(FormatError::kernel(&kernel.name, "neither a configuration (`.config`) nor its metadata (`.metadata`) is given"));
                 }
                 if header.is_empty() {
-                    return Err(FormatError::kernel(&kernel.name, "without a configuration (`.config`) it needs its header (`.header`)"));
+                    return Err(FormatError::kernel(
+                        &kernel.name,
+                        "without a configuration (`.config`) it needs its header (`.header`)",
+                    ));
                 }
                 let mut notes = Bytes::default();
                 for n in cal_notes {
                     cal_note(&mut notes, n.note_type, &n.data);
                 }
-                KernelParts { metadata: metadata.clone(), header: header.clone(), inner: inner_binary(input, kernel, notes.0)? }
+                KernelParts {
+                    metadata: metadata.clone(),
+                    header: header.clone(),
+                    inner: inner_binary(input, kernel, notes.0)?,
+                }
             }
             KernelSetup::Config(config) => {
                 while taken.contains(&unique_id) {
@@ -1041,7 +1310,11 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
                     .u32(0)
                     .u32(0);
                 unique_id += 1;
-                KernelParts { metadata: md.into_bytes(), header: header.0, inner: inner_binary(input, kernel, notes)? }
+                KernelParts {
+                    metadata: md.into_bytes(),
+                    header: header.0,
+                    inner: inner_binary(input, kernel, notes)?,
+                }
             }
         })
     };
@@ -1055,8 +1328,17 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
         return Err(errors);
     }
 
-    let class = if input.is64 { Class::Elf64 } else { Class::Elf32 };
-    let header = Header { e_type: elf::ET_EXEC, machine, version: 1, ..Default::default() };
+    let class = if input.is64 {
+        Class::Elf64
+    } else {
+        Class::Elf32
+    };
+    let header = Header {
+        e_type: elf::ET_EXEC,
+        machine,
+        version: 1,
+        ..Default::default()
+    };
     let mut b = ElfBuilder::new(class, header);
     let has_kernels = !input.kernels.is_empty();
 
@@ -1064,23 +1346,55 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
     let mut syms = LocalSymbols::new(class);
     if !input.compile_options.is_empty() {
         let shndx = if has_kernels { 6 } else { 4 };
-        syms.add(b"__OpenCL_compile_options", shndx, 0, input.compile_options.len() as u64, elf::STT_OBJECT);
+        syms.add(
+            b"__OpenCL_compile_options",
+            shndx,
+            0,
+            input.compile_options.len() as u64,
+            elf::STT_OBJECT,
+        );
     }
     let mut rodata_pos = 0u64;
     if let Some(g) = &input.global_data {
-        let name: &[u8] = if older1348 { b"__OpenCL_2_global" } else { b"__OpenCL_0_global" };
+        let name: &[u8] = if older1348 {
+            b"__OpenCL_2_global"
+        } else {
+            b"__OpenCL_0_global"
+        };
         syms.add(name, 4, 0, g.len() as u64, elf::STT_OBJECT);
         rodata_pos += g.len() as u64;
     }
     let mut text_pos = 0u64;
     for (kernel, part) in input.kernels.iter().zip(&parts) {
         let name = &kernel.name;
-        let (metadata, inner, header) = (part.metadata.len() as u64, part.inner.len() as u64, part.header.len() as u64);
-        syms.add(format!("__OpenCL_{name}_metadata").as_bytes(), 4, rodata_pos, metadata, elf::STT_OBJECT);
+        let (metadata, inner, header) = (
+            part.metadata.len() as u64,
+            part.inner.len() as u64,
+            part.header.len() as u64,
+        );
+        syms.add(
+            format!("__OpenCL_{name}_metadata").as_bytes(),
+            4,
+            rodata_pos,
+            metadata,
+            elf::STT_OBJECT,
+        );
         rodata_pos += metadata;
-        syms.add(format!("__OpenCL_{name}_kernel").as_bytes(), 5, text_pos, inner, elf::STT_FUNC);
+        syms.add(
+            format!("__OpenCL_{name}_kernel").as_bytes(),
+            5,
+            text_pos,
+            inner,
+            elf::STT_FUNC,
+        );
         text_pos += inner;
-        syms.add(format!("__OpenCL_{name}_header").as_bytes(), 4, rodata_pos, header, elf::STT_OBJECT);
+        syms.add(
+            format!("__OpenCL_{name}_header").as_bytes(),
+            4,
+            rodata_pos,
+            header,
+            elf::STT_OBJECT,
+        );
         rodata_pos += header;
     }
     let first_extra = if has_kernels { 7 } else { 5 };
@@ -1099,12 +1413,30 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
             rodata.extend_from_slice(&part.header);
             text.extend_from_slice(&part.inner);
         }
-        b.add(Region::section(".rodata", elf::SHT_PROGBITS, elf::SHF_ALLOC, 1, rodata));
-        b.add(Region::section(".text", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_EXECINSTR, 1, text));
+        b.add(Region::section(
+            ".rodata",
+            elf::SHT_PROGBITS,
+            elf::SHF_ALLOC,
+            1,
+            rodata,
+        ));
+        b.add(Region::section(
+            ".text",
+            elf::SHT_PROGBITS,
+            elf::SHF_ALLOC | elf::SHF_EXECINSTR,
+            1,
+            text,
+        ));
     }
     let mut comment = input.compile_options.clone().into_bytes();
     comment.extend_from_slice(driver_info.as_bytes());
-    b.add(Region::section(".comment", elf::SHT_PROGBITS, 0, 1, comment));
+    b.add(Region::section(
+        ".comment",
+        elf::SHT_PROGBITS,
+        0,
+        1,
+        comment,
+    ));
     b.add_extra_sections(&input.extra_sections);
     b.add(Region::section_headers(class));
     Ok(b.build())

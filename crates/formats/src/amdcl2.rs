@@ -22,7 +22,10 @@
 use gcn_isa::{Device, Generation};
 
 use crate::args::{access, id_out_of_range, id_taken, no_id_left, ArgType, KernelArg, PtrSpace};
-use crate::elf::{self, AddrBase, Bytes, Class, ElfBuilder, Header, LocalSymbols, Note, ProgramHeader, Region, Symbol};
+use crate::elf::{
+    self, AddrBase, Bytes, Class, ElfBuilder, Header, LocalSymbols, Note, ProgramHeader, Region,
+    Symbol,
+};
 pub use crate::elf::{ExtraSection, ExtraSymbol, SymbolPlace};
 use crate::gpu::{self, ArchTable};
 use crate::hsa::{HsaConfig, KernelCode, KernelCodeDefaults};
@@ -74,7 +77,12 @@ pub enum KernelSetup {
     Hsa(KernelConfig, Box<[u8; 256]>),
     /// Given as is (`.metadata`, `.isametadata`, `.setup`, `.stub`). A `None` setup in
     /// the HSA layout keeps the code's first 256 bytes.
-    Raw { metadata: Vec<u8>, isa_metadata: Option<Vec<u8>>, setup: Option<Vec<u8>>, stub: Vec<u8> },
+    Raw {
+        metadata: Vec<u8>,
+        isa_metadata: Option<Vec<u8>>,
+        setup: Option<Vec<u8>>,
+        stub: Vec<u8>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,17 +132,48 @@ pub struct Input {
 /// Device codes (`e_flags`) per driver version range.
 fn device_code(driver: u32, device: Device) -> Option<u32> {
     const X: u32 = u32::MAX;
-    const T15_7: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 16, 15, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X];
-    const T_BASE: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 17, 16, 15, X, X, X, X, X, X, X, X, X, X, X, X, X, X];
-    const T16_3: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 16, 15, 17, 13, 12, 17, 12, 13, X, X, X, X, X, X, X, X, X];
-    const T_GPUPRO: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 14, 13, 15, 16, 17, 15, 17, 16, X, X, X, X, X, X, X, X, X];
-    const T2236: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 15, 16, 14, 16, 15, 18, 17, X, X, X, X, X, X, X];
-    const T2264: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 14, 13, 15, 16, 17, 15, 17, 16, 18, 19, 20, X, X, X, X, X, X];
-    const T2348: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 15, 14, 16, 17, 18, 16, 18, 17, 19, 20, 21, X, X, X, X, X, X];
-    const T2442: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 15, 16, 14, 16, 15, 18, 17, 19, X, X, X, X, X, X];
-    const T2482: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 16, 18, 14, 18, 16, 20, 19, 21, X, X, X, X, X, X];
-    const T2527: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 16, 18, 14, 18, 16, 21, 20, 23, 24, 25, 26, 27, X, X];
-    const T2580: [u32; 30] = [X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 16, 18, 14, 18, 16, 21, 20, 23, 24, 25, 26, 27, 28, 29];
+    const T15_7: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 16, 15, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    ];
+    const T_BASE: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 17, 16, 15, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    ];
+    const T16_3: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 16, 15, 17, 13, 12, 17, 12, 13, X, X, X, X, X, X, X,
+        X, X,
+    ];
+    const T_GPUPRO: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 14, 13, 15, 16, 17, 15, 17, 16, X, X, X, X, X, X, X,
+        X, X,
+    ];
+    const T2236: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 15, 16, 14, 16, 15, 18, 17, X, X, X, X,
+        X, X, X,
+    ];
+    const T2264: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 14, 13, 15, 16, 17, 15, 17, 16, 18, 19, 20, X, X, X,
+        X, X, X,
+    ];
+    const T2348: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 15, 14, 16, 17, 18, 16, 18, 17, 19, 20, 21, X, X, X,
+        X, X, X,
+    ];
+    const T2442: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 15, 16, 14, 16, 15, 18, 17, 19, X, X, X,
+        X, X, X,
+    ];
+    const T2482: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 16, 18, 14, 18, 16, 20, 19, 21, X, X, X,
+        X, X, X,
+    ];
+    const T2527: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 16, 18, 14, 18, 16, 21, 20, 23, 24, 25,
+        26, 27, X, X,
+    ];
+    const T2580: [u32; 30] = [
+        X, X, X, X, 6, 1, 2, 3, X, 7, 8, 9, 4, 13, 12, 14, 16, 18, 14, 18, 16, 21, 20, 23, 24, 25,
+        26, 27, 28, 29,
+    ];
     let tables: [(u32, &[u32; 30]); 11] = [
         (191205, &T15_7),
         (200406, &T_BASE),
@@ -148,8 +187,14 @@ fn device_code(driver: u32, device: Device) -> Option<u32> {
         (258000, &T2527),
         (u32::MAX, &T2580),
     ];
-    let table = tables.iter().find(|(to, _)| *to > driver).map_or(&T2580, |(_, t)| *t);
-    table.get(gpu::device_index(device)).copied().filter(|&c| c != X)
+    let table = tables
+        .iter()
+        .find(|(to, _)| *to > driver)
+        .map_or(&T2580, |(_, t)| *t);
+    table
+        .get(gpu::device_index(device))
+        .copied()
+        .filter(|&c| c != X)
 }
 
 /// Type code, element size, element count of an argument type in the metadata.
@@ -163,7 +208,9 @@ fn arg_type_sizes(t: ArgType) -> (u32, u32, u32) {
         Float => (11, 4, 1),
         Double => (12, 8, 1),
         Pointer => (7, 8, 1),
-        Image | Image1d | Image1dArray | Image1dBuffer | Image2d | Image2dArray | Image3d => (0, 32, 1),
+        Image | Image1d | Image1dArray | Image1dBuffer | Image2d | Image2dArray | Image3d => {
+            (0, 32, 1)
+        }
         Sampler => (0, 16, 1),
         Structure => (15, 0, 0),
         Counter32 | Counter64 => (0, 0, 0),
@@ -190,7 +237,11 @@ pub fn kernel_arg_size(args: &[KernelArg], is64: bool, new_binaries: bool) -> u3
     let mut size = 0u32;
     for arg in args {
         use ArgType::*;
-        if matches!(arg.arg_type, Pointer | Pipe | ClkEvent | Structure | CmdQueue | Sampler) || arg.arg_type.is_image() {
+        if matches!(
+            arg.arg_type,
+            Pointer | Pipe | ClkEvent | Structure | CmdQueue | Sampler
+        ) || arg.arg_type.is_image()
+        {
             let s = if is64 { 8 } else { 4 };
             size = size.next_multiple_of(s) + s;
         } else {
@@ -221,7 +272,13 @@ pub fn config_pgm_rsrc2(gen: Generation, config: &KernelConfig, store_local_size
             dim_values |= if config.use_enqueue {
                 2 << 11
             } else {
-                (if m & 4 != 0 { 2 } else if m & 2 != 0 { 1 } else { 0 }) << 11
+                (if m & 4 != 0 {
+                    2
+                } else if m & 2 != 0 {
+                    1
+                } else {
+                    0
+                }) << 11
             };
         }
         Some(_) => {}
@@ -233,9 +290,17 @@ pub fn config_pgm_rsrc2(gen: Generation, config: &KernelConfig, store_local_size
     } else if config.use_enqueue {
         10
     } else if config.use_setup {
-        if gcn14 { 10 } else { 8 }
+        if gcn14 {
+            10
+        } else {
+            8
+        }
     } else if config.use_args {
-        if gcn14 { 8 } else { 6 }
+        if gcn14 {
+            8
+        } else {
+            6
+        }
     } else if gcn14 {
         6
     } else {
@@ -248,24 +313,44 @@ pub fn config_pgm_rsrc2(gen: Generation, config: &KernelConfig, store_local_size
             scratch: config.scratch_buffer_size != 0,
             dim_mask,
             default_dims: Some(dim_values),
-            lds_size: if store_local_size { config.local_size } else { 0 },
+            lds_size: if store_local_size {
+                config.local_size
+            } else {
+                0
+            },
             ..gpu::RsrcLayout::default()
         },
     )
 }
 
-fn kernel_setup(input: &Input, config: &KernelConfig, new_binaries: bool, pipes_used: bool) -> Vec<u8> {
+fn kernel_setup(
+    input: &Input,
+    config: &KernelConfig,
+    new_binaries: bool,
+    pipes_used: bool,
+) -> Vec<u8> {
     let gen = input.device.generation();
     let mut b = Bytes::default();
     b.u64(if new_binaries { 0x1_0000_0001 } else { 1 });
     b.bytes(&[1, 0, 0, 0, 0, 0, 0, 0, 0, 1]).zeros(30);
     let needed_extra = if gen >= Generation::Gcn1_2 { 4 } else { 2 };
-    let extra = if config.use_enqueue || config.use_generic { needed_extra } else { 0 };
+    let extra = if config.use_enqueue || config.use_generic {
+        needed_extra
+    } else {
+        0
+    };
     let sgprs = (config.used_sgprs + extra + 2).max(1);
     let vgprs = config.used_vgprs.max(1);
     // The new binaries always clamp (DX10_CLAMP).
-    let rsrc = gpu::RsrcSettings { dx10_clamp: config.rsrc.dx10_clamp || new_binaries, ..config.rsrc };
-    let rsrc1 = rsrc.pgm_rsrc1(&gpu::RsrcLayout { vgprs, sgprs, ..gpu::RsrcLayout::default() });
+    let rsrc = gpu::RsrcSettings {
+        dx10_clamp: config.rsrc.dx10_clamp || new_binaries,
+        ..config.rsrc
+    };
+    let rsrc1 = rsrc.pgm_rsrc1(&gpu::RsrcLayout {
+        vgprs,
+        sgprs,
+        ..gpu::RsrcLayout::default()
+    });
     let mut setup1: u16 = if config.use_generic {
         0x2f
     } else if config.use_enqueue {
@@ -325,11 +410,20 @@ fn kernel_setup(input: &Input, config: &KernelConfig, new_binaries: bool, pipes_
 
 /// Counts instructions and memory operations of code, for the old layout's stub.
 fn analyze_code(gen: Generation, code: &[u8]) -> (u32, u32, u32) {
-    const SIZE11: [bool; 16] = [false, false, false, false, true, false, true, true, true, false, true, false, true, false, true, false];
-    const SIZE12: [bool; 16] = [true, true, false, false, true, false, true, true, true, false, true, false, true, false, false, false];
+    const SIZE11: [bool; 16] = [
+        false, false, false, false, true, false, true, true, true, false, true, false, true, false,
+        true, false,
+    ];
+    const SIZE12: [bool; 16] = [
+        true, true, false, false, true, false, true, true, true, false, true, false, true, false,
+        false, false,
+    ];
     // 0 other, 1 global, 2 local
     const KIND: [u8; 16] = [0, 0, 0, 0, 0, 0, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0];
-    let words: Vec<u32> = code.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    let words: Vec<u32> = code
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
     let gcn12 = gen >= Generation::Gcn1_2;
     let gcn11 = gen == Generation::Gcn1_1;
     let (mut instrs, mut global, mut local) = (0u32, 0u32, 0u32);
@@ -386,7 +480,8 @@ fn analyze_code(gen: Generation, code: &[u8]) -> (u32, u32, u32) {
                 let opcode = (insn >> 25) & 0x3f;
                 // VOP2 with a constant after the word (v_madmk/v_madak), or a literal
                 // or SDWA/DPP word.
-                let constant = (!gcn12 && (opcode == 32 || opcode == 33)) || (gcn12 && matches!(opcode, 23 | 24 | 36 | 37));
+                let constant = (!gcn12 && (opcode == 32 || opcode == 33))
+                    || (gcn12 && matches!(opcode, 23 | 24 | 36 | 37));
                 if constant || insn & 0x1ff == 0xff || sdwa_dpp(insn) {
                     skip(&mut pos);
                 }
@@ -404,18 +499,50 @@ fn kernel_stub(input: &Input, config: &KernelConfig, code: &[u8]) -> Vec<u8> {
     let sgprs_all = config.used_sgprs.wrapping_add(2 + extra);
     let (instrs, global, local) = analyze_code(gen, code);
     let mut b = Bytes::default();
-    b.u32(0xa60).u32(instrs).u32(config.used_vgprs).zeros(24).u32(instrs).u32(global).u32(local).u32(0)
-        .u32(config.used_sgprs.wrapping_add(config.used_vgprs)).u32(0).u32(sgprs_all);
+    b.u32(0xa60)
+        .u32(instrs)
+        .u32(config.used_vgprs)
+        .zeros(24)
+        .u32(instrs)
+        .u32(global)
+        .u32(local)
+        .u32(0)
+        .u32(config.used_sgprs.wrapping_add(config.used_vgprs))
+        .u32(0)
+        .u32(sgprs_all);
     b.zeros(0xb8 - b.len()).u32(0xa60);
-    b.zeros(0x164 - b.len()).u32(3).u32(if config.local_size != 0 { 13 } else { 12 });
+    b.zeros(0x164 - b.len())
+        .u32(3)
+        .u32(if config.local_size != 0 { 13 } else { 12 });
     b.zeros(0x9a0 - b.len());
     let code_size = code.len() as u64;
-    b.u64(0xa60).u32(0x100).u32((code_size + 0x100) as u32).u32(0).u32(0).u32(0x200).u32(0)
-        .u64(code_size + 0xb60).u32(0).u32(0).u64(code_size + 0xb60)
-        .u32(config.used_vgprs).u32(sgprs_all).u32(0).u32(0).u32(config.used_vgprs).u32(config.used_sgprs)
-        .u32(config.rsrc.float_mode & 0xff).u32(0).u32(1).zeros(12)
-        .u32((config.scratch_buffer_size + 3) >> 2).u32(config.local_size).u32(0xffff_ffff).u32(0);
-    b.zeros(0x9a0 + 0xa8 - b.len()).u32(config_pgm_rsrc2(gen, config, true));
+    b.u64(0xa60)
+        .u32(0x100)
+        .u32((code_size + 0x100) as u32)
+        .u32(0)
+        .u32(0)
+        .u32(0x200)
+        .u32(0)
+        .u64(code_size + 0xb60)
+        .u32(0)
+        .u32(0)
+        .u64(code_size + 0xb60)
+        .u32(config.used_vgprs)
+        .u32(sgprs_all)
+        .u32(0)
+        .u32(0)
+        .u32(config.used_vgprs)
+        .u32(config.used_sgprs)
+        .u32(config.rsrc.float_mode & 0xff)
+        .u32(0)
+        .u32(1)
+        .zeros(12)
+        .u32((config.scratch_buffer_size + 3) >> 2)
+        .u32(config.local_size)
+        .u32(0xffff_ffff)
+        .u32(0);
+    b.zeros(0x9a0 + 0xa8 - b.len())
+        .u32(config_pgm_rsrc2(gen, config, true));
     b.zeros(0xa60 - b.len());
     b.0
 }
@@ -429,7 +556,9 @@ struct KernelTemp {
     res_ids: Vec<u32>,
 }
 
-const ISA_METADATA: [u8; 20] = [0, 0, 0x68, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0x42, 9, 0, 0, 0, 0, 0, 0];
+const ISA_METADATA: [u8; 20] = [
+    0, 0, 0x68, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0x42, 9, 0, 0, 0, 0, 0, 0,
+];
 
 fn arch_word(gen: Generation) -> &'static str {
     match gen {
@@ -467,7 +596,14 @@ fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatE
             continue;
         };
         if id >= limit {
-            return Err(id_out_of_range(name, k, arg, what, id, &format!("0 to {}", limit - 1)));
+            return Err(id_out_of_range(
+                name,
+                k,
+                arg,
+                what,
+                id,
+                &format!("0 to {}", limit - 1),
+            ));
         }
         if mask[id as usize] {
             return Err(id_taken(name, k, arg, what, id));
@@ -480,17 +616,18 @@ fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatE
         if arg.res_id.is_some() {
             continue;
         }
-        let (mask, slot, limit, what): (&[bool], usize, usize, &str) = if arg.arg_type == ArgType::Sampler {
-            (&samp, 0, 16, "sampler")
-        } else if arg.arg_type.is_image() {
-            match arg.ptr_access & access::MASK {
-                access::READ_ONLY => (&ro, 1, 128, "read-only image"),
-                access::WRITE_ONLY => (&wo, 2, 64, "write-only image"),
-                _ => (&rw, 3, 64, "read-write image"),
-            }
-        } else {
-            continue;
-        };
+        let (mask, slot, limit, what): (&[bool], usize, usize, &str) =
+            if arg.arg_type == ArgType::Sampler {
+                (&samp, 0, 16, "sampler")
+            } else if arg.arg_type.is_image() {
+                match arg.ptr_access & access::MASK {
+                    access::READ_ONLY => (&ro, 1, 128, "read-only image"),
+                    access::WRITE_ONLY => (&wo, 2, 64, "write-only image"),
+                    _ => (&rw, 3, 64, "read-write image"),
+                }
+            } else {
+                continue;
+            };
         while next[slot] < limit && mask[next[slot]] {
             next[slot] += 1;
         }
@@ -503,7 +640,13 @@ fn assign_res_ids(name: &str, config: &KernelConfig) -> Result<Vec<u32>, FormatE
     Ok(res)
 }
 
-fn write_metadata(input: &Input, kernel_id: usize, config: &KernelConfig, temp: &KernelTemp, size: usize) -> Vec<u8> {
+fn write_metadata(
+    input: &Input,
+    kernel_id: usize,
+    config: &KernelConfig,
+    temp: &KernelTemp,
+    size: usize,
+) -> Vec<u8> {
     let driver = input.driver_version;
     let new_binaries = driver >= NEW_BINARIES;
     let v16_3 = driver >= VERSION_16_3;
@@ -528,11 +671,20 @@ fn write_metadata(input: &Input, kernel_id: usize, config: &KernelConfig, temp: 
     word(&mut b, header_size);
     word(&mut b, size as u64);
     b.u32(3).u32(1).u32(0x68);
-    let mut options = if config.reqd_work_group_size[0] != 0 { 4 } else { 0 };
+    let mut options = if config.reqd_work_group_size[0] != 0 {
+        4
+    } else {
+        0
+    };
     if is64 {
         options |= 0x20;
     }
-    if (config.use_enqueue || config.local_size != 0 || temp.pipes_used || config.scratch_buffer_size != 0) && !new_binaries {
+    if (config.use_enqueue
+        || config.local_size != 0
+        || temp.pipes_used
+        || config.scratch_buffer_size != 0)
+        && !new_binaries
+    {
         options |= 0x100;
     }
     b.u32(options).u16((kernel_id + 1024) as u16).u16(0).u32(0);
@@ -546,7 +698,11 @@ fn write_metadata(input: &Input, kernel_id: usize, config: &KernelConfig, temp: 
         b.zeros(12);
     }
     word(&mut b, 0x15);
-    let second = if driver < 223600 { "generic" } else { arch_word(gen) };
+    let second = if driver < 223600 {
+        "generic"
+    } else {
+        arch_word(gen)
+    };
     word(&mut b, second.len() as u64);
     for _ in 0..3 {
         word(&mut b, 0);
@@ -569,7 +725,11 @@ fn write_metadata(input: &Input, kernel_id: usize, config: &KernelConfig, temp: 
         if v16_3 && is64 {
             b.u32(0);
         }
-        b.u32(if !temp.pipes_used && !config.use_enqueue { 0xffff_ffff } else { 0 });
+        b.u32(if !temp.pipes_used && !config.use_enqueue {
+            0xffff_ffff
+        } else {
+            0
+        });
     }
     if v16_3 {
         if is64 {
@@ -606,8 +766,14 @@ fn write_metadata(input: &Input, kernel_id: usize, config: &KernelConfig, temp: 
         } else {
             vec
         };
-        let arg_size = if arg.arg_type == ArgType::Structure { arg.struct_size } else { elem.max(4) * vec };
-        b.u32(union).u32(u32::from(arg.arg_type != ArgType::Sampler)).u32(arg_offset);
+        let arg_size = if arg.arg_type == ArgType::Structure {
+            arg.struct_size
+        } else {
+            elem.max(4) * vec
+        };
+        b.u32(union)
+            .u32(u32::from(arg.arg_type != ArgType::Sampler))
+            .u32(arg_offset);
         arg_offset = arg_offset.wrapping_add(arg_size.wrapping_add(15) & !15);
         if image {
             type_code = match arg.ptr_access & access::MASK {
@@ -615,24 +781,43 @@ fn write_metadata(input: &Input, kernel_id: usize, config: &KernelConfig, temp: 
                 access::WRITE_ONLY => 2,
                 _ => 3,
             };
-        } else if v16_3 && matches!(arg.arg_type, ArgType::Char | ArgType::Short | ArgType::Int | ArgType::Long) {
+        } else if v16_3
+            && matches!(
+                arg.arg_type,
+                ArgType::Char | ArgType::Short | ArgType::Int | ArgType::Long
+            )
+        {
             type_code -= 4;
         }
         b.u32(type_code);
         let ptr_align = match arg.arg_type {
-            ArgType::CmdQueue => if new_binaries { 4 } else { 2 },
+            ArgType::CmdQueue => {
+                if new_binaries {
+                    4
+                } else {
+                    2
+                }
+            }
             ArgType::Pipe => 256,
             ArgType::ClkEvent => 4,
             _ if image => 1,
             ArgType::Pointer => {
                 let (_, pelem, pvec) = arg_type_sizes(arg.pointer_type);
                 let pvec = if new_binaries && pvec == 3 { 4 } else { pvec };
-                let size = if arg.pointer_type == ArgType::Structure { arg.struct_size } else { pelem * pvec };
+                let size = if arg.pointer_type == ArgType::Structure {
+                    arg.struct_size
+                } else {
+                    pelem * pvec
+                };
                 if size == 0 {
                     0
                 } else {
                     let a = 1u32 << (31 - size.leading_zeros());
-                    if a != size { a << 1 } else { a }
+                    if a != size {
+                        a << 1
+                    } else {
+                        a
+                    }
                 }
             }
             _ => 0,
@@ -654,10 +839,20 @@ fn write_metadata(input: &Input, kernel_id: usize, config: &KernelConfig, temp: 
         };
         b.u32(ptr_type).u32(ptr_space);
         let pointer_or_pipe = match arg.arg_type {
-            ArgType::Pipe => if arg.used != 0 { 3 } else { 1 },
+            ArgType::Pipe => {
+                if arg.used != 0 {
+                    3
+                } else {
+                    1
+                }
+            }
             ArgType::Pointer | ArgType::ClkEvent => {
                 if new_binaries {
-                    if arg.used != 0 { u32::from(arg.used) } else { 1 }
+                    if arg.used != 0 {
+                        u32::from(arg.used)
+                    } else {
+                        1
+                    }
                 } else {
                     3
                 }
@@ -685,7 +880,10 @@ fn write_metadata(input: &Input, kernel_id: usize, config: &KernelConfig, temp: 
     }
     b.zeros(if is64 { 88 } else { 64 });
     for arg in &config.args {
-        b.bytes(arg.name.as_bytes()).u8(0).bytes(arg.type_name.as_bytes()).u8(0);
+        b.bytes(arg.name.as_bytes())
+            .u8(0)
+            .bytes(arg.type_name.as_bytes())
+            .u8(0);
     }
     b.zeros(if is64 { 48 } else { 24 });
     debug_assert_eq!(b.len(), size);
@@ -698,9 +896,27 @@ fn metadata_size(input: &Input, config: &KernelConfig) -> usize {
     let v16_3 = driver >= VERSION_16_3;
     let args = config.args.len();
     let mut out = if input.is64 {
-        (if new_binaries { if v16_3 { 303 } else { 254 } } else { 246 }) + (args + 1) * 88 + 48
+        (if new_binaries {
+            if v16_3 {
+                303
+            } else {
+                254
+            }
+        } else {
+            246
+        }) + (args + 1) * 88
+            + 48
     } else {
-        (if new_binaries { if v16_3 { 195 } else { 174 } } else { 166 }) + (args + 1) * 64 + 24
+        (if new_binaries {
+            if v16_3 {
+                195
+            } else {
+                174
+            }
+        } else {
+            166
+        }) + (args + 1) * 64
+            + 24
     };
     for arg in &config.args {
         out += arg.name.len() + arg.type_name.len() + 2;
@@ -717,7 +933,11 @@ fn metadata_size(input: &Input, config: &KernelConfig) -> usize {
 /// Errors: each kernel's first refusal.
 fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, Vec<FormatError>> {
     let new_binaries = input.driver_version >= NEW_BINARIES;
-    let samplers_num = if input.sampler_config { input.samplers.len() } else { input.sampler_init.len() >> 3 };
+    let samplers_num = if input.sampler_config {
+        input.samplers.len()
+    } else {
+        input.sampler_init.len() >> 3
+    };
     let mut temps = Vec::new();
     let mut errors = Vec::new();
     for (i, kernel) in input.kernels.iter().enumerate() {
@@ -733,14 +953,27 @@ fn prepare_kernels(input: &Input) -> Result<Vec<KernelTemp>, Vec<FormatError>> {
     }
 }
 
-fn prepare_kernel(input: &Input, i: usize, kernel: &KernelInput, new_binaries: bool, samplers_num: usize) -> Result<KernelTemp, FormatError> {
+fn prepare_kernel(
+    input: &Input,
+    i: usize,
+    kernel: &KernelInput,
+    new_binaries: bool,
+    samplers_num: usize,
+) -> Result<KernelTemp, FormatError> {
     let err = |m: &str| FormatError::kernel(&kernel.name, m);
-    if let KernelSetup::Raw { isa_metadata, stub, .. } = &kernel.setup {
+    if let KernelSetup::Raw {
+        isa_metadata, stub, ..
+    } = &kernel.setup
+    {
         if new_binaries && isa_metadata.is_some() {
-            return Err(err(&format!("`.isametadata` has a place only in binaries of drivers before {NEW_BINARIES}")));
+            return Err(err(&format!(
+                "`.isametadata` has a place only in binaries of drivers before {NEW_BINARIES}"
+            )));
         }
         if new_binaries && !stub.is_empty() {
-            return Err(err(&format!("`.stub` has a place only in binaries of drivers before {NEW_BINARIES}")));
+            return Err(err(&format!(
+                "`.stub` has a place only in binaries of drivers before {NEW_BINARIES}"
+            )));
         }
     }
     if new_binaries {
@@ -751,16 +984,27 @@ fn prepare_kernel(input: &Input, i: usize, kernel: &KernelInput, new_binaries: b
         }
     }
     let temp = match &kernel.setup {
-        KernelSetup::Raw { metadata, isa_metadata, setup, stub } => KernelTemp {
+        KernelSetup::Raw {
+            metadata,
+            isa_metadata,
+            setup,
+            stub,
+        } => KernelTemp {
             metadata: metadata.clone(),
-            isa_metadata: isa_metadata.clone().unwrap_or_else(|| ISA_METADATA.to_vec()),
+            isa_metadata: isa_metadata
+                .clone()
+                .unwrap_or_else(|| ISA_METADATA.to_vec()),
             setup_size: setup.as_ref().map_or(256, |s| s.len()),
             stub: stub.clone(),
             pipes_used: false,
             res_ids: Vec::new(),
         },
         KernelSetup::Config(config) | KernelSetup::Hsa(config, _) => {
-            let pipes = config.args.iter().filter(|a| a.arg_type == ArgType::Pipe && a.used != 0).count();
+            let pipes = config
+                .args
+                .iter()
+                .filter(|a| a.arg_type == ArgType::Pipe && a.used != 0)
+                .count();
             let res_ids = assign_res_ids(&kernel.name, config)?;
             for &s in &config.samplers {
                 if s as usize >= samplers_num {
@@ -769,7 +1013,11 @@ fn prepare_kernel(input: &Input, i: usize, kernel: &KernelInput, new_binaries: b
             }
             let mut temp = KernelTemp {
                 metadata: Vec::new(),
-                isa_metadata: if new_binaries { Vec::new() } else { ISA_METADATA.to_vec() },
+                isa_metadata: if new_binaries {
+                    Vec::new()
+                } else {
+                    ISA_METADATA.to_vec()
+                },
                 setup_size: 256,
                 stub: Vec::new(),
                 pipes_used: pipes != 0,
@@ -782,7 +1030,11 @@ fn prepare_kernel(input: &Input, i: usize, kernel: &KernelInput, new_binaries: b
                     // The reference makes the stub of an HSA kernel from its plain
                     // configuration, whose register counts are never set.
                     KernelSetup::Hsa(..) => {
-                        let unset = KernelConfig { used_sgprs: u32::MAX, used_vgprs: u32::MAX, ..config.clone() };
+                        let unset = KernelConfig {
+                            used_sgprs: u32::MAX,
+                            used_vgprs: u32::MAX,
+                            ..config.clone()
+                        };
                         kernel_stub(input, &unset, &kernel.code)
                     }
                     _ => kernel_stub(input, config, &kernel.code),
@@ -794,9 +1046,16 @@ fn prepare_kernel(input: &Input, i: usize, kernel: &KernelInput, new_binaries: b
     Ok(temp)
 }
 
-fn kernel_setup_bytes(input: &Input, kernel: &KernelInput, temp: &KernelTemp, new_binaries: bool) -> Option<Vec<u8>> {
+fn kernel_setup_bytes(
+    input: &Input,
+    kernel: &KernelInput,
+    temp: &KernelTemp,
+    new_binaries: bool,
+) -> Option<Vec<u8>> {
     match &kernel.setup {
-        KernelSetup::Config(config) => Some(kernel_setup(input, config, new_binaries, temp.pipes_used)),
+        KernelSetup::Config(config) => {
+            Some(kernel_setup(input, config, new_binaries, temp.pipes_used))
+        }
         KernelSetup::Hsa(_, setup) => Some(setup.to_vec()),
         KernelSetup::Raw { setup, .. } => setup.clone(),
     }
@@ -853,21 +1112,38 @@ fn main_section(place: SymbolPlace, has_text: bool) -> Option<u16> {
 /// Whether an added symbol of the inner ELF also gets a local `&input_bc::&` copy: those
 /// of global data, read-write data and bss.
 fn is_data_symbol(s: &ExtraSymbol) -> bool {
-    matches!(s.place, SymbolPlace::Rodata | SymbolPlace::Data | SymbolPlace::Bss)
+    matches!(
+        s.place,
+        SymbolPlace::Rodata | SymbolPlace::Data | SymbolPlace::Bss
+    )
 }
 
-fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> Result<Vec<u8>, FormatError> {
+fn inner_binary(
+    input: &Input,
+    temps: &[KernelTemp],
+    arch: gpu::ArchVersion,
+) -> Result<Vec<u8>, FormatError> {
     let driver = input.driver_version;
     let v16_3 = driver >= VERSION_16_3;
     let has_global = !input.global_data.is_empty();
     let has_rw = !input.rw_data.is_empty();
     let has_bss = input.bss_size != 0;
-    let samplers_num = if input.sampler_config { input.samplers.len() } else { input.sampler_init.len() >> 3 };
+    let samplers_num = if input.sampler_config {
+        input.samplers.len()
+    } else {
+        input.sampler_init.len() >> 3
+    };
     let has_samplers = has_samplers(input);
     let kernels = input.kernels.len();
     let gpu_pro = driver == 203603 || driver == 207903;
     let class = Class::Elf64;
-    let header = Header { os_abi: 0x40, e_type: elf::ET_REL, machine: 0xe0, version: 1, ..Default::default() };
+    let header = Header {
+        os_abi: 0x40,
+        e_type: elf::ET_REL,
+        machine: 0xe0,
+        version: 1,
+        ..Default::default()
+    };
     let mut b = ElfBuilder::new(class, header);
     b.add_null_symbol = v16_3;
     b.addr_start_region = if v16_3 { 4 } else { 1 };
@@ -875,23 +1151,39 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
     let (symtab_id, global_id, text_id) = if !v16_3 {
         let n = |c: bool| u32::from(c);
         (
-            4 + if has_samplers { 2 } else { 0 } + n(has_rw) + n(has_global) + n(has_bss) + n(has_rw || has_global || has_bss),
+            4 + if has_samplers { 2 } else { 0 }
+                + n(has_rw)
+                + n(has_global)
+                + n(has_bss)
+                + n(has_rw || has_global || has_bss),
             1 + n(has_rw) + n(has_bss),
             1 + n(has_rw) + n(has_global) + n(has_bss),
         )
     } else {
         let n = |c: bool| u32::from(c);
-        (5 + n(has_rw) + n(has_global) + n(has_bss), 4 + n(has_rw) + n(has_bss), 4 + n(has_rw) + n(has_global) + n(has_bss))
+        (
+            5 + n(has_rw) + n(has_global) + n(has_bss),
+            4 + n(has_rw) + n(has_bss),
+            4 + n(has_rw) + n(has_global) + n(has_bss),
+        )
     };
 
     let note1 = vec![1, 0, 0, 0, 0, 0, 0, 0];
-    let note2 = if input.is64 { vec![1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0] } else { vec![1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0] };
+    let note2 = if input.is64 {
+        vec![1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0]
+    } else {
+        vec![1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0]
+    };
     let mut note3 = vec![4, 0, 7, 0];
     note3.extend_from_slice(&arch.major.to_le_bytes());
     note3.extend_from_slice(&arch.minor.to_le_bytes());
     note3.extend_from_slice(&arch.stepping.to_le_bytes());
     note3.extend_from_slice(b"AMD\0AMDGPU\0\0\0\0");
-    let amd_note = |n_type: u32, desc: Vec<u8>| Note { name: "AMD".into(), desc, n_type };
+    let amd_note = |n_type: u32, desc: Vec<u8>| Note {
+        name: "AMD".into(),
+        desc,
+        n_type,
+    };
 
     b.add(Region::program_headers(class));
     let mut section_ids = SectionIds::default();
@@ -902,9 +1194,19 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         id
     };
     if v16_3 {
-        b.add(Region::generated(".shstrtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 8));
+        b.add(Region::generated(
+            ".shstrtab",
+            elf::SHT_STRTAB,
+            elf::SHF_STRINGS,
+            8,
+        ));
         take();
-        b.add(Region::generated(".strtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 8));
+        b.add(Region::generated(
+            ".strtab",
+            elf::SHT_STRTAB,
+            elf::SHF_STRINGS,
+            8,
+        ));
         take();
         b.notes.push(amd_note(1, note1.clone()));
         b.notes.push(amd_note(2, note2.clone()));
@@ -935,11 +1237,19 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         r
     };
     if has_rw {
-        b.add(data_section(".hsadata_global_agent", input.rw_data.clone(), 0x90_0003));
+        b.add(data_section(
+            ".hsadata_global_agent",
+            input.rw_data.clone(),
+            0x90_0003,
+        ));
         section_ids.rw = take();
     }
     if has_bss {
-        let align = if input.bss_align != 0 { input.bss_align } else { 8 };
+        let align = if input.bss_align != 0 {
+            input.bss_align
+        } else {
+            8
+        };
         let mut r = Region::generated(".hsabss_global_agent", elf::SHT_NOBITS, 0x90_0003, align);
         r.size = Some(input.bss_size);
         let info = r.info_mut();
@@ -951,7 +1261,11 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
     if has_global {
         let mut data = input.global_data.clone();
         if !v16_3 {
-            let all = (input.global_data.len() as u64 + input.bss_size + input.rw_data.len() as u64 + 255) & !255;
+            let all = (input.global_data.len() as u64
+                + input.bss_size
+                + input.rw_data.len() as u64
+                + 255)
+                & !255;
             let size = all - input.rw_data.len() as u64 - input.bss_size;
             data.resize(size as usize, 0);
         }
@@ -959,7 +1273,13 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         section_ids.global = take();
     }
     if kernels != 0 {
-        let mut r = Region::section(".hsatext", elf::SHT_PROGBITS, 0xc0_0007, 256, inner_text(input, temps));
+        let mut r = Region::section(
+            ".hsatext",
+            elf::SHT_PROGBITS,
+            0xc0_0007,
+            256,
+            inner_text(input, temps),
+        );
         r.info_mut().addr_base = AddrBase::Counted;
         b.add(r);
         section_ids.text = take();
@@ -968,7 +1288,11 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         b.add(Region::generated(".symtab", elf::SHT_SYMTAB, 0, 8));
         take();
     }
-    let data_symbols = input.inner_extra_symbols.iter().filter(|s| is_data_symbol(s)).count() as u64;
+    let data_symbols = input
+        .inner_extra_symbols
+        .iter()
+        .filter(|s| is_data_symbol(s))
+        .count() as u64;
     if has_samplers {
         let init = if input.sampler_config {
             let mut v = Bytes::default();
@@ -979,18 +1303,31 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         } else {
             input.sampler_init.clone()
         };
-        let mut r = Region::section(".hsaimage_samplerinit", elf::SHT_PROGBITS, elf::SHF_MERGE, if v16_3 { 8 } else { 1 }, init);
+        let mut r = Region::section(
+            ".hsaimage_samplerinit",
+            elf::SHT_PROGBITS,
+            elf::SHF_MERGE,
+            if v16_3 { 8 } else { 1 },
+            init,
+        );
         r.info_mut().ent_size = 8;
         b.add(r);
         section_ids.sampler_init = take();
         let mut rel = Bytes::default();
-        let first = kernels as u64 + samplers_num as u64 + data_symbols + 2 + u64::from(has_rw) + u64::from(has_bss) + u64::from(v16_3);
+        let first = kernels as u64
+            + samplers_num as u64
+            + data_symbols
+            + 2
+            + u64::from(has_rw)
+            + u64::from(has_bss)
+            + u64::from(v16_3);
         if !input.sampler_offsets.is_empty() {
             for (i, &off) in input.sampler_offsets.iter().enumerate() {
                 rela(&mut rel, off, first + i as u64, 4, 0);
             }
         } else {
-            let base = (input.global_data.len() as u64).wrapping_sub((samplers_num as u64) << 3) & !7;
+            let base =
+                (input.global_data.len() as u64).wrapping_sub((samplers_num as u64) << 3) & !7;
             for i in 0..samplers_num as u64 {
                 rela(&mut rel, base + 8 * i, first + i, 4, 0);
             }
@@ -1024,14 +1361,26 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         };
         if input.code.is_some() {
             for r in &input.relocations {
-                rela(&mut rel, r.offset, sym_of(r), if r.high { 2 } else { 1 }, r.addend);
+                rela(
+                    &mut rel,
+                    r.offset,
+                    sym_of(r),
+                    if r.high { 2 } else { 1 },
+                    r.addend,
+                );
             }
         } else {
             let mut code_offset = 0u64;
             for (kernel, temp) in input.kernels.iter().zip(temps) {
                 code_offset += temp.setup_size as u64;
                 for r in &kernel.relocations {
-                    rela(&mut rel, r.offset + code_offset, sym_of(r), if r.high { 2 } else { 1 }, r.addend);
+                    rela(
+                        &mut rel,
+                        r.offset + code_offset,
+                        sym_of(r),
+                        if r.high { 2 } else { 1 },
+                        r.addend,
+                    );
                 }
                 code_offset += (kernel.code.len() as u64 + 255) & !255;
             }
@@ -1060,50 +1409,80 @@ fn inner_binary(input: &Input, temps: &[KernelTemp], arch: gpu::ArchVersion) -> 
         };
         b.notes.push(amd_note(5, n5));
         b.notes.push(amd_note(3, note3[..0x1e].to_vec()));
-        b.notes.push(amd_note(4, if input.is64 {
-            vec![0xf0, 0x83, 0x17, 0xfb, 0xfc, 0x7f, 0, 0]
-        } else {
-            vec![0xb0, 0xa6, 0xf2, 0]
-        }));
+        b.notes.push(amd_note(
+            4,
+            if input.is64 {
+                vec![0xf0, 0x83, 0x17, 0xfb, 0xfc, 0x7f, 0, 0]
+            } else {
+                vec![0xb0, 0xa6, 0xf2, 0]
+            },
+        ));
         b.add(Region::generated(".note", elf::SHT_NOTE, 0, 8));
         take();
-        b.add(Region::generated(".strtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 1));
+        b.add(Region::generated(
+            ".strtab",
+            elf::SHT_STRTAB,
+            elf::SHF_STRINGS,
+            1,
+        ));
         take();
         b.add(Region::generated(".symtab", elf::SHT_SYMTAB, 0, 8));
         take();
-        b.add(Region::generated(".shstrtab", elf::SHT_STRTAB, elf::SHF_STRINGS, 1));
+        b.add(Region::generated(
+            ".shstrtab",
+            elf::SHT_STRTAB,
+            elf::SHF_STRINGS,
+            1,
+        ));
         take();
     }
     // Extra sections come after the format's sections.
     let first_extra = next_id;
     if kernels != 0 {
-        inner_symbols(&mut b, input, temps, &section_ids, samplers_num, first_extra)?;
+        inner_symbols(
+            &mut b,
+            input,
+            temps,
+            &section_ids,
+            samplers_num,
+            first_extra,
+        )?;
     }
     b.add_extra_sections(&input.inner_extra_sections);
     b.add(Region::section_headers(class));
     if kernels != 0 {
         let mut reg = if v16_3 { 4 } else { 1 };
-        let ph = |p_type: u32, flags: u32, start: usize, regions: usize, vaddr: AddrBase| ProgramHeader {
-            p_type,
-            flags,
-            region_start: start,
-            regions,
-            have_mem_size: true,
-            paddr_base: AddrBase::Header,
-            vaddr_base: vaddr,
-            mem_size: 0,
-            align: 0,
+        let ph = |p_type: u32, flags: u32, start: usize, regions: usize, vaddr: AddrBase| {
+            ProgramHeader {
+                p_type,
+                flags,
+                region_start: start,
+                regions,
+                have_mem_size: true,
+                paddr_base: AddrBase::Header,
+                vaddr_base: vaddr,
+                mem_size: 0,
+                align: 0,
+            }
         };
         let data_regions = usize::from(has_rw) + usize::from(has_bss);
         if data_regions != 0 {
-            b.program_headers.push(ph(0x6000_0001, 6, reg, data_regions, AddrBase::Header));
+            b.program_headers
+                .push(ph(0x6000_0001, 6, reg, data_regions, AddrBase::Header));
             reg += data_regions;
         }
         if has_global {
-            b.program_headers.push(ph(0x6000_0002, 6, reg, 1, AddrBase::Counted));
+            b.program_headers
+                .push(ph(0x6000_0002, 6, reg, 1, AddrBase::Counted));
             reg += 1;
         }
-        b.program_headers.push(ph(0x6000_0003, if v16_3 { 5 } else { 6 }, reg, 1, AddrBase::Counted));
+        b.program_headers.push(ph(
+            0x6000_0003,
+            if v16_3 { 5 } else { 6 },
+            reg,
+            1,
+            AddrBase::Counted,
+        ));
     }
     Ok(b.build())
 }
@@ -1140,18 +1519,31 @@ fn inner_symbols(
     samplers_num: usize,
     first_extra: u16,
 ) -> Result<(), FormatError> {
-    let added: Vec<Symbol> = input.inner_extra_symbols.iter().map(|s| s.entry(|p| ids.of(p), first_extra)).collect::<Result<_, _>>()?;
+    let added: Vec<Symbol> = input
+        .inner_extra_symbols
+        .iter()
+        .map(|s| s.entry(|p| ids.of(p), first_extra))
+        .collect::<Result<_, _>>()?;
     for (s, entry) in input.inner_extra_symbols.iter().zip(&added) {
         if is_data_symbol(s) {
             let info = elf::st_info(elf::STB_LOCAL, elf::STT_OBJECT);
-            b.symbols.push(Symbol { name: format!("&input_bc::&{}", s.name), info, other: 0, ..entry.clone() });
+            b.symbols.push(Symbol {
+                name: format!("&input_bc::&{}", s.name),
+                info,
+                other: 0,
+                ..entry.clone()
+            });
         }
     }
     let mut sampler_done = vec![false; samplers_num];
     let sampler_base = (input.global_data.len() as u64).wrapping_sub(samplers_num as u64);
     let local = |kind| elf::st_info(elf::STB_LOCAL, kind);
     let sampler_value = |i: usize| {
-        input.sampler_offsets.get(i).copied().unwrap_or_else(|| sampler_base.wrapping_add(i as u64 * 8))
+        input
+            .sampler_offsets
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| sampler_base.wrapping_add(i as u64 * 8))
     };
     let mut code_pos = 0u64;
     for (kernel, temp) in input.kernels.iter().zip(temps) {
@@ -1205,19 +1597,39 @@ fn inner_symbols(
             });
         }
     }
-    let section_sym = |name: &str, shndx: u16| Symbol { name: name.into(), shndx, info: local(elf::STT_SECTION), other: 0, value: 0, size: 0 };
+    let section_sym = |name: &str, shndx: u16| Symbol {
+        name: name.into(),
+        shndx,
+        info: local(elf::STT_SECTION),
+        other: 0,
+        value: 0,
+        size: 0,
+    };
     if !input.rw_data.is_empty() {
-        b.symbols.push(section_sym("__hsa_section.hsadata_global_agent", ids.rw));
+        b.symbols
+            .push(section_sym("__hsa_section.hsadata_global_agent", ids.rw));
     }
     if input.bss_size != 0 {
-        b.symbols.push(section_sym("__hsa_section.hsabss_global_agent", ids.bss));
+        b.symbols
+            .push(section_sym("__hsa_section.hsabss_global_agent", ids.bss));
     }
     if !input.global_data.is_empty() {
-        b.symbols.push(section_sym("__hsa_section.hsadata_readonly_agent", ids.global));
+        b.symbols.push(section_sym(
+            "__hsa_section.hsadata_readonly_agent",
+            ids.global,
+        ));
     }
-    b.symbols.push(section_sym("__hsa_section.hsatext", ids.text));
+    b.symbols
+        .push(section_sym("__hsa_section.hsatext", ids.text));
     for i in 0..samplers_num {
-        b.symbols.push(Symbol { name: String::new(), shndx: ids.sampler_init, info: local(12), other: 0, value: i as u64 * 8, size: 0 });
+        b.symbols.push(Symbol {
+            name: String::new(),
+            shndx: ids.sampler_init,
+            info: local(12),
+            other: 0,
+            value: i as u64 * 8,
+            size: 0,
+        });
     }
     b.symbols.extend(added);
     Ok(())
@@ -1237,7 +1649,11 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
     let v16_3 = driver >= VERSION_16_3;
     let gen = input.device.generation();
     if gen == Generation::Gcn1_0 {
-        return Err(FormatError::new(format!("the AMD OpenCL 2.0 binary format needs GCN 1.1 or later, not {} (GCN 1.0)", input.device)).into());
+        return Err(FormatError::new(format!(
+            "the AMD OpenCL 2.0 binary format needs GCN 1.1 or later, not {} (GCN 1.0)",
+            input.device
+        ))
+        .into());
     }
     let has_global = !input.global_data.is_empty();
     let has_rw = !input.rw_data.is_empty();
@@ -1249,13 +1665,28 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
         if !has_global && samplers {
             return Err(FormatError::new("samplers need global data (`.globaldata`)").into());
         }
-        if input.sampler_offsets.iter().any(|&o| o + 8 > input.global_data.len() as u64) {
-            return Err(FormatError::new("a sampler offset (`.samplerreloc`) lies outside the global data").into());
+        if input
+            .sampler_offsets
+            .iter()
+            .any(|&o| o + 8 > input.global_data.len() as u64)
+        {
+            return Err(FormatError::new(
+                "a sampler offset (`.samplerreloc`) lies outside the global data",
+            )
+            .into());
         }
     }
-    let samplers_num = if input.sampler_config { input.samplers.len() } else { input.sampler_init.len() >> 3 };
+    let samplers_num = if input.sampler_config {
+        input.samplers.len()
+    } else {
+        input.sampler_init.len() >> 3
+    };
     if !input.sampler_offsets.is_empty() && input.sampler_offsets.len() != samplers_num {
-        return Err(FormatError::new(format!("{} sampler offsets (`.samplerreloc`) for {samplers_num} samplers", input.sampler_offsets.len())).into());
+        return Err(FormatError::new(format!(
+            "{} sampler offsets (`.samplerreloc`) for {samplers_num} samplers",
+            input.sampler_offsets.len()
+        ))
+        .into());
     }
     let mut arch = gpu::arch_version(input.device, ArchTable::AmdCl2);
     if !v16_3 && input.device == Device::Fiji {
@@ -1268,7 +1699,11 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
         arch.stepping = s;
     }
     let Some(flags) = device_code(driver, input.device) else {
-        return Err(FormatError::new(format!("driver version {driver} has no device code for {}", input.device)).into());
+        return Err(FormatError::new(format!(
+            "driver version {driver} has no device code for {}",
+            input.device
+        ))
+        .into());
     };
     let acl_version = if !input.acl_version.is_empty() {
         input.acl_version.clone()
@@ -1282,30 +1717,58 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
         if let Some(code) = &input.code {
             for k in &input.kernels {
                 if k.offset >= code.len() as u64 {
-                    return Err(FormatError::kernel(&k.name, "its code starts past the end of the code").into());
+                    return Err(FormatError::kernel(
+                        &k.name,
+                        "its code starts past the end of the code",
+                    )
+                    .into());
                 }
             }
             for r in &input.relocations {
                 if r.offset + 4 > code.len() as u64 {
-                    return Err(FormatError::new("a relocation lies past the end of the code").into());
+                    return Err(
+                        FormatError::new("a relocation lies past the end of the code").into(),
+                    );
                 }
             }
         }
     }
 
-    let class = if input.is64 { Class::Elf64 } else { Class::Elf32 };
-    let header = Header { e_type: elf::ET_EXEC, machine: if input.is64 { 0xaf5b } else { 0xaf5a }, version: 1, flags, ..Default::default() };
+    let class = if input.is64 {
+        Class::Elf64
+    } else {
+        Class::Elf32
+    };
+    let header = Header {
+        e_type: elf::ET_EXEC,
+        machine: if input.is64 { 0xaf5b } else { 0xaf5a },
+        version: 1,
+        flags,
+        ..Default::default()
+    };
     let mut b = ElfBuilder::new(class, header);
     let kernels = input.kernels.len();
 
     let mut syms = LocalSymbols::new(class);
     if !input.compile_options.is_empty() {
-        syms.add(b"__OpenCL_compiler_options", 4, 0, input.compile_options.len() as u64, elf::STT_OBJECT);
+        syms.add(
+            b"__OpenCL_compiler_options",
+            4,
+            0,
+            input.compile_options.len() as u64,
+            elf::STT_OBJECT,
+        );
     }
     let mut rodata_pos = 0u64;
     for (kernel, temp) in input.kernels.iter().zip(&temps) {
         let name = format!("__OpenCL_&__OpenCL_{}_kernel_metadata", kernel.name);
-        syms.add(name.as_bytes(), 5, rodata_pos, temp.metadata.len() as u64, elf::STT_OBJECT);
+        syms.add(
+            name.as_bytes(),
+            5,
+            rodata_pos,
+            temp.metadata.len() as u64,
+            elf::STT_OBJECT,
+        );
         rodata_pos += temp.metadata.len() as u64;
     }
     // A main extra section named `.brig` gets a `__BRIG__` symbol, numbered as if
@@ -1322,12 +1785,24 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
             syms.add(name.as_bytes(), 6, text_pos, size, elf::STT_FUNC);
             text_pos += size;
             let name = format!("__ISA_&__OpenCL_{}_kernel_metadata", kernel.name);
-            syms.add(name.as_bytes(), 5, rodata_pos, temp.isa_metadata.len() as u64, elf::STT_OBJECT);
+            syms.add(
+                name.as_bytes(),
+                5,
+                rodata_pos,
+                temp.isa_metadata.len() as u64,
+                elf::STT_OBJECT,
+            );
             rodata_pos += temp.isa_metadata.len() as u64;
         }
     }
     let acl_offset = input.compile_options.len() as u64;
-    syms.add(b"acl_version_string", 4, acl_offset, acl_version.len() as u64, elf::STT_OBJECT);
+    syms.add(
+        b"acl_version_string",
+        4,
+        acl_offset,
+        acl_version.len() as u64,
+        elf::STT_OBJECT,
+    );
     let has_text = kernels != 0 || new_binaries;
     let first_extra = if has_text { 7 } else { 6 };
     for s in &input.extra_symbols {
@@ -1336,7 +1811,13 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
     syms.add_sections(&mut b);
     let mut comment = input.compile_options.clone().into_bytes();
     comment.extend_from_slice(acl_version.as_bytes());
-    b.add(Region::section(".comment", elf::SHT_PROGBITS, 0, 1, comment));
+    b.add(Region::section(
+        ".comment",
+        elf::SHT_PROGBITS,
+        0,
+        1,
+        comment,
+    ));
     if kernels != 0 {
         let mut rodata = Vec::new();
         for temp in &temps {
@@ -1347,7 +1828,13 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
                 rodata.extend_from_slice(&temp.isa_metadata);
             }
         }
-        b.add(Region::section(".rodata", elf::SHT_PROGBITS, elf::SHF_ALLOC, 1, rodata));
+        b.add(Region::section(
+            ".rodata",
+            elf::SHT_PROGBITS,
+            elf::SHF_ALLOC,
+            1,
+            rodata,
+        ));
     }
     if kernels != 0 || new_binaries {
         let text = if new_binaries {
@@ -1363,7 +1850,13 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
             }
             text
         };
-        b.add(Region::section(".text", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_EXECINSTR, 1, text));
+        b.add(Region::section(
+            ".text",
+            elf::SHT_PROGBITS,
+            elf::SHF_ALLOC | elf::SHF_EXECINSTR,
+            1,
+            text,
+        ));
     }
     b.add_extra_sections(&input.extra_sections);
     b.add(Region::section_headers(class));
@@ -1385,7 +1878,9 @@ pub struct HsaFinish {
 /// Finishes an AMD OpenCL 2.0 HSA descriptor (`.hsaconfig`).
 pub fn finish_hsa(config: &HsaConfig, f: &HsaFinish) -> KernelCode {
     let gen = f.device.generation();
-    let user_sgprs = config.user_data_num.unwrap_or_else(|| config.user_sgprs_from_flags());
+    let user_sgprs = config
+        .user_data_num
+        .unwrap_or_else(|| config.user_sgprs_from_flags());
     let defaults = config.default_registers(gen, f.code_sgprs, f.code_vgprs, f.extra);
     let extra = defaults.extra;
     let extra_sgprs = gpu::extra_sgprs(gen, extra);

@@ -151,27 +151,64 @@ pub struct Region {
 
 impl Region {
     pub fn program_headers(class: Class) -> Region {
-        Region { kind: RegionKind::ProgramHeaders, align: class.word(), size: None, data: Vec::new() }
+        Region {
+            kind: RegionKind::ProgramHeaders,
+            align: class.word(),
+            size: None,
+            data: Vec::new(),
+        }
     }
 
     pub fn section_headers(class: Class) -> Region {
-        Region { kind: RegionKind::SectionHeaders, align: class.word(), size: None, data: Vec::new() }
+        Region {
+            kind: RegionKind::SectionHeaders,
+            align: class.word(),
+            size: None,
+            data: Vec::new(),
+        }
     }
 
     pub fn user(data: Vec<u8>, align: u64) -> Region {
-        Region { kind: RegionKind::User, align, size: Some(data.len() as u64), data }
+        Region {
+            kind: RegionKind::User,
+            align,
+            size: Some(data.len() as u64),
+            data,
+        }
     }
 
     /// A section with content.
     pub fn section(name: &str, sh_type: u32, flags: u64, align: u64, data: Vec<u8>) -> Region {
-        let info = SectionInfo { name: name.into(), sh_type, flags, info: Some(0), ..Default::default() };
-        Region { kind: RegionKind::Section(info), align, size: Some(data.len() as u64), data }
+        let info = SectionInfo {
+            name: name.into(),
+            sh_type,
+            flags,
+            info: Some(0),
+            ..Default::default()
+        };
+        Region {
+            kind: RegionKind::Section(info),
+            align,
+            size: Some(data.len() as u64),
+            data,
+        }
     }
 
     /// A section whose size and content come from its type (`.symtab`, `.strtab`, ...).
     pub fn generated(name: &str, sh_type: u32, flags: u64, align: u64) -> Region {
-        let info = SectionInfo { name: name.into(), sh_type, flags, info: Some(0), ..Default::default() };
-        Region { kind: RegionKind::Section(info), align, size: None, data: Vec::new() }
+        let info = SectionInfo {
+            name: name.into(),
+            sh_type,
+            flags,
+            info: Some(0),
+            ..Default::default()
+        };
+        Region {
+            kind: RegionKind::Section(info),
+            align,
+            size: None,
+            data: Vec::new(),
+        }
     }
 
     /// A symbol table counting its local symbols in `sh_info`.
@@ -259,11 +296,18 @@ struct Layout {
 }
 
 fn align_up(v: u64, a: u64) -> u64 {
-    if a > 1 && !v.is_multiple_of(a) { v + a - v % a } else { v }
+    if a > 1 && !v.is_multiple_of(a) {
+        v + a - v % a
+    } else {
+        v
+    }
 }
 
 fn note_size(notes: &[Note]) -> u64 {
-    notes.iter().map(|n| 12 + align_up(n.name.len() as u64 + 1, 4) + align_up(n.desc.len() as u64, 4)).sum()
+    notes
+        .iter()
+        .map(|n| 12 + align_up(n.name.len() as u64 + 1, 4) + align_up(n.desc.len() as u64, 4))
+        .sum()
 }
 
 impl ElfBuilder {
@@ -288,7 +332,12 @@ impl ElfBuilder {
 
     /// ELF section index the next section region will get.
     pub fn next_section_index(&self) -> u16 {
-        (usize::from(self.add_null_section) + self.regions.iter().filter(|r| r.section_info().is_some()).count()) as u16
+        (usize::from(self.add_null_section)
+            + self
+                .regions
+                .iter()
+                .filter(|r| r.section_info().is_some())
+                .count()) as u16
     }
 
     fn strtab_bytes(&self) -> Vec<u8> {
@@ -308,7 +357,12 @@ impl ElfBuilder {
         if self.add_null_section {
             out.push(0);
         }
-        for s in self.regions.iter().filter_map(|r| r.section_info()).filter(|s| !s.name.is_empty()) {
+        for s in self
+            .regions
+            .iter()
+            .filter_map(|r| r.section_info())
+            .filter(|s| !s.name.is_empty())
+        {
             out.extend_from_slice(s.name.as_bytes());
             out.push(0);
         }
@@ -317,7 +371,10 @@ impl ElfBuilder {
 
     fn default_size(&self, info: &SectionInfo) -> u64 {
         match info.sh_type {
-            SHT_SYMTAB => (self.symbols.len() as u64 + u64::from(self.add_null_symbol)) * self.class.sym_size(),
+            SHT_SYMTAB => {
+                (self.symbols.len() as u64 + u64::from(self.add_null_symbol))
+                    * self.class.sym_size()
+            }
             SHT_NOTE => note_size(&self.notes),
             SHT_STRTAB if info.name == ".strtab" => self.strtab_bytes().len() as u64,
             SHT_STRTAB if info.name == ".shstrtab" => self.shstrtab_bytes().len() as u64,
@@ -332,7 +389,12 @@ impl ElfBuilder {
         let mut sizes = vec![0; n];
         let mut size = self.class.ehdr_size();
         let mut address = 0u64;
-        let sections = usize::from(self.add_null_section) + self.regions.iter().filter(|r| r.section_info().is_some()).count();
+        let sections = usize::from(self.add_null_section)
+            + self
+                .regions
+                .iter()
+                .filter(|r| r.section_info().is_some())
+                .count();
         let mut section_index = usize::from(self.add_null_section);
         let (mut shstrtab, mut strtab) = (0, 0);
         for (i, region) in self.regions.iter().enumerate() {
@@ -364,7 +426,11 @@ impl ElfBuilder {
                             }
                         }
                         None => {
-                            sizes[i] = if info.sh_type == SHT_NOBITS { 0 } else { self.default_size(info) };
+                            sizes[i] = if info.sh_type == SHT_NOBITS {
+                                0
+                            } else {
+                                self.default_size(info)
+                            };
                             size += sizes[i];
                         }
                     }
@@ -380,13 +446,24 @@ impl ElfBuilder {
                 }
             }
         }
-        Layout { offsets, addresses, sizes, total: size, sections, shstrtab, strtab }
+        Layout {
+            offsets,
+            addresses,
+            sizes,
+            total: size,
+            sections,
+            shstrtab,
+            strtab,
+        }
     }
 
     /// The whole file.
     pub fn build(&self) -> Vec<u8> {
         let lay = self.layout();
-        let mut out = W { buf: Vec::with_capacity(lay.total as usize), class: self.class };
+        let mut out = W {
+            buf: Vec::with_capacity(lay.total as usize),
+            class: self.class,
+        };
         self.write_header(&mut out, &lay);
         for (i, region) in self.regions.iter().enumerate() {
             out.pad_to(lay.offsets[i]);
@@ -422,14 +499,28 @@ impl ElfBuilder {
         out.u16(h.machine);
         out.u32(h.version);
         out.word(0); // entry
-        let phdrs = self.regions.iter().position(|r| matches!(r.kind, RegionKind::ProgramHeaders));
-        let shdrs = self.regions.iter().position(|r| matches!(r.kind, RegionKind::SectionHeaders));
-        let phoff = if self.program_headers.is_empty() { 0 } else { phdrs.map_or(0, |i| lay.offsets[i]) };
+        let phdrs = self
+            .regions
+            .iter()
+            .position(|r| matches!(r.kind, RegionKind::ProgramHeaders));
+        let shdrs = self
+            .regions
+            .iter()
+            .position(|r| matches!(r.kind, RegionKind::SectionHeaders));
+        let phoff = if self.program_headers.is_empty() {
+            0
+        } else {
+            phdrs.map_or(0, |i| lay.offsets[i])
+        };
         out.word(phoff);
         out.word(shdrs.map_or(0, |i| lay.offsets[i]));
         out.u32(h.flags);
         out.u16(self.class.ehdr_size() as u16);
-        out.u16(if self.program_headers.is_empty() { 0 } else { self.class.phdr_size() as u16 });
+        out.u16(if self.program_headers.is_empty() {
+            0
+        } else {
+            self.class.phdr_size() as u16
+        });
         out.u16(self.program_headers.len() as u16);
         out.u16(self.class.shdr_size() as u16);
         out.u16(lay.sections as u16);
@@ -458,11 +549,15 @@ impl ElfBuilder {
             } else {
                 sregion.effective_align()
             };
-            let paddr = self.resolve_addr(ph.paddr_base, self.header.paddr_base, lay.addresses[start]);
-            let vaddr = self.resolve_addr(ph.vaddr_base, self.header.vaddr_base, lay.addresses[start]);
+            let paddr =
+                self.resolve_addr(ph.paddr_base, self.header.paddr_base, lay.addresses[start]);
+            let vaddr =
+                self.resolve_addr(ph.vaddr_base, self.header.vaddr_base, lay.addresses[start]);
             let (filesz, memsz) = if ph.regions != 0 {
                 let last = start + ph.regions - 1;
-                let nobits = self.regions[last].section_info().is_some_and(|s| s.sh_type == SHT_NOBITS);
+                let nobits = self.regions[last]
+                    .section_info()
+                    .is_some_and(|s| s.sh_type == SHT_NOBITS);
                 let last_file = if nobits { 0 } else { lay.sizes[last] };
                 let filesz = lay.offsets[last] + last_file - lay.offsets[start];
                 let span = lay.addresses[last] + lay.sizes[last] - lay.addresses[start];
@@ -508,16 +603,29 @@ impl ElfBuilder {
         let null_name = if self.add_null_section {
             0
         } else {
-            self.regions.iter().find_map(|r| r.section_info()).map_or(0, |s| s.name.len() as u32)
+            self.regions
+                .iter()
+                .find_map(|r| r.section_info())
+                .map_or(0, |s| s.name.len() as u32)
         };
         let mut name_offset = u32::from(self.add_null_section);
         let n = self.regions.len();
         for (j, region) in self.regions.iter().enumerate() {
-            let Some(info) = region.section_info() else { continue };
-            let sh_name = if info.name.is_empty() { null_name } else { name_offset };
+            let Some(info) = region.section_info() else {
+                continue;
+            };
+            let sh_name = if info.name.is_empty() {
+                null_name
+            } else {
+                name_offset
+            };
             let sh_offset = if info.zero_offset { 0 } else { lay.offsets[j] };
-            let sh_addr = self.resolve_addr(info.addr_base, self.header.vaddr_base, lay.addresses[j]);
-            let sh_size = if region.align != 0 || j + 1 >= n || lay.offsets[j] + lay.sizes[j] == lay.offsets[j + 1] {
+            let sh_addr =
+                self.resolve_addr(info.addr_base, self.header.vaddr_base, lay.addresses[j]);
+            let sh_size = if region.align != 0
+                || j + 1 >= n
+                || lay.offsets[j] + lay.sizes[j] == lay.offsets[j + 1]
+            {
                 lay.sizes[j]
             } else {
                 lay.offsets[j + 1] - lay.offsets[j]
@@ -525,14 +633,30 @@ impl ElfBuilder {
             let sh_info = match (info.sh_type, info.info) {
                 (_, Some(v)) => v,
                 (SHT_SYMTAB, None) => {
-                    let last_local = self.symbols.iter().rposition(|s| s.info >> 4 == STB_LOCAL).map_or(0, |p| p + 1);
+                    let last_local = self
+                        .symbols
+                        .iter()
+                        .rposition(|s| s.info >> 4 == STB_LOCAL)
+                        .map_or(0, |p| p + 1);
                     (last_local + usize::from(self.add_null_symbol)) as u32
                 }
                 (_, None) => 0,
             };
-            let sh_align = if info.align == 0 { region.align } else { info.align };
-            let sh_link = if info.link == 0 && info.name == ".symtab" { lay.strtab as u32 } else { info.link };
-            let sh_entsize = if info.sh_type == SHT_SYMTAB { self.class.sym_size() } else { info.ent_size };
+            let sh_align = if info.align == 0 {
+                region.align
+            } else {
+                info.align
+            };
+            let sh_link = if info.link == 0 && info.name == ".symtab" {
+                lay.strtab as u32
+            } else {
+                info.link
+            };
+            let sh_entsize = if info.sh_type == SHT_SYMTAB {
+                self.class.sym_size()
+            } else {
+                info.ent_size
+            };
             out.u32(sh_name);
             out.u32(info.sh_type);
             out.word(info.flags);
@@ -563,7 +687,11 @@ impl ElfBuilder {
                     0
                 };
                 for s in &self.symbols {
-                    let st_name = if s.name.is_empty() { null_name } else { name_offset };
+                    let st_name = if s.name.is_empty() {
+                        null_name
+                    } else {
+                        name_offset
+                    };
                     match self.class {
                         Class::Elf32 => {
                             out.u32(st_name);
@@ -697,16 +825,35 @@ impl ExtraSymbol {
     /// The symbol table entry, given the section index of each format section the
     /// binary has (`builtin`) and that of its first extra section. A section the binary
     /// does not have is an error, as in the reference (which refuses the section id).
-    pub(crate) fn entry(&self, builtin: impl Fn(SymbolPlace) -> Option<u16>, first_extra: u16) -> Result<Symbol, crate::FormatError> {
+    pub(crate) fn entry(
+        &self,
+        builtin: impl Fn(SymbolPlace) -> Option<u16>,
+        first_extra: u16,
+    ) -> Result<Symbol, crate::FormatError> {
         let shndx = match self.place {
             SymbolPlace::Abs => Some(SHN_ABS),
-            SymbolPlace::Extra(i) => u16::try_from(i).ok().and_then(|i| first_extra.checked_add(i)),
+            SymbolPlace::Extra(i) => u16::try_from(i)
+                .ok()
+                .and_then(|i| first_extra.checked_add(i)),
             place => builtin(place),
         };
         let Some(shndx) = shndx else {
-            return Err(crate::FormatError::symbol(&self.name, format!("symbol `{}` is in a section the binary does not have", self.name)));
+            return Err(crate::FormatError::symbol(
+                &self.name,
+                format!(
+                    "symbol `{}` is in a section the binary does not have",
+                    self.name
+                ),
+            ));
         };
-        Ok(Symbol { name: self.name.clone(), shndx, info: self.info, other: self.other, value: self.value, size: self.size })
+        Ok(Symbol {
+            name: self.name.clone(),
+            shndx,
+            info: self.info,
+            other: self.other,
+            value: self.value,
+            size: self.size,
+        })
     }
 }
 
@@ -722,7 +869,11 @@ impl LocalSymbols {
     pub(crate) fn new(class: Class) -> LocalSymbols {
         let mut syms = Bytes::default();
         syms.zeros(class.sym_size() as usize);
-        LocalSymbols { class, strtab: vec![0], syms }
+        LocalSymbols {
+            class,
+            strtab: vec![0],
+            syms,
+        }
     }
 
     /// Adds a local symbol named `name` (without its NUL).
@@ -740,15 +891,35 @@ impl LocalSymbols {
         self.strtab.extend_from_slice(name);
         self.strtab.push(0);
         match self.class {
-            Class::Elf32 => self.syms.u32(name_offset).u32(value as u32).u32(size as u32).u8(info).u8(other).u16(shndx),
-            Class::Elf64 => self.syms.u32(name_offset).u8(info).u8(other).u16(shndx).u64(value).u64(size),
+            Class::Elf32 => self
+                .syms
+                .u32(name_offset)
+                .u32(value as u32)
+                .u32(size as u32)
+                .u8(info)
+                .u8(other)
+                .u16(shndx),
+            Class::Elf64 => self
+                .syms
+                .u32(name_offset)
+                .u8(info)
+                .u8(other)
+                .u16(shndx)
+                .u64(value)
+                .u64(size),
         };
     }
 
     /// Adds `.shstrtab`, `.strtab` and `.symtab` to `b`.
     pub(crate) fn add_sections(self, b: &mut ElfBuilder) {
         b.add(Region::generated(".shstrtab", SHT_STRTAB, SHF_STRINGS, 1));
-        b.add(Region::section(".strtab", SHT_STRTAB, SHF_STRINGS, 1, self.strtab));
+        b.add(Region::section(
+            ".strtab",
+            SHT_STRTAB,
+            SHF_STRINGS,
+            1,
+            self.strtab,
+        ));
         b.add(Region::section(".symtab", SHT_SYMTAB, 0, 8, self.syms.0));
     }
 }

@@ -143,23 +143,59 @@ fn check_kernel(input: &Input, k: &KernelInput) -> Result<(), FormatError> {
     let gen = input.device.generation();
     if let ProgInfo::Config(c) = &k.prog_info {
         if c.used_vgprs > gpu::MAX_VGPRS {
-            return Err(FormatError::kernel(&k.name, format!("{} VGPRs (`.vgprsnum`), more than {}", c.used_vgprs, gpu::MAX_VGPRS)));
+            return Err(FormatError::kernel(
+                &k.name,
+                format!(
+                    "{} VGPRs (`.vgprsnum`), more than {}",
+                    c.used_vgprs,
+                    gpu::MAX_VGPRS
+                ),
+            ));
         }
         if c.used_sgprs > gpu::max_sgprs(gen) {
-            return Err(FormatError::kernel(&k.name, format!("{} SGPRs (`.sgprsnum`), more than {} on {gen}", c.used_sgprs, gpu::max_sgprs(gen))));
+            return Err(FormatError::kernel(
+                &k.name,
+                format!(
+                    "{} SGPRs (`.sgprsnum`), more than {} on {gen}",
+                    c.used_sgprs,
+                    gpu::max_sgprs(gen)
+                ),
+            ));
         }
         if u64::from(c.local_size) > gpu::MAX_LOCAL_SIZE {
-            return Err(FormatError::kernel(&k.name, format!("local memory size {} (`.localsize`), more than {}", c.local_size, gpu::MAX_LOCAL_SIZE)));
+            return Err(FormatError::kernel(
+                &k.name,
+                format!(
+                    "local memory size {} (`.localsize`), more than {}",
+                    c.local_size,
+                    gpu::MAX_LOCAL_SIZE
+                ),
+            ));
         }
         if c.rsrc.priority >= 4 {
-            return Err(FormatError::kernel(&k.name, format!("priority {} (`.priority`) out of range (0 to 3)", c.rsrc.priority)));
+            return Err(FormatError::kernel(
+                &k.name,
+                format!(
+                    "priority {} (`.priority`) out of range (0 to 3)",
+                    c.rsrc.priority
+                ),
+            ));
         }
         if c.user_data_num > 16 {
-            return Err(FormatError::kernel(&k.name, format!("{} user data registers (`.userdatanum`), more than 16", c.user_data_num)));
+            return Err(FormatError::kernel(
+                &k.name,
+                format!(
+                    "{} user data registers (`.userdatanum`), more than 16",
+                    c.user_data_num
+                ),
+            ));
         }
     }
     if k.offset as usize >= input.code.len() {
-        return Err(FormatError::kernel(&k.name, "its code starts past the end of the code"));
+        return Err(FormatError::kernel(
+            &k.name,
+            "its code starts past the end of the code",
+        ));
     }
     Ok(())
 }
@@ -167,12 +203,21 @@ fn check_kernel(input: &Input, k: &KernelInput) -> Result<(), FormatError> {
 /// Writes the binary.
 /// Errors: every kernel's first refusal, or the binary's.
 pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
-    let errors: Vec<FormatError> = input.kernels.iter().filter_map(|k| check_kernel(input, k).err()).collect();
+    let errors: Vec<FormatError> = input
+        .kernels
+        .iter()
+        .filter_map(|k| check_kernel(input, k).err())
+        .collect();
     if !errors.is_empty() {
         return Err(errors);
     }
     let mut order: Vec<usize> = (0..input.kernels.len()).collect();
-    order.sort_by(|&a, &b| input.kernels[a].name.as_bytes().cmp(input.kernels[b].name.as_bytes()));
+    order.sort_by(|&a, &b| {
+        input.kernels[a]
+            .name
+            .as_bytes()
+            .cmp(input.kernels[b].name.as_bytes())
+    });
 
     let elf = inner_elf(input, &order)?;
     let mut out = Bytes::default();
@@ -193,7 +238,12 @@ pub fn write(input: &Input) -> Result<Vec<u8>, Vec<FormatError>> {
     // TEXT_EXECUTABLE from Mesa 17.0, TEXT before.
     let section_type = if input.mesa170 { 2 } else { 0 };
     let size = elf.len() as u32;
-    out.u32(1).u32(0).u32(section_type).u32(size).u32(size + 4).u32(size);
+    out.u32(1)
+        .u32(0)
+        .u32(section_type)
+        .u32(size)
+        .u32(size + 4)
+        .u32(size);
     out.bytes(&elf);
     Ok(out.0)
 }
@@ -215,16 +265,38 @@ fn section_index(place: SymbolPlace, has_data: bool, has_relocs: bool) -> Option
 }
 
 fn inner_elf(input: &Input, order: &[usize]) -> Result<Vec<u8>, FormatError> {
-    let class = if input.is64 { Class::Elf64 } else { Class::Elf32 };
-    let header = if input.mesa170 {
-        Header { os_abi: 0x40, e_type: elf::ET_REL, machine: 0xe0, version: 1, ..Default::default() }
+    let class = if input.is64 {
+        Class::Elf64
     } else {
-        Header { os_abi: 0, e_type: elf::ET_REL, machine: 0, version: 1, ..Default::default() }
+        Class::Elf32
+    };
+    let header = if input.mesa170 {
+        Header {
+            os_abi: 0x40,
+            e_type: elf::ET_REL,
+            machine: 0xe0,
+            version: 1,
+            ..Default::default()
+        }
+    } else {
+        Header {
+            os_abi: 0,
+            e_type: elf::ET_REL,
+            machine: 0,
+            version: 1,
+            ..Default::default()
+        }
     };
     let mut b = ElfBuilder::new(class, header);
     let has_data = input.global_data.is_some();
     let has_relocs = !input.scratch_relocs.is_empty();
-    b.add(Region::section(".text", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_EXECINSTR, 256, input.code.clone()));
+    b.add(Region::section(
+        ".text",
+        elf::SHT_PROGBITS,
+        elf::SHF_ALLOC | elf::SHF_EXECINSTR,
+        256,
+        input.code.clone(),
+    ));
     // Section indices of .symtab, needed by .rel.text before it exists.
     let symtab_index = 8 + u32::from(has_data) + u32::from(has_relocs);
     if has_relocs {
@@ -249,8 +321,18 @@ fn inner_elf(input: &Input, order: &[usize]) -> Result<Vec<u8>, FormatError> {
         info.align = class.word();
         b.add(region);
     }
-    b.add(Region::generated(".data", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_WRITE, 4));
-    b.add(Region::generated(".bss", elf::SHT_NOBITS, elf::SHF_ALLOC | elf::SHF_WRITE, 4));
+    b.add(Region::generated(
+        ".data",
+        elf::SHT_PROGBITS,
+        elf::SHF_ALLOC | elf::SHF_WRITE,
+        4,
+    ));
+    b.add(Region::generated(
+        ".bss",
+        elf::SHT_NOBITS,
+        elf::SHF_ALLOC | elf::SHF_WRITE,
+        4,
+    ));
     let entries = if input.llvm390 { 5 } else { 3 };
     let mut config = Bytes::default();
     for &i in order {
@@ -264,18 +346,49 @@ fn inner_elf(input: &Input, order: &[usize]) -> Result<Vec<u8>, FormatError> {
             config.u32(addr).u32(value);
         }
     }
-    b.add(Region::section(".AMDGPU.config", elf::SHT_PROGBITS, 0, 1, config.0));
+    b.add(Region::section(
+        ".AMDGPU.config",
+        elf::SHT_PROGBITS,
+        0,
+        1,
+        config.0,
+    ));
     if let Some(data) = &input.global_data {
-        b.add(Region::section(".rodata", elf::SHT_PROGBITS, elf::SHF_ALLOC, 4, data.clone()));
+        b.add(Region::section(
+            ".rodata",
+            elf::SHT_PROGBITS,
+            elf::SHF_ALLOC,
+            4,
+            data.clone(),
+        ));
     }
-    let comment = input.comment.clone().unwrap_or_else(|| DEFAULT_COMMENT.as_bytes().to_vec());
-    let mut comment_region = Region::section(".comment", elf::SHT_PROGBITS, elf::SHF_STRINGS | elf::SHF_MERGE, 1, comment);
+    let comment = input
+        .comment
+        .clone()
+        .unwrap_or_else(|| DEFAULT_COMMENT.as_bytes().to_vec());
+    let mut comment_region = Region::section(
+        ".comment",
+        elf::SHT_PROGBITS,
+        elf::SHF_STRINGS | elf::SHF_MERGE,
+        1,
+        comment,
+    );
     comment_region.info_mut().ent_size = 1;
     b.add(comment_region);
-    b.add(Region::generated(".note.GNU-stack", elf::SHT_PROGBITS, 0, 1));
+    b.add(Region::generated(
+        ".note.GNU-stack",
+        elf::SHT_PROGBITS,
+        0,
+        1,
+    ));
     b.add(Region::generated(".shstrtab", elf::SHT_STRTAB, 0, 1));
     b.add(Region::section_headers(class));
-    b.add(Region::generated(".symtab", elf::SHT_SYMTAB, 0, class.word()));
+    b.add(Region::generated(
+        ".symtab",
+        elf::SHT_SYMTAB,
+        0,
+        class.word(),
+    ));
     b.add(Region::generated(".strtab", elf::SHT_STRTAB, 0, 1));
     b.add_extra_sections(&input.extra_sections);
     b.symbols.push(Symbol {
@@ -322,7 +435,8 @@ fn inner_elf(input: &Input, order: &[usize]) -> Result<Vec<u8>, FormatError> {
     }
     let first_extra = 10 + u16::from(has_data) + u16::from(has_relocs);
     for s in &input.extra_symbols {
-        b.symbols.push(s.entry(|p| section_index(p, has_data, has_relocs), first_extra)?);
+        b.symbols
+            .push(s.entry(|p| section_index(p, has_data, has_relocs), first_extra)?);
     }
     Ok(b.build())
 }
@@ -337,7 +451,11 @@ pub struct HsaFinish<'a> {
 
 /// Merges the HSA settings into the kernel's configuration (register counts already
 /// resolved) and finishes the descriptor put before the kernel's code.
-pub fn finish_hsa(hsa: Option<&crate::hsa::HsaConfig>, config: &KernelConfig, f: &HsaFinish) -> crate::hsa::KernelCode {
+pub fn finish_hsa(
+    hsa: Option<&crate::hsa::HsaConfig>,
+    config: &KernelConfig,
+    f: &HsaFinish,
+) -> crate::hsa::KernelCode {
     let mut config = config.clone();
     let default = crate::hsa::HsaConfig::default();
     let h = hsa.unwrap_or(&default);
@@ -380,7 +498,12 @@ pub fn finish_hsa(hsa: Option<&crate::hsa::HsaConfig>, config: &KernelConfig, f:
         arch.stepping = s;
     }
     h.kernel_code(crate::hsa::KernelCodeDefaults {
-        machine: (1, arch.major as u16, arch.minor as u16, arch.stepping as u16),
+        machine: (
+            1,
+            arch.major as u16,
+            arch.minor as u16,
+            arch.stepping as u16,
+        ),
         pgm_rsrc1: entries[0].1,
         pgm_rsrc2: entries[1].1,
         private_segment_size: config.scratch_buffer_size,

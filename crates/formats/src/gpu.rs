@@ -5,12 +5,19 @@ use gcn_isa::{Device, Generation};
 
 /// Position of a device in CLRX's device-type order (the order of [`Device::ALL`]).
 pub fn device_index(device: Device) -> usize {
-    Device::ALL.iter().position(|&d| d == device).expect("device in Device::ALL")
+    Device::ALL
+        .iter()
+        .position(|&d| d == device)
+        .expect("device in Device::ALL")
 }
 
 /// SGPRs a kernel can allocate, special registers included (104, or 102 from GCN 1.2).
 pub fn max_sgprs(gen: Generation) -> u32 {
-    if gen >= Generation::Gcn1_2 { 102 } else { 104 }
+    if gen >= Generation::Gcn1_2 {
+        102
+    } else {
+        104
+    }
 }
 
 /// SGPRs a kernel can allocate besides VCC.
@@ -63,7 +70,11 @@ pub struct ExtraRegs {
 /// (with VCC and, from GCN 1.2, XNACK_MASK) takes 4 or 6, XNACK_MASK 4, VCC 2.
 pub fn extra_sgprs(gen: Generation, extra: ExtraRegs) -> u32 {
     if extra.flat_scratch && gen > Generation::Gcn1_0 {
-        if gen >= Generation::Gcn1_2 { 6 } else { 4 }
+        if gen >= Generation::Gcn1_2 {
+            6
+        } else {
+            4
+        }
     } else if extra.xnack_mask && gen > Generation::Gcn1_1 {
         4
     } else if extra.vcc {
@@ -78,8 +89,15 @@ pub const DIMS_SECOND_FIELD: u32 = 0x40;
 
 /// Minimum SGPRs and VGPRs a kernel's setup fills: user data, work-group ids, TG_SIZE,
 /// scratch wave offset; work-item ids.
-pub fn setup_min_registers(dim_mask: u32, user_data: u32, tg_size: bool, scratch: bool) -> (u32, u32) {
-    let sgprs = (dim_mask & 1) + ((dim_mask >> 1) & 1) + ((dim_mask >> 2) & 1)
+pub fn setup_min_registers(
+    dim_mask: u32,
+    user_data: u32,
+    tg_size: bool,
+    scratch: bool,
+) -> (u32, u32) {
+    let sgprs = (dim_mask & 1)
+        + ((dim_mask >> 1) & 1)
+        + ((dim_mask >> 2) & 1)
         + user_data
         + u32::from(tg_size)
         + u32::from(scratch);
@@ -98,7 +116,12 @@ pub fn setup_min_registers(dim_mask: u32, user_data: u32, tg_size: bool, scratch
 /// The dimension mask a PGM_RSRC2 value implies (work-item ids from TIDIG_COMP_CNT).
 pub fn default_dim_mask(pgm_rsrc2: u32) -> u32 {
     let tidig = (pgm_rsrc2 >> 11) & 3;
-    ((pgm_rsrc2 >> 7) & 7) | (match tidig { 0 => 1, 1 => 3, _ => 7 } << 3)
+    ((pgm_rsrc2 >> 7) & 7)
+        | (match tidig {
+            0 => 1,
+            1 => 3,
+            _ => 7,
+        } << 3)
 }
 
 /// Fields of COMPUTE_PGM_RSRC1.
@@ -147,7 +170,16 @@ fn pgm_rsrc2(gen: Generation, r: Rsrc2) -> u32 {
     let shift = if gen < Generation::Gcn1_1 { 8 } else { 9 };
     let mask = (1u32 << shift) - 1;
     let dims = match r.dim_mask {
-        Some(m) => ((m & 7) << 7) | ((if m & 32 != 0 { 2 } else if m & 16 != 0 { 1 } else { 0 }) << 11),
+        Some(m) => {
+            ((m & 7) << 7)
+                | ((if m & 32 != 0 {
+                    2
+                } else if m & 16 != 0 {
+                    1
+                } else {
+                    0
+                }) << 11)
+        }
         None => r.default_dims,
     };
     u32::from(r.scratch)
@@ -249,16 +281,19 @@ impl RsrcSettings {
     /// COMPUTE_PGM_RSRC2.
     pub fn pgm_rsrc2(&self, gen: Generation, layout: &RsrcLayout) -> u32 {
         (self.pgm_rsrc2 & !RSRC2_COMPUTED)
-            | pgm_rsrc2(gen, Rsrc2 {
-                scratch: layout.scratch,
-                user_data: layout.user_data,
-                trap: false,
-                dim_mask: layout.dim_mask,
-                default_dims: layout.default_dims.unwrap_or(self.pgm_rsrc2 & RSRC2_DIMS),
-                tg_size: self.tg_size,
-                lds_size: layout.lds_size,
-                exceptions: self.exceptions,
-            })
+            | pgm_rsrc2(
+                gen,
+                Rsrc2 {
+                    scratch: layout.scratch,
+                    user_data: layout.user_data,
+                    trap: false,
+                    dim_mask: layout.dim_mask,
+                    default_dims: layout.default_dims.unwrap_or(self.pgm_rsrc2 & RSRC2_DIMS),
+                    tg_size: self.tg_size,
+                    lds_size: layout.lds_size,
+                    exceptions: self.exceptions,
+                },
+            )
     }
 
     /// COMPUTE_PGM_RSRC3 (GCN 1.5): the raw value with SHARED_VGPR_COUNT (bits 0-3, in
@@ -311,30 +346,115 @@ pub enum ArchTable {
 
 pub fn arch_version(device: Device, table: ArchTable) -> ArchVersion {
     const GALLIUM: [(u32, u32, u32); 30] = [
-        (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0),
-        (0, 0, 0), (7, 0, 1), (8, 0, 0), (8, 0, 0), (7, 0, 0), (8, 0, 3), (8, 0, 1), (8, 0, 1),
-        (8, 0, 4), (8, 0, 4), (8, 0, 1), (8, 0, 4), (8, 0, 4), (8, 0, 4), (9, 0, 0), (9, 0, 1),
-        (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
+        (0, 0, 0),
+        (0, 0, 0),
+        (0, 0, 0),
+        (0, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (0, 0, 0),
+        (7, 0, 1),
+        (8, 0, 0),
+        (8, 0, 0),
+        (7, 0, 0),
+        (8, 0, 3),
+        (8, 0, 1),
+        (8, 0, 1),
+        (8, 0, 4),
+        (8, 0, 4),
+        (8, 0, 1),
+        (8, 0, 4),
+        (8, 0, 4),
+        (8, 0, 4),
+        (9, 0, 0),
+        (9, 0, 1),
+        (9, 0, 2),
+        (9, 0, 3),
+        (9, 0, 4),
+        (9, 0, 5),
+        (9, 0, 6),
+        (9, 0, 7),
     ];
     const AMDCL2: [(u32, u32, u32); 30] = [
-        (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0),
-        (0, 0, 0), (7, 0, 1), (8, 0, 0), (8, 0, 0), (7, 0, 0), (8, 0, 4), (8, 0, 1), (8, 0, 1),
-        (8, 0, 4), (8, 0, 4), (8, 1, 0), (8, 0, 4), (8, 0, 4), (8, 0, 4), (9, 0, 0), (9, 0, 1),
-        (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
+        (0, 0, 0),
+        (0, 0, 0),
+        (0, 0, 0),
+        (0, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (0, 0, 0),
+        (7, 0, 1),
+        (8, 0, 0),
+        (8, 0, 0),
+        (7, 0, 0),
+        (8, 0, 4),
+        (8, 0, 1),
+        (8, 0, 1),
+        (8, 0, 4),
+        (8, 0, 4),
+        (8, 1, 0),
+        (8, 0, 4),
+        (8, 0, 4),
+        (8, 0, 4),
+        (9, 0, 0),
+        (9, 0, 1),
+        (9, 0, 2),
+        (9, 0, 3),
+        (9, 0, 4),
+        (9, 0, 5),
+        (9, 0, 6),
+        (9, 0, 7),
     ];
     const ROCM: [(u32, u32, u32); 30] = [
-        (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0), (7, 0, 0),
-        (0, 0, 0), (7, 0, 1), (8, 0, 0), (8, 0, 2), (7, 0, 0), (8, 0, 3), (8, 0, 1), (8, 0, 1),
-        (8, 0, 3), (8, 0, 3), (8, 1, 0), (8, 0, 3), (8, 0, 3), (8, 0, 4), (9, 0, 0), (9, 0, 1),
-        (9, 0, 2), (9, 0, 3), (9, 0, 4), (9, 0, 5), (9, 0, 6), (9, 0, 7),
+        (0, 0, 0),
+        (0, 0, 0),
+        (0, 0, 0),
+        (0, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (7, 0, 0),
+        (0, 0, 0),
+        (7, 0, 1),
+        (8, 0, 0),
+        (8, 0, 2),
+        (7, 0, 0),
+        (8, 0, 3),
+        (8, 0, 1),
+        (8, 0, 1),
+        (8, 0, 3),
+        (8, 0, 3),
+        (8, 1, 0),
+        (8, 0, 3),
+        (8, 0, 3),
+        (8, 0, 4),
+        (9, 0, 0),
+        (9, 0, 1),
+        (9, 0, 2),
+        (9, 0, 3),
+        (9, 0, 4),
+        (9, 0, 5),
+        (9, 0, 6),
+        (9, 0, 7),
     ];
     let table = match table {
         ArchTable::AmdCl2 => &AMDCL2,
         ArchTable::OpenSource => &GALLIUM,
         ArchTable::Rocm => &ROCM,
     };
-    let (major, minor, stepping) = table.get(device_index(device)).copied().unwrap_or((10, 1, 0));
-    ArchVersion { major, minor, stepping }
+    let (major, minor, stepping) = table
+        .get(device_index(device))
+        .copied()
+        .unwrap_or((10, 1, 0));
+    ArchVersion {
+        major,
+        minor,
+        stepping,
+    }
 }
 
 #[cfg(test)]
@@ -343,19 +463,57 @@ mod rsrc_tests {
 
     #[test]
     fn program_resources_from_settings_and_layout() {
-        let settings = RsrcSettings { dx10_clamp: true, ..RsrcSettings::default() };
-        let layout = RsrcLayout { vgprs: 11, sgprs: 14, user_data: 8, dim_mask: Some(9), ..RsrcLayout::default() };
+        let settings = RsrcSettings {
+            dx10_clamp: true,
+            ..RsrcSettings::default()
+        };
+        let layout = RsrcLayout {
+            vgprs: 11,
+            sgprs: 14,
+            user_data: 8,
+            dim_mask: Some(9),
+            ..RsrcLayout::default()
+        };
         // VGPR blocks 2, SGPR blocks 1, float mode 0xc0, DX10_CLAMP; user SGPRs 8,
         // work-group id x, no work-item ids beyond x.
-        assert_eq!(settings.program_resources(Generation::Gcn1_2, &layout), (0x002c_0042, 0x90));
+        assert_eq!(
+            settings.program_resources(Generation::Gcn1_2, &layout),
+            (0x002c_0042, 0x90)
+        );
         // No dimension mask: the dimensions of `.pgmrsrc2`.
-        let raw = RsrcSettings { pgm_rsrc2: 0x1380, ..RsrcSettings::default() };
-        assert_eq!(raw.pgm_rsrc2(Generation::Gcn1_2, &RsrcLayout::default()), 0x1380);
+        let raw = RsrcSettings {
+            pgm_rsrc2: 0x1380,
+            ..RsrcSettings::default()
+        };
+        assert_eq!(
+            raw.pgm_rsrc2(Generation::Gcn1_2, &RsrcLayout::default()),
+            0x1380
+        );
         // LDS in 256-byte blocks on GCN 1.0, 512-byte ones later; `.pgmrsrc1` ORed in.
-        let lds = RsrcLayout { lds_size: 512, ..RsrcLayout::default() };
-        assert_eq!(RsrcSettings::default().pgm_rsrc2(Generation::Gcn1_0, &lds), 2 << 15);
-        assert_eq!(RsrcSettings::default().pgm_rsrc2(Generation::Gcn1_1, &lds), 1 << 15);
-        let raw1 = RsrcSettings { pgm_rsrc1: 0x8000_0000, float_mode: 0, ..RsrcSettings::default() };
-        assert_eq!(raw1.pgm_rsrc1(&RsrcLayout { vgprs: 1, sgprs: 1, ..RsrcLayout::default() }), 0x8000_0000);
+        let lds = RsrcLayout {
+            lds_size: 512,
+            ..RsrcLayout::default()
+        };
+        assert_eq!(
+            RsrcSettings::default().pgm_rsrc2(Generation::Gcn1_0, &lds),
+            2 << 15
+        );
+        assert_eq!(
+            RsrcSettings::default().pgm_rsrc2(Generation::Gcn1_1, &lds),
+            1 << 15
+        );
+        let raw1 = RsrcSettings {
+            pgm_rsrc1: 0x8000_0000,
+            float_mode: 0,
+            ..RsrcSettings::default()
+        };
+        assert_eq!(
+            raw1.pgm_rsrc1(&RsrcLayout {
+                vgprs: 1,
+                sgprs: 1,
+                ..RsrcLayout::default()
+            }),
+            0x8000_0000
+        );
     }
 }

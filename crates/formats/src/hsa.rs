@@ -160,15 +160,26 @@ pub struct DefaultRegisters {
 impl HsaConfig {
     /// The registers the kernel takes when `.sgprsnum`/`.vgprsnum` are not given: what
     /// its code uses (`code_sgprs`, `code_vgprs`, `code_extra`) and its setup needs.
-    pub fn default_registers(&self, gen: gcn_isa::Generation, code_sgprs: u32, code_vgprs: u32, code_extra: crate::gpu::ExtraRegs) -> DefaultRegisters {
+    pub fn default_registers(
+        &self,
+        gen: gcn_isa::Generation,
+        code_sgprs: u32,
+        code_vgprs: u32,
+        code_extra: crate::gpu::ExtraRegs,
+    ) -> DefaultRegisters {
         use crate::gpu;
-        let user_sgprs = self.user_data_num.unwrap_or_else(|| self.user_sgprs_from_flags());
+        let user_sgprs = self
+            .user_data_num
+            .unwrap_or_else(|| self.user_sgprs_from_flags());
         let private = self.workitem_private_segment_size.is_some_and(|s| s != 0);
-        let (min_sgprs, min_vgprs) = gpu::setup_min_registers(self.dim_mask, user_sgprs, self.rsrc.tg_size, private);
+        let (min_sgprs, min_vgprs) =
+            gpu::setup_min_registers(self.dim_mask, user_sgprs, self.rsrc.tg_size, private);
         let extra = gpu::ExtraRegs {
             vcc: true,
-            flat_scratch: code_extra.flat_scratch || self.sgpr_flags & sgpr_flags::FLAT_SCRATCH_INIT != 0,
-            xnack_mask: code_extra.xnack_mask || self.feature_flags & feature_flags::XNACK_ENABLED != 0,
+            flat_scratch: code_extra.flat_scratch
+                || self.sgpr_flags & sgpr_flags::FLAT_SCRATCH_INIT != 0,
+            xnack_mask: code_extra.xnack_mask
+                || self.feature_flags & feature_flags::XNACK_ENABLED != 0,
         };
         let numbered_sgprs = min_sgprs.max(code_sgprs);
         DefaultRegisters {
@@ -201,8 +212,12 @@ impl HsaConfig {
             pgm_rsrc2: d.pgm_rsrc2,
             sgpr_flags: self.sgpr_flags,
             feature_flags: self.feature_flags,
-            workitem_private_segment_size: self.workitem_private_segment_size.unwrap_or(d.private_segment_size),
-            workgroup_group_segment_size: self.workgroup_group_segment_size.unwrap_or(d.group_segment_size),
+            workitem_private_segment_size: self
+                .workitem_private_segment_size
+                .unwrap_or(d.private_segment_size),
+            workgroup_group_segment_size: self
+                .workgroup_group_segment_size
+                .unwrap_or(d.group_segment_size),
             gds_segment_size: self.gds_segment_size.unwrap_or(0),
             kernarg_segment_size: self.kernarg_segment_size.unwrap_or(d.kernarg_segment_size),
             workgroup_fbarrier_count: self.workgroup_fbarrier_count.unwrap_or(0),
@@ -212,7 +227,9 @@ impl HsaConfig {
             reserved_vgpr_count: self.reserved_vgprs.map_or(0, |r| r.1),
             reserved_sgpr_first: self.reserved_sgprs.map_or(d.reserved_sgpr_first, |r| r.0),
             reserved_sgpr_count: self.reserved_sgprs.map_or(0, |r| r.1),
-            debug_wavefront_private_segment_offset_sgpr: self.debug_wavefront_private_segment_offset_sgpr.unwrap_or(0),
+            debug_wavefront_private_segment_offset_sgpr: self
+                .debug_wavefront_private_segment_offset_sgpr
+                .unwrap_or(0),
             debug_private_segment_buffer_sgpr: self.debug_private_segment_buffer_sgpr.unwrap_or(0),
             kernarg_segment_align: self.kernarg_segment_align.unwrap_or(4),
             group_segment_align: self.group_segment_align.unwrap_or(4),

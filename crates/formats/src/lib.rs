@@ -66,20 +66,40 @@ pub struct FormatError {
 
 impl FormatError {
     pub fn new(message: impl Into<String>) -> FormatError {
-        FormatError { kernel: None, symbol: None, argument: None, message: message.into() }
+        FormatError {
+            kernel: None,
+            symbol: None,
+            argument: None,
+            message: message.into(),
+        }
     }
 
     pub fn kernel(name: &str, message: impl Into<String>) -> FormatError {
-        FormatError { kernel: Some(name.to_string()), symbol: None, argument: None, message: message.into() }
+        FormatError {
+            kernel: Some(name.to_string()),
+            symbol: None,
+            argument: None,
+            message: message.into(),
+        }
     }
 
     /// About argument `index` of kernel `name`.
     pub fn argument(name: &str, index: usize, message: impl Into<String>) -> FormatError {
-        FormatError { kernel: Some(name.to_string()), symbol: None, argument: Some(index), message: message.into() }
+        FormatError {
+            kernel: Some(name.to_string()),
+            symbol: None,
+            argument: Some(index),
+            message: message.into(),
+        }
     }
 
     pub fn symbol(name: &str, message: impl Into<String>) -> FormatError {
-        FormatError { kernel: None, symbol: Some(name.to_string()), argument: None, message: message.into() }
+        FormatError {
+            kernel: None,
+            symbol: Some(name.to_string()),
+            argument: None,
+            message: message.into(),
+        }
     }
 }
 

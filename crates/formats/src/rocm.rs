@@ -162,11 +162,16 @@ impl KernelDescriptor {
         let mut d = [0u8; 64];
         d[0..4].copy_from_slice(&self.group_segment_fixed_size.to_le_bytes());
         d[4..8].copy_from_slice(&self.private_segment_fixed_size.to_le_bytes());
-        d[Self::ENTRY_OFFSET_AT..Self::ENTRY_OFFSET_AT + 8].copy_from_slice(&self.kernel_code_entry_byte_offset.to_le_bytes());
-        d[Self::PGM_RSRC3_AT..Self::PGM_RSRC3_AT + 4].copy_from_slice(&self.pgm_rsrc3.to_le_bytes());
-        d[Self::PGM_RSRC1_AT..Self::PGM_RSRC1_AT + 4].copy_from_slice(&self.pgm_rsrc1.to_le_bytes());
-        d[Self::PGM_RSRC2_AT..Self::PGM_RSRC2_AT + 4].copy_from_slice(&self.pgm_rsrc2.to_le_bytes());
-        d[Self::PROPERTIES_AT..Self::PROPERTIES_AT + 2].copy_from_slice(&self.kernel_code_properties.to_le_bytes());
+        d[Self::ENTRY_OFFSET_AT..Self::ENTRY_OFFSET_AT + 8]
+            .copy_from_slice(&self.kernel_code_entry_byte_offset.to_le_bytes());
+        d[Self::PGM_RSRC3_AT..Self::PGM_RSRC3_AT + 4]
+            .copy_from_slice(&self.pgm_rsrc3.to_le_bytes());
+        d[Self::PGM_RSRC1_AT..Self::PGM_RSRC1_AT + 4]
+            .copy_from_slice(&self.pgm_rsrc1.to_le_bytes());
+        d[Self::PGM_RSRC2_AT..Self::PGM_RSRC2_AT + 4]
+            .copy_from_slice(&self.pgm_rsrc2.to_le_bytes());
+        d[Self::PROPERTIES_AT..Self::PROPERTIES_AT + 2]
+            .copy_from_slice(&self.kernel_code_properties.to_le_bytes());
         d
     }
 
@@ -182,7 +187,10 @@ impl KernelDescriptor {
             pgm_rsrc3: u32_at(Self::PGM_RSRC3_AT),
             pgm_rsrc1: u32_at(Self::PGM_RSRC1_AT),
             pgm_rsrc2: u32_at(Self::PGM_RSRC2_AT),
-            kernel_code_properties: u16::from_le_bytes([d[Self::PROPERTIES_AT], d[Self::PROPERTIES_AT + 1]]),
+            kernel_code_properties: u16::from_le_bytes([
+                d[Self::PROPERTIES_AT],
+                d[Self::PROPERTIES_AT + 1],
+            ]),
         }
     }
 }
@@ -296,16 +304,41 @@ fn notes(input: &Input) -> Vec<Note> {
     let mut notes = Vec::new();
     if !input.llvm10_bin_format {
         let mut isa = Bytes::default();
-        isa.u16(4).u16(7).u32(input.arch.major).u32(input.arch.minor).u32(input.arch.stepping).bytes(b"AMD\0AMDGPU\0");
-        notes.push(Note { owner: "AMD", ty: 1, desc: vec![2, 0, 0, 0, 1, 0, 0, 0] });
-        notes.push(Note { owner: "AMD", ty: 3, desc: isa.0 });
+        isa.u16(4)
+            .u16(7)
+            .u32(input.arch.major)
+            .u32(input.arch.minor)
+            .u32(input.arch.stepping)
+            .bytes(b"AMD\0AMDGPU\0");
+        notes.push(Note {
+            owner: "AMD",
+            ty: 1,
+            desc: vec![2, 0, 0, 0, 1, 0, 0, 0],
+        });
+        notes.push(Note {
+            owner: "AMD",
+            ty: 3,
+            desc: isa.0,
+        });
         if !input.target.is_empty() {
-            notes.push(Note { owner: "AMD", ty: 0xb, desc: input.target.as_bytes().to_vec() });
+            notes.push(Note {
+                owner: "AMD",
+                ty: 0xb,
+                desc: input.target.as_bytes().to_vec(),
+            });
         }
     }
     if !input.metadata.is_empty() {
-        let (owner, ty) = if input.metadata_v3 { ("AMDGPU", NT_AMDGPU_METADATA) } else { ("AMD", 0xa) };
-        notes.push(Note { owner, ty, desc: input.metadata.clone() });
+        let (owner, ty) = if input.metadata_v3 {
+            ("AMDGPU", NT_AMDGPU_METADATA)
+        } else {
+            ("AMD", 0xa)
+        };
+        notes.push(Note {
+            owner,
+            ty,
+            desc: input.metadata.clone(),
+        });
     }
     notes
 }
@@ -316,15 +349,22 @@ fn note_bytes(input: &Input) -> Vec<u8> {
     let mut b = Bytes::default();
     for note in notes(input) {
         let name_size = note.owner.len() + 1;
-        b.u32(name_size as u32).u32(note.desc.len() as u32).u32(note.ty);
-        b.bytes(note.owner.as_bytes()).zeros(align(name_size as u64, 4) as usize - note.owner.len());
-        b.bytes(&note.desc).zeros((align(note.desc.len() as u64, 4) - note.desc.len() as u64) as usize);
+        b.u32(name_size as u32)
+            .u32(note.desc.len() as u32)
+            .u32(note.ty);
+        b.bytes(note.owner.as_bytes())
+            .zeros(align(name_size as u64, 4) as usize - note.owner.len());
+        b.bytes(&note.desc)
+            .zeros((align(note.desc.len() as u64, 4) - note.desc.len() as u64) as usize);
     }
     b.0
 }
 
 fn comment(input: &Input) -> &[u8] {
-    input.comment.as_deref().unwrap_or(DEFAULT_COMMENT.as_bytes())
+    input
+        .comment
+        .as_deref()
+        .unwrap_or(DEFAULT_COMMENT.as_bytes())
 }
 
 /// The ELF hash of a symbol name.
@@ -419,7 +459,12 @@ fn place(input: &Input) -> (Vec<Placed>, u64) {
     let mut out = Vec::new();
     let add = |out: &mut Vec<Placed>, offset: &mut u64, id: Id, name: &str, al: u64, size: u64| {
         *offset = align(*offset, al);
-        out.push(Placed { id, name: name.to_string(), offset: *offset, size });
+        out.push(Placed {
+            id,
+            name: name.to_string(),
+            offset: *offset,
+            size,
+        });
         *offset += size;
     };
     let note_size = note_bytes(input).len() as u64;
@@ -428,44 +473,135 @@ fn place(input: &Input) -> (Vec<Placed>, u64) {
     }
     let add_rodata = |out: &mut Vec<Placed>, offset: &mut u64| {
         if let Some(d) = &input.global_data {
-            add(out, offset, Id::Rodata, ".rodata", rodata_align(input), d.len() as u64);
+            add(
+                out,
+                offset,
+                Id::Rodata,
+                ".rodata",
+                rodata_align(input),
+                d.len() as u64,
+            );
         }
     };
     if !input.llvm10_bin_format {
         add_rodata(&mut out, &mut offset);
     }
-    add(&mut out, &mut offset, Id::DynSym, ".dynsym", 8, 24 * (names.len() as u64 + 1));
-    add(&mut out, &mut offset, Id::Hash, ".hash", 4, hash_bytes(&names).len() as u64);
-    add(&mut out, &mut offset, Id::DynStr, ".dynstr", 1, strtab(&names).len() as u64);
+    add(
+        &mut out,
+        &mut offset,
+        Id::DynSym,
+        ".dynsym",
+        8,
+        24 * (names.len() as u64 + 1),
+    );
+    add(
+        &mut out,
+        &mut offset,
+        Id::Hash,
+        ".hash",
+        4,
+        hash_bytes(&names).len() as u64,
+    );
+    add(
+        &mut out,
+        &mut offset,
+        Id::DynStr,
+        ".dynstr",
+        1,
+        strtab(&names).len() as u64,
+    );
     if input.llvm10_bin_format {
         add_rodata(&mut out, &mut offset);
     }
     if got {
-        add(&mut out, &mut offset, Id::RelaDyn, ".rela.dyn", 8, 24 * input.got_symbols.len() as u64);
+        add(
+            &mut out,
+            &mut offset,
+            Id::RelaDyn,
+            ".rela.dyn",
+            8,
+            24 * input.got_symbols.len() as u64,
+        );
     }
-    add(&mut out, &mut offset, Id::Text, ".text", 0x1000, input.code.len() as u64);
-    add(&mut out, &mut offset, Id::Dynamic, ".dynamic", 0x1000, 6 * 16);
+    add(
+        &mut out,
+        &mut offset,
+        Id::Text,
+        ".text",
+        0x1000,
+        input.code.len() as u64,
+    );
+    add(
+        &mut out,
+        &mut offset,
+        Id::Dynamic,
+        ".dynamic",
+        0x1000,
+        6 * 16,
+    );
     if got {
-        add(&mut out, &mut offset, Id::Got, ".got", 8, 8 * input.got_symbols.len() as u64);
+        add(
+            &mut out,
+            &mut offset,
+            Id::Got,
+            ".got",
+            8,
+            8 * input.got_symbols.len() as u64,
+        );
     }
     if !input.new_bin_format {
         add(&mut out, &mut offset, Id::Note, ".note", 4, note_size);
         add(&mut out, &mut offset, Id::GpuConfig, ".AMDGPU.config", 1, 0);
     }
-    add(&mut out, &mut offset, Id::Comment, ".comment", 1, comment(input).len() as u64);
-    add(&mut out, &mut offset, Id::SymTab, ".symtab", 8, 24 * (names.len() as u64 + 2));
+    add(
+        &mut out,
+        &mut offset,
+        Id::Comment,
+        ".comment",
+        1,
+        comment(input).len() as u64,
+    );
+    add(
+        &mut out,
+        &mut offset,
+        Id::SymTab,
+        ".symtab",
+        8,
+        24 * (names.len() as u64 + 2),
+    );
     let mut section_names: Vec<&str> = out.iter().map(|p| p.name.as_str()).collect();
     section_names.extend([".shstrtab", ".strtab"]);
     section_names.extend(input.extra_sections.iter().map(|s| s.name.as_str()));
     let shstrtab_size = strtab(&section_names).len() as u64;
-    add(&mut out, &mut offset, Id::ShStrTab, ".shstrtab", 1, shstrtab_size);
+    add(
+        &mut out,
+        &mut offset,
+        Id::ShStrTab,
+        ".shstrtab",
+        1,
+        shstrtab_size,
+    );
     let mut sym_names = vec!["_DYNAMIC"];
     sym_names.extend(&names);
-    add(&mut out, &mut offset, Id::StrTab, ".strtab", 1, strtab(&sym_names).len() as u64);
+    add(
+        &mut out,
+        &mut offset,
+        Id::StrTab,
+        ".strtab",
+        1,
+        strtab(&sym_names).len() as u64,
+    );
     let shoff = align(offset, 8);
     offset = shoff + SECTION_HEADER * (out.len() as u64 + 1 + input.extra_sections.len() as u64);
     for (i, s) in input.extra_sections.iter().enumerate() {
-        add(&mut out, &mut offset, Id::Extra(i), &s.name, 1, s.data.len() as u64);
+        add(
+            &mut out,
+            &mut offset,
+            Id::Extra(i),
+            &s.name,
+            1,
+            s.data.len() as u64,
+        );
     }
     (out, shoff)
 }
@@ -475,7 +611,11 @@ fn place(input: &Input) -> (Vec<Placed>, u64) {
 pub fn layout(input: &Input) -> Places {
     let (placed, _) = place(input);
     let at = |id: Id| placed.iter().find(|p| p.id == id).map(|p| p.offset);
-    Places { rodata: at(Id::Rodata), text: at(Id::Text).unwrap_or(0), got: at(Id::Got) }
+    Places {
+        rodata: at(Id::Rodata),
+        text: at(Id::Text).unwrap_or(0),
+        got: at(Id::Got),
+    }
 }
 
 /// A symbol table entry: name, `st_info`, `st_other`, section index, value, size.
@@ -484,11 +624,19 @@ type Sym<'a> = (&'a str, u8, u8, u16, u64, u64);
 /// The entries of the dynamic symbol table (the symbol table has them too), in the order
 /// of [`symbol_refs`].
 fn elf_symbols<'a>(input: &Input, names: &[&'a str], placed: &[Placed]) -> Vec<Sym<'a>> {
-    let index = |id: Id| placed.iter().position(|p| p.id == id).map_or(0, |i| i as u16 + 1);
+    let index = |id: Id| {
+        placed
+            .iter()
+            .position(|p| p.id == id)
+            .map_or(0, |i| i as u16 + 1)
+    };
     let addr = |id: Id| placed.iter().find(|p| p.id == id).map_or(0, |p| p.offset);
     // In the LLVM 10 format kernels are protected functions, no longer indirect ones.
-    let (kernel_type, kernel_visibility) =
-        if input.llvm10_bin_format { (STT_FUNC, STV_PROTECTED) } else { (STT_GNU_IFUNC, 0) };
+    let (kernel_type, kernel_visibility) = if input.llvm10_bin_format {
+        (STT_FUNC, STV_PROTECTED)
+    } else {
+        (STT_GNU_IFUNC, 0)
+    };
     let refs = symbol_refs(input);
     let mut syms = Vec::with_capacity(refs.len());
     for (r, &name) in refs.iter().zip(names) {
@@ -500,11 +648,25 @@ fn elf_symbols<'a>(input: &Input, names: &[&'a str], placed: &[Placed]) -> Vec<S
                     RegionKind::FKernel => (STT_FUNC, 0),
                     RegionKind::Data => (STT_OBJECT, 0),
                 };
-                (name, (STB_GLOBAL << 4) | kind, other, index(Id::Text), addr(Id::Text) + s.offset, s.size)
+                (
+                    name,
+                    (STB_GLOBAL << 4) | kind,
+                    other,
+                    index(Id::Text),
+                    addr(Id::Text) + s.offset,
+                    s.size,
+                )
             }
             SymbolRef::Descriptor(i, offset) => {
                 let info = (STB_GLOBAL << 4) | STT_OBJECT;
-                (name, info, STV_PROTECTED, index(Id::Rodata), addr(Id::Rodata) + offset, input.symbols[i].size)
+                (
+                    name,
+                    info,
+                    STV_PROTECTED,
+                    index(Id::Rodata),
+                    addr(Id::Rodata) + offset,
+                    input.symbols[i].size,
+                )
             }
             SymbolRef::Extra(i) => {
                 let s = &input.extra_symbols[i];
@@ -519,7 +681,14 @@ fn elf_symbols<'a>(input: &Input, names: &[&'a str], placed: &[Placed]) -> Vec<S
                     // The AMD formats' places: not in a ROCm code object.
                     SymbolPlace::Data | SymbolPlace::Bss | SymbolPlace::SamplerInit => continue,
                 };
-                (name, s.info, s.other, shndx, base.wrapping_add(s.value), s.size)
+                (
+                    name,
+                    s.info,
+                    s.other,
+                    shndx,
+                    base.wrapping_add(s.value),
+                    s.size,
+                )
             }
         });
     }
@@ -529,11 +698,15 @@ fn elf_symbols<'a>(input: &Input, names: &[&'a str], placed: &[Placed]) -> Vec<S
 /// What the format requires of the input.
 fn check(input: &Input, names: &[&str]) -> Result<(), FormatError> {
     if input.global_data.is_none() && (input.llvm10_bin_format || input.metadata_v3) {
-        return Err(FormatError::new("the LLVM10 binary format and the v3 metadata require global data (`.globaldata`)"));
+        return Err(FormatError::new(
+            "the LLVM10 binary format and the v3 metadata require global data (`.globaldata`)",
+        ));
     }
     for &g in &input.got_symbols {
         if g >= names.len() {
-            return Err(FormatError::new(format!("global offset table entry for symbol {g} out of range")));
+            return Err(FormatError::new(format!(
+                "global offset table entry for symbol {g} out of range"
+            )));
         }
     }
     Ok(())
@@ -545,15 +718,26 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     let names: Vec<&str> = owned_names.iter().map(String::as_str).collect();
     check(input, &names)?;
     let (placed, shoff) = place(input);
-    let index = |id: Id| placed.iter().position(|p| p.id == id).map_or(0, |i| i as u16 + 1);
+    let index = |id: Id| {
+        placed
+            .iter()
+            .position(|p| p.id == id)
+            .map_or(0, |i| i as u16 + 1)
+    };
     let find = |id: Id| placed.iter().find(|p| p.id == id);
     let addr = |id: Id| find(id).map_or(0, |p| p.offset);
     let got = !input.got_symbols.is_empty();
 
     let syms = elf_symbols(input, &names, &placed);
-    let sym_entry = |b: &mut Bytes, name: u32, info: u8, other: u8, shndx: u16, value: u64, size: u64| {
-        b.u32(name).u8(info).u8(other).u16(shndx).u64(value).u64(size);
-    };
+    let sym_entry =
+        |b: &mut Bytes, name: u32, info: u8, other: u8, shndx: u16, value: u64, size: u64| {
+            b.u32(name)
+                .u8(info)
+                .u8(other)
+                .u16(shndx)
+                .u64(value)
+                .u64(size);
+        };
     let mut dynsym = Bytes::default();
     dynsym.zeros(24);
     let mut name_offset = 1u32;
@@ -566,7 +750,15 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     }
     let mut symtab = Bytes::default();
     symtab.zeros(24);
-    sym_entry(&mut symtab, 1, 0, STV_HIDDEN, index(Id::Dynamic), addr(Id::Dynamic), 0);
+    sym_entry(
+        &mut symtab,
+        1,
+        0,
+        STV_HIDDEN,
+        index(Id::Dynamic),
+        addr(Id::Dynamic),
+        0,
+    );
     let mut name_offset = 1 + "_DYNAMIC".len() as u32 + 1;
     for &(name, info, other, shndx, value, size) in &syms {
         let n = if name.is_empty() { 0 } else { name_offset };
@@ -592,9 +784,15 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     }
     let mut rela = Bytes::default();
     for (i, &s) in input.got_symbols.iter().enumerate() {
-        rela.u64(addr(Id::Got) + 8 * i as u64).u64(((s as u64 + 1) << 32) | R_AMDGPU_ABS64).u64(0);
+        rela.u64(addr(Id::Got) + 8 * i as u64)
+            .u64(((s as u64 + 1) << 32) | R_AMDGPU_ABS64)
+            .u64(0);
     }
-    let mut section_names: Vec<&str> = placed.iter().filter(|p| !matches!(p.id, Id::Extra(_))).map(|p| p.name.as_str()).collect();
+    let mut section_names: Vec<&str> = placed
+        .iter()
+        .filter(|p| !matches!(p.id, Id::Extra(_)))
+        .map(|p| p.name.as_str())
+        .collect();
     section_names.extend(input.extra_sections.iter().map(|s| s.name.as_str()));
 
     let content = |id: Id| -> Vec<u8> {
@@ -619,10 +817,14 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
 
     // Program headers: (type, flags, first section, last section, align).
     let first_loaded = Id::Text;
-    let text_index = placed.iter().position(|p| p.id == first_loaded).unwrap_or(0);
+    let text_index = placed
+        .iter()
+        .position(|p| p.id == first_loaded)
+        .unwrap_or(0);
     let last_read = &placed[text_index - 1];
     let dynamic_p = find(Id::Dynamic).expect("dynamic section");
-    let writable_end = find(if got { Id::Got } else { Id::Dynamic }).map_or(0, |p| p.offset + p.size);
+    let writable_end =
+        find(if got { Id::Got } else { Id::Dynamic }).map_or(0, |p| p.offset + p.size);
     let text_p = &placed[text_index];
     let program_headers = 7 + u64::from(input.new_bin_format);
     // (type, flags, offset, size, align)
@@ -630,9 +832,21 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
         (PT_PHDR, PF_R, 64, program_headers * PROGRAM_HEADER, 8),
         (PT_LOAD, PF_R, 0, last_read.offset + last_read.size, 0x1000),
         (PT_LOAD, PF_R | PF_X, text_p.offset, text_p.size, 0x1000),
-        (PT_LOAD, PF_R | PF_W, dynamic_p.offset, writable_end - dynamic_p.offset, 0x1000),
+        (
+            PT_LOAD,
+            PF_R | PF_W,
+            dynamic_p.offset,
+            writable_end - dynamic_p.offset,
+            0x1000,
+        ),
         (PT_DYNAMIC, PF_R | PF_W, dynamic_p.offset, dynamic_p.size, 8),
-        (PT_GNU_RELRO, PF_R, dynamic_p.offset, writable_end - dynamic_p.offset, 1),
+        (
+            PT_GNU_RELRO,
+            PF_R,
+            dynamic_p.offset,
+            writable_end - dynamic_p.offset,
+            1,
+        ),
         (PT_GNU_STACK, PF_R | PF_W, 0, 0, 0),
     ];
     if input.new_bin_format {
@@ -643,8 +857,13 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     let mut out = Bytes::default();
     // ELF header: OS ABI 0x40 (AMD HSA), ABI version 1 for the LLVM 10 format.
     let abi_version = u8::from(input.new_bin_format && input.llvm10_bin_format);
-    out.bytes(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0x40, abi_version]).zeros(7);
-    let entry = if input.new_bin_format { text_p.offset } else { 0 };
+    out.bytes(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0x40, abi_version])
+        .zeros(7);
+    let entry = if input.new_bin_format {
+        text_p.offset
+    } else {
+        0
+    };
     let default_eflags = match (input.new_bin_format, input.llvm10_bin_format) {
         (false, _) => 0,
         (true, false) => 2,
@@ -652,11 +871,28 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
     };
     let eflags = input.eflags.unwrap_or(default_eflags);
     let section_count = placed.len() as u16 + 1;
-    out.u16(3).u16(0xe0).u32(1).u64(entry).u64(64).u64(shoff).u32(eflags);
-    out.u16(64).u16(PROGRAM_HEADER as u16).u16(phdrs.len() as u16).u16(SECTION_HEADER as u16).u16(section_count);
+    out.u16(3)
+        .u16(0xe0)
+        .u32(1)
+        .u64(entry)
+        .u64(64)
+        .u64(shoff)
+        .u32(eflags);
+    out.u16(64)
+        .u16(PROGRAM_HEADER as u16)
+        .u16(phdrs.len() as u16)
+        .u16(SECTION_HEADER as u16)
+        .u16(section_count);
     out.u16(index(Id::ShStrTab));
     for &(ty, flags, offset, size, al) in &phdrs {
-        out.u32(ty).u32(flags).u64(offset).u64(offset).u64(offset).u64(size).u64(size).u64(al);
+        out.u32(ty)
+            .u32(flags)
+            .u64(offset)
+            .u64(offset)
+            .u64(offset)
+            .u64(size)
+            .u64(size)
+            .u64(al);
     }
     let write_section = |out: &mut Bytes, p: &Placed| {
         out.zeros((p.offset as usize).saturating_sub(out.len()));
@@ -678,7 +914,15 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
             Id::DynStr => (SHT_STRTAB, SHF_ALLOC, 0, 0, 1, 0, true),
             Id::RelaDyn => (SHT_RELA, SHF_ALLOC, index(Id::DynSym), 0, 8, 24, true),
             Id::Text => (SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 256, 0, true),
-            Id::Dynamic => (SHT_DYNAMIC, SHF_ALLOC | SHF_WRITE, index(Id::DynStr), 0, 8, 16, true),
+            Id::Dynamic => (
+                SHT_DYNAMIC,
+                SHF_ALLOC | SHF_WRITE,
+                index(Id::DynStr),
+                0,
+                8,
+                16,
+                true,
+            ),
             Id::Got => (SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, 0, 8, 0, true),
             Id::GpuConfig => (SHT_PROGBITS, 0, 0, 0, 1, 0, false),
             Id::Comment => (SHT_PROGBITS, SHF_MERGE | SHF_STRINGS, 0, 0, 1, 1, false),
@@ -687,7 +931,12 @@ pub fn write(input: &Input) -> Result<Vec<u8>, FormatError> {
             Id::Extra(_) => (SHT_PROGBITS, 0, 0, 0, 1, 0, false),
         };
         let name = if p.name.is_empty() { 0 } else { name_offset };
-        out.u32(name).u32(ty).u64(flags).u64(if address { p.offset } else { 0 }).u64(p.offset).u64(p.size);
+        out.u32(name)
+            .u32(ty)
+            .u64(flags)
+            .u64(if address { p.offset } else { 0 })
+            .u64(p.offset)
+            .u64(p.size);
         out.u32(u32::from(link)).u32(info).u64(al).u64(entsize);
         if !p.name.is_empty() {
             name_offset += p.name.len() as u32 + 1;
@@ -732,13 +981,19 @@ mod tests {
         // symbols, 3 buckets.
         assert_eq!(hash_buckets(&["kxx1"]), 1);
         assert_eq!(hash_buckets(&["kxx1", "kxx2"]), 2);
-        assert_eq!(hash_buckets(&["datav", "vectorAdd", "globalValX", "gdata2", "gdata1"]), 3);
+        assert_eq!(
+            hash_buckets(&["datav", "vectorAdd", "globalValX", "gdata2", "gdata1"]),
+            3
+        );
     }
 
     #[test]
     fn hash_table_chains_as_the_reference() {
         let h = hash_bytes(&["datav", "vectorAdd", "globalValX", "gdata2", "gdata1"]);
-        let words: Vec<u32> = h.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        let words: Vec<u32> = h
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
         assert_eq!(words, [3, 6, 1, 5, 2, 0, 3, 4, 0, 0, 0]);
     }
 }

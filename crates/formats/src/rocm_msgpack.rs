@@ -116,7 +116,10 @@ mod tests {
 
     #[test]
     fn booleans() {
-        assert_eq!(encode(&Value::Array(vec![Value::Bool(true), Value::Bool(false)])), [0x92, 0xc3, 0xc2]);
+        assert_eq!(
+            encode(&Value::Array(vec![Value::Bool(true), Value::Bool(false)])),
+            [0x92, 0xc3, 0xc2]
+        );
     }
 
     #[test]
@@ -127,29 +130,58 @@ mod tests {
         let mut expected = vec![0xdc, 0x00, 0x12];
         expected.extend(0..18u8);
         assert_eq!(encode(&uints(0..18)), expected);
-        assert_eq!(encode(&uints((0..12222).map(|i| i & 0x7f)))[..3], [0xdc, 0x2f, 0xbe]);
-        assert_eq!(encode(&uints(std::iter::repeat_n(0, 0xffff)))[..3], [0xdc, 0xff, 0xff]);
-        assert_eq!(encode(&uints(std::iter::repeat_n(0, 0x10000)))[..5], [0xdd, 0, 1, 0, 0]);
+        assert_eq!(
+            encode(&uints((0..12222).map(|i| i & 0x7f)))[..3],
+            [0xdc, 0x2f, 0xbe]
+        );
+        assert_eq!(
+            encode(&uints(std::iter::repeat_n(0, 0xffff)))[..3],
+            [0xdc, 0xff, 0xff]
+        );
+        assert_eq!(
+            encode(&uints(std::iter::repeat_n(0, 0x10000)))[..5],
+            [0xdd, 0, 1, 0, 0]
+        );
     }
 
     #[test]
     fn unsigned_integers_take_the_shortest_form() {
-        let out = encode(&uints([0x12, 0xd1, 0xab73, 0xa118_b931, 0x1188_99a1_b6a1_9e1a]));
+        let out = encode(&uints([
+            0x12,
+            0xd1,
+            0xab73,
+            0xa118_b931,
+            0x1188_99a1_b6a1_9e1a,
+        ]));
         assert_eq!(
             out,
             [
-                0x95, 0x12, 0xcc, 0xd1, 0xcd, 0xab, 0x73, 0xce, 0xa1, 0x18, 0xb9, 0x31, 0xcf, 0x11, 0x88, 0x99, 0xa1, 0xb6,
-                0xa1, 0x9e, 0x1a
+                0x95, 0x12, 0xcc, 0xd1, 0xcd, 0xab, 0x73, 0xce, 0xa1, 0x18, 0xb9, 0x31, 0xcf, 0x11,
+                0x88, 0x99, 0xa1, 0xb6, 0xa1, 0x9e, 0x1a
             ]
         );
-        for (v, len) in [(0x7f, 1), (0x80, 2), (0xff, 2), (0x100, 3), (0xffff, 3), (0x10000, 5), (0xffff_ffff, 5), (1 << 32, 9)] {
+        for (v, len) in [
+            (0x7f, 1),
+            (0x80, 2),
+            (0xff, 2),
+            (0x100, 3),
+            (0xffff, 3),
+            (0x10000, 5),
+            (0xffff_ffff, 5),
+            (1 << 32, 9),
+        ] {
             assert_eq!(encode(&Value::UInt(v)).len(), len, "{v:#x}");
         }
     }
 
     #[test]
     fn strings_take_the_shortest_form() {
-        assert_eq!(encode(&Value::Array(vec![Value::Str(b"\x4a\x5b\x31\x28\x44".to_vec())])), [0x91, 0xa5, 0x4a, 0x5b, 0x31, 0x28, 0x44]);
+        assert_eq!(
+            encode(&Value::Array(vec![Value::Str(
+                b"\x4a\x5b\x31\x28\x44".to_vec()
+            )])),
+            [0x91, 0xa5, 0x4a, 0x5b, 0x31, 0x28, 0x44]
+        );
         for (len, header) in [
             (31, vec![0xbf]),
             (32, vec![0xd9, 32]),
@@ -179,14 +211,26 @@ mod tests {
         ]);
         assert_eq!(
             encode(&map),
-            [0x83, 0xa4, b'a', b'b', b'a', b'b', 15, 0xa3, b'c', b'o', b'b', 0xcd, 0xe9, 0x11, 0xa5, b'e', b'x', b't', b'r', b'a', 11]
+            [
+                0x83, 0xa4, b'a', b'b', b'a', b'b', 15, 0xa3, b'c', b'o', b'b', 0xcd, 0xe9, 0x11,
+                0xa5, b'e', b'x', b't', b'r', b'a', 11
+            ]
         );
-        let long: Vec<(String, Value)> = (0..14821).map(|i| (format!("{i:04x}"), Value::str(&format!("{:04x}", i ^ 0xdca1)))).collect();
+        let long: Vec<(String, Value)> = (0..14821)
+            .map(|i| {
+                (
+                    format!("{i:04x}"),
+                    Value::str(&format!("{:04x}", i ^ 0xdca1)),
+                )
+            })
+            .collect();
         let out = encode(&Value::Map(long));
         assert_eq!(out[..3], [0xde, 0x39, 0xe5]);
         assert_eq!(out[3..13], *b"\xa40000\xa4dca1");
         assert_eq!(out.len(), 3 + 14821 * 10);
-        let longer: Vec<(String, Value)> = (0..0x10000).map(|i| (String::new(), Value::UInt(i & 1))).collect();
+        let longer: Vec<(String, Value)> = (0..0x10000)
+            .map(|i| (String::new(), Value::UInt(i & 1)))
+            .collect();
         assert_eq!(encode(&Value::Map(longer))[..5], [0xdf, 0, 1, 0, 0]);
     }
 }

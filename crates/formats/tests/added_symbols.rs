@@ -40,15 +40,24 @@ fn section_name<E: FileHeader<Endian = Endianness>>(file: &ElfFile<E>, shndx: u1
 fn describe<E: FileHeader<Endian = Endianness>>(title: &str, data: &[u8]) -> String {
     let file = ElfFile::<E>::parse(data).unwrap_or_else(|e| panic!("{title}: {e}"));
     let endian = file.endian();
-    let mut out = format!("== {title}: ELF{}\n", if E::is_type_64_sized() { 64 } else { 32 });
+    let mut out = format!(
+        "== {title}: ELF{}\n",
+        if E::is_type_64_sized() { 64 } else { 32 }
+    );
     let table = file.elf_section_table();
     for (i, s) in table.iter().enumerate().skip(1) {
-        let name = table.section_name(endian, s).map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default();
+        let name = table
+            .section_name(endian, s)
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_default();
         let _ = writeln!(out, "section {i} {name}");
     }
     let symbols = file.elf_symbol_table();
     for s in symbols.symbols() {
-        let name = symbols.symbol_name(endian, s).map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default();
+        let name = symbols
+            .symbol_name(endian, s)
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_default();
         let value: u64 = s.st_value(endian).into();
         let size: u64 = s.st_size(endian).into();
         let _ = writeln!(
@@ -68,7 +77,11 @@ fn aligned(data: &[u8]) -> AlignedCopy {
     let mut buffer = vec![0u8; data.len() + 8];
     let at = buffer.as_ptr().align_offset(8);
     buffer[at..at + data.len()].copy_from_slice(data);
-    AlignedCopy { buffer, at, len: data.len() }
+    AlignedCopy {
+        buffer,
+        at,
+        len: data.len(),
+    }
 }
 
 struct AlignedCopy {
@@ -104,7 +117,10 @@ fn sections_of(data: &[u8]) -> Vec<(String, usize, usize)> {
         table
             .iter()
             .map(|s| {
-                let name = table.section_name(endian, s).map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default();
+                let name = table
+                    .section_name(endian, s)
+                    .map(|n| String::from_utf8_lossy(n).into_owned())
+                    .unwrap_or_default();
                 let offset: u64 = s.sh_offset(endian).into();
                 let size: u64 = s.sh_size(endian).into();
                 (name, offset as usize, size as usize)
@@ -119,7 +135,10 @@ fn sections_of(data: &[u8]) -> Vec<(String, usize, usize)> {
 
 /// The main ELF's `.text`.
 fn main_text(bytes: &[u8]) -> &[u8] {
-    let (_, offset, size) = sections_of(bytes).into_iter().find(|s| s.0 == ".text").expect("a .text");
+    let (_, offset, size) = sections_of(bytes)
+        .into_iter()
+        .find(|s| s.0 == ".text")
+        .expect("a .text");
     &bytes[offset..offset + size]
 }
 
@@ -133,9 +152,15 @@ fn elfs(format: BinaryFormat, bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
             let file = object::File::parse(copy.as_slice()).expect("an ELF");
             for s in file.symbols() {
                 let name = s.name().unwrap_or_default();
-                if let Some(kernel) = name.strip_prefix("__OpenCL_").and_then(|n| n.strip_suffix("_kernel")) {
+                if let Some(kernel) = name
+                    .strip_prefix("__OpenCL_")
+                    .and_then(|n| n.strip_suffix("_kernel"))
+                {
                     let (start, size) = (s.address() as usize, s.size() as usize);
-                    out.push((format!("inner {kernel}"), main_text(bytes)[start..start + size].to_vec()));
+                    out.push((
+                        format!("inner {kernel}"),
+                        main_text(bytes)[start..start + size].to_vec(),
+                    ));
                 }
             }
             out
@@ -149,7 +174,10 @@ fn elfs(format: BinaryFormat, bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
             out
         }
         BinaryFormat::Gallium => {
-            let start = bytes.windows(4).position(|w| w == b"\x7fELF").expect("an embedded ELF");
+            let start = bytes
+                .windows(4)
+                .position(|w| w == b"\x7fELF")
+                .expect("an embedded ELF");
             vec![("ELF".to_string(), bytes[start..].to_vec())]
         }
         f => panic!("format {f:?} has no added-symbol rules here"),
@@ -172,7 +200,16 @@ fn hex_dump(bytes: &[u8]) -> String {
         starred = false;
         previous = Some(line);
         let hex: Vec<String> = line.iter().map(|b| format!("{b:02x}")).collect();
-        let text: String = line.iter().map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '.' }).collect();
+        let text: String = line
+            .iter()
+            .map(|&b| {
+                if (0x20..0x7f).contains(&b) {
+                    b as char
+                } else {
+                    '.'
+                }
+            })
+            .collect();
         let _ = writeln!(out, "{:08x}  {:<47}  |{text}|", i * 16, hex.join(" "));
     }
     let _ = writeln!(out, "{:08x}", bytes.len());
@@ -181,7 +218,10 @@ fn hex_dump(bytes: &[u8]) -> String {
 
 fn render(path: &Path, text: String) -> String {
     let name = path.to_string_lossy().replace('\\', "/");
-    let opts = Options { force_add_symbols: true, ..Options::default() };
+    let opts = Options {
+        force_add_symbols: true,
+        ..Options::default()
+    };
     let result = assemble(vec![Input { name, text }], opts);
     let mut out = String::from("== diagnostics\n");
     for d in &result.diagnostics {

@@ -30,25 +30,37 @@ impl Parsed {
     fn section(&self, name: &str) -> &[u8] {
         match self.sections.iter().find(|s| s.0 == name) {
             Some(s) => &s.1,
-            None => panic!("no section {name} in {:?}", self.sections.iter().map(|s| &s.0).collect::<Vec<_>>()),
+            None => panic!(
+                "no section {name} in {:?}",
+                self.sections.iter().map(|s| &s.0).collect::<Vec<_>>()
+            ),
         }
     }
 
     fn relocations(&self, name: &str) -> usize {
-        self.sections.iter().find(|s| s.0 == name).map_or(0, |s| s.2)
+        self.sections
+            .iter()
+            .find(|s| s.0 == name)
+            .map_or(0, |s| s.2)
     }
 
     fn symbol_section(&self, name: &str) -> &str {
         match self.symbol_sections.iter().find(|s| s.0 == name) {
             Some(s) => &s.1,
-            None => panic!("no symbol {name} in {:?}", self.symbols.iter().map(|s| &s.0).collect::<Vec<_>>()),
+            None => panic!(
+                "no symbol {name} in {:?}",
+                self.symbols.iter().map(|s| &s.0).collect::<Vec<_>>()
+            ),
         }
     }
 
     fn symbol(&self, name: &str) -> (u64, u64) {
         match self.symbols.iter().find(|s| s.0 == name) {
             Some(s) => (s.1, s.2),
-            None => panic!("no symbol {name} in {:?}", self.symbols.iter().map(|s| &s.0).collect::<Vec<_>>()),
+            None => panic!(
+                "no symbol {name} in {:?}",
+                self.symbols.iter().map(|s| &s.0).collect::<Vec<_>>()
+            ),
         }
     }
 }
@@ -63,19 +75,34 @@ fn describe<'d, O: Object<'d>>(file: &O) -> Parsed {
                 (name, data, s.relocations().count())
             })
             .collect(),
-        symbols: file.symbols().map(|s| (s.name().expect("symbol name").to_string(), s.address(), s.size())).collect(),
+        symbols: file
+            .symbols()
+            .map(|s| {
+                (
+                    s.name().expect("symbol name").to_string(),
+                    s.address(),
+                    s.size(),
+                )
+            })
+            .collect(),
         symbol_sections: file
             .symbols()
             .map(|s| {
                 let section = match s.section() {
-                    object::SymbolSection::Section(i) => file.section_by_index(i).and_then(|x| x.name().map(str::to_string)).expect("a section"),
+                    object::SymbolSection::Section(i) => file
+                        .section_by_index(i)
+                        .and_then(|x| x.name().map(str::to_string))
+                        .expect("a section"),
                     object::SymbolSection::Absolute => "ABS".to_string(),
                     other => format!("{other:?}"),
                 };
                 (s.name().expect("symbol name").to_string(), section)
             })
             .collect(),
-        dynamic_symbols: file.dynamic_symbols().map(|s| s.name().expect("dynamic symbol name").to_string()).collect(),
+        dynamic_symbols: file
+            .dynamic_symbols()
+            .map(|s| s.name().expect("dynamic symbol name").to_string())
+            .collect(),
         dynamic_relocations: file
             .dynamic_relocations()
             .into_iter()
@@ -111,16 +138,33 @@ fn assemble(source: &str) -> (Assembly, Vec<u8>) {
 }
 
 fn assemble_with(source: &str, options: Options) -> (Assembly, Vec<u8>) {
-    let a = assemble_here(vec![Input { name: "test.s".into(), text: source.into() }], options);
-    let errors: Vec<_> = a.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.clone()).collect();
+    let a = assemble_here(
+        vec![Input {
+            name: "test.s".into(),
+            text: source.into(),
+        }],
+        options,
+    );
+    let errors: Vec<_> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+    let bytes = a
+        .binary()
+        .unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
     (a, bytes)
 }
 
 /// The code assembled for kernel `k` (its own code section), or of the shared `.text`.
 fn code(a: &Assembly, kernel: Option<usize>) -> Vec<u8> {
-    a.sections.iter().find(|s| s.kind == SectionKind::Code && s.kernel == kernel).map(|s| s.content.clone()).unwrap_or_default()
+    a.sections
+        .iter()
+        .find(|s| s.kind == SectionKind::Code && s.kernel == kernel)
+        .map(|s| s.content.clone())
+        .unwrap_or_default()
 }
 
 const AMD: &str = "
@@ -161,7 +205,11 @@ fn amd_opencl_1_2_elfs_parse() {
             outer.symbol(&format!("__OpenCL_{name}_header"));
             let (start, size) = outer.symbol(&format!("__OpenCL_{name}_kernel"));
             let inner = parse(&text[start as usize..(start + size) as usize]);
-            assert_eq!(inner.section(".text"), code(&a, Some(k)).as_slice(), "kernel {name}");
+            assert_eq!(
+                inner.section(".text"),
+                code(&a, Some(k)).as_slice(),
+                "kernel {name}"
+            );
             inner.section(".data");
         }
     }
@@ -194,7 +242,12 @@ GLOBAL
 
 #[test]
 fn amd_opencl_2_0_old_layout_elf_parses() {
-    let (a, bytes) = assemble(&AMDCL2.replace("DRIVER", "180005").replace("GLOBAL", "").replace("VALUE", "4"));
+    let (a, bytes) = assemble(
+        &AMDCL2
+            .replace("DRIVER", "180005")
+            .replace("GLOBAL", "")
+            .replace("VALUE", "4"),
+    );
     let outer = parse(&bytes);
     let text = outer.section(".text");
     for (k, name) in a.kernels.iter().enumerate() {
@@ -211,14 +264,24 @@ fn amd_opencl_2_0_old_layout_elf_parses() {
 #[test]
 fn amd_opencl_2_0_new_layout_elfs_parse() {
     for driver in ["191205", "234800"] {
-        let global = ".globaldata\ngdata:\n    .int 1, 2, 3\n.rwdata\n    .int 4\n.bssdata\n    .skip 8\n";
-        let (a, bytes) = assemble(&AMDCL2.replace("DRIVER", driver).replace("GLOBAL", global).replace("VALUE", "gdata+4"));
+        let global =
+            ".globaldata\ngdata:\n    .int 1, 2, 3\n.rwdata\n    .int 4\n.bssdata\n    .skip 8\n";
+        let (a, bytes) = assemble(
+            &AMDCL2
+                .replace("DRIVER", driver)
+                .replace("GLOBAL", global)
+                .replace("VALUE", "gdata+4"),
+        );
         let outer = parse(&bytes);
         outer.symbol("acl_version_string");
         let inner = parse(outer.section(".text"));
         let hsatext = inner.section(".hsatext");
-        assert!(inner.section(".hsadata_readonly_agent").starts_with(&[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]));
-        assert!(inner.section(".hsadata_global_agent").starts_with(&[4, 0, 0, 0]));
+        assert!(inner
+            .section(".hsadata_readonly_agent")
+            .starts_with(&[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]));
+        assert!(inner
+            .section(".hsadata_global_agent")
+            .starts_with(&[4, 0, 0, 0]));
         for (k, name) in a.kernels.iter().enumerate() {
             outer.symbol(&format!("__OpenCL_&__OpenCL_{name}_kernel_metadata"));
             // As the reference, driver 1912.05's inner symbol table has no null symbol
@@ -231,7 +294,11 @@ fn amd_opencl_2_0_new_layout_elfs_parse() {
             // The 256-byte setup, then the code.
             let code = code(&a, Some(k));
             assert_eq!(size as usize, 256 + code.len(), "kernel {name}");
-            assert_eq!(&hsatext[start as usize + 256..(start + size) as usize], code.as_slice(), "kernel {name}");
+            assert_eq!(
+                &hsatext[start as usize + 256..(start + size) as usize],
+                code.as_slice(),
+                "kernel {name}"
+            );
         }
         // `gdata+4` in `add` is relocated.
         assert_eq!(inner.relocations(".hsatext"), 1, "driver {driver}");
@@ -320,14 +387,31 @@ fn gallium_elfs_parse() {
     let variants = [
         (".32bit", "", "", "1"),
         (".64bit", ".scratchsym scratch", "", "scratch"),
-        (".64bit", ".llvm_version 40000\n.driver_version 170000", ".skip 256", "2"),
+        (
+            ".64bit",
+            ".llvm_version 40000\n.driver_version 170000",
+            ".skip 256",
+            "2",
+        ),
     ];
     for (bits, llvm, skip, value) in variants {
-        let scratch = if value == "scratch" { ".scratchsym scratch" } else { "" };
+        let scratch = if value == "scratch" {
+            ".scratchsym scratch"
+        } else {
+            ""
+        };
         let llvm = if value == "scratch" { "" } else { llvm };
-        let source = GALLIUM.replace("BITS", bits).replace("LLVM", llvm).replace("SKIP", skip).replace("VALUE", value).replace("SCRATCH", scratch);
+        let source = GALLIUM
+            .replace("BITS", bits)
+            .replace("LLVM", llvm)
+            .replace("SKIP", skip)
+            .replace("VALUE", value)
+            .replace("SCRATCH", scratch);
         let (a, bytes) = assemble(&source);
-        let start = bytes.windows(4).position(|w| w == b"\x7fELF").expect("an embedded ELF");
+        let start = bytes
+            .windows(4)
+            .position(|w| w == b"\x7fELF")
+            .expect("an embedded ELF");
         let elf = parse(&bytes[start..]);
         assert_eq!(bytes[start + 4], if bits == ".32bit" { 1 } else { 2 });
         let text = elf.section(".text");
@@ -342,7 +426,12 @@ fn gallium_elfs_parse() {
         assert_eq!(elf.section(".rodata"), &[7, 0, 0, 0, 8, 0, 0, 0]);
         assert!(!elf.section(".AMDGPU.config").is_empty());
         assert_eq!(elf.symbol("first").0, 0);
-        let second = a.symbols.iter().find(|s| s.name == "second").and_then(|s| s.value).unwrap();
+        let second = a
+            .symbols
+            .iter()
+            .find(|s| s.name == "second")
+            .and_then(|s| s.value)
+            .unwrap();
         assert_eq!(elf.symbol("second").0, second as u64);
         assert_eq!(elf.relocations(".text"), usize::from(value == "scratch"));
     }
@@ -366,12 +455,22 @@ fn read_fixture() -> Vec<Disassembled> {
             Some((hex, target)) => (hex, Some(target.trim_end_matches('>'))),
             None => (rest, None),
         };
-        let words = hex.split_whitespace().map(|w| u32::from_str_radix(w, 16).expect("a hex word")).collect();
+        let words = hex
+            .split_whitespace()
+            .map(|w| u32::from_str_radix(w, 16).expect("a hex word"))
+            .collect();
         let target = target.map(|t| {
             let (sym, off) = t.split_once("+0x").unwrap_or((t, "0"));
-            (sym.to_string(), u64::from_str_radix(off, 16).expect("an offset"))
+            (
+                sym.to_string(),
+                u64::from_str_radix(off, 16).expect("an offset"),
+            )
         });
-        out.push(Disassembled { text: text.trim().to_string(), words, target });
+        out.push(Disassembled {
+            text: text.trim().to_string(),
+            words,
+            target,
+        });
     }
     out
 }
@@ -380,7 +479,11 @@ fn read_fixture() -> Vec<Disassembled> {
 fn llvm_spelling(line: &str, vop32: &[&str]) -> String {
     let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
     let (mnemonic, operands) = line.split_once(' ').unwrap_or((&line, ""));
-    let mnemonic = if vop32.contains(&mnemonic) { format!("{mnemonic}_e32") } else { mnemonic.to_string() };
+    let mnemonic = if vop32.contains(&mnemonic) {
+        format!("{mnemonic}_e32")
+    } else {
+        mnemonic.to_string()
+    };
     if operands.is_empty() {
         mnemonic
     } else {
@@ -392,14 +495,23 @@ fn llvm_spelling(line: &str, vop32: &[&str]) -> String {
 fn gallium_code_disassembles_to_the_instructions_written() {
     let source = include_str!("data/gallium_disasm.s");
     let (a, bytes) = assemble(source);
-    let start = bytes.windows(4).position(|w| w == b"\x7fELF").expect("an embedded ELF");
+    let start = bytes
+        .windows(4)
+        .position(|w| w == b"\x7fELF")
+        .expect("an embedded ELF");
     let elf = parse(&bytes[start..]);
     let text = elf.section(".text");
     let fixture = read_fixture();
 
     // The words llvm-objdump decoded are the code written now.
-    let words: Vec<u32> = fixture.iter().flat_map(|d| d.words.iter().copied()).collect();
-    let code: Vec<u32> = text.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    let words: Vec<u32> = fixture
+        .iter()
+        .flat_map(|d| d.words.iter().copied())
+        .collect();
+    let code: Vec<u32> = text
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
     assert_eq!(words, code);
 
     // And they are the instructions of the source.
@@ -409,7 +521,13 @@ fn gallium_code_disassembles_to_the_instructions_written() {
         .filter(|l| !l.is_empty() && !l.starts_with('.') && !l.ends_with(':'))
         .collect();
     assert_eq!(written.len(), fixture.len());
-    let vop32 = ["v_mov_b32", "v_add_u32", "v_add_f32", "v_mul_f32", "v_cmp_gt_f32"];
+    let vop32 = [
+        "v_mov_b32",
+        "v_add_u32",
+        "v_add_f32",
+        "v_mul_f32",
+        "v_cmp_gt_f32",
+    ];
     for (line, d) in written.iter().zip(&fixture) {
         let expected = llvm_spelling(line, &vop32);
         match &d.target {
@@ -417,7 +535,12 @@ fn gallium_code_disassembles_to_the_instructions_written() {
             Some((sym, off)) => {
                 let (mnemonic, label) = expected.split_once(' ').unwrap();
                 assert!(d.text.starts_with(mnemonic), "{} / {}", d.text, expected);
-                let label_at = a.symbols.iter().find(|s| s.name == label).and_then(|s| s.value).expect("a label");
+                let label_at = a
+                    .symbols
+                    .iter()
+                    .find(|s| s.name == label)
+                    .and_then(|s| s.value)
+                    .expect("a label");
                 assert_eq!(elf.symbol(sym).0 + off, label_at as u64, "{line}");
             }
             None => assert_eq!(d.text, expected),
@@ -428,12 +551,22 @@ fn gallium_code_disassembles_to_the_instructions_written() {
 // ---- -S (--forceAddSymbols) ---------------------------------------------------------------
 
 fn with_added_symbols(source: &str) -> (Assembly, Vec<u8>) {
-    assemble_with(source, Options { force_add_symbols: true, ..Options::default() })
+    assemble_with(
+        source,
+        Options {
+            force_add_symbols: true,
+            ..Options::default()
+        },
+    )
 }
 
 /// The value `gcn-asm` gives a symbol (its offset in its section, or absolute).
 fn value_of(a: &Assembly, name: &str) -> u64 {
-    a.symbols.iter().find(|s| s.name == name).and_then(|s| s.value).unwrap_or_else(|| panic!("no value for {name}")) as u64
+    a.symbols
+        .iter()
+        .find(|s| s.name == name)
+        .and_then(|s| s.value)
+        .unwrap_or_else(|| panic!("no value for {name}")) as u64
 }
 
 #[test]
@@ -453,13 +586,22 @@ fn added_symbols_are_in_the_amd_opencl_1_2_elf_of_their_section() {
     assert_eq!(inner.symbol("in_add").0, value_of(&a, "in_add"));
     assert_eq!(inner.symbol_section("in_add"), ".text");
     // Declared global but never defined: left out.
-    assert!(!inner.symbols.iter().chain(&outer.symbols).any(|s| s.0 == "hidden"));
+    assert!(!inner
+        .symbols
+        .iter()
+        .chain(&outer.symbols)
+        .any(|s| s.0 == "hidden"));
 }
 
 #[test]
 fn added_symbols_are_in_the_amd_opencl_2_0_elf_of_their_section() {
-    let global = ".globaldata\n.int 0\ngdata:\n    .int 1, 2, 3\n.global gdata, code_sym, ver\nver = 2\n";
-    let source = AMDCL2.replace("DRIVER", "234800").replace("GLOBAL", global).replace("VALUE", "gdata+4").replace("v_mov_b32 v0, s0", "code_sym: v_mov_b32 v0, s0");
+    let global =
+        ".globaldata\n.int 0\ngdata:\n    .int 1, 2, 3\n.global gdata, code_sym, ver\nver = 2\n";
+    let source = AMDCL2
+        .replace("DRIVER", "234800")
+        .replace("GLOBAL", global)
+        .replace("VALUE", "gdata+4")
+        .replace("v_mov_b32 v0, s0", "code_sym: v_mov_b32 v0, s0");
     let (a, bytes) = with_added_symbols(&source);
     let outer = parse(&bytes);
     assert_eq!(outer.symbol_section("ver"), "ABS");
@@ -474,10 +616,18 @@ fn added_symbols_are_in_the_amd_opencl_2_0_elf_of_their_section() {
 
 #[test]
 fn added_symbols_of_a_gallium_binary_follow_the_kernels() {
-    let source = GALLIUM.replace("BITS", ".32bit").replace("LLVM", "").replace("SKIP", "").replace("VALUE", "1").replace("SCRATCH", "")
+    let source = GALLIUM
+        .replace("BITS", ".32bit")
+        .replace("LLVM", "")
+        .replace("SKIP", "")
+        .replace("VALUE", "1")
+        .replace("SCRATCH", "")
         + ".weak mid, data_sym, first\nmid = second - 4\n.rodata\ndata_sym: .int 9\n";
     let (_, bytes) = with_added_symbols(&source);
-    let start = bytes.windows(4).position(|w| w == b"\x7fELF").expect("an embedded ELF");
+    let start = bytes
+        .windows(4)
+        .position(|w| w == b"\x7fELF")
+        .expect("an embedded ELF");
     let elf = parse(&bytes[start..]);
     let names: Vec<&str> = elf.symbols.iter().map(|s| s.0.as_str()).collect();
     let second = names.iter().position(|&n| n == "second").unwrap();
@@ -530,7 +680,14 @@ datav:
 
 #[test]
 fn rocm_elfs_parse() {
-    let variants = [("", ""), (".newbinfmt", ""), (".newbinfmt", ".gotsym gdata\n.gotsym datav, datav.got\n.gotsym first\n.global first")];
+    let variants = [
+        ("", ""),
+        (".newbinfmt", ""),
+        (
+            ".newbinfmt",
+            ".gotsym gdata\n.gotsym datav, datav.got\n.gotsym first\n.global first",
+        ),
+    ];
     for (format, got) in variants {
         let source = ROCM.replace("FORMAT", format).replace("GOT", got);
         let (a, bytes) = assemble(&source);
@@ -540,8 +697,14 @@ fn rocm_elfs_parse() {
         let text = elf.section(".text");
         assert_eq!(text, code.as_slice());
         // Each kernel's code starts with its descriptor: code version 1.0 or 1.1.
-        assert_eq!(&text[0..8], &[1, 0, 0, 0, u8::from(!format.is_empty()), 0, 0, 0]);
-        assert_eq!(elf.section(".rodata"), &[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]);
+        assert_eq!(
+            &text[0..8],
+            &[1, 0, 0, 0, u8::from(!format.is_empty()), 0, 0, 0]
+        );
+        assert_eq!(
+            elf.section(".rodata"),
+            &[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]
+        );
         assert_eq!(elf.section(".comment"), b"made by the tests");
         assert_eq!(elf.section(".extra"), &[1, 2, 3]);
         // The old format has an empty `.AMDGPU.config` (and its notes after the code).
@@ -558,7 +721,12 @@ fn rocm_elfs_parse() {
         } else {
             // Data of the code first, the kernels, then the other symbols.
             assert_eq!(elf.dynamic_symbols, ["datav", "first", "second", "gdata"]);
-            let datav = a.symbols.iter().find(|s| s.name == "datav").and_then(|s| s.value).unwrap() as u64;
+            let datav = a
+                .symbols
+                .iter()
+                .find(|s| s.name == "datav")
+                .and_then(|s| s.value)
+                .unwrap() as u64;
             assert_eq!(elf.symbol("datav").0, 4096 + datav);
             let rodata = elf.symbol("gdata").0;
             assert!(rodata > 0 && rodata < 4096);
@@ -566,7 +734,10 @@ fn rocm_elfs_parse() {
             // `.dynsym`, the null symbol first).
             assert_eq!(elf.section(".got"), &[0; 24]);
             let got_at = 8192 + 0x60;
-            assert_eq!(elf.dynamic_relocations, [(got_at, 4), (got_at + 8, 1), (got_at + 16, 2)]);
+            assert_eq!(
+                elf.dynamic_relocations,
+                [(got_at, 4), (got_at + 8, 1), (got_at + 16, 2)]
+            );
         }
     }
 }
@@ -582,18 +753,27 @@ fn rocm_code_disassembles_to_the_instructions_written() {
     // The instructions llvm-objdump decoded after each descriptor, without the padding
     // (`s_nop 0`) that aligns the next kernel.
     let mut decoded = Vec::new();
-    for line in fixture.lines().filter(|l| l.starts_with('\t') && !l.contains("s_nop 0")) {
+    for line in fixture
+        .lines()
+        .filter(|l| l.starts_with('\t') && !l.contains("s_nop 0"))
+    {
         let (text, comment) = line.split_once("//").expect("an encoding comment");
         let (address, rest) = comment.trim().split_once(": ").expect("an address");
         let address = u64::from_str_radix(address, 16).expect("a hex address");
         let hex = rest.split('<').next().unwrap();
-        let words: Vec<u32> = hex.split_whitespace().map(|w| u32::from_str_radix(w, 16).expect("a hex word")).collect();
+        let words: Vec<u32> = hex
+            .split_whitespace()
+            .map(|w| u32::from_str_radix(w, 16).expect("a hex word"))
+            .collect();
         decoded.push((text.trim().to_string(), address, words));
     }
     // The words are the code written now, where llvm-objdump found them.
     for (line, address, words) in &decoded {
         let at = (address - text_at) as usize;
-        let code: Vec<u32> = text[at..at + 4 * words.len()].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        let code: Vec<u32> = text[at..at + 4 * words.len()]
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
         assert_eq!(&code, words, "{line}");
     }
     // And they are the instructions of the source.
@@ -604,7 +784,14 @@ fn rocm_code_disassembles_to_the_instructions_written() {
         .map(|l| l.replace(" & ", " "))
         .collect();
     assert_eq!(written.len(), decoded.len());
-    let vop32 = ["v_cmp_gt_u32", "v_lshlrev_b32", "v_mov_b32", "v_add_u32", "v_addc_u32", "v_mul_f32"];
+    let vop32 = [
+        "v_cmp_gt_u32",
+        "v_lshlrev_b32",
+        "v_mov_b32",
+        "v_add_u32",
+        "v_addc_u32",
+        "v_mul_f32",
+    ];
     for (line, (text, address, _)) in written.iter().zip(&decoded) {
         let expected = llvm_spelling(line, &vop32);
         if let Some(target) = line.strip_prefix("s_cbranch_scc0 ") {
@@ -626,10 +813,21 @@ fn rocm_new_format_from_the_command_line_is_the_pseudo_op() {
     // `--newROCmBinFormat` writes the file `.newbinfmt` writes.
     let source = ROCM.replace("GOT", ".gotsym gdata");
     let (_, with_pseudo_op) = assemble(&source.replace("FORMAT", ".newbinfmt"));
-    let opts = Options { new_rocm_bin_format: true, ..Options::default() };
-    let a = assemble_here(vec![Input { name: "test.s".into(), text: source.replace("FORMAT", "") }], opts);
+    let opts = Options {
+        new_rocm_bin_format: true,
+        ..Options::default()
+    };
+    let a = assemble_here(
+        vec![Input {
+            name: "test.s".into(),
+            text: source.replace("FORMAT", ""),
+        }],
+        opts,
+    );
     assert!(!a.has_errors());
-    let with_option = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+    let with_option = a
+        .binary()
+        .unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
     assert_eq!(with_option, with_pseudo_op);
     // And the old format differs: notes after the code, code version 1.0.
     let (_, old) = assemble(&source.replace("FORMAT", ""));

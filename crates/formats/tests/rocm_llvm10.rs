@@ -35,7 +35,8 @@ fn binary(path: &Path) -> Vec<u8> {
     let a = assemble(path);
     let errors: Vec<String> = a.diagnostics.iter().map(|d| d.render(&a.sources)).collect();
     assert!(!a.has_errors(), "{errors:?}");
-    a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()))
+    a.binary()
+        .unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()))
 }
 
 // ---- MessagePack, read back -------------------------------------------------------------
@@ -96,7 +97,9 @@ fn read_array(b: &[u8], at: &mut usize, len: usize) -> Mp {
 fn read_map(b: &[u8], at: &mut usize, len: usize) -> Mp {
     let mut entries = Vec::new();
     for _ in 0..len {
-        let Mp::Str(key) = read_mp(b, at) else { panic!("a map key that is not a string") };
+        let Mp::Str(key) = read_mp(b, at) else {
+            panic!("a map key that is not a string")
+        };
         entries.push((key, read_mp(b, at)));
     }
     Mp::Map(entries)
@@ -141,7 +144,11 @@ fn with_aligned<R>(data: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
 
 fn hex_lines(out: &mut String, bytes: &[u8]) {
     for chunk in bytes.chunks(32) {
-        let _ = writeln!(out, "  {}", chunk.iter().map(|b| format!("{b:02x}")).collect::<String>());
+        let _ = writeln!(
+            out,
+            "  {}",
+            chunk.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        );
     }
 }
 
@@ -202,7 +209,10 @@ fn dump_elf(data: &[u8]) -> String {
             s.sh_entsize(e)
         );
     }
-    for (title, kind) in [("symbols", elf::SHT_SYMTAB), ("dynamic symbols", elf::SHT_DYNSYM)] {
+    for (title, kind) in [
+        ("symbols", elf::SHT_SYMTAB),
+        ("dynamic symbols", elf::SHT_DYNSYM),
+    ] {
         let _ = writeln!(out, "== {title}");
         let table = sections.symbols(e, data, kind).expect("a symbol table");
         for sym in table.iter().skip(1) {
@@ -221,10 +231,17 @@ fn dump_elf(data: &[u8]) -> String {
     }
     out.push_str("== notes\n");
     for s in sections.iter() {
-        let Some(mut notes) = s.notes(e, data).expect("notes") else { continue };
+        let Some(mut notes) = s.notes(e, data).expect("notes") else {
+            continue;
+        };
         while let Some(note) = notes.next().expect("a note") {
             let owner = String::from_utf8_lossy(note.name());
-            let _ = writeln!(out, "{owner} type={} size={}", note.n_type(e), note.desc().len());
+            let _ = writeln!(
+                out,
+                "{owner} type={} size={}",
+                note.n_type(e),
+                note.desc().len()
+            );
             if owner == "AMDGPU" && note.n_type(e) == 32 {
                 let mut leaves = Vec::new();
                 flatten_mp(&decode_mp(note.desc()), "", &mut leaves);
@@ -237,7 +254,9 @@ fn dump_elf(data: &[u8]) -> String {
         }
     }
     for name in [".rodata", ".text"] {
-        let Some((_, s)) = sections.section_by_name(e, name.as_bytes()) else { continue };
+        let Some((_, s)) = sections.section_by_name(e, name.as_bytes()) else {
+            continue;
+        };
         let _ = writeln!(out, "== {name}");
         hex_lines(&mut out, s.data(e, data).expect("section data"));
     }
@@ -247,7 +266,12 @@ fn dump_elf(data: &[u8]) -> String {
 fn dump(path: &Path) -> String {
     let a = assemble(path);
     let mut out = String::new();
-    let errors: Vec<String> = a.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.render(&a.sources)).collect();
+    let errors: Vec<String> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.render(&a.sources))
+        .collect();
     if !errors.is_empty() {
         out.push_str("== errors\n");
         for e in errors {
@@ -271,8 +295,11 @@ fn dump(path: &Path) -> String {
 #[test]
 fn llvm10_cases_as_snapshots() {
     let dir = data_dir().join("rocm_llvm10");
-    let mut cases: Vec<PathBuf> =
-        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "s")).collect();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "s"))
+        .collect();
     cases.sort();
     assert!(cases.len() >= 8, "the cases of {}", dir.display());
     for path in cases {
@@ -292,7 +319,11 @@ fn flatten_llvm_yaml(text: &str) -> Vec<(String, String)> {
         next: Option<usize>,
     }
     let mut out = Vec::new();
-    let mut stack = vec![Frame { column: 0, path: String::new(), next: None }];
+    let mut stack = vec![Frame {
+        column: 0,
+        path: String::new(),
+        next: None,
+    }];
     let mut pending: Option<String> = None;
     for line in text.lines() {
         let trimmed = line.trim_start();
@@ -302,7 +333,11 @@ fn flatten_llvm_yaml(text: &str) -> Vec<(String, String)> {
         let mut column = line.len() - trimmed.len();
         let mut rest = trimmed;
         if let Some(path) = pending.take() {
-            stack.push(Frame { column, path, next: rest.starts_with("- ").then_some(0) });
+            stack.push(Frame {
+                column,
+                path,
+                next: rest.starts_with("- ").then_some(0),
+            });
         }
         while stack.len() > 1 && stack.last().unwrap().column > column {
             stack.pop();
@@ -314,11 +349,17 @@ fn flatten_llvm_yaml(text: &str) -> Vec<(String, String)> {
             top.next = Some(index + 1);
             let path = format!("{}[{index}]", top.path);
             column += 2;
-            stack.push(Frame { column, path, next: None });
+            stack.push(Frame {
+                column,
+                path,
+                next: None,
+            });
             rest = after;
         }
         let top = &stack.last().unwrap().path;
-        let key_value = rest.split_once(':').filter(|(k, v)| !k.contains(' ') && !k.starts_with('\'') && (v.is_empty() || v.starts_with(' ')));
+        let key_value = rest.split_once(':').filter(|(k, v)| {
+            !k.contains(' ') && !k.starts_with('\'') && (v.is_empty() || v.starts_with(' '))
+        });
         match key_value {
             Some((key, "")) => pending = Some(format!("{top}/{key}")),
             Some((key, value)) => out.push((format!("{top}/{key}"), yaml_scalar(value.trim()))),
@@ -342,28 +383,46 @@ fn metadata_note(data: &[u8]) -> Vec<u8> {
     let e = LittleEndian;
     let h = elf::FileHeader64::<LittleEndian>::parse(data).expect("a 64-bit ELF header");
     let sections = h.sections(e, data).expect("section headers");
-    let (_, note_section) = sections.section_by_name(e, b".note").expect("a .note section");
-    let mut notes = note_section.notes(e, data).expect("notes").expect("a note section");
+    let (_, note_section) = sections
+        .section_by_name(e, b".note")
+        .expect("a .note section");
+    let mut notes = note_section
+        .notes(e, data)
+        .expect("notes")
+        .expect("a note section");
     let note = notes.next().expect("a note").expect("the metadata note");
     assert_eq!((note.name(), note.n_type(e)), (&b"AMDGPU"[..], 32));
-    assert!(notes.next().expect("a note").is_none(), "the metadata note is the only one");
+    assert!(
+        notes.next().expect("a note").is_none(),
+        "the metadata note is the only one"
+    );
     note.desc().to_vec()
 }
 
 #[test]
 fn llvm10_metadata_as_llvm_reads_it() {
-    let fixture = std::fs::read_to_string(data_dir().join("rocm_llvm10_notes.readelf")).expect("the fixture");
+    let fixture =
+        std::fs::read_to_string(data_dir().join("rocm_llvm10_notes.readelf")).expect("the fixture");
     let bytes = binary(&data_dir().join("rocm_llvm10/vector_add.s"));
     let note = with_aligned(&bytes, metadata_note);
 
     // The fixture decoded these very bytes.
-    let recorded = fixture.lines().find_map(|l| l.strip_prefix("# note: ")).expect("the note's bytes in the fixture");
+    let recorded = fixture
+        .lines()
+        .find_map(|l| l.strip_prefix("# note: "))
+        .expect("the note's bytes in the fixture");
     let hex: String = note.iter().map(|b| format!("{b:02x}")).collect();
-    assert_eq!(hex, recorded, "the metadata changed: remake the fixture (scripts/rocm-llvm10-notes-fixture.sh)");
+    assert_eq!(
+        hex, recorded,
+        "the metadata changed: remake the fixture (scripts/rocm-llvm10-notes-fixture.sh)"
+    );
 
     // LLVM reads what the tests' own reader reads (LLVM lists a map's keys sorted; the
     // reference writes `.size` before `.pointee_align`).
-    let yaml = fixture.split_once("AMDGPU Metadata:\n").expect("llvm-readelf's metadata").1;
+    let yaml = fixture
+        .split_once("AMDGPU Metadata:\n")
+        .expect("llvm-readelf's metadata")
+        .1;
     let llvm = flatten_llvm_yaml(yaml);
     let mut ours = Vec::new();
     flatten_mp(&decode_mp(&note), "", &mut ours);
@@ -374,7 +433,11 @@ fn llvm10_metadata_as_llvm_reads_it() {
     assert_eq!(sorted(llvm.clone()), sorted(ours));
 
     // And it holds what the source says.
-    let value = |path: &str| llvm.iter().find(|(p, _)| p == path).map(|(_, v)| v.as_str());
+    let value = |path: &str| {
+        llvm.iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, v)| v.as_str())
+    };
     let kernel = "/amdhsa.kernels[0]";
     for (path, want) in [
         ("/amdhsa.version[0]", "1"),
@@ -403,8 +466,14 @@ fn llvm10_metadata_as_llvm_reads_it() {
         (&format!("{kernel}/.args[4]/.pointee_align"), "16"),
         (&format!("{kernel}/.args[4]/.address_space"), "local"),
         (&format!("{kernel}/.args[5]/.access"), "write_only"),
-        (&format!("{kernel}/.args[6]/.value_kind"), "hidden_global_offset_x"),
-        (&format!("{kernel}/.args[8]/.value_kind"), "hidden_printf_buffer"),
+        (
+            &format!("{kernel}/.args[6]/.value_kind"),
+            "hidden_global_offset_x",
+        ),
+        (
+            &format!("{kernel}/.args[8]/.value_kind"),
+            "hidden_printf_buffer",
+        ),
     ] {
         assert_eq!(value(path), Some(want), "{path}");
     }

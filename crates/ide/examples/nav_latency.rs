@@ -13,7 +13,10 @@ use gcn_ide::project::{options_with_project, Settings};
 use gcn_ide::{analyse, AnalysisInput, TextSize};
 
 fn main() {
-    let lines: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let lines: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(100_000);
     let mut text = String::from(".gpu Tonga\nacc = %v[0:1]\nSTEP = 4\n");
     let mut i: usize = 0;
     while text.lines().count() < lines {
@@ -24,7 +27,10 @@ fn main() {
         i += 1;
     }
     let path = PathBuf::from("/nonexistent/long.s");
-    let settings = Settings { args: vec!["-b".into(), "rawcode".into()], ..Settings::default() };
+    let settings = Settings {
+        args: vec!["-b".into(), "rawcode".into()],
+        ..Settings::default()
+    };
     let start = Instant::now();
     let analysis = analyse(AnalysisInput {
         path: path.clone(),
@@ -35,7 +41,11 @@ fn main() {
         cancel: None,
         encode_cache: None,
     });
-    let errors = analysis.diagnostics.iter().filter(|d| d.severity == gcn_ide::Severity::Error).count();
+    let errors = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == gcn_ide::Severity::Error)
+        .count();
     println!(
         "{} lines, {} occurrences, {errors} errors, analysed in {:?}",
         text.lines().count(),
@@ -49,16 +59,28 @@ fn main() {
         .step_by((analysis.names.occurrences.len() / 20_000).max(1))
         .map(|o| o.range.start() + TextSize::from(1))
         .collect();
-    let acc = analysis.names.occurrences.iter().find(|o| o.name == "acc" && !o.definition).unwrap();
+    let acc = analysis
+        .names
+        .occurrences
+        .iter()
+        .find(|o| o.name == "acc" && !o.definition)
+        .unwrap();
     let t = Instant::now();
     let n = analysis.names.related(acc).count();
     println!("related(acc): {n} in {:?}", t.elapsed());
     let t = Instant::now();
-    let n = references(&analysis, &path, acc.range.start(), true).unwrap().len();
+    let n = references(&analysis, &path, acc.range.start(), true)
+        .unwrap()
+        .len();
     println!("references(acc): {n} in {:?}", t.elapsed());
     for (what, f) in [
-        ("definition", &(|o| goto_definition(&analysis, &path, o).len()) as &dyn Fn(TextSize) -> usize),
-        ("references", &|o| references(&analysis, &path, o, true).map_or(0, |r| r.len())),
+        (
+            "definition",
+            &(|o| goto_definition(&analysis, &path, o).len()) as &dyn Fn(TextSize) -> usize,
+        ),
+        ("references", &|o| {
+            references(&analysis, &path, o, true).map_or(0, |r| r.len())
+        }),
     ] {
         let mut times: Vec<f64> = Vec::new();
         let mut found = 0;
@@ -69,6 +91,12 @@ fn main() {
         }
         times.sort_by(|a, b| a.partial_cmp(b).unwrap());
         let p = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
-        println!("{what}: {} requests, {found} results, median {:.4} ms, p99 {:.4} ms, max {:.4} ms", times.len(), p(0.5), p(0.99), p(1.0));
+        println!(
+            "{what}: {} requests, {found} results, median {:.4} ms, p99 {:.4} ms, max {:.4} ms",
+            times.len(),
+            p(0.5),
+            p(0.99),
+            p(1.0)
+        );
     }
 }

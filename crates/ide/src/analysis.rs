@@ -132,7 +132,10 @@ impl Analysis {
     /// The file `.include`/`.incbin` of `path` written in `including` reads, found as
     /// the assembler finds it.
     pub fn find_include(&self, including: &Path, path: &str) -> Option<PathBuf> {
-        self.asm_options.find_file(&including.display().to_string(), path).ok().map(|p| normalize(&p))
+        self.asm_options
+            .find_file(&including.display().to_string(), path)
+            .ok()
+            .map(|p| normalize(&p))
     }
 
     /// The diagnostics the assembly made in `path`, a file the source includes, on
@@ -143,7 +146,10 @@ impl Analysis {
     pub fn diagnostics_in(&self, path: &Path) -> Vec<Diagnostic> {
         let sources = &self.assembly.sources;
         let path = normalize(path);
-        let Some(file) = (1..sources.len()).map(|i| gcn_asm::FileId(i as u32)).find(|&f| normalize(Path::new(&sources.file(f).name)) == path) else {
+        let Some(file) = (1..sources.len())
+            .map(|i| gcn_asm::FileId(i as u32))
+            .find(|&f| normalize(Path::new(&sources.file(f).name)) == path)
+        else {
             return Vec::new();
         };
         let text = &sources.file(file).text;
@@ -155,9 +161,20 @@ impl Analysis {
             .filter(|d| d.location.is_some_and(|l| l.file == file))
             .map(|d| {
                 let at = d.location.expect("filtered on its location");
-                let related = d.origin.iter().rev().map(|(what, loc)| related_at(&self.assembly, loc, what)).collect();
+                let related = d
+                    .origin
+                    .iter()
+                    .rev()
+                    .map(|(what, loc)| related_at(&self.assembly, loc, what))
+                    .collect();
                 let range = widen(text, TextRange::at(at.offset.into(), d.len.into()));
-                Diagnostic { range, severity: severity_of(d), message: d.message.clone(), related, code: None }
+                Diagnostic {
+                    range,
+                    severity: severity_of(d),
+                    message: d.message.clone(),
+                    related,
+                    code: None,
+                }
             })
             .collect();
         out.sort_by_key(|d| (d.range.start(), d.range.end()));
@@ -195,7 +212,9 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         diagnostics.push(place(&assembly, d));
     }
     if !assembly.has_errors() && !assembly.cancelled {
-        if let Err(gcn_driver::NoOutput::Binary(errors)) = gcn_driver::output_bytes(&assembly, input.options.emit()) {
+        if let Err(gcn_driver::NoOutput::Binary(errors)) =
+            gcn_driver::output_bytes(&assembly, input.options.emit())
+        {
             diagnostics.extend(errors.iter().map(|d| place(&assembly, d)));
         }
     }
@@ -208,7 +227,13 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     diagnostics.extend(crate::reg_usage::count_warnings(&kernels));
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let diagnostics = merge_repeated(diagnostics, &input.path);
-    let included = (1..assembly.sources.len()).map(|i| normalize(Path::new(&assembly.sources.file(gcn_asm::FileId(i as u32)).name))).collect();
+    let included = (1..assembly.sources.len())
+        .map(|i| {
+            normalize(Path::new(
+                &assembly.sources.file(gcn_asm::FileId(i as u32)).name,
+            ))
+        })
+        .collect();
     Analysis {
         path: input.path,
         diagnostics,
@@ -231,10 +256,20 @@ fn config_warning(problem: &ConfigProblem) -> Diagnostic {
     let (what, related) = match &problem.file {
         Some(file) => {
             let range = problem.range.unwrap_or_default();
-            let related = Related { file: file.clone(), range, message: problem.message.clone() };
-            (format!("{} (its options are not used)", file.display()), vec![related])
+            let related = Related {
+                file: file.clone(),
+                range,
+                message: problem.message.clone(),
+            };
+            (
+                format!("{} (its options are not used)", file.display()),
+                vec![related],
+            )
         }
-        None => ("the editor's gcn settings (their args are not used)".to_string(), Vec::new()),
+        None => (
+            "the editor's gcn settings (their args are not used)".to_string(),
+            Vec::new(),
+        ),
     };
     Diagnostic {
         range: TextRange::default(),
@@ -256,7 +291,11 @@ fn widen(text: &str, range: TextRange) -> TextRange {
     let rest = &text[start..];
     let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | ':');
     let len = match rest.find(|c: char| !word(c)) {
-        Some(0) => rest.chars().next().filter(|&c| c != '\n' && c != '\r').map_or(0, char::len_utf8),
+        Some(0) => rest
+            .chars()
+            .next()
+            .filter(|&c| c != '\n' && c != '\r')
+            .map_or(0, char::len_utf8),
         Some(n) => n,
         None => rest.len(),
     };
@@ -277,7 +316,8 @@ fn merge_repeated(diagnostics: Vec<Diagnostic>, path: &Path) -> Vec<Diagnostic> 
         if out.last().is_some_and(|last| last.range != d.range) {
             range_start = out.len();
         }
-        let same = |o: &Diagnostic| o.severity == d.severity && o.message == d.message && o.code == d.code;
+        let same =
+            |o: &Diagnostic| o.severity == d.severity && o.message == d.message && o.code == d.code;
         match out[range_start..].iter().position(same) {
             Some(i) => {
                 let (first, n) = (&mut out[range_start + i], &mut counts[range_start + i]);
@@ -294,9 +334,21 @@ fn merge_repeated(diagnostics: Vec<Diagnostic>, path: &Path) -> Vec<Diagnostic> 
     }
     for (d, n) in out.iter_mut().zip(counts) {
         if n > 1 {
-            let which = if n > CHAINS_SHOWN { format!(", the first {CHAINS_SHOWN}") } else { String::new() };
-            let message = format!("reported {n} times at this place (how each came about follows{which})");
-            d.related.insert(0, Related { file: path.to_path_buf(), range: d.range, message });
+            let which = if n > CHAINS_SHOWN {
+                format!(", the first {CHAINS_SHOWN}")
+            } else {
+                String::new()
+            };
+            let message =
+                format!("reported {n} times at this place (how each came about follows{which})");
+            d.related.insert(
+                0,
+                Related {
+                    file: path.to_path_buf(),
+                    range: d.range,
+                    message,
+                },
+            );
         }
     }
     out
@@ -330,12 +382,28 @@ fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
             place.range = TextRange::at(loc.offset.into(), d.len.into());
             related.push(place);
             // The outermost frame in the source is where the user's line led here.
-            d.origin.iter().find(|(_, l)| l.file == SOURCE).map_or(TextRange::default(), |(_, l)| TextRange::empty(l.offset.into()))
+            d.origin
+                .iter()
+                .find(|(_, l)| l.file == SOURCE)
+                .map_or(TextRange::default(), |(_, l)| {
+                    TextRange::empty(l.offset.into())
+                })
         }
         None => TextRange::default(),
     };
-    related.extend(d.origin.iter().rev().map(|(what, loc)| related_at(loc, what)));
-    Diagnostic { range, severity: severity_of(d), message: d.message.clone(), related, code: None }
+    related.extend(
+        d.origin
+            .iter()
+            .rev()
+            .map(|(what, loc)| related_at(loc, what)),
+    );
+    Diagnostic {
+        range,
+        severity: severity_of(d),
+        message: d.message.clone(),
+        related,
+        code: None,
+    }
 }
 
 fn severity_of(d: &gcn_asm::Diagnostic) -> Severity {
@@ -361,21 +429,55 @@ mod tests {
         let mut out = String::new();
         for d in &analysis.diagnostics {
             let code = d.code.map(|c| format!(" [{c}]")).unwrap_or_default();
-            writeln!(out, "{:?}{code} {}: {}", d.severity, range_text(text, d.range), d.message).unwrap();
+            writeln!(
+                out,
+                "{:?}{code} {}: {}",
+                d.severity,
+                range_text(text, d.range),
+                d.message
+            )
+            .unwrap();
             for r in &d.related {
                 let file = r.file.strip_prefix(dir).unwrap_or(&r.file);
-                writeln!(out, "    related {}@{}: {}", file.display(), u32::from(r.range.start()), r.message).unwrap();
+                writeln!(
+                    out,
+                    "    related {}@{}: {}",
+                    file.display(),
+                    u32::from(r.range.start()),
+                    r.message
+                )
+                .unwrap();
             }
         }
         for k in &analysis.kernels {
-            writeln!(out, "kernel {} at {}: {} ({k:?})", k.name, range_text(text, k.range), k.label()).unwrap();
+            writeln!(
+                out,
+                "kernel {} at {}: {} ({k:?})",
+                k.name,
+                range_text(text, k.range),
+                k.label()
+            )
+            .unwrap();
         }
         for f in &analysis.included {
-            writeln!(out, "included {}", f.strip_prefix(dir).unwrap_or(f).display()).unwrap();
+            writeln!(
+                out,
+                "included {}",
+                f.strip_prefix(dir).unwrap_or(f).display()
+            )
+            .unwrap();
         }
         for o in &analysis.names.occurrences {
             let what = if o.definition { "def" } else { "use" };
-            let place = if *o.file == *path { range_text(text, o.range) } else { format!("{}@{:?}", o.file.strip_prefix(dir).unwrap_or(&o.file).display(), o.range) };
+            let place = if *o.file == *path {
+                range_text(text, o.range)
+            } else {
+                format!(
+                    "{}@{:?}",
+                    o.file.strip_prefix(dir).unwrap_or(&o.file).display(),
+                    o.range
+                )
+            };
             writeln!(out, "{what} {:?} {} at {place}", o.kind, o.name).unwrap();
         }
         if out.is_empty() {
@@ -393,19 +495,33 @@ mod tests {
     fn open_buffers_win_over_the_disk() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/analysis");
         let mut open = OpenFiles::default();
-        open.insert(&dir.join("include/./helpers.s"), ".macro bump reg\n        s_frobnicate\n.endm\n.macro broken r\n.endm\n".into());
+        open.insert(
+            &dir.join("include/./helpers.s"),
+            ".macro bump reg\n        s_frobnicate\n.endm\n.macro broken r\n.endm\n".into(),
+        );
         let text = ".include \"include/helpers.s\"\nbump v1\n";
         let path = dir.join("buffer.s");
         let analysis = analyse(AnalysisInput {
             path: path.clone(),
             text: text.into(),
             parse: gcn_syntax::parse(text),
-            options: options_with_project(&path, &Settings { args: vec!["-brawcode".into()], ..Settings::default() }, None),
+            options: options_with_project(
+                &path,
+                &Settings {
+                    args: vec!["-brawcode".into()],
+                    ..Settings::default()
+                },
+                None,
+            ),
             open_files: Arc::new(open),
             cancel: None,
             encode_cache: None,
         });
-        let messages: Vec<_> = analysis.diagnostics.iter().map(|d| (range_text(text, d.range), d.message.clone())).collect();
+        let messages: Vec<_> = analysis
+            .diagnostics
+            .iter()
+            .map(|d| (range_text(text, d.range), d.message.clone()))
+            .collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
         assert!(messages[0].0.starts_with("2:0"), "{messages:?}");
         assert!(messages[0].1.contains("s_frobnicate"), "{messages:?}");

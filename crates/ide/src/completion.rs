@@ -61,7 +61,14 @@ pub struct Completions {
 }
 
 fn item(label: &str, kind: CompletionKind, detail: Option<String>) -> CompletionItem {
-    CompletionItem { label: label.to_string(), kind, detail, documentation: None, insert_text: None, is_snippet: false }
+    CompletionItem {
+        label: label.to_string(),
+        kind,
+        detail,
+        documentation: None,
+        insert_text: None,
+        is_snippet: false,
+    }
 }
 
 /// The completions at `offset`; `default_generation` and `default_format` come from the
@@ -76,8 +83,14 @@ pub fn completions(
     let root = parse.syntax_node();
     let offset = offset.min(root.text_range().end());
     let left = scan::token_at_offset(&root, offset).left_biased();
-    if left.as_ref().is_some_and(|t| in_comment_or_string(t, offset)) {
-        return Completions { range: TextRange::empty(offset), items: Vec::new() };
+    if left
+        .as_ref()
+        .is_some_and(|t| in_comment_or_string(t, offset))
+    {
+        return Completions {
+            range: TextRange::empty(offset),
+            items: Vec::new(),
+        };
     }
     // The prefix: the name the cursor is in or right after.
     let (start, prefix) = match &left {
@@ -88,13 +101,20 @@ pub fn completions(
         _ => (offset, String::new()),
     };
     let range = TextRange::new(start, offset);
-    let before = left.and_then(|t| if t.text_range().start() < start { Some(t) } else { crate::hover::token_before(&t) });
+    let before = left.and_then(|t| {
+        if t.text_range().start() < start {
+            Some(t)
+        } else {
+            crate::hover::token_before(&t)
+        }
+    });
     let before = before.and_then(skip_trivia_back);
     let at_head = match &before {
         None => true,
         Some(t) => {
             t.kind().is_statement_end()
-                || (t.kind() == SyntaxKind::COLON && t.parent().is_some_and(|p| p.kind() == SyntaxKind::LABEL))
+                || (t.kind() == SyntaxKind::COLON
+                    && t.parent().is_some_and(|p| p.kind() == SyntaxKind::LABEL))
         }
     };
     let context = index.context_at(start);
@@ -104,25 +124,37 @@ pub fn completions(
     if at_head {
         if !lower.starts_with('.') {
             items.extend(
-                mnemonic_items(gen).iter().filter(|i| i.label.starts_with(lower.as_str())).cloned(),
+                mnemonic_items(gen)
+                    .iter()
+                    .filter(|i| i.label.starts_with(lower.as_str()))
+                    .cloned(),
             );
         }
         for op in gcn_isa::pseudo_ops() {
             if op.name.starts_with(lower.as_str()) && context.allows(op, default_format) {
                 // Documentation comes on resolve ([`documentation`]): a long list stays small.
-                items.push(item(op.name, CompletionKind::PseudoOp, Some(op.syntax.to_string())));
+                items.push(item(
+                    op.name,
+                    CompletionKind::PseudoOp,
+                    Some(op.syntax.to_string()),
+                ));
             }
         }
         if !lower.starts_with('.') {
             for def in &index.definitions {
-                if def.kind == DefinitionKind::Macro && def.name.to_ascii_lowercase().starts_with(lower.as_str()) {
+                if def.kind == DefinitionKind::Macro
+                    && def.name.to_ascii_lowercase().starts_with(lower.as_str())
+                {
                     items.push(macro_item(&def.name, def.detail.as_deref()));
                 }
             }
         }
     } else if let Some(values) = before.as_ref().and_then(|t| pseudo_op_values(t, &lower)) {
         items = values;
-    } else if let Some(values) = before.as_ref().and_then(|t| operand_names::items(t, gen, &lower)) {
+    } else if let Some(values) = before
+        .as_ref()
+        .and_then(|t| operand_names::items(t, gen, &lower))
+    {
         items = values;
     } else {
         for (name, doc) in special_registers(gen) {
@@ -140,7 +172,9 @@ pub fn completions(
                 DefinitionKind::Kernel => CompletionKind::Kernel,
                 DefinitionKind::Macro => continue,
             };
-            if def.name.to_ascii_lowercase().starts_with(lower.as_str()) && seen.insert(def.name.clone()) {
+            if def.name.to_ascii_lowercase().starts_with(lower.as_str())
+                && seen.insert(def.name.clone())
+            {
                 items.push(item(&def.name, kind, def.detail.clone()));
             }
         }
@@ -186,7 +220,11 @@ pub fn documentation(kind: CompletionKind, label: &str) -> Option<String> {
 
 /// A macro call with its parameters as snippet placeholders: `bump ${1:reg}, ${2:n}`.
 fn macro_item(name: &str, params: Option<&str>) -> CompletionItem {
-    let mut it = item(name, CompletionKind::Macro, params.map(|p| format!(".macro {name} {p}")));
+    let mut it = item(
+        name,
+        CompletionKind::Macro,
+        params.map(|p| format!(".macro {name} {p}")),
+    );
     let names: Vec<String> = params
         .unwrap_or("")
         .split(|c: char| c == ',' || c.is_whitespace())
@@ -195,8 +233,11 @@ fn macro_item(name: &str, params: Option<&str>) -> CompletionItem {
         .filter(|p| !p.is_empty())
         .collect();
     if !names.is_empty() {
-        let placeholders: Vec<String> =
-            names.iter().enumerate().map(|(i, p)| format!("${{{}:{}}}", i + 1, p)).collect();
+        let placeholders: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("${{{}:{}}}", i + 1, p))
+            .collect();
         it.insert_text = Some(format!("{name} {}", placeholders.join(", ")));
         it.is_snippet = true;
     }
@@ -210,13 +251,18 @@ fn pseudo_op_values(before: &SyntaxToken, prefix: &str) -> Option<Vec<Completion
         return None;
     }
     let names: Vec<(String, String)> = match before.text().to_ascii_lowercase().as_str() {
-        ".gpu" | ".ifgpu" | ".ifngpu" | ".elseifgpu" | ".elseifngpu" => {
-            Device::names().map(|(n, d)| (n.to_string(), d.generation().name().to_string())).collect()
-        }
+        ".gpu" | ".ifgpu" | ".ifngpu" | ".elseifgpu" | ".elseifngpu" => Device::names()
+            .map(|(n, d)| (n.to_string(), d.generation().name().to_string()))
+            .collect(),
         ".arch" | ".ifarch" | ".ifnarch" | ".elseifarch" | ".elseifnarch" => {
-            gcn_isa::arch::arch_names().map(|(n, g)| (n.to_string(), g.name().to_string())).collect()
+            gcn_isa::arch::arch_names()
+                .map(|(n, g)| (n.to_string(), g.name().to_string()))
+                .collect()
         }
-        ".format" => ["amd", "amdcl2", "gallium", "rocm", "rawcode"].iter().map(|n| (n.to_string(), String::new())).collect(),
+        ".format" => ["amd", "amdcl2", "gallium", "rocm", "rawcode"]
+            .iter()
+            .map(|n| (n.to_string(), String::new()))
+            .collect(),
         _ => return None,
     };
     Some(
@@ -268,7 +314,13 @@ mod tests {
         let mut out = String::new();
         for offset in offsets {
             let line = text[..usize::from(offset)].matches('\n').count() + 1;
-            let c = completions(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_0, Formats::AMD);
+            let c = completions(
+                &parse,
+                &FileIndex::new(&parse),
+                offset,
+                Generation::Gcn1_0,
+                Formats::AMD,
+            );
             writeln!(out, "== line {line} prefix {:?}", &text[c.range]).unwrap();
             let mut kinds: Vec<CompletionKind> = Vec::new();
             for i in &c.items {
@@ -277,7 +329,8 @@ mod tests {
                 }
             }
             for kind in kinds {
-                let of_kind: Vec<&CompletionItem> = c.items.iter().filter(|i| i.kind == kind).collect();
+                let of_kind: Vec<&CompletionItem> =
+                    c.items.iter().filter(|i| i.kind == kind).collect();
                 writeln!(out, "  {kind:?} ({})", of_kind.len()).unwrap();
                 for i in of_kind.iter().take(12) {
                     write!(out, "    {}", i.label).unwrap();

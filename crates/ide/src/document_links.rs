@@ -28,25 +28,45 @@ pub fn document_links(analysis: &Analysis, file: &Path, parse: &Parse) -> Vec<Do
         if node.kind() != SyntaxKind::PSEUDO_OP {
             continue;
         }
-        let Some(op) = PseudoOp::cast(node) else { continue };
+        let Some(op) = PseudoOp::cast(node) else {
+            continue;
+        };
         let name = op.name().to_ascii_lowercase();
         if name != ".include" && name != ".incbin" {
             continue;
         }
-        let Some(arg) = op.args().next() else { continue };
+        let Some(arg) = op.args().next() else {
+            continue;
+        };
         let mut tokens = arg.raw_tokens();
-        let Some(token) = tokens.next().filter(|t| t.kind() == SyntaxKind::STRING) else { continue };
-        let Ok(bytes) = gcn_asm::literals::parse_string(token.text()) else { continue };
+        let Some(token) = tokens.next().filter(|t| t.kind() == SyntaxKind::STRING) else {
+            continue;
+        };
+        let Ok(bytes) = gcn_asm::literals::parse_string(token.text()) else {
+            continue;
+        };
         let path = String::from_utf8_lossy(&bytes);
-        let Some(target) = analysis.find_include(file, &path) else { continue };
+        let Some(target) = analysis.find_include(file, &path) else {
+            continue;
+        };
         let range = token.text_range();
-        let range = TextRange::new(range.start() + TextSize::from(1), range.end() - TextSize::from(1));
+        let range = TextRange::new(
+            range.start() + TextSize::from(1),
+            range.end() - TextSize::from(1),
+        );
         links.push(DocumentLink { range, target });
     }
     links
 }
 
 /// The link at `offset` of `file`, if any.
-pub fn link_at(analysis: &Analysis, file: &Path, parse: &Parse, offset: TextSize) -> Option<DocumentLink> {
-    document_links(analysis, file, parse).into_iter().find(|l| l.range.contains_inclusive(offset))
+pub fn link_at(
+    analysis: &Analysis,
+    file: &Path,
+    parse: &Parse,
+    offset: TextSize,
+) -> Option<DocumentLink> {
+    document_links(analysis, file, parse)
+        .into_iter()
+        .find(|l| l.range.contains_inclusive(offset))
 }

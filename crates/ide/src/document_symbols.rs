@@ -133,8 +133,14 @@ impl Outline {
                     }
                     PseudoRole::Define => {
                         if let Some(name) = pseudo_op_name(op) {
-                            let detail = op.args().nth(1).map(|a| a.text()).filter(|t| !t.is_empty());
-                            self.push_scoped(symbol(SymbolKind::Symbol, &name, op.syntax(), detail));
+                            let detail =
+                                op.args().nth(1).map(|a| a.text()).filter(|t| !t.is_empty());
+                            self.push_scoped(symbol(
+                                SymbolKind::Symbol,
+                                &name,
+                                op.syntax(),
+                                detail,
+                            ));
                         }
                     }
                     _ => {}

@@ -31,7 +31,12 @@ pub fn folding_ranges(parse: &Parse) -> Vec<Fold> {
             SyntaxKind::CONDITIONAL => FoldKind::Conditional,
             SyntaxKind::COND_BRANCH => {
                 // Only when there are several branches (the whole conditional folds otherwise).
-                if node.parent().is_some_and(|p| p.children().filter(|c| c.kind() == SyntaxKind::COND_BRANCH).count() > 1) {
+                if node.parent().is_some_and(|p| {
+                    p.children()
+                        .filter(|c| c.kind() == SyntaxKind::COND_BRANCH)
+                        .count()
+                        > 1
+                }) {
                     FoldKind::Conditional
                 } else {
                     continue;
@@ -39,7 +44,10 @@ pub fn folding_ranges(parse: &Parse) -> Vec<Fold> {
             }
             _ => continue,
         };
-        out.push(Fold { range: trimmed(&node), kind });
+        out.push(Fold {
+            range: trimmed(&node),
+            kind,
+        });
     }
     configs(&root, &mut out);
     comments(&root, &mut out);
@@ -63,7 +71,10 @@ fn configs(root: &SyntaxNode, out: &mut Vec<Fold>) {
     let mut open: Option<TextRange> = None;
     let close = |open: &mut Option<TextRange>, out: &mut Vec<Fold>| {
         if let Some(range) = open.take() {
-            out.push(Fold { range, kind: FoldKind::KernelConfig });
+            out.push(Fold {
+                range,
+                kind: FoldKind::KernelConfig,
+            });
         }
     };
     for statement in root.children().filter_map(Statement::cast) {
@@ -76,7 +87,10 @@ fn configs(root: &SyntaxNode, out: &mut Vec<Fold>) {
                 close(&mut open, out);
                 open = Some(op.syntax().text_range());
             }
-            Some((op, t)) if t.scope == PseudoScope::Config || (open.is_some() && is_config_content(&op, t)) => {
+            Some((op, t))
+                if t.scope == PseudoScope::Config
+                    || (open.is_some() && is_config_content(&op, t)) =>
+            {
                 if let Some(range) = &mut open {
                     *range = TextRange::new(range.start(), op.syntax().text_range().end());
                 }
@@ -102,12 +116,17 @@ fn comments(root: &SyntaxNode, out: &mut Vec<Fold>) {
     let flush = |run: &mut Option<(TextRange, usize)>, out: &mut Vec<Fold>| {
         if let Some((range, lines)) = run.take() {
             if lines > 1 {
-                out.push(Fold { range, kind: FoldKind::Comment });
+                out.push(Fold {
+                    range,
+                    kind: FoldKind::Comment,
+                });
             }
         }
     };
     for element in root.descendants_with_tokens() {
-        let Some(token) = element.into_token() else { continue };
+        let Some(token) = element.into_token() else {
+            continue;
+        };
         match token.kind() {
             SyntaxKind::NEWLINE => {
                 match (only_comment_line, line_comment) {
@@ -123,10 +142,15 @@ fn comments(root: &SyntaxNode, out: &mut Vec<Fold>) {
                 line_comment = None;
             }
             SyntaxKind::WHITESPACE => {}
-            SyntaxKind::COMMENT => line_comment = Some((token.text_range(), 1 + token.text().matches('\n').count())),
+            SyntaxKind::COMMENT => {
+                line_comment = Some((token.text_range(), 1 + token.text().matches('\n').count()))
+            }
             SyntaxKind::BLOCK_COMMENT | SyntaxKind::MULTILINE_COMMENT => {
                 if token.text().contains('\n') {
-                    out.push(Fold { range: token.text_range(), kind: FoldKind::Comment });
+                    out.push(Fold {
+                        range: token.text_range(),
+                        kind: FoldKind::Comment,
+                    });
                 }
                 only_comment_line = false;
             }

@@ -38,8 +38,8 @@ use gcn_syntax::{Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize
 use crate::analysis::Analysis;
 use crate::isa_docs;
 use crate::reg_usage::KernelUsage;
-use crate::symbol_index::NameOccurrence;
 use crate::scan::{self, DefinitionKind, FileIndex};
+use crate::symbol_index::NameOccurrence;
 
 /// A hover's text and the range it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,23 +58,48 @@ pub struct Program<'a> {
 
 /// The hover at `offset`; `default` is the generation of the file's options; `program`,
 /// when the analysis of this very text is at hand, adds what the assembler found.
-pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Generation, program: Option<Program>) -> Option<HoverResult> {
+pub fn hover(
+    parse: &Parse,
+    index: &FileIndex,
+    offset: TextSize,
+    default: Generation,
+    program: Option<Program>,
+) -> Option<HoverResult> {
     let token = pick_token(parse, offset)?;
     let generation = || index.context_at(offset).generation.unwrap_or(default);
-    if let Some(reg) = token.parent_ancestors().find(|n| n.kind() == SyntaxKind::REGISTER) {
+    if let Some(reg) = token
+        .parent_ancestors()
+        .find(|n| n.kind() == SyntaxKind::REGISTER)
+    {
         let text = register_text(&reg);
         let mut markdown = register_hover(&text, generation())?;
         if let Some(kernel) = program.and_then(|p| kernel_at(p, offset)) {
-            write!(markdown, "\n\nKernel `{}`: {}.", kernel.name, kernel.label()).unwrap();
+            write!(
+                markdown,
+                "\n\nKernel `{}`: {}.",
+                kernel.name,
+                kernel.label()
+            )
+            .unwrap();
         }
-        return Some(HoverResult { range: reg.text_range(), markdown });
+        return Some(HoverResult {
+            range: reg.text_range(),
+            markdown,
+        });
     }
     if let Some(found) = operand_names::hover(&token, generation()) {
         return Some(found);
     }
     if let Some((range, negated)) = number_at(&token) {
-        let number = if token.kind() == SyntaxKind::MINUS { negated_literal(&token)? } else { token.clone() };
-        return Some(HoverResult { range, markdown: number_hover(&number, negated)? });
+        let number = if token.kind() == SyntaxKind::MINUS {
+            negated_literal(&token)?
+        } else {
+            token.clone()
+        };
+        return Some(HoverResult {
+            range,
+            markdown: number_hover(&number, negated)?,
+        });
     }
     let range = token.text_range();
     if let Some(found) = program.and_then(|p| program_name_hover(p, &token, offset)) {
@@ -82,30 +107,43 @@ pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Genera
     }
     let parent = token.parent()?;
     let markdown = match token.kind() {
-        SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => number_hover(&token, false)?,
+        SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => {
+            number_hover(&token, false)?
+        }
         SyntaxKind::LOCAL_LABEL_REF => format!(
             "local label reference `{}`: the nearest `{}:` {}",
             token.text(),
             &token.text()[..token.text().len() - 1],
-            if token.text().ends_with('b') { "before this line" } else { "after this line" }
+            if token.text().ends_with('b') {
+                "before this line"
+            } else {
+                "after this line"
+            }
         ),
         SyntaxKind::NAME => {
             let is_head = first_token(&parent).as_ref() == Some(&token);
             match parent.kind() {
-                SyntaxKind::INSTRUCTION if is_head => instruction_hover(token.text(), generation())?,
+                SyntaxKind::INSTRUCTION if is_head => {
+                    instruction_hover(token.text(), generation())?
+                }
                 SyntaxKind::PSEUDO_OP if is_head => pseudo_op_hover(token.text())?,
                 SyntaxKind::LINE if is_head => {
                     // A line of a macro or repetition body.
                     if token.text().starts_with('.') {
                         pseudo_op_hover(token.text())?
                     } else {
-                        instruction_hover(token.text(), generation()).or_else(|| name_hover(parse, index, token.text()))?
+                        instruction_hover(token.text(), generation())
+                            .or_else(|| name_hover(parse, index, token.text()))?
                     }
                 }
-                SyntaxKind::LINE if gcn_syntax::is_register_name(token.text(), false) => register_hover(token.text(), generation())?,
+                SyntaxKind::LINE if gcn_syntax::is_register_name(token.text(), false) => {
+                    register_hover(token.text(), generation())?
+                }
                 // A macro call's arguments are kept as text: a register name there is one.
                 SyntaxKind::ARG
-                    if parent.ancestors().any(|n| n.kind() == SyntaxKind::MACRO_CALL)
+                    if parent
+                        .ancestors()
+                        .any(|n| n.kind() == SyntaxKind::MACRO_CALL)
                         && gcn_syntax::is_register_name(token.text(), false) =>
                 {
                     register_hover(token.text(), generation())?
@@ -114,7 +152,8 @@ pub fn hover(parse: &Parse, index: &FileIndex, offset: TextSize, default: Genera
                 // Read as a macro call, yet the assembler called no macro here (the
                 // definition was in a skipped block): the statement is the instruction.
                 SyntaxKind::MACRO_CALL if is_head && program.is_some() => {
-                    instruction_hover(token.text(), generation()).or_else(|| name_hover(parse, index, token.text()))?
+                    instruction_hover(token.text(), generation())
+                        .or_else(|| name_hover(parse, index, token.text()))?
                 }
                 SyntaxKind::NAME_REF if target_name_argument(&parent).is_some() => {
                     target_name_hover(token.text(), target_name_argument(&parent)?)?
@@ -136,7 +175,11 @@ pub(crate) fn pick_token(parse: &Parse, offset: TextSize) -> Option<SyntaxToken>
     let interesting = |t: &SyntaxToken| {
         matches!(
             t.kind(),
-            SyntaxKind::NAME | SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR | SyntaxKind::LOCAL_LABEL_REF
+            SyntaxKind::NAME
+                | SyntaxKind::INT_NUMBER
+                | SyntaxKind::FLOAT_NUMBER
+                | SyntaxKind::CHAR
+                | SyntaxKind::LOCAL_LABEL_REF
         ) || (t.kind() == SyntaxKind::MINUS && negated_literal(t).is_some())
     };
     let at = scan::token_at_offset(&root, offset);
@@ -148,7 +191,14 @@ pub(crate) fn pick_token(parse: &Parse, offset: TextSize) -> Option<SyntaxToken>
     right
         .filter(interesting)
         .or(left.filter(interesting))
-        .or_else(|| scan::token_at_offset(&root, offset).right_biased().filter(|t| t.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER)))
+        .or_else(|| {
+            scan::token_at_offset(&root, offset)
+                .right_biased()
+                .filter(|t| {
+                    t.parent_ancestors()
+                        .any(|n| n.kind() == SyntaxKind::REGISTER)
+                })
+        })
 }
 
 /// The token that ends where `token` starts (rowan's `prev_token` stops at an empty node).
@@ -162,11 +212,17 @@ pub(crate) fn token_before(token: &SyntaxToken) -> Option<SyntaxToken> {
 }
 
 fn first_token(node: &SyntaxNode) -> Option<SyntaxToken> {
-    node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia())
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .find(|t| !t.kind().is_trivia())
 }
 
 fn register_text(node: &SyntaxNode) -> String {
-    node.text().to_string().chars().filter(|c| !c.is_whitespace()).collect()
+    node.text()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 /// Markdown for an instruction mnemonic (with or without an encoding suffix).
@@ -179,9 +235,19 @@ pub fn instruction_hover(mnemonic: &str, gen: Generation) -> Option<String> {
     let lower = base.to_ascii_lowercase();
     let on_gen: Vec<_> = rows.iter().filter(|r| r.exists_on(gen)).collect();
     let mut out = String::new();
-    writeln!(out, "**{}** — {}", mnemonic.to_ascii_lowercase(), isa_docs::describe(&lower)).unwrap();
+    writeln!(
+        out,
+        "**{}** — {}",
+        mnemonic.to_ascii_lowercase(),
+        isa_docs::describe(&lower)
+    )
+    .unwrap();
     out.push('\n');
-    let shown: Vec<_> = if on_gen.is_empty() { rows.iter().collect() } else { on_gen.clone() };
+    let shown: Vec<_> = if on_gen.is_empty() {
+        rows.iter().collect()
+    } else {
+        on_gen.clone()
+    };
     out.push_str("```gcn\n");
     let mut seen = Vec::new();
     for row in &shown {
@@ -199,11 +265,19 @@ pub fn instruction_hover(mnemonic: &str, gen: Generation) -> Option<String> {
             "- encoding **{}** ({}), {} bytes{}",
             isa_docs::encoding_name(row.encoding, suffix),
             match suffix {
-                Some(gcn_isa::Suffix::E64) if row.encoding.has_vop3_form() => format!("the VOP3 form of a {} instruction", row.encoding.token().to_uppercase()),
+                Some(gcn_isa::Suffix::E64) if row.encoding.has_vop3_form() => format!(
+                    "the VOP3 form of a {} instruction",
+                    row.encoding.token().to_uppercase()
+                ),
                 _ => isa_docs::encoding_doc(row.encoding).to_string(),
             },
             size,
-            if size == 4 && row.operands.iter().any(|o| matches!(o.kind, gcn_isa::OperandKind::SSrc | gcn_isa::OperandKind::Src)) {
+            if size == 4
+                && row.operands.iter().any(|o| matches!(
+                    o.kind,
+                    gcn_isa::OperandKind::SSrc | gcn_isa::OperandKind::Src
+                ))
+            {
                 " (+4 with a 32-bit literal)"
             } else {
                 ""
@@ -223,7 +297,11 @@ pub fn instruction_hover(mnemonic: &str, gen: Generation) -> Option<String> {
     let names: Vec<&str> = gens.iter().map(|g| g.name()).collect();
     writeln!(out, "- generations: {}", names.join(", ")).unwrap();
     if on_gen.is_empty() {
-        writeln!(out, "\n**Not available on {gen}**, the generation of this file.").unwrap();
+        writeln!(
+            out,
+            "\n**Not available on {gen}**, the generation of this file."
+        )
+        .unwrap();
     }
     Some(out)
 }
@@ -236,7 +314,12 @@ pub fn pseudo_op_hover(name: &str) -> Option<String> {
 
 pub(crate) fn pseudo_op_markdown(op: &PseudoOp) -> String {
     let mut out = String::new();
-    writeln!(out, "**{}** — pseudo-op\n\n```gcn\n{}\n```\n\n{}\n", op.name, op.syntax, op.description).unwrap();
+    writeln!(
+        out,
+        "**{}** — pseudo-op\n\n```gcn\n{}\n```\n\n{}\n",
+        op.name, op.syntax, op.description
+    )
+    .unwrap();
     writeln!(out, "- valid: {}", scope_text(op)).unwrap();
     if let Some(default) = op.default {
         writeln!(out, "- default: {default}").unwrap();
@@ -310,7 +393,9 @@ fn modifier_hover(name: &str) -> Option<String> {
 /// Whether `name_ref` is the argument of a pseudo-op that names a device (`.gpu`,
 /// `.ifgpu`, …: `Some(true)`) or an architecture (`.arch`, `.ifarch`, …: `Some(false)`).
 fn target_name_argument(name_ref: &SyntaxNode) -> Option<bool> {
-    let op = name_ref.ancestors().find(|n| n.kind() == SyntaxKind::PSEUDO_OP)?;
+    let op = name_ref
+        .ancestors()
+        .find(|n| n.kind() == SyntaxKind::PSEUDO_OP)?;
     let name = first_token(&op)?.text().to_ascii_lowercase();
     match name.as_str() {
         ".gpu" | ".ifgpu" | ".ifngpu" | ".elseifgpu" | ".elseifngpu" => Some(true),
@@ -324,13 +409,31 @@ fn target_name_argument(name_ref: &SyntaxNode) -> Option<bool> {
 fn target_name_hover(name: &str, device: bool) -> Option<String> {
     if device {
         let d = gcn_isa::Device::from_name(name)?;
-        let others: Vec<&str> = gcn_isa::Device::names().filter(|(n, x)| *x == d && !n.eq_ignore_ascii_case(name)).map(|(n, _)| n).collect();
-        let also = if others.is_empty() { String::new() } else { format!("; also named {}", others.join(", ")) };
-        return Some(format!("**{name}** — GPU device {}: instruction set {}{also}", d.name(), d.generation()));
+        let others: Vec<&str> = gcn_isa::Device::names()
+            .filter(|(n, x)| *x == d && !n.eq_ignore_ascii_case(name))
+            .map(|(n, _)| n)
+            .collect();
+        let also = if others.is_empty() {
+            String::new()
+        } else {
+            format!("; also named {}", others.join(", "))
+        };
+        return Some(format!(
+            "**{name}** — GPU device {}: instruction set {}{also}",
+            d.name(),
+            d.generation()
+        ));
     }
     let gen = gcn_isa::Generation::from_arch_name(name)?;
-    let others: Vec<&str> = gcn_isa::arch::arch_names().filter(|(n, g)| *g == gen && !n.eq_ignore_ascii_case(name)).map(|(n, _)| n).collect();
-    let devices: Vec<&str> = gcn_isa::Device::ALL.iter().filter(|d| d.generation() == gen).map(|d| d.name()).collect();
+    let others: Vec<&str> = gcn_isa::arch::arch_names()
+        .filter(|(n, g)| *g == gen && !n.eq_ignore_ascii_case(name))
+        .map(|(n, _)| n)
+        .collect();
+    let devices: Vec<&str> = gcn_isa::Device::ALL
+        .iter()
+        .filter(|d| d.generation() == gen)
+        .map(|d| d.name())
+        .collect();
     Some(format!(
         "**{name}** — architecture {gen}; also named {}\n\n- devices: {}",
         others.join(", "),
@@ -355,9 +458,24 @@ pub fn register_hover(text: &str, gen: Generation) -> Option<String> {
         (prefix.to_string(), n, n)
     };
     let (unit, plural, what, limit) = match prefix.as_str() {
-        "s" => ("SGPR", "SGPRs", "scalar registers: one 32-bit value each, shared by all lanes of the wave", gen.registers().addressable_sgprs as u64),
-        "v" => ("VGPR", "VGPRs", "vector registers: one 32-bit value per lane each", gen.registers().max_vgprs as u64),
-        "ttmp" => ("TTMP", "TTMPs", "trap temporary SGPRs, for the trap handler", gen.ttmp_count() as u64),
+        "s" => (
+            "SGPR",
+            "SGPRs",
+            "scalar registers: one 32-bit value each, shared by all lanes of the wave",
+            gen.registers().addressable_sgprs as u64,
+        ),
+        "v" => (
+            "VGPR",
+            "VGPRs",
+            "vector registers: one 32-bit value per lane each",
+            gen.registers().max_vgprs as u64,
+        ),
+        "ttmp" => (
+            "TTMP",
+            "TTMPs",
+            "trap temporary SGPRs, for the trap handler",
+            gen.ttmp_count() as u64,
+        ),
         _ => return None,
     };
     let (Some(first), Some(last)) = (first, last) else {
@@ -376,7 +494,12 @@ pub fn register_hover(text: &str, gen: Generation) -> Option<String> {
         format!("**{text}** — an empty register range (its last index is below its first).")
     };
     if last >= limit {
-        write!(out, "\n\n**Beyond the last {unit}** on {gen}: {prefix}{}.", limit - 1).unwrap();
+        write!(
+            out,
+            "\n\n**Beyond the last {unit}** on {gen}: {prefix}{}.",
+            limit - 1
+        )
+        .unwrap();
     }
     Some(out)
 }
@@ -389,7 +512,11 @@ fn parse_index(text: &str) -> Option<u64> {
 /// or that minus (`-1` is the inline constant -1, not 1): its range.
 fn number_at(token: &SyntaxToken) -> Option<(TextRange, bool)> {
     let minus_of = |literal: &SyntaxNode| {
-        literal.parent().filter(|p| p.kind() == SyntaxKind::PREFIX_EXPR && p.first_token().is_some_and(|t| t.kind() == SyntaxKind::MINUS))
+        literal.parent().filter(|p| {
+            p.kind() == SyntaxKind::PREFIX_EXPR
+                && p.first_token()
+                    .is_some_and(|t| t.kind() == SyntaxKind::MINUS)
+        })
     };
     match token.kind() {
         SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => {
@@ -406,9 +533,19 @@ fn number_at(token: &SyntaxToken) -> Option<(TextRange, bool)> {
 
 /// The literal a unary minus negates (`1` of `-1`).
 fn negated_literal(minus: &SyntaxToken) -> Option<SyntaxToken> {
-    let prefix = minus.parent().filter(|p| p.kind() == SyntaxKind::PREFIX_EXPR)?;
-    let literal = prefix.children().next().filter(|c| c.kind() == SyntaxKind::LITERAL)?;
-    literal.first_token().filter(|t| matches!(t.kind(), SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR))
+    let prefix = minus
+        .parent()
+        .filter(|p| p.kind() == SyntaxKind::PREFIX_EXPR)?;
+    let literal = prefix
+        .children()
+        .next()
+        .filter(|c| c.kind() == SyntaxKind::LITERAL)?;
+    literal.first_token().filter(|t| {
+        matches!(
+            t.kind(),
+            SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR
+        )
+    })
 }
 
 /// A numeric literal's value, negated when a minus comes before it.
@@ -427,7 +564,12 @@ fn number_hover(token: &SyntaxToken, negated: bool) -> Option<String> {
             let signed = value as i64;
             if negated {
                 writeln!(out, "- decimal: {signed}").unwrap();
-                writeln!(out, "- hexadecimal: 0x{value:x} (as 32 bits: 0x{:x})", value as u32).unwrap();
+                writeln!(
+                    out,
+                    "- hexadecimal: 0x{value:x} (as 32 bits: 0x{:x})",
+                    value as u32
+                )
+                .unwrap();
             } else {
                 writeln!(out, "- decimal: {value}").unwrap();
                 if signed < 0 {
@@ -436,17 +578,31 @@ fn number_hover(token: &SyntaxToken, negated: bool) -> Option<String> {
                 writeln!(out, "- hexadecimal: 0x{value:x}").unwrap();
             }
             if (-16..=64).contains(&signed) {
-                writeln!(out, "- an inline constant in instruction operands (no literal needed)").unwrap();
+                writeln!(
+                    out,
+                    "- an inline constant in instruction operands (no literal needed)"
+                )
+                .unwrap();
             }
         }
         _ => {
             let value = gcn_asm::literals::parse_float(text).ok()?;
             let value = if negated { -value } else { value };
             writeln!(out, "- float: {value}").unwrap();
-            writeln!(out, "- as a 32-bit float: 0x{:08x}", (value as f32).to_bits()).unwrap();
+            writeln!(
+                out,
+                "- as a 32-bit float: 0x{:08x}",
+                (value as f32).to_bits()
+            )
+            .unwrap();
             writeln!(out, "- as a 64-bit float: 0x{:016x}", value.to_bits()).unwrap();
             if value.fract() == 0.0 && value.abs() < 1e18 {
-                writeln!(out, "- integer value: {} (0x{:x})", value as i64, value as i64).unwrap();
+                writeln!(
+                    out,
+                    "- integer value: {} (0x{:x})",
+                    value as i64, value as i64
+                )
+                .unwrap();
             }
         }
     }
@@ -466,7 +622,11 @@ fn name_hover(parse: &Parse, index: &FileIndex, name: &str) -> Option<String> {
     let first_line = text.lines().next().unwrap_or("").trim();
     let mut out = format!("**{name}** — {what}\n\n```gcn\n{first_line}\n```\n");
     if let Some(detail) = def.detail {
-        let label = if def.kind == DefinitionKind::Macro { "parameters" } else { "value" };
+        let label = if def.kind == DefinitionKind::Macro {
+            "parameters"
+        } else {
+            "value"
+        };
         write!(out, "\n{label}: `{detail}`\n").unwrap();
     }
     Some(out)
@@ -477,31 +637,52 @@ fn name_hover(parse: &Parse, index: &FileIndex, name: &str) -> Option<String> {
 /// The kernel whose code the line at `offset` belongs to: the last kernel label of the
 /// file at or before it.
 fn kernel_at<'a>(program: Program<'a>, offset: TextSize) -> Option<&'a KernelUsage> {
-    let source = crate::analysis::normalize(program.file) == crate::analysis::normalize(&program.analysis.path);
+    let source = crate::analysis::normalize(program.file)
+        == crate::analysis::normalize(&program.analysis.path);
     if !source {
         return None;
     }
-    program.analysis.kernels.iter().filter(|k| !k.range.is_empty() && k.range.start() <= offset).max_by_key(|k| k.range.start())
+    program
+        .analysis
+        .kernels
+        .iter()
+        .filter(|k| !k.range.is_empty() && k.range.start() <= offset)
+        .max_by_key(|k| k.range.start())
 }
 
 /// A name the assembler resolved at `offset` (a register symbol, a name defined in an
 /// include or passed to a macro, a scope, a local label), with what the assembly knows
 /// of it. `None` where the assembler recorded no name (instruction names, pseudo-ops, …).
-fn program_name_hover(program: Program, token: &SyntaxToken, offset: TextSize) -> Option<HoverResult> {
-    if !matches!(token.kind(), SyntaxKind::NAME | SyntaxKind::LOCAL_LABEL_REF | SyntaxKind::INT_NUMBER) {
+fn program_name_hover(
+    program: Program,
+    token: &SyntaxToken,
+    offset: TextSize,
+) -> Option<HoverResult> {
+    if !matches!(
+        token.kind(),
+        SyntaxKind::NAME | SyntaxKind::LOCAL_LABEL_REF | SyntaxKind::INT_NUMBER
+    ) {
         return None;
     }
     let analysis = program.analysis;
     let o = analysis.names.at(program.file, offset)?;
     let range = o.range;
     let mut out = String::new();
-    let shown = if o.kind == gcn_asm::index::NameKind::LocalLabel { o.name.split('#').next().unwrap_or(&o.name) } else { &o.name };
+    let shown = if o.kind == gcn_asm::index::NameKind::LocalLabel {
+        o.name.split('#').next().unwrap_or(&o.name)
+    } else {
+        &o.name
+    };
     let definitions: Vec<&NameOccurrence> = analysis.names.definitions(o).collect();
     // A use of a label is recorded as a symbol: the definition tells what it is.
     let o = definitions.first().copied().unwrap_or(o);
     writeln!(out, "**{shown}** — {}", kind_word(o.kind)).unwrap();
     if let Some(first) = definitions.first() {
-        let lines = if o.kind == gcn_asm::index::NameKind::Macro { 6 } else { 1 };
+        let lines = if o.kind == gcn_asm::index::NameKind::Macro {
+            6
+        } else {
+            1
+        };
         if let Some(text) = definition_text(analysis, first, lines) {
             write!(out, "\n```gcn\n{text}\n```\n").unwrap();
         }
@@ -517,16 +698,37 @@ fn program_name_hover(program: Program, token: &SyntaxToken, offset: TextSize) -
     }
     match definitions.len() {
         0 => writeln!(out, "- not defined anywhere the assembler read").unwrap(),
-        1 => writeln!(out, "- defined at {}", place(analysis, program.file, definitions[0])).unwrap(),
+        1 => writeln!(
+            out,
+            "- defined at {}",
+            place(analysis, program.file, definitions[0])
+        )
+        .unwrap(),
         n => {
-            let places: Vec<String> = definitions.iter().take(4).map(|d| place(analysis, program.file, d)).collect();
+            let places: Vec<String> = definitions
+                .iter()
+                .take(4)
+                .map(|d| place(analysis, program.file, d))
+                .collect();
             let more = if n > 4 { ", …" } else { "" };
             writeln!(out, "- defined {n} times: {}{more}", places.join(", ")).unwrap();
         }
     }
-    let uses = analysis.names.same_name(o).filter(|x| !x.definition).count();
-    writeln!(out, "- used {uses} time{}", if uses == 1 { "" } else { "s" }).unwrap();
-    Some(HoverResult { range, markdown: out })
+    let uses = analysis
+        .names
+        .same_name(o)
+        .filter(|x| !x.definition)
+        .count();
+    writeln!(
+        out,
+        "- used {uses} time{}",
+        if uses == 1 { "" } else { "s" }
+    )
+    .unwrap();
+    Some(HoverResult {
+        range,
+        markdown: out,
+    })
 }
 
 fn kind_word(kind: gcn_asm::index::NameKind) -> &'static str {
@@ -563,15 +765,26 @@ fn definition_text(analysis: &Analysis, d: &NameOccurrence, lines: usize) -> Opt
 /// What the assembly gave the name: a value, a place in a section, registers.
 fn symbol_value(analysis: &Analysis, o: &NameOccurrence) -> Option<String> {
     use gcn_asm::index::NameKind;
-    if !matches!(o.kind, NameKind::Label | NameKind::Symbol | NameKind::RegisterSymbol | NameKind::Kernel) {
+    if !matches!(
+        o.kind,
+        NameKind::Label | NameKind::Symbol | NameKind::RegisterSymbol | NameKind::Kernel
+    ) {
         return None;
     }
-    let symbol = analysis.assembly.symbols.iter().rev().find(|s| s.name == o.name)?;
+    let symbol = analysis
+        .assembly
+        .symbols
+        .iter()
+        .rev()
+        .find(|s| s.name == o.name)?;
     let value = symbol.value?;
     if symbol.register {
         return Some(format!("registers: `{}`", register_range(value)));
     }
-    match symbol.section.and_then(|i| analysis.assembly.sections.get(i)) {
+    match symbol
+        .section
+        .and_then(|i| analysis.assembly.sections.get(i))
+    {
         Some(section) => Some(format!("at `{}` + 0x{value:x} ({value})", section.name)),
         // Code whose place is fixed gives its labels absolute values.
         None if o.kind == NameKind::Label => Some(format!("address: 0x{value:x} ({value})")),
@@ -584,7 +797,11 @@ fn symbol_value(analysis: &Analysis, o: &NameOccurrence) -> Option<String> {
 fn register_range(value: i64) -> String {
     let first = (value & 0xffff_ffff) as u32;
     let last = ((value >> 32) as u32).saturating_sub(1).max(first);
-    let (prefix, first, last) = if first >= 256 { ("v", first - 256, last - 256) } else { ("s", first, last) };
+    let (prefix, first, last) = if first >= 256 {
+        ("v", first - 256, last - 256)
+    } else {
+        ("s", first, last)
+    };
     if first == last {
         format!("{prefix}{first}")
     } else {
@@ -596,12 +813,21 @@ fn register_range(value: i64) -> String {
 fn place(analysis: &Analysis, file: &Path, d: &NameOccurrence) -> String {
     // A byte count the compiler vectorizes: a long file's line is counted in well under a
     // millisecond.
-    let line_of = |t: &str| t.as_bytes()[..usize::from(d.range.start()).min(t.len())].iter().filter(|&&b| b == b'\n').count();
+    let line_of = |t: &str| {
+        t.as_bytes()[..usize::from(d.range.start()).min(t.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    };
     let line = analysis.file_text(&d.file).map_or(0, line_of) + 1;
     if crate::analysis::normalize(file) == *d.file {
         return format!("line {line}");
     }
-    let dir = analysis.path.parent().map(crate::analysis::normalize).unwrap_or_default();
+    let dir = analysis
+        .path
+        .parent()
+        .map(crate::analysis::normalize)
+        .unwrap_or_default();
     let shown = d.file.strip_prefix(&dir).unwrap_or(&d.file);
     format!("`{}:{line}`", shown.display())
 }
@@ -620,12 +846,25 @@ mod tests {
     }
 
     /// The hover at each cursor, or that there is none, with the cursor's line.
-    fn write_hovers(out: &mut String, text: &str, parse: &Parse, offsets: &[TextSize], default: Generation, program: Option<Program>) {
+    fn write_hovers(
+        out: &mut String,
+        text: &str,
+        parse: &Parse,
+        offsets: &[TextSize],
+        default: Generation,
+        program: Option<Program>,
+    ) {
         let index = FileIndex::new(parse);
         for &offset in offsets {
             let line = text[..usize::from(offset)].matches('\n').count() + 1;
             match hover(parse, &index, offset, default, program) {
-                Some(h) => writeln!(out, "== line {line} {:?}\n{}", &text[h.range], h.markdown.trim_end()).unwrap(),
+                Some(h) => writeln!(
+                    out,
+                    "== line {line} {:?}\n{}",
+                    &text[h.range],
+                    h.markdown.trim_end()
+                )
+                .unwrap(),
                 None => writeln!(out, "== line {line}: no hover").unwrap(),
             }
         }
@@ -641,13 +880,33 @@ mod tests {
     fn render_program(path: &Path, marked: &str) -> String {
         let (text, offsets) = cursors(marked);
         let analysis = crate::test_util::analyse_case(path, &text);
-        let program = Program { analysis: &analysis, file: path };
+        let program = Program {
+            analysis: &analysis,
+            file: path,
+        };
         let parse = &analysis.parse;
         let mut out = String::new();
-        for d in analysis.diagnostics.iter().filter(|d| d.severity == crate::Severity::Error) {
-            writeln!(out, "error {}: {}", crate::test_util::range_text(&text, d.range), d.message).unwrap();
+        for d in analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == crate::Severity::Error)
+        {
+            writeln!(
+                out,
+                "error {}: {}",
+                crate::test_util::range_text(&text, d.range),
+                d.message
+            )
+            .unwrap();
         }
-        write_hovers(&mut out, &text, parse, &offsets, Generation::Gcn1_2, Some(program));
+        write_hovers(
+            &mut out,
+            &text,
+            parse,
+            &offsets,
+            Generation::Gcn1_2,
+            Some(program),
+        );
         out
     }
 

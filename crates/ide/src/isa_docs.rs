@@ -3,7 +3,9 @@
 //! (the mnemonic's prefix and operation) and their data type, and the meaning of
 //! registers. Written in our own words from the facts of the CLRX ISA documentation.
 
-use gcn_isa::{Encoding, Generation, Instruction, Operand, OperandKind, SpecialReg, Suffix, ValueType};
+use gcn_isa::{
+    Encoding, Generation, Instruction, Operand, OperandKind, SpecialReg, Suffix, ValueType,
+};
 
 /// The operands of a row as written in source: `SDST[2], SSRC0[2], SSRC1[2]`.
 pub fn operand_labels(row: &Instruction) -> Vec<String> {
@@ -11,7 +13,10 @@ pub fn operand_labels(row: &Instruction) -> Vec<String> {
     row.operands
         .iter()
         .map(|op| {
-            let numbered = matches!(op.kind, OperandKind::Src | OperandKind::SSrc | OperandKind::VSrc | OperandKind::ExpSrc);
+            let numbered = matches!(
+                op.kind,
+                OperandKind::Src | OperandKind::SSrc | OperandKind::VSrc | OperandKind::ExpSrc
+            );
             let mut label = operand_name(op.kind).to_string();
             if numbered {
                 label.push_str(&src.to_string());
@@ -275,7 +280,10 @@ const OPERATIONS: &[(&str, &str)] = &[
     ("and", "Bitwise AND of"),
     ("or", "Bitwise OR of"),
     ("xor", "Bitwise XOR of"),
-    ("andn2", "Bitwise AND of the first and the inverted second of"),
+    (
+        "andn2",
+        "Bitwise AND of the first and the inverted second of",
+    ),
     ("orn2", "Bitwise OR of the first and the inverted second of"),
     ("nand", "Bitwise NAND of"),
     ("nor", "Bitwise NOR of"),
@@ -286,7 +294,10 @@ const OPERATIONS: &[(&str, &str)] = &[
     ("ashr", "Shifts right arithmetically"),
     ("lshlrev", "Shifts left (shift amount first)"),
     ("lshrrev", "Shifts right logically (shift amount first)"),
-    ("ashrrev", "Shifts right arithmetically (shift amount first)"),
+    (
+        "ashrrev",
+        "Shifts right arithmetically (shift amount first)",
+    ),
     ("bfe", "Extracts a bit field of"),
     ("bfm", "Makes a bit mask from"),
     ("bfi", "Inserts a bit field into"),
@@ -318,7 +329,10 @@ const OPERATIONS: &[(&str, &str)] = &[
     ("min3", "Minimum of three"),
     ("max3", "Maximum of three"),
     ("div_scale", "Division step (scaling)"),
-    ("div_fmas", "Division step (fused multiply-add with scaling)"),
+    (
+        "div_fmas",
+        "Division step (fused multiply-add with scaling)",
+    ),
     ("div_fixup", "Division step (fix-up of special cases)"),
     ("alignbit", "Funnel-shifts a 64-bit pair right by bits"),
     ("alignbyte", "Funnel-shifts a 64-bit pair right by bytes"),
@@ -362,7 +376,10 @@ pub fn describe(mnemonic: &str) -> String {
         Some(ty) => format!("{text} ({ty})."),
         None => format!("{text}."),
     };
-    if let Some((_, text)) = FAMILIES.iter().find(|(prefix, _)| lower.starts_with(prefix) && !is_vop_compare_prefix(prefix, &lower)) {
+    if let Some((_, text)) = FAMILIES
+        .iter()
+        .find(|(prefix, _)| lower.starts_with(prefix) && !is_vop_compare_prefix(prefix, &lower))
+    {
         return with_type(text);
     }
     // The operation: the longest known word run after the unit prefix.

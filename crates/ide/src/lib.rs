@@ -53,11 +53,11 @@ pub mod navigation;
 pub mod on_save;
 pub mod project;
 pub mod reg_usage;
+pub mod rename;
 pub mod scan;
 pub mod selection_ranges;
 pub mod semantic_tokens;
 pub mod signature_help;
-pub mod rename;
 pub mod symbol_index;
 pub mod workspace_symbols;
 
@@ -65,18 +65,20 @@ pub use gcn_isa::{Formats, Generation};
 pub use gcn_syntax::{TextRange, TextSize};
 
 pub use crate::analysis::{analyse, read_source, Analysis, AnalysisInput, OpenFiles};
+pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};
 pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
 pub use crate::document_links::{document_links, DocumentLink};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
-pub use crate::hover::{hover, HoverResult};
-pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};
 pub use crate::folding_ranges::{folding_ranges, Fold, FoldKind};
-pub use crate::selection_ranges::selection_ranges;
-pub use crate::semantic_tokens::{semantic_tokens, semantic_tokens_until, SemanticToken, SemanticTokenKind};
-pub use crate::signature_help::{signature_help, Signature, SignatureHelp};
+pub use crate::hover::{hover, HoverResult};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};
 pub use crate::project::{file_options, FileOptions, Settings};
 pub use crate::reg_usage::KernelUsage;
+pub use crate::selection_ranges::selection_ranges;
+pub use crate::semantic_tokens::{
+    semantic_tokens, semantic_tokens_until, SemanticToken, SemanticTokenKind,
+};
+pub use crate::signature_help::{signature_help, Signature, SignatureHelp};
 
 #[cfg(test)]
 mod test_util;

@@ -29,7 +29,10 @@ pub struct FileRange {
 
 impl FileRange {
     fn of(o: &NameOccurrence) -> FileRange {
-        FileRange { file: o.file.clone(), range: o.range }
+        FileRange {
+            file: o.file.clone(),
+            range: o.range,
+        }
     }
 }
 
@@ -38,21 +41,37 @@ impl FileRange {
 /// start). Empty when there is nothing there or it has no definition.
 pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Vec<FileRange> {
     if let Some(o) = analysis.names.at(file, offset) {
-        let mut out: Vec<FileRange> = analysis.names.related(o).filter(|x| x.definition).map(FileRange::of).collect();
+        let mut out: Vec<FileRange> = analysis
+            .names
+            .related(o)
+            .filter(|x| x.definition)
+            .map(FileRange::of)
+            .collect();
         dedup(&mut out);
         return out;
     }
-    let Some(parse) = analysis.parse_of(file) else { return Vec::new() };
+    let Some(parse) = analysis.parse_of(file) else {
+        return Vec::new();
+    };
     match link_at(analysis, file, &parse, offset) {
-        Some(link) => vec![FileRange { file: Arc::from(link.target), range: TextRange::default() }],
-        None => definition_in_text(file, &parse, offset).into_iter().collect(),
+        Some(link) => vec![FileRange {
+            file: Arc::from(link.target),
+            range: TextRange::default(),
+        }],
+        None => definition_in_text(file, &parse, offset)
+            .into_iter()
+            .collect(),
     }
 }
 
 /// A name the assembler did not record (in a branch it skipped, say): its definition
 /// in the file's text, the first of that name (a macro's name in any case), found as the
 /// outline finds names.
-fn definition_in_text(file: &Path, parse: &gcn_syntax::Parse, offset: TextSize) -> Option<FileRange> {
+fn definition_in_text(
+    file: &Path,
+    parse: &gcn_syntax::Parse,
+    offset: TextSize,
+) -> Option<FileRange> {
     let root = parse.syntax_node();
     let token = crate::scan::token_at_offset(&root, offset).right_biased()?;
     if token.kind() != gcn_syntax::SyntaxKind::NAME {
@@ -61,18 +80,32 @@ fn definition_in_text(file: &Path, parse: &gcn_syntax::Parse, offset: TextSize) 
     let name = token.text();
     let def = crate::scan::find_definition(parse, name)?;
     let statement = root.text().slice(def.range).to_string();
-    let at = word_in(&statement, name, def.kind == crate::scan::DefinitionKind::Macro)?;
+    let at = word_in(
+        &statement,
+        name,
+        def.kind == crate::scan::DefinitionKind::Macro,
+    )?;
     let start = def.range.start() + TextSize::from(at as u32);
-    Some(FileRange { file: Arc::from(normalize(file)), range: TextRange::at(start, TextSize::from(name.len() as u32)) })
+    Some(FileRange {
+        file: Arc::from(normalize(file)),
+        range: TextRange::at(start, TextSize::from(name.len() as u32)),
+    })
 }
 
 /// Where `word` first stands alone in `text` (not inside a longer name).
 fn word_in(text: &str, word: &str, ignore_case: bool) -> Option<usize> {
     let is_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$');
-    let (hay, needle) = if ignore_case { (text.to_ascii_lowercase(), word.to_ascii_lowercase()) } else { (text.to_string(), word.to_string()) };
+    let (hay, needle) = if ignore_case {
+        (text.to_ascii_lowercase(), word.to_ascii_lowercase())
+    } else {
+        (text.to_string(), word.to_string())
+    };
     hay.match_indices(&needle).map(|(i, _)| i).find(|&i| {
         let before = hay[..i].chars().next_back().is_none_or(|c| !is_name(c));
-        let after = hay[i + needle.len()..].chars().next().is_none_or(|c| !is_name(c));
+        let after = hay[i + needle.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !is_name(c));
         before && after
     })
 }
@@ -80,16 +113,32 @@ fn word_in(text: &str, word: &str, ignore_case: bool) -> Option<usize> {
 /// Every occurrence of the name at `offset` of `file` (the kernel and its label
 /// together), in every file, by file and place; definitions only if
 /// `include_declaration`. `None` when there is no name there.
-pub fn references(analysis: &Analysis, file: &Path, offset: TextSize, include_declaration: bool) -> Option<Vec<FileRange>> {
+pub fn references(
+    analysis: &Analysis,
+    file: &Path,
+    offset: TextSize,
+    include_declaration: bool,
+) -> Option<Vec<FileRange>> {
     let o = name_at(analysis, file, offset)?;
-    let mut found: Vec<&NameOccurrence> = analysis.names.related(o).filter(|x| include_declaration || !x.definition).collect();
+    let mut found: Vec<&NameOccurrence> = analysis
+        .names
+        .related(o)
+        .filter(|x| include_declaration || !x.definition)
+        .collect();
     // Usually in order already (the assembler meets a file's names in order).
 
     let ordered = |a: &&NameOccurrence, b: &&NameOccurrence| {
-        (a.file.as_os_str(), a.range.start(), a.range.end()) <= (b.file.as_os_str(), b.range.start(), b.range.end())
+        (a.file.as_os_str(), a.range.start(), a.range.end())
+            <= (b.file.as_os_str(), b.range.start(), b.range.end())
     };
     if !found.is_sorted_by(ordered) {
-        found.sort_by(|a, b| (a.file.as_os_str(), a.range.start(), a.range.end()).cmp(&(b.file.as_os_str(), b.range.start(), b.range.end())));
+        found.sort_by(|a, b| {
+            (a.file.as_os_str(), a.range.start(), a.range.end()).cmp(&(
+                b.file.as_os_str(),
+                b.range.start(),
+                b.range.end(),
+            ))
+        });
     }
 
     found.dedup_by(|a, b| a.file == b.file && a.range == b.range);
@@ -108,20 +157,33 @@ pub struct Highlight {
 pub fn highlights(analysis: &Analysis, file: &Path, offset: TextSize) -> Option<Vec<Highlight>> {
     let o = name_at(analysis, file, offset)?;
     let file = normalize(file);
-    let mut out: Vec<Highlight> =
-        analysis.names.related(o).filter(|x| *x.file == *file).map(|x| Highlight { range: x.range, write: x.definition }).collect();
+    let mut out: Vec<Highlight> = analysis
+        .names
+        .related(o)
+        .filter(|x| *x.file == *file)
+        .map(|x| Highlight {
+            range: x.range,
+            write: x.definition,
+        })
+        .collect();
     out.sort_by_key(|h| (h.range.start(), h.range.end(), !h.write));
     out.dedup_by_key(|h| h.range);
     Some(out)
 }
 
 /// The name at `offset` (on a path's scope, that scope).
-fn name_at<'a>(analysis: &'a Analysis, file: &Path, offset: TextSize) -> Option<&'a NameOccurrence> {
+fn name_at<'a>(
+    analysis: &'a Analysis,
+    file: &Path,
+    offset: TextSize,
+) -> Option<&'a NameOccurrence> {
     analysis.names.at(file, offset)
 }
 
 fn dedup(out: &mut Vec<FileRange>) {
-    out.sort_by(|a, b| (&a.file, a.range.start(), a.range.end()).cmp(&(&b.file, b.range.start(), b.range.end())));
+    out.sort_by(|a, b| {
+        (&a.file, a.range.start(), a.range.end()).cmp(&(&b.file, b.range.start(), b.range.end()))
+    });
     out.dedup();
 }
 
@@ -138,8 +200,15 @@ mod tests {
         if file == analysis.path {
             return range_text(text, range);
         }
-        let other = analysis.file_text(file).and_then(|t| t.get(std::ops::Range::<usize>::from(range))).unwrap_or("");
-        format!("{}@{:?} {other:?}", file.strip_prefix(dir).unwrap_or(file).display(), range)
+        let other = analysis
+            .file_text(file)
+            .and_then(|t| t.get(std::ops::Range::<usize>::from(range)))
+            .unwrap_or("");
+        format!(
+            "{}@{:?} {other:?}",
+            file.strip_prefix(dir).unwrap_or(file).display(),
+            range
+        )
     }
 
     /// Analyses `test_data/navigation/NAME.s` from disk with the arguments of its first
@@ -150,7 +219,11 @@ mod tests {
         let dir = path.parent().unwrap();
         let source = &text[..text.find("\n#>").unwrap_or(text.len())];
         let mut out = String::new();
-        for d in analysis.diagnostics.iter().filter(|d| d.severity == crate::Severity::Error) {
+        for d in analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == crate::Severity::Error)
+        {
             writeln!(out, "error {}: {}", range_text(text, d.range), d.message).unwrap();
         }
         for query in text.lines().filter_map(|l| l.strip_prefix("#> ")) {
@@ -164,24 +237,58 @@ mod tests {
                     None => nth = w.parse().unwrap(),
                 }
             }
-            let start = source.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("no {query}")).0;
+            let start = source
+                .match_indices(needle)
+                .nth(nth)
+                .unwrap_or_else(|| panic!("no {query}"))
+                .0;
             let offset = TextSize::from((start + usize::from(needle.len() > 1)) as u32);
-            let at = place(&analysis, dir, text, path, TextRange::at(TextSize::from(start as u32), TextSize::from(needle.len() as u32)));
+            let at = place(
+                &analysis,
+                dir,
+                text,
+                path,
+                TextRange::at(
+                    TextSize::from(start as u32),
+                    TextSize::from(needle.len() as u32),
+                ),
+            );
             writeln!(out, "{query}: at {at}").unwrap();
             for d in goto_definition(&analysis, path, offset) {
-                writeln!(out, "  definition {}", place(&analysis, dir, text, &d.file, d.range)).unwrap();
+                writeln!(
+                    out,
+                    "  definition {}",
+                    place(&analysis, dir, text, &d.file, d.range)
+                )
+                .unwrap();
             }
             if let Some(refs) = references(&analysis, path, offset, false) {
                 for r in refs {
-                    writeln!(out, "  reference {}", place(&analysis, dir, text, &r.file, r.range)).unwrap();
+                    writeln!(
+                        out,
+                        "  reference {}",
+                        place(&analysis, dir, text, &r.file, r.range)
+                    )
+                    .unwrap();
                 }
             }
             if let Some(hs) = highlights(&analysis, path, offset) {
-                let hs: Vec<String> = hs.iter().map(|h| format!("{}{}", if h.write { "w" } else { "r" }, range_text(text, h.range).split(' ').next().unwrap())).collect();
+                let hs: Vec<String> = hs
+                    .iter()
+                    .map(|h| {
+                        format!(
+                            "{}{}",
+                            if h.write { "w" } else { "r" },
+                            range_text(text, h.range).split(' ').next().unwrap()
+                        )
+                    })
+                    .collect();
                 writeln!(out, "  highlights {}", hs.join(" ")).unwrap();
             }
             match crate::rename::prepare_rename(&analysis, path, offset) {
-                Ok((range, name)) => writeln!(out, "  prepare rename {} {name:?}", range_text(text, range)).unwrap(),
+                Ok((range, name)) => {
+                    writeln!(out, "  prepare rename {} {name:?}", range_text(text, range)).unwrap()
+                }
                 Err(message) => writeln!(out, "  prepare rename refused: {message}").unwrap(),
             }
             if let Some(new_name) = new_name {
@@ -189,19 +296,43 @@ mod tests {
                     Ok(files) => {
                         for f in files {
                             for (range, new) in f.edits {
-                                writeln!(out, "  rename {} -> {new}", place(&analysis, dir, text, &f.file, range)).unwrap();
+                                writeln!(
+                                    out,
+                                    "  rename {} -> {new}",
+                                    place(&analysis, dir, text, &f.file, range)
+                                )
+                                .unwrap();
                             }
                         }
                     }
-                    Err(message) => writeln!(out, "  rename to {new_name} refused: {message}").unwrap(),
+                    Err(message) => {
+                        writeln!(out, "  rename to {new_name} refused: {message}").unwrap()
+                    }
                 }
             }
         }
         for link in crate::document_links::document_links(&analysis, path, &analysis.parse) {
-            writeln!(out, "link {} -> {}", range_text(text, link.range), link.target.strip_prefix(dir).unwrap_or(&link.target).display()).unwrap();
+            writeln!(
+                out,
+                "link {} -> {}",
+                range_text(text, link.range),
+                link.target
+                    .strip_prefix(dir)
+                    .unwrap_or(&link.target)
+                    .display()
+            )
+            .unwrap();
         }
         for s in crate::workspace_symbols::analysis_symbols(&analysis, "") {
-            writeln!(out, "symbol {:?} {} in {:?} at {}", s.kind, s.name, s.container, place(&analysis, dir, text, &s.file, s.range)).unwrap();
+            writeln!(
+                out,
+                "symbol {:?} {} in {:?} at {}",
+                s.kind,
+                s.name,
+                s.container,
+                place(&analysis, dir, text, &s.file, s.range)
+            )
+            .unwrap();
         }
         out
     }

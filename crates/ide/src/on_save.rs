@@ -32,7 +32,9 @@ pub enum NotWritten {
 /// saved bytes are read as `gcnasm` reads them, so that the binary is `gcnasm`'s.
 pub fn saved_text(path: &Path, editor_text: &Arc<str>) -> Arc<str> {
     match std::fs::read(path) {
-        Ok(bytes) if std::str::from_utf8(&bytes).is_err() => Arc::from(gcn_asm::encoding::decode(bytes)),
+        Ok(bytes) if std::str::from_utf8(&bytes).is_err() => {
+            Arc::from(gcn_asm::encoding::decode(bytes))
+        }
         _ => editor_text.clone(),
     }
 }
@@ -40,15 +42,30 @@ pub fn saved_text(path: &Path, editor_text: &Arc<str>) -> Arc<str> {
 /// Writes the binary of an analysis of the saved text to the on-save output of
 /// `options`; the path written.
 pub fn write_output(analysis: &Analysis, options: &FileOptions) -> Result<PathBuf, NotWritten> {
-    let Some(output) = options.on_save_output.as_deref() else { return Err(NotWritten::NoOutput) };
-    let refuse = |why: String| Err(NotWritten::Refused(format!("{} not written: {why}", output.display())));
+    let Some(output) = options.on_save_output.as_deref() else {
+        return Err(NotWritten::NoOutput);
+    };
+    let refuse = |why: String| {
+        Err(NotWritten::Refused(format!(
+            "{} not written: {why}",
+            output.display()
+        )))
+    };
     if analysis.cancelled {
         return refuse("the assembly was interrupted".into());
     }
-    let errors = analysis.assembly.diagnostics.iter().filter(|d| d.severity == gcn_asm::Severity::Error).count();
+    let errors = analysis
+        .assembly
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == gcn_asm::Severity::Error)
+        .count();
     if errors > 0 {
         let plural = if errors == 1 { "" } else { "s" };
-        return refuse(format!("{} has {errors} error{plural} (the previous output is left as it was)", analysis.path.display()));
+        return refuse(format!(
+            "{} has {errors} error{plural} (the previous output is left as it was)",
+            analysis.path.display()
+        ));
     }
     if let Some(problem) = check_output_path(output, analysis, &options.root) {
         return refuse(problem);
@@ -58,7 +75,10 @@ pub fn write_output(analysis: &Analysis, options: &FileOptions) -> Result<PathBu
         Err(gcn_driver::NoOutput::Unsupported(message)) => return refuse(message),
         Err(gcn_driver::NoOutput::Nothing) => return Err(NotWritten::Nothing),
         Err(gcn_driver::NoOutput::Binary(errors)) => {
-            let first = errors.first().map(|e| e.render(&analysis.assembly.sources)).unwrap_or_default();
+            let first = errors
+                .first()
+                .map(|e| e.render(&analysis.assembly.sources))
+                .unwrap_or_default();
             return refuse(format!("the binary writer refused the program: {first}"));
         }
     };
@@ -76,7 +96,8 @@ pub fn write_output(analysis: &Analysis, options: &FileOptions) -> Result<PathBu
 /// Why `output` may not be written for this source: it is the source or a file it
 /// includes, or it lies outside the project's folder `root`.
 fn check_output_path(output: &Path, analysis: &Analysis, root: &Path) -> Option<String> {
-    let sources = std::iter::once(normalize(&analysis.path)).chain(analysis.included.iter().cloned());
+    let sources =
+        std::iter::once(normalize(&analysis.path)).chain(analysis.included.iter().cloned());
     for source in sources {
         if normalize(output) == source || gcn_driver::output::same_file(output, &source) {
             return Some(format!("it is a source file ({})", source.display()));
@@ -86,7 +107,10 @@ fn check_output_path(output: &Path, analysis: &Analysis, root: &Path) -> Option<
     let resolved_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let resolved = existing_prefix(output);
     if !inside(output, root) || !(inside(&resolved, &resolved_root) || inside(&resolved, root)) {
-        return Some(format!("it is outside the project folder {}", root.display()));
+        return Some(format!(
+            "it is outside the project folder {}",
+            root.display()
+        ));
     }
     None
 }

@@ -116,18 +116,28 @@ impl FileOptions {
 /// The project file that applies to `source`: `gcn.toml` in its folder or the nearest
 /// parent.
 pub fn find_project_file(source: &Path) -> Option<PathBuf> {
-    source.ancestors().skip(1).map(|dir| dir.join(PROJECT_FILE)).find(|p| p.is_file())
+    source
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join(PROJECT_FILE))
+        .find(|p| p.is_file())
 }
 
 /// The options of `source` under `settings`, reading its project file from disk.
 pub fn file_options(source: &Path, settings: &Settings) -> FileOptions {
     let project_file = find_project_file(source);
-    let project = project_file.as_ref().map(|path| (path.clone(), std::fs::read_to_string(path)));
+    let project = project_file
+        .as_ref()
+        .map(|path| (path.clone(), std::fs::read_to_string(path)));
     match project {
         Some((path, Ok(text))) => options_with_project(source, settings, Some((&path, &text))),
         Some((path, Err(e))) => {
             let mut options = options_with_project(source, settings, None);
-            options.problems.push(ConfigProblem { file: Some(path), range: None, message: format!("cannot read: {e}") });
+            options.problems.push(ConfigProblem {
+                file: Some(path),
+                range: None,
+                message: format!("cannot read: {e}"),
+            });
             options
         }
         None => options_with_project(source, settings, None),
@@ -135,10 +145,15 @@ pub fn file_options(source: &Path, settings: &Settings) -> FileOptions {
 }
 
 /// The options of `source` under `settings` and a project file (its path and text).
-pub fn options_with_project(source: &Path, settings: &Settings, project: Option<(&Path, &str)>) -> FileOptions {
+pub fn options_with_project(
+    source: &Path,
+    settings: &Settings,
+    project: Option<(&Path, &str)>,
+) -> FileOptions {
     let source_dir = source.parent().unwrap_or(Path::new(".")).to_path_buf();
     let mut problems = Vec::new();
-    let base = command_line(&settings.args, None, &mut problems).map(|cli| (settings.args.clone(), cli));
+    let base =
+        command_line(&settings.args, None, &mut problems).map(|cli| (settings.args.clone(), cli));
     let (mut args, mut cli) = base.unwrap_or_else(|| (Vec::new(), default_cli()));
     let mut root = source_dir.clone();
     let mut on_save = settings.on_save.output.clone();
@@ -160,25 +175,42 @@ pub fn options_with_project(source: &Path, settings: &Settings, project: Option<
         }
     }
     let on_save_output = on_save.map(|template| root.join(expand_output(&template, source)));
-    FileOptions { args, cli, root, project_file: used_project, on_save_output, problems }
+    FileOptions {
+        args,
+        cli,
+        root,
+        project_file: used_project,
+        on_save_output,
+        problems,
+    }
 }
 
 /// The project file's arguments for `source` (its own, then those of the first
 /// `[[files]]` entry that matches) and its on-save output.
-fn parse_project(path: &Path, text: &str, source: &Path, dir: &Path) -> Result<(Vec<String>, Option<String>), ConfigProblem> {
+fn parse_project(
+    path: &Path,
+    text: &str,
+    source: &Path,
+    dir: &Path,
+) -> Result<(Vec<String>, Option<String>), ConfigProblem> {
     let project: ProjectFile = toml::from_str(text).map_err(|e| ConfigProblem {
         file: Some(path.to_path_buf()),
-        range: e.span().map(|s| TextRange::new((s.start as u32).into(), (s.end as u32).into())),
+        range: e
+            .span()
+            .map(|s| TextRange::new((s.start as u32).into(), (s.end as u32).into())),
         message: e.message().to_string(),
     })?;
     let mut args = project.args;
     let relative = source.strip_prefix(dir).unwrap_or(source);
     for entry in &project.files {
-        let glob = globset::GlobBuilder::new(&entry.pattern).literal_separator(true).build().map_err(|e| ConfigProblem {
-            file: Some(path.to_path_buf()),
-            range: find_text(text, &entry.pattern),
-            message: format!("bad `match` pattern: {e}"),
-        })?;
+        let glob = globset::GlobBuilder::new(&entry.pattern)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| ConfigProblem {
+                file: Some(path.to_path_buf()),
+                range: find_text(text, &entry.pattern),
+                message: format!("bad `match` pattern: {e}"),
+            })?;
         if glob.compile_matcher().is_match(relative) {
             args.extend(entry.args.iter().cloned());
             break;
@@ -190,7 +222,11 @@ fn parse_project(path: &Path, text: &str, source: &Path, dir: &Path) -> Result<(
 /// Parses `args` as `gcnasm`'s command line; input files and `-o` have no place in
 /// the settings (the editor assembles the open source, and writes on save where
 /// `on-save.output` says), so they are reported and the arguments refused.
-fn command_line(args: &[String], project: Option<(&Path, &str)>, problems: &mut Vec<ConfigProblem>) -> Option<Cli> {
+fn command_line(
+    args: &[String],
+    project: Option<(&Path, &str)>,
+    problems: &mut Vec<ConfigProblem>,
+) -> Option<Cli> {
     let mut problem = |message: String| {
         problems.push(ConfigProblem {
             file: project.map(|(p, _)| p.to_path_buf()),
@@ -201,7 +237,10 @@ fn command_line(args: &[String], project: Option<(&Path, &str)>, problems: &mut 
     match Cli::try_parse_args(args) {
         Ok(cli) if !cli.inputs.is_empty() => {
             let files: Vec<String> = cli.inputs.iter().map(|p| p.display().to_string()).collect();
-            problem(format!("`args` name input files ({}): the editor assembles each source by itself", files.join(", ")));
+            problem(format!(
+                "`args` name input files ({}): the editor assembles each source by itself",
+                files.join(", ")
+            ));
             None
         }
         Ok(cli) if cli.output.is_some() => {
@@ -222,14 +261,23 @@ fn default_cli() -> Cli {
 
 /// `{stem}` and `{name}` of `template` replaced by the source's.
 fn expand_output(template: &str, source: &Path) -> String {
-    let stem = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let name = source.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = source
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     template.replace("{stem}", &stem).replace("{name}", &name)
 }
 
 fn find_text(text: &str, needle: &str) -> Option<TextRange> {
     let start = text.find(needle)?;
-    Some(TextRange::at((start as u32).into(), (needle.len() as u32).into()))
+    Some(TextRange::at(
+        (start as u32).into(),
+        (needle.len() as u32).into(),
+    ))
 }
 
 #[cfg(test)]
@@ -237,7 +285,10 @@ mod tests {
     use super::*;
 
     fn settings(args: &[&str]) -> Settings {
-        Settings { args: args.iter().map(|s| s.to_string()).collect(), ..Settings::default() }
+        Settings {
+            args: args.iter().map(|s| s.to_string()).collect(),
+            ..Settings::default()
+        }
     }
 
     #[test]
@@ -251,15 +302,32 @@ match = "gallium/*.s"
 args = ["-b", "gallium", "-g", "Pitcairn"]
 "#;
         let path = Path::new("/p/gcn.toml");
-        let o = options_with_project(Path::new("/p/gallium/k.s"), &settings(&["-b", "amdcl2", "-g", "Hawaii"]), Some((path, project)));
+        let o = options_with_project(
+            Path::new("/p/gallium/k.s"),
+            &settings(&["-b", "amdcl2", "-g", "Hawaii"]),
+            Some((path, project)),
+        );
         assert!(o.problems.is_empty(), "{:?}", o.problems);
-        assert_eq!(o.args, ["-b", "amdcl2", "-g", "Hawaii", "-g", "Tonga", "-I", "include", "-b", "gallium", "-g", "Pitcairn"]);
+        assert_eq!(
+            o.args,
+            [
+                "-b", "amdcl2", "-g", "Hawaii", "-g", "Tonga", "-I", "include", "-b", "gallium",
+                "-g", "Pitcairn"
+            ]
+        );
         let opts = o.asm_options();
         assert_eq!(opts.format, gcn_asm::BinaryFormat::Gallium);
         assert_eq!(opts.device.name(), "Pitcairn");
         assert_eq!(opts.work_dir.as_deref(), Some(Path::new("/p")));
-        assert_eq!(o.on_save_output.as_deref(), Some(Path::new("/p/build/k.bin")));
-        let other = options_with_project(Path::new("/p/amd/k.s"), &Settings::default(), Some((path, project)));
+        assert_eq!(
+            o.on_save_output.as_deref(),
+            Some(Path::new("/p/build/k.bin"))
+        );
+        let other = options_with_project(
+            Path::new("/p/amd/k.s"),
+            &Settings::default(),
+            Some((path, project)),
+        );
         assert_eq!(other.asm_options().format, gcn_asm::BinaryFormat::Amd);
         assert_eq!(other.asm_options().device.name(), "Tonga");
     }
@@ -267,18 +335,46 @@ args = ["-b", "gallium", "-g", "Pitcairn"]
     #[test]
     fn a_bad_project_file_is_reported_and_left_out() {
         let path = Path::new("/p/gcn.toml");
-        let o = options_with_project(Path::new("/p/k.s"), &settings(&["-g", "Tonga"]), Some((path, "args = [\"-g\", \"Nonsense\"]\n")));
+        let o = options_with_project(
+            Path::new("/p/k.s"),
+            &settings(&["-g", "Tonga"]),
+            Some((path, "args = [\"-g\", \"Nonsense\"]\n")),
+        );
         assert_eq!(o.args, ["-g", "Tonga"]);
         assert_eq!(o.project_file, None);
         assert_eq!(o.problems.len(), 1);
-        assert!(o.problems[0].message.contains("Nonsense"), "{}", o.problems[0].message);
-        let o = options_with_project(Path::new("/p/k.s"), &Settings::default(), Some((path, "args = [\n")));
+        assert!(
+            o.problems[0].message.contains("Nonsense"),
+            "{}",
+            o.problems[0].message
+        );
+        let o = options_with_project(
+            Path::new("/p/k.s"),
+            &Settings::default(),
+            Some((path, "args = [\n")),
+        );
         assert_eq!(o.problems[0].file.as_deref(), Some(path));
         assert!(o.problems[0].range.is_some());
-        let o = options_with_project(Path::new("/p/k.s"), &Settings::default(), Some((path, "argz = []\n")));
-        assert!(o.problems[0].message.contains("argz"), "{}", o.problems[0].message);
-        let o = options_with_project(Path::new("/p/k.s"), &Settings::default(), Some((path, "args = [\"k.s\"]\n")));
-        assert!(o.problems[0].message.contains("input files"), "{}", o.problems[0].message);
+        let o = options_with_project(
+            Path::new("/p/k.s"),
+            &Settings::default(),
+            Some((path, "argz = []\n")),
+        );
+        assert!(
+            o.problems[0].message.contains("argz"),
+            "{}",
+            o.problems[0].message
+        );
+        let o = options_with_project(
+            Path::new("/p/k.s"),
+            &Settings::default(),
+            Some((path, "args = [\"k.s\"]\n")),
+        );
+        assert!(
+            o.problems[0].message.contains("input files"),
+            "{}",
+            o.problems[0].message
+        );
     }
 
     #[test]

@@ -52,7 +52,12 @@ impl KernelUsage {
     /// special ones included) and its occupancy.
     pub fn label(&self) -> String {
         let waves = if self.waves == 1 { "wave" } else { "waves" };
-        format!("SGPR {} · VGPR {} · {} {waves}", self.total_sgprs(), self.vgprsnum, self.waves)
+        format!(
+            "SGPR {} · VGPR {} · {} {waves}",
+            self.total_sgprs(),
+            self.vgprsnum,
+            self.waves
+        )
     }
 }
 
@@ -62,20 +67,18 @@ pub fn kernel_usage(assembly: &Assembly, names: &SymbolIndex, source: &Path) -> 
     assembly
         .kernel_reg_usage()
         .into_iter()
-        .map(|u| {
-            KernelUsage {
-                range: kernel_range(names, source, &u.name).unwrap_or_default(),
-                sgprs: u.sgprs,
-                vgprs: u.vgprs,
-                extra_sgprs: u.extra_sgprs,
-                sgprsnum: u.sgprsnum,
-                vgprsnum: u.vgprsnum,
-                sgprsnum_with_extra: u.sgprsnum_with_extra,
-                sgprsnum_given: u.sgprsnum_given,
-                vgprsnum_given: u.vgprsnum_given,
-                waves: u.waves,
-                name: u.name,
-            }
+        .map(|u| KernelUsage {
+            range: kernel_range(names, source, &u.name).unwrap_or_default(),
+            sgprs: u.sgprs,
+            vgprs: u.vgprs,
+            extra_sgprs: u.extra_sgprs,
+            sgprsnum: u.sgprsnum,
+            vgprsnum: u.vgprsnum,
+            sgprsnum_with_extra: u.sgprsnum_with_extra,
+            sgprsnum_given: u.sgprsnum_given,
+            vgprsnum_given: u.vgprsnum_given,
+            waves: u.waves,
+            name: u.name,
         })
         .collect()
 }
@@ -85,7 +88,11 @@ pub fn kernel_usage(assembly: &Assembly, names: &SymbolIndex, source: &Path) -> 
 fn kernel_range(names: &SymbolIndex, source: &Path, name: &str) -> Option<TextRange> {
     let source = normalize(source);
     let first = |kind: NameKind| {
-        names.occurrences.iter().find(|o| o.definition && o.kind == kind && o.name == name && *o.file == *source).map(|o| o.range)
+        names
+            .occurrences
+            .iter()
+            .find(|o| o.definition && o.kind == kind && o.name == name && *o.file == *source)
+            .map(|o| o.range)
     };
     first(NameKind::Label).or_else(|| first(NameKind::Kernel))
 }
@@ -104,19 +111,38 @@ pub fn count_warnings(kernels: &[KernelUsage]) -> Vec<Diagnostic> {
         })
     };
     for k in kernels {
-        let used_sgprs = if k.sgprsnum_with_extra { k.sgprs + k.extra_sgprs } else { k.sgprs };
+        let used_sgprs = if k.sgprsnum_with_extra {
+            k.sgprs + k.extra_sgprs
+        } else {
+            k.sgprs
+        };
         if k.sgprsnum_given && k.sgprsnum < used_sgprs {
             // This format's count includes VCC, FLAT_SCRATCH and XNACK_MASK: say so, as
             // the register usage shows them apart.
             let extra = if k.sgprsnum_with_extra && k.extra_sgprs > 0 {
-                format!(" ({} + {} for VCC, FLAT_SCRATCH, XNACK_MASK)", k.sgprs, k.extra_sgprs)
+                format!(
+                    " ({} + {} for VCC, FLAT_SCRATCH, XNACK_MASK)",
+                    k.sgprs, k.extra_sgprs
+                )
             } else {
                 String::new()
             };
-            warn(k, format!(".sgprsnum is {} but its code uses {used_sgprs} SGPRs{extra}", k.sgprsnum));
+            warn(
+                k,
+                format!(
+                    ".sgprsnum is {} but its code uses {used_sgprs} SGPRs{extra}",
+                    k.sgprsnum
+                ),
+            );
         }
         if k.vgprsnum_given && k.vgprsnum < k.vgprs {
-            warn(k, format!(".vgprsnum is {} but its code uses {} VGPRs", k.vgprsnum, k.vgprs));
+            warn(
+                k,
+                format!(
+                    ".vgprsnum is {} but its code uses {} VGPRs",
+                    k.vgprsnum, k.vgprs
+                ),
+            );
         }
     }
     out

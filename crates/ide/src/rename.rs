@@ -28,15 +28,28 @@ pub struct FileEdit {
 
 /// What would be renamed at `offset` of `file`: its range and current text, or why it
 /// cannot be.
-pub fn prepare_rename(analysis: &Analysis, file: &Path, offset: TextSize) -> Result<(TextRange, String), String> {
+pub fn prepare_rename(
+    analysis: &Analysis,
+    file: &Path,
+    offset: TextSize,
+) -> Result<(TextRange, String), String> {
     let o = renamable(analysis, file, offset)?;
     let range = name_part(analysis, o);
-    let text = analysis.file_text(file).and_then(|t| t.get(std::ops::Range::<usize>::from(range))).unwrap_or_default().to_string();
+    let text = analysis
+        .file_text(file)
+        .and_then(|t| t.get(std::ops::Range::<usize>::from(range)))
+        .unwrap_or_default()
+        .to_string();
     Ok((range, text))
 }
 
 /// The edits that rename the name at `offset` of `file` to `new_name`, per file.
-pub fn rename(analysis: &Analysis, file: &Path, offset: TextSize, new_name: &str) -> Result<Vec<FileEdit>, String> {
+pub fn rename(
+    analysis: &Analysis,
+    file: &Path,
+    offset: TextSize,
+    new_name: &str,
+) -> Result<Vec<FileEdit>, String> {
     let o = renamable(analysis, file, offset)?;
     check_new_name(o.kind, new_name)?;
     if let Some(other) = analysis.names.collision(o, new_name) {
@@ -48,7 +61,10 @@ pub fn rename(analysis: &Analysis, file: &Path, offset: TextSize, new_name: &str
     }
     let mut files: BTreeMap<PathBuf, Vec<(TextRange, String)>> = BTreeMap::new();
     for x in analysis.names.related(o) {
-        files.entry(x.file.to_path_buf()).or_default().push((name_part(analysis, x), new_name.to_string()));
+        files
+            .entry(x.file.to_path_buf())
+            .or_default()
+            .push((name_part(analysis, x), new_name.to_string()));
     }
     Ok(files
         .into_iter()
@@ -61,11 +77,17 @@ pub fn rename(analysis: &Analysis, file: &Path, offset: TextSize, new_name: &str
 }
 
 /// The occurrence at `offset`, or why there is nothing to rename there.
-fn renamable<'a>(analysis: &'a Analysis, file: &Path, offset: TextSize) -> Result<&'a NameOccurrence, String> {
+fn renamable<'a>(
+    analysis: &'a Analysis,
+    file: &Path,
+    offset: TextSize,
+) -> Result<&'a NameOccurrence, String> {
     if let Some(o) = analysis.names.at(file, offset) {
         return Ok(o);
     }
-    let token = analysis.parse_of(file).and_then(|parse| token_at(&parse.syntax_node(), offset));
+    let token = analysis
+        .parse_of(file)
+        .and_then(|parse| token_at(&parse.syntax_node(), offset));
     Err(match token {
         Some(token) => refusal(&token),
         None => "there is no name here to rename".into(),
@@ -78,14 +100,19 @@ fn token_at(root: &gcn_syntax::SyntaxNode, offset: TextSize) -> Option<SyntaxTok
         return None;
     }
     let at = root.token_at_offset(offset);
-    at.clone().find(|t| !t.kind().is_trivia() && t.kind() != SyntaxKind::NEWLINE).or_else(|| at.left_biased())
+    at.clone()
+        .find(|t| !t.kind().is_trivia() && t.kind() != SyntaxKind::NEWLINE)
+        .or_else(|| at.left_biased())
 }
 
 /// Why the token cannot be renamed.
 fn refusal(token: &SyntaxToken) -> String {
     let text = token.text();
     let parent = token.parent().map(|p| p.kind());
-    let first_of_parent = token.parent().and_then(|p| p.first_token()).is_some_and(|t| t == *token);
+    let first_of_parent = token
+        .parent()
+        .and_then(|p| p.first_token())
+        .is_some_and(|t| t == *token);
     match (token.kind(), parent) {
         (SyntaxKind::NAME, Some(SyntaxKind::INSTRUCTION)) if first_of_parent => {
             format!("`{text}` is an instruction name: instruction names cannot be renamed")
@@ -93,20 +120,29 @@ fn refusal(token: &SyntaxToken) -> String {
         (SyntaxKind::NAME, Some(SyntaxKind::PSEUDO_OP)) if first_of_parent => {
             format!("`{text}` is a pseudo-op: pseudo-ops cannot be renamed")
         }
-        (SyntaxKind::NAME, Some(SyntaxKind::REGISTER)) => format!("`{text}` is a register: registers cannot be renamed"),
+        (SyntaxKind::NAME, Some(SyntaxKind::REGISTER)) => {
+            format!("`{text}` is a register: registers cannot be renamed")
+        }
         (SyntaxKind::NAME, _) if gcn_syntax::is_register_name(text, false) => {
             format!("`{text}` is a register: registers cannot be renamed")
         }
-        (SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER, _) => format!("`{text}` is a number: numbers cannot be renamed"),
+        (SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER, _) => {
+            format!("`{text}` is a number: numbers cannot be renamed")
+        }
         (SyntaxKind::STRING, _) => "a string cannot be renamed".into(),
-        (SyntaxKind::NAME, _) => format!("`{text}` is not a name the assembler defines or uses here: nothing to rename"),
+        (SyntaxKind::NAME, _) => {
+            format!("`{text}` is not a name the assembler defines or uses here: nothing to rename")
+        }
         _ => "there is no name here to rename".into(),
     }
 }
 
 /// The part of an occurrence that spells the name itself.
 fn name_part(analysis: &Analysis, o: &NameOccurrence) -> TextRange {
-    let text = analysis.file_text(&o.file).and_then(|t| t.get(std::ops::Range::<usize>::from(o.range))).unwrap_or_default();
+    let text = analysis
+        .file_text(&o.file)
+        .and_then(|t| t.get(std::ops::Range::<usize>::from(o.range)))
+        .unwrap_or_default();
     match o.kind {
         NameKind::LocalLabel => {
             let digits = text.bytes().take_while(u8::is_ascii_digit).count();
@@ -114,7 +150,10 @@ fn name_part(analysis: &Analysis, o: &NameOccurrence) -> TextRange {
         }
         NameKind::Macro | NameKind::Kernel | NameKind::Scope => o.range,
         _ => match text.rfind("::") {
-            Some(i) => TextRange::new(o.range.start() + TextSize::from(i as u32 + 2), o.range.end()),
+            Some(i) => TextRange::new(
+                o.range.start() + TextSize::from(i as u32 + 2),
+                o.range.end(),
+            ),
             None => o.range,
         },
     }
@@ -135,8 +174,16 @@ fn what(o: &NameOccurrence) -> &'static str {
 
 /// `FILE:LINE` of an occurrence (the file's name only).
 fn place(analysis: &Analysis, o: &NameOccurrence) -> String {
-    let line = analysis.file_text(&o.file).map_or(0, |t| t[..usize::from(o.range.start()).min(t.len())].matches('\n').count() + 1);
-    let name = o.file.file_name().map_or_else(|| o.file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let line = analysis.file_text(&o.file).map_or(0, |t| {
+        t[..usize::from(o.range.start()).min(t.len())]
+            .matches('\n')
+            .count()
+            + 1
+    });
+    let name = o.file.file_name().map_or_else(
+        || o.file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     format!("{name}:{line}")
 }
 
@@ -146,7 +193,9 @@ fn check_new_name(kind: NameKind, new_name: &str) -> Result<(), String> {
         return if !new_name.is_empty() && new_name.bytes().all(|b| b.is_ascii_digit()) {
             Ok(())
         } else {
-            Err(format!("`{new_name}` is not a number: a local label can only be renamed to another number"))
+            Err(format!(
+                "`{new_name}` is not a number: a local label can only be renamed to another number"
+            ))
         };
     }
     let single_name = gcn_syntax::lexer::lex_single(new_name) == Some(SyntaxKind::NAME);
@@ -154,7 +203,9 @@ fn check_new_name(kind: NameKind, new_name: &str) -> Result<(), String> {
         return Err(format!("`{new_name}` is not a valid symbol name"));
     }
     if gcn_syntax::is_register_name(new_name, false) {
-        return Err(format!("`{new_name}` is a register name: it cannot name a symbol"));
+        return Err(format!(
+            "`{new_name}` is a register name: it cannot name a symbol"
+        ));
     }
     Ok(())
 }

@@ -101,7 +101,9 @@ fn step(context: &mut Context, node: &GreenNodeData) -> bool {
     if ClrxLanguage::kind_from_raw(node.kind()) != SyntaxKind::PSEUDO_OP {
         return false;
     }
-    let Some(name) = first_token(node) else { return false };
+    let Some(name) = first_token(node) else {
+        return false;
+    };
     let lower = name.text().to_ascii_lowercase();
     let before = *context;
     match lower.as_str() {
@@ -119,7 +121,9 @@ fn step(context: &mut Context, node: &GreenNodeData) -> bool {
         }
         _ => {}
     }
-    let Some(op) = gcn_isa::pseudo_op(&lower) else { return false };
+    let Some(op) = gcn_isa::pseudo_op(&lower) else {
+        return false;
+    };
     match op.role {
         PseudoRole::Kernel => {
             context.in_kernel = true;
@@ -137,7 +141,11 @@ fn step(context: &mut Context, node: &GreenNodeData) -> bool {
             }
         }
         PseudoRole::Format => {
-            let name = if lower == ".format" { first_arg_word(node).unwrap_or("") } else { &lower };
+            let name = if lower == ".format" {
+                first_arg_word(node).unwrap_or("")
+            } else {
+                &lower
+            };
             if let Some(format) = Formats::from_format_name(name) {
                 context.format = Some(format);
             }
@@ -270,8 +278,12 @@ fn definition(n: &GreenNodeData, start: TextSize, end: TextSize, out: &mut Vec<D
             }
         }
         SyntaxKind::MACRO_DEF => {
-            let Some(header) = child_node(n, SyntaxKind::PSEUDO_OP) else { return };
-            let Some(args) = child_node(header, SyntaxKind::ARG_LIST) else { return };
+            let Some(header) = child_node(n, SyntaxKind::PSEUDO_OP) else {
+                return;
+            };
+            let Some(args) = child_node(header, SyntaxKind::ARG_LIST) else {
+                return;
+            };
             let mut text = String::new();
             collect_text(args, &mut text);
             let text = text.trim();
@@ -288,7 +300,12 @@ fn definition(n: &GreenNodeData, start: TextSize, end: TextSize, out: &mut Vec<D
 }
 
 fn def(name: &str, kind: DefinitionKind, detail: Option<String>, range: TextRange) -> Definition {
-    Definition { name: name.to_string(), kind, detail, range }
+    Definition {
+        name: name.to_string(),
+        kind,
+        detail,
+        range,
+    }
 }
 
 /// The text of `node`, gathered with a stack of its own, not by recursion: an expression
@@ -312,7 +329,9 @@ fn text_after_eq(node: &GreenNodeData) -> Option<String> {
     let mut out = String::new();
     for child in node.children() {
         match child {
-            NodeOrToken::Token(t) if !seen_eq => seen_eq = ClrxLanguage::kind_from_raw(t.kind()) == SyntaxKind::EQ,
+            NodeOrToken::Token(t) if !seen_eq => {
+                seen_eq = ClrxLanguage::kind_from_raw(t.kind()) == SyntaxKind::EQ
+            }
             NodeOrToken::Token(t) => out.push_str(t.text()),
             NodeOrToken::Node(n) if seen_eq => collect_text(n, &mut out),
             NodeOrToken::Node(_) => {}
@@ -332,7 +351,8 @@ fn pick_definition(defs: impl Iterator<Item = Definition>, name: &str) -> Option
     // code usually starts at a label of its name: the label is the definition.
     let mut found: Option<Definition> = None;
     for d in defs {
-        if d.name == name || (d.kind == DefinitionKind::Macro && d.name.eq_ignore_ascii_case(name)) {
+        if d.name == name || (d.kind == DefinitionKind::Macro && d.name.eq_ignore_ascii_case(name))
+        {
             if d.kind != DefinitionKind::Kernel {
                 return Some(d);
             }
@@ -345,7 +365,10 @@ fn pick_definition(defs: impl Iterator<Item = Definition>, name: &str) -> Option
 /// The token at `offset`, as rowan's `token_at_offset`, but finding the top-level
 /// statement by binary search (rowan scans the root's children one by one, which costs
 /// milliseconds in a long file).
-pub fn token_at_offset(root: &gcn_syntax::SyntaxNode, offset: TextSize) -> rowan::TokenAtOffset<gcn_syntax::SyntaxToken> {
+pub fn token_at_offset(
+    root: &gcn_syntax::SyntaxNode,
+    offset: TextSize,
+) -> rowan::TokenAtOffset<gcn_syntax::SyntaxToken> {
     use rowan::TokenAtOffset;
     let end = root.text_range().end();
     if offset > end || end == TextSize::from(0) {
@@ -368,7 +391,11 @@ pub fn token_at_offset(root: &gcn_syntax::SyntaxNode, offset: TextSize) -> rowan
     }
 }
 
-fn element_token(element: gcn_syntax::SyntaxElement, offset: TextSize, left: bool) -> Option<gcn_syntax::SyntaxToken> {
+fn element_token(
+    element: gcn_syntax::SyntaxElement,
+    offset: TextSize,
+    left: bool,
+) -> Option<gcn_syntax::SyntaxToken> {
     match element {
         NodeOrToken::Token(t) => Some(t),
         NodeOrToken::Node(n) => {
@@ -426,7 +453,11 @@ mod tests {
             assert_eq!(index.definitions, definitions(&parse));
             for offset in 0..=text.len() as u32 {
                 let offset = TextSize::from(offset);
-                assert_eq!(index.context_at(offset), context_at(&parse, offset), "{text:?} @ {offset:?}");
+                assert_eq!(
+                    index.context_at(offset),
+                    context_at(&parse, offset),
+                    "{text:?} @ {offset:?}"
+                );
             }
         }
     }

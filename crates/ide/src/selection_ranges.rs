@@ -16,7 +16,12 @@ pub fn selection_ranges(parse: &Parse, offsets: &[TextSize]) -> Vec<Vec<TextRang
             let word = |t: &gcn_syntax::SyntaxToken| {
                 matches!(
                     t.kind(),
-                    SyntaxKind::NAME | SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::STRING | SyntaxKind::CHAR | SyntaxKind::LOCAL_LABEL_REF
+                    SyntaxKind::NAME
+                        | SyntaxKind::INT_NUMBER
+                        | SyntaxKind::FLOAT_NUMBER
+                        | SyntaxKind::STRING
+                        | SyntaxKind::CHAR
+                        | SyntaxKind::LOCAL_LABEL_REF
                 )
             };
             let at = crate::scan::token_at_offset(&root, offset);
@@ -27,7 +32,9 @@ pub fn selection_ranges(parse: &Parse, offsets: &[TextSize]) -> Vec<Vec<TextRang
                 .or_else(|| left.clone().filter(word))
                 .or_else(|| right.clone().filter(|t| !t.kind().is_trivia()))
                 .or(left);
-            let Some(token) = token else { return vec![root.text_range()] };
+            let Some(token) = token else {
+                return vec![root.text_range()];
+            };
             let mut push = |r: TextRange| {
                 if out.last().is_none_or(|l| r.contains_range(*l) && r != *l) {
                     out.push(r);

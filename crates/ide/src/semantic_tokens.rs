@@ -74,15 +74,21 @@ pub fn semantic_tokens(parse: &Parse, range: Option<TextRange>) -> Vec<SemanticT
 /// its siblings, and whether it lies in a register (`s[4+1:7]`) is known from the walk,
 /// not by climbing its ancestors (in `1 + 1 + … + 1` the first `1` is as deep as the
 /// expression is long, so climbing made the whole walk quadratic).
-pub fn semantic_tokens_until(parse: &Parse, range: Option<TextRange>, cancelled: &dyn Fn() -> bool) -> Option<Vec<SemanticToken>> {
+pub fn semantic_tokens_until(
+    parse: &Parse,
+    range: Option<TextRange>,
+    cancelled: &dyn Fn() -> bool,
+) -> Option<Vec<SemanticToken>> {
     let root = parse.syntax_node();
     let range = range.unwrap_or(root.text_range());
     // The top-level elements the range overlaps, found by binary search (walking the
     // root's children from the start would cost milliseconds in a long file).
-    let start = root.child_or_token_at_range(TextRange::empty(range.start()).cover_offset(range.start()));
+    let start =
+        root.child_or_token_at_range(TextRange::empty(range.start()).cover_offset(range.start()));
     let first = start.or_else(|| root.first_child_or_token());
-    let tops = std::iter::successors(first, |e| e.next_sibling_or_token())
-        .take_while(|e| range.is_empty() || e.text_range().start() < range.end() || e.text_range().is_empty());
+    let tops = std::iter::successors(first, |e| e.next_sibling_or_token()).take_while(|e| {
+        range.is_empty() || e.text_range().start() < range.end() || e.text_range().is_empty()
+    });
     let labels = label_names(parse);
     let mut out = Vec::new();
     let mut until_check = CANCEL_CHECK_EVERY;
@@ -113,14 +119,20 @@ pub fn semantic_tokens_until(parse: &Parse, range: Option<TextRange>, cancelled:
             until_check = CANCEL_CHECK_EVERY;
         }
         let token_range = token.text_range();
-        if token_range.end() <= range.start() && !token_range.is_empty() && range.start() != token_range.start() {
+        if token_range.end() <= range.start()
+            && !token_range.is_empty()
+            && range.start() != token_range.start()
+        {
             continue;
         }
         if token_range.start() >= range.end() && !range.is_empty() {
             break;
         }
         if let Some(kind) = classify(&token, registers > 0, &labels) {
-            out.push(SemanticToken { range: token_range, kind });
+            out.push(SemanticToken {
+                range: token_range,
+                kind,
+            });
         }
     }
     Some(out)
@@ -172,15 +184,33 @@ fn is_head(token: &SyntaxToken, parent: &SyntaxNode) -> bool {
 /// branch, as [`crate::scan::definitions`] finds them on the green tree): a name used in
 /// an operand is coloured as the label it names.
 fn label_names(parse: &Parse) -> HashSet<String> {
-    crate::scan::definitions(parse).into_iter().filter(|d| d.kind == crate::scan::DefinitionKind::Label).map(|d| d.name).collect()
+    crate::scan::definitions(parse)
+        .into_iter()
+        .filter(|d| d.kind == crate::scan::DefinitionKind::Label)
+        .map(|d| d.name)
+        .collect()
 }
 
 /// Pseudo-ops whose arguments are names of their own (devices, architectures, formats,
 /// dimensions, kernels, sections, argument kinds), not symbols: they get no semantic token, so the
 /// editor keeps the colour its grammar gives them.
 const NAME_ARGUMENT_PSEUDO_OPS: &[&str] = &[
-    ".arch", ".arg", ".dims", ".fkernel", ".format", ".gpu", ".ifarch", ".iffmt", ".ifgpu", ".ifnarch", ".ifnfmt",
-    ".ifngpu", ".kcode", ".kernel", ".section", ".use_grid_workgroup_count",
+    ".arch",
+    ".arg",
+    ".dims",
+    ".fkernel",
+    ".format",
+    ".gpu",
+    ".ifarch",
+    ".iffmt",
+    ".ifgpu",
+    ".ifnarch",
+    ".ifnfmt",
+    ".ifngpu",
+    ".kcode",
+    ".kernel",
+    ".section",
+    ".use_grid_workgroup_count",
 ];
 
 /// The name token of the pseudo-op whose argument `arg` (an `ARG` node) is.
@@ -189,17 +219,28 @@ fn pseudo_op_of(arg: &SyntaxNode) -> Option<SyntaxToken> {
     if op.kind() != SyntaxKind::PSEUDO_OP {
         return None;
     }
-    op.children_with_tokens().inspect(|_| step()).filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia())
+    op.children_with_tokens()
+        .inspect(|_| step())
+        .filter_map(|e| e.into_token())
+        .find(|t| !t.kind().is_trivia())
 }
 
 /// Whether `arg` (an `ARG` node) is an argument of one of [`NAME_ARGUMENT_PSEUDO_OPS`].
 fn is_name_argument(arg: &SyntaxNode) -> bool {
-    pseudo_op_of(arg).is_some_and(|t| NAME_ARGUMENT_PSEUDO_OPS.iter().any(|n| t.text().eq_ignore_ascii_case(n)))
+    pseudo_op_of(arg).is_some_and(|t| {
+        NAME_ARGUMENT_PSEUDO_OPS
+            .iter()
+            .any(|n| t.text().eq_ignore_ascii_case(n))
+    })
 }
 
 /// What `token` is; `in_register` when it lies in a `REGISTER` node; `labels` are the
 /// file's label names.
-fn classify(token: &SyntaxToken, in_register: bool, labels: &HashSet<String>) -> Option<SemanticTokenKind> {
+fn classify(
+    token: &SyntaxToken,
+    in_register: bool,
+    labels: &HashSet<String>,
+) -> Option<SemanticTokenKind> {
     use SemanticTokenKind as K;
     Some(match token.kind() {
         kind if kind.is_comment() => K::Comment,
@@ -224,7 +265,10 @@ fn classify(token: &SyntaxToken, in_register: bool, labels: &HashSet<String>) ->
                 SyntaxKind::CALL_EXPR => K::Modifier,
                 SyntaxKind::MACRO_CALL if is_head(token, &parent) => K::Macro,
                 SyntaxKind::NAME_REF => {
-                    if parent.parent().is_some_and(|arg| arg.kind() == SyntaxKind::ARG && is_name_argument(&arg)) {
+                    if parent
+                        .parent()
+                        .is_some_and(|arg| arg.kind() == SyntaxKind::ARG && is_name_argument(&arg))
+                    {
                         return None;
                     }
                     // `hwreg(trapsts, …)`, `dst_sel:byte0`, `format:[32, float]`: no symbols.
@@ -241,8 +285,12 @@ fn classify(token: &SyntaxToken, in_register: bool, labels: &HashSet<String>) ->
                     // The name in `.macro NAME …`.
                     let op = parent.parent()?.parent()?;
                     let first_arg = is_head(token, &parent) && parent.prev_sibling().is_none();
-                    let macro_def = op.kind() == SyntaxKind::PSEUDO_OP && op.parent().is_some_and(|d| d.kind() == SyntaxKind::MACRO_DEF);
-                    let purgem = pseudo_op_of(&parent).is_some_and(|t| t.text().eq_ignore_ascii_case(".purgem"));
+                    let macro_def = op.kind() == SyntaxKind::PSEUDO_OP
+                        && op
+                            .parent()
+                            .is_some_and(|d| d.kind() == SyntaxKind::MACRO_DEF);
+                    let purgem = pseudo_op_of(&parent)
+                        .is_some_and(|t| t.text().eq_ignore_ascii_case(".purgem"));
                     if first_arg && (macro_def || purgem) {
                         K::Macro
                     } else if is_name_argument(&parent) {
@@ -259,7 +307,8 @@ fn classify(token: &SyntaxToken, in_register: bool, labels: &HashSet<String>) ->
                     if is_head(token, &parent) {
                         if token.text().starts_with('.') {
                             K::PseudoOp
-                        } else if !gcn_isa::lookup(gcn_isa::split_suffix(token.text()).0).is_empty() {
+                        } else if !gcn_isa::lookup(gcn_isa::split_suffix(token.text()).0).is_empty()
+                        {
                             K::Instruction
                         } else {
                             K::Macro
@@ -309,11 +358,17 @@ mod tests {
             .filter_map(|e| e.into_token())
             .filter(|t| {
                 let r = t.text_range();
-                (r.end() > range.start() || r.is_empty() || r.start() == range.start()) && (range.is_empty() || r.start() < range.end())
+                (r.end() > range.start() || r.is_empty() || r.start() == range.start())
+                    && (range.is_empty() || r.start() < range.end())
             })
             .filter_map(|t| {
-                let in_register = t.parent_ancestors().any(|n| n.kind() == SyntaxKind::REGISTER);
-                Some(SemanticToken { range: t.text_range(), kind: classify(&t, in_register, &labels)? })
+                let in_register = t
+                    .parent_ancestors()
+                    .any(|n| n.kind() == SyntaxKind::REGISTER);
+                Some(SemanticToken {
+                    range: t.text_range(),
+                    kind: classify(&t, in_register, &labels)?,
+                })
             })
             .collect()
     }
@@ -335,7 +390,10 @@ mod tests {
         for make in [expr, reg] {
             let (small, big) = (steps_of(&make(2_000)), steps_of(&make(8_000)));
             // Four times the terms: four times the steps (a quadratic walk makes it 16).
-            assert!(big <= 4 * small + 100, "{small} steps for 2,000 terms, {big} for 8,000");
+            assert!(
+                big <= 4 * small + 100,
+                "{small} steps for 2,000 terms, {big} for 8,000"
+            );
             // And a few steps per term (each term is a number, an operator, two spaces and
             // its nodes).
             assert!(big <= 8_000 * 16, "{big} steps for 8,000 terms");
@@ -383,10 +441,45 @@ mod tests {
         /// macros and their bodies, `.arg`, comments and strings.
         fn piece() -> impl Strategy<Value = &'static str> {
             prop::sample::select(vec![
-                "\n", " ", ", ", "s_mov_b32 ", "v_add_f32 ", "v1", "s[2:3]", "s[1+x:4]", "v[(2*3)+1:9]",
-                "x = ", "1", " + 1", " * (2", ")", "lbl:", "1b", "1f", ".int ", ".macro m, a\n", ".endm\n",
-                ".rept 2\n", ".endr\n", "\\a", ".arg v30, \"uint\"", ".kernel k\n", ".config\n", "# c\n", "/* b */",
-                "\"str\"", "'c'", "offset:4", "glc", "abs(v2)", "0x1f", "1.5", "vcc", "exec", "m ", "a::b",
+                "\n",
+                " ",
+                ", ",
+                "s_mov_b32 ",
+                "v_add_f32 ",
+                "v1",
+                "s[2:3]",
+                "s[1+x:4]",
+                "v[(2*3)+1:9]",
+                "x = ",
+                "1",
+                " + 1",
+                " * (2",
+                ")",
+                "lbl:",
+                "1b",
+                "1f",
+                ".int ",
+                ".macro m, a\n",
+                ".endm\n",
+                ".rept 2\n",
+                ".endr\n",
+                "\\a",
+                ".arg v30, \"uint\"",
+                ".kernel k\n",
+                ".config\n",
+                "# c\n",
+                "/* b */",
+                "\"str\"",
+                "'c'",
+                "offset:4",
+                "glc",
+                "abs(v2)",
+                "0x1f",
+                "1.5",
+                "vcc",
+                "exec",
+                "m ",
+                "a::b",
             ])
         }
 
@@ -411,12 +504,19 @@ mod tests {
 
     #[test]
     fn range_is_a_slice_of_full() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/test_data/semantic_tokens/kernel.s")).unwrap();
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/test_data/semantic_tokens/kernel.s"
+        ))
+        .unwrap();
         let parse = gcn_syntax::parse(&text);
         let full = semantic_tokens(&parse, None);
         let range = TextRange::new(40.into(), 200.into());
         let part = semantic_tokens(&parse, Some(range));
-        let expected: Vec<_> = full.into_iter().filter(|t| t.range.end() > range.start() && t.range.start() < range.end()).collect();
+        let expected: Vec<_> = full
+            .into_iter()
+            .filter(|t| t.range.end() > range.start() && t.range.start() < range.end())
+            .collect();
         assert_eq!(part, expected);
     }
 }

@@ -35,11 +35,18 @@ pub fn signature_help(
     let token = scan::token_at_offset(&root, offset).left_biased()?;
     let statement = statement_of(&token)?;
     // The cursor must be past the head (mnemonic or macro name).
-    let head = statement.children_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia())?;
+    let head = statement
+        .children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .find(|t| !t.kind().is_trivia())?;
     if offset <= head.text_range().end() {
         return None;
     }
-    let list_kind = if statement.kind() == SyntaxKind::INSTRUCTION { SyntaxKind::OPERAND_LIST } else { SyntaxKind::ARG_LIST };
+    let list_kind = if statement.kind() == SyntaxKind::INSTRUCTION {
+        SyntaxKind::OPERAND_LIST
+    } else {
+        SyntaxKind::ARG_LIST
+    };
     let active = statement
         .children()
         .filter(|n| n.kind() == list_kind)
@@ -47,19 +54,31 @@ pub fn signature_help(
         .filter(|e| e.kind() == SyntaxKind::COMMA && e.text_range().end() <= offset)
         .count() as u32;
     let signatures = if statement.kind() == SyntaxKind::INSTRUCTION {
-        let gen = index.context_at(offset).generation.unwrap_or(default_generation);
+        let gen = index
+            .context_at(offset)
+            .generation
+            .unwrap_or(default_generation);
         instruction_signatures(head.text(), gen)
     } else {
-        let def = index.find_definition(head.text()).filter(|d| d.kind == scan::DefinitionKind::Macro)?;
-        vec![macro_signature(&def.name, def.detail.as_deref().unwrap_or(""))]
+        let def = index
+            .find_definition(head.text())
+            .filter(|d| d.kind == scan::DefinitionKind::Macro)?;
+        vec![macro_signature(
+            &def.name,
+            def.detail.as_deref().unwrap_or(""),
+        )]
     };
-    (!signatures.is_empty()).then_some(SignatureHelp { signatures, active_parameter: active })
+    (!signatures.is_empty()).then_some(SignatureHelp {
+        signatures,
+        active_parameter: active,
+    })
 }
 
 /// The instruction or macro call the cursor is in: an ancestor, or the statement that
 /// ends the line before trailing blanks (trivia at a line's end is outside nodes).
 fn statement_of(token: &SyntaxToken) -> Option<SyntaxNode> {
-    let is_statement = |n: &SyntaxNode| matches!(n.kind(), SyntaxKind::INSTRUCTION | SyntaxKind::MACRO_CALL);
+    let is_statement =
+        |n: &SyntaxNode| matches!(n.kind(), SyntaxKind::INSTRUCTION | SyntaxKind::MACRO_CALL);
     if let Some(n) = token.parent_ancestors().find(is_statement) {
         return Some(n);
     }
@@ -79,14 +98,25 @@ fn instruction_signatures(mnemonic: &str, gen: Generation) -> Vec<Signature> {
     for row in gcn_isa::lookup_on(base, gen) {
         let mut label = mnemonic.to_ascii_lowercase();
         let mut parameters = Vec::new();
-        for (i, (name, op)) in isa_docs::operand_labels(row).into_iter().zip(row.operands).enumerate() {
+        for (i, (name, op)) in isa_docs::operand_labels(row)
+            .into_iter()
+            .zip(row.operands)
+            .enumerate()
+        {
             label.push_str(if i == 0 { " " } else { ", " });
             let start = label.len() as u32;
             label.push_str(&name);
-            parameters.push(((start, label.len() as u32), Some(isa_docs::operand_doc(op.kind).to_string())));
+            parameters.push((
+                (start, label.len() as u32),
+                Some(isa_docs::operand_doc(op.kind).to_string()),
+            ));
         }
         if out.iter().all(|s| s.label != label) {
-            out.push(Signature { label, documentation: Some(isa_docs::describe(base)), parameters });
+            out.push(Signature {
+                label,
+                documentation: Some(isa_docs::describe(base)),
+                parameters,
+            });
         }
     }
     out
@@ -102,7 +132,11 @@ fn macro_signature(name: &str, params: &str) -> Signature {
         label.push_str(p);
         parameters.push(((start, label.len() as u32), None));
     }
-    Signature { label, documentation: Some(format!("macro `{name}`")), parameters }
+    Signature {
+        label,
+        documentation: Some(format!("macro `{name}`")),
+        parameters,
+    }
 }
 
 #[cfg(test)]
@@ -123,8 +157,11 @@ mod tests {
                 Some(help) => {
                     writeln!(out, "== line {line}: active {}", help.active_parameter).unwrap();
                     for s in help.signatures {
-                        let params: Vec<&str> =
-                            s.parameters.iter().map(|((a, b), _)| &s.label[*a as usize..*b as usize]).collect();
+                        let params: Vec<&str> = s
+                            .parameters
+                            .iter()
+                            .map(|((a, b), _)| &s.label[*a as usize..*b as usize])
+                            .collect();
                         writeln!(out, "  {}  [{}]", s.label, params.join("|")).unwrap();
                     }
                 }

@@ -60,21 +60,34 @@ pub struct SymbolIndex {
 
 impl SymbolIndex {
     pub fn new(assembly: &Assembly) -> SymbolIndex {
-        let Some(index) = &assembly.index else { return SymbolIndex::default() };
+        let Some(index) = &assembly.index else {
+            return SymbolIndex::default();
+        };
         let mut paths: HashMap<gcn_asm::FileId, Arc<Path>> = HashMap::new();
         let mut seen: HashSet<(gcn_asm::FileId, u32, u32, NameKind, &str, bool)> = HashSet::new();
         let mut occurrences: Vec<NameOccurrence> = Vec::new();
         for o in &index.occurrences {
             let file = assembly.sources.file(o.location.file);
             let start = o.location.offset as usize;
-            let Some(text) = file.text.get(start..start + o.len as usize) else { continue };
+            let Some(text) = file.text.get(start..start + o.len as usize) else {
+                continue;
+            };
             if o.len == 0 || !spells(o.kind, &o.name, text) {
                 continue;
             }
-            if !seen.insert((o.location.file, o.location.offset, o.len, o.kind, &o.name, o.definition)) {
+            if !seen.insert((
+                o.location.file,
+                o.location.offset,
+                o.len,
+                o.kind,
+                &o.name,
+                o.definition,
+            )) {
                 continue;
             }
-            let path = paths.entry(o.location.file).or_insert_with(|| Arc::from(normalize(Path::new(&file.name))));
+            let path = paths
+                .entry(o.location.file)
+                .or_insert_with(|| Arc::from(normalize(Path::new(&file.name))));
             occurrences.push(NameOccurrence {
                 kind: o.kind,
                 name: o.name.clone(),
@@ -97,7 +110,10 @@ impl SymbolIndex {
                     by_file.insert(o.file.clone(), vec![i as u32]);
                 }
             }
-            by_name.entry((namespace(o.kind), o.name.clone())).or_default().push(i as u32);
+            by_name
+                .entry((namespace(o.kind), o.name.clone()))
+                .or_default()
+                .push(i as u32);
         }
         for list in by_file.values_mut() {
             list.sort_by_key(|&i| {
@@ -109,10 +125,18 @@ impl SymbolIndex {
         for list in by_name.values_mut() {
             list.sort_by(|&a, &b| {
                 let (a, b) = (&occurrences[a as usize], &occurrences[b as usize]);
-                (a.file.as_os_str(), a.range.start(), a.range.end()).cmp(&(b.file.as_os_str(), b.range.start(), b.range.end()))
+                (a.file.as_os_str(), a.range.start(), a.range.end()).cmp(&(
+                    b.file.as_os_str(),
+                    b.range.start(),
+                    b.range.end(),
+                ))
             });
         }
-        SymbolIndex { occurrences, by_file, by_name }
+        SymbolIndex {
+            occurrences,
+            by_file,
+            by_name,
+        }
     }
 
     /// The occurrence at `offset` of `file` (touching it from either side; one that
@@ -130,7 +154,8 @@ impl SymbolIndex {
         let mut touching: Option<&NameOccurrence> = None;
         for &i in list[..after].iter().rev().take(8) {
             let o = &self.occurrences[i as usize];
-            let shorter = |best: Option<&NameOccurrence>| best.is_none_or(|b| o.range.len() < b.range.len());
+            let shorter =
+                |best: Option<&NameOccurrence>| best.is_none_or(|b| o.range.len() < b.range.len());
             if o.range.contains(offset) {
                 if shorter(inside) {
                     inside = Some(o);
@@ -143,28 +168,44 @@ impl SymbolIndex {
     }
 
     /// Every occurrence of the name `o` is (the same namespace and resolved name).
-    pub fn same_name<'a>(&'a self, o: &NameOccurrence) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
+    pub fn same_name<'a>(
+        &'a self,
+        o: &NameOccurrence,
+    ) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
         self.named(namespace(o.kind), &o.name)
     }
 
     /// The definitions of the name `o` is.
-    pub fn definitions<'a>(&'a self, o: &NameOccurrence) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
+    pub fn definitions<'a>(
+        &'a self,
+        o: &NameOccurrence,
+    ) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
         self.same_name(o).filter(|x| x.definition)
     }
 
     /// The occurrences of the name `o` is and of what goes with it: a kernel
     /// (`.kernel NAME`) and the global label or symbol of its name (`NAME:`).
-    pub fn related<'a>(&'a self, o: &NameOccurrence) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
+    pub fn related<'a>(
+        &'a self,
+        o: &NameOccurrence,
+    ) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
         let partner = match namespace(o.kind) {
             Namespace::Kernel => Some(Namespace::Symbol),
-            Namespace::Symbol if !o.name.contains("::") && self.by_name.contains_key(&(Namespace::Kernel, o.name.clone())) => {
+            Namespace::Symbol
+                if !o.name.contains("::")
+                    && self
+                        .by_name
+                        .contains_key(&(Namespace::Kernel, o.name.clone())) =>
+            {
                 Some(Namespace::Kernel)
             }
             _ => None,
         };
         let partner = partner.map_or(&[][..], |ns| self.list(ns, &o.name));
         let own = self.list(namespace(o.kind), &o.name);
-        own.iter().chain(partner).map(|&i| &self.occurrences[i as usize])
+        own.iter()
+            .chain(partner)
+            .map(|&i| &self.occurrences[i as usize])
     }
 
     /// An occurrence of another name that `new_name` would collide with if `o`'s name
@@ -172,7 +213,11 @@ impl SymbolIndex {
     /// the same namespace spelled `new_name` (its last part, for a scoped name; in any
     /// case, for a macro; its number, for a local label), in any scope. Its definition
     /// when it has one.
-    pub fn collision<'a>(&'a self, o: &NameOccurrence, new_name: &str) -> Option<&'a NameOccurrence> {
+    pub fn collision<'a>(
+        &'a self,
+        o: &NameOccurrence,
+        new_name: &str,
+    ) -> Option<&'a NameOccurrence> {
         let namespaces: &[Namespace] = match namespace(o.kind) {
             Namespace::Symbol | Namespace::Kernel => &[Namespace::Symbol, Namespace::Kernel],
             Namespace::LocalLabel => &[Namespace::LocalLabel],
@@ -187,25 +232,40 @@ impl SymbolIndex {
         let mut found: Vec<&NameOccurrence> = self
             .by_name
             .iter()
-            .filter(|((ns, name), _)| namespaces.contains(ns) && spelled(*ns, name) && *name != o.name)
+            .filter(|((ns, name), _)| {
+                namespaces.contains(ns) && spelled(*ns, name) && *name != o.name
+            })
             .flat_map(|(_, list)| list.iter().map(|&i| &self.occurrences[i as usize]))
             .collect();
         found.sort_by_key(|x| (!x.definition, x.file.clone(), x.range.start()));
         found.first().copied()
     }
 
-    fn named<'a>(&'a self, namespace: Namespace, name: &str) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
-        self.list(namespace, name).iter().map(|&i| &self.occurrences[i as usize])
+    fn named<'a>(
+        &'a self,
+        namespace: Namespace,
+        name: &str,
+    ) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
+        self.list(namespace, name)
+            .iter()
+            .map(|&i| &self.occurrences[i as usize])
     }
 
     fn list(&self, namespace: Namespace, name: &str) -> &[u32] {
         // Keyed by an owned name: one allocation per lookup, not per occurrence.
-        self.by_name.get(&(namespace, name.to_string())).map(Vec::as_slice).unwrap_or(&[])
+        self.by_name
+            .get(&(namespace, name.to_string()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// The occurrences of `file`, by start.
     pub fn in_file<'a>(&'a self, file: &Path) -> impl Iterator<Item = &'a NameOccurrence> + 'a {
-        let list = self.by_file.get(normalize(file).as_path()).map(Vec::as_slice).unwrap_or(&[]);
+        let list = self
+            .by_file
+            .get(normalize(file).as_path())
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
         list.iter().map(|&i| &self.occurrences[i as usize])
     }
 }

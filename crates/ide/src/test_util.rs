@@ -34,8 +34,15 @@ pub(crate) fn check_dir_files(dir: &str, render: impl Fn(&Path, &str) -> String)
 /// The analysis of a test case read from disk at `path` (its includes from disk too),
 /// with the `gcnasm` arguments of its first line (`# args: ...`).
 pub(crate) fn analyse_case(path: &Path, text: &str) -> crate::Analysis {
-    let args = text.lines().next().and_then(|l| l.strip_prefix("# args:")).unwrap_or("");
-    let settings = crate::Settings { args: args.split_whitespace().map(String::from).collect(), ..Default::default() };
+    let args = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# args:"))
+        .unwrap_or("");
+    let settings = crate::Settings {
+        args: args.split_whitespace().map(String::from).collect(),
+        ..Default::default()
+    };
     crate::analyse(crate::AnalysisInput {
         path: path.to_path_buf(),
         text: text.into(),

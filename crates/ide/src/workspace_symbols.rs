@@ -41,7 +41,13 @@ pub fn analysis_symbols(analysis: &Analysis, query: &str) -> Vec<WorkspaceSymbol
             Some((scope, name)) => (Some(scope.to_string()), name.to_string()),
             None => (None, o.name.clone()),
         };
-        out.push(WorkspaceSymbol { name, kind, file: o.file.to_path_buf(), range: o.range, container });
+        out.push(WorkspaceSymbol {
+            name,
+            kind,
+            file: o.file.to_path_buf(),
+            range: o.range,
+            container,
+        });
     }
     out
 }
@@ -49,7 +55,13 @@ pub fn analysis_symbols(analysis: &Analysis, query: &str) -> Vec<WorkspaceSymbol
 /// The outline of `file` whose names match `query`, flattened (a kernel's labels have
 /// it as their container).
 pub fn file_symbols(file: &Path, parse: &Parse, query: &str) -> Vec<WorkspaceSymbol> {
-    fn go(file: &Path, symbols: &[DocumentSymbol], container: Option<&str>, query: &str, out: &mut Vec<WorkspaceSymbol>) {
+    fn go(
+        file: &Path,
+        symbols: &[DocumentSymbol],
+        container: Option<&str>,
+        query: &str,
+        out: &mut Vec<WorkspaceSymbol>,
+    ) {
         for s in symbols {
             if matches(query, &s.name) {
                 out.push(WorkspaceSymbol {
@@ -72,5 +84,8 @@ pub fn file_symbols(file: &Path, parse: &Parse, query: &str) -> Vec<WorkspaceSym
 /// query matches everything).
 pub fn matches(query: &str, name: &str) -> bool {
     let mut chars = name.chars().map(|c| c.to_ascii_lowercase());
-    query.chars().map(|c| c.to_ascii_lowercase()).all(|q| chars.any(|c| c == q))
+    query
+        .chars()
+        .map(|c| c.to_ascii_lowercase())
+        .all(|q| chars.any(|c| c == q))
 }

@@ -37,5 +37,7 @@ mod generated {
 
 pub use arch::{Device, Generation, RegisterLimits, SpecialReg, SpecialRegUse};
 pub use lookup::{complete, generations_of, instructions, lookup, lookup_on, split_suffix, Suffix};
-pub use pseudo_ops::{pseudo_op, pseudo_ops, Formats, PseudoOp, PseudoOpId, PseudoRole, PseudoScope};
+pub use pseudo_ops::{
+    pseudo_op, pseudo_ops, Formats, PseudoOp, PseudoOpId, PseudoRole, PseudoScope,
+};
 pub use table::{Encoding, Flags, Instruction, Operand, OperandKind, ValueType};

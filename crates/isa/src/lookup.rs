@@ -145,7 +145,9 @@ impl MnemonicIndex {
             debug_assert!(row.mnemonic.len() < MAX_MNEMONIC_LEN);
             // The table is sorted by mnemonic: a mnemonic's rows are adjacent.
             match ranges.last_mut() {
-                Some((start, count)) if INSTRUCTIONS[*start as usize].mnemonic == row.mnemonic => *count += 1,
+                Some((start, count)) if INSTRUCTIONS[*start as usize].mnemonic == row.mnemonic => {
+                    *count += 1
+                }
                 _ => ranges.push((i as u32, 1)),
             }
         }
@@ -233,7 +235,11 @@ mod tests {
                 let mut bytes = *b"aZ_09@[`";
                 bytes[at] = byte;
                 let lowered = ascii_lowercase_word(u64::from_le_bytes(bytes)).to_le_bytes();
-                assert_eq!(lowered, bytes.map(|b| b.to_ascii_lowercase()), "{byte:#x} at {at}");
+                assert_eq!(
+                    lowered,
+                    bytes.map(|b| b.to_ascii_lowercase()),
+                    "{byte:#x} at {at}"
+                );
             }
         }
     }
@@ -259,7 +265,10 @@ mod tests {
                 names += 1;
             }
         }
-        assert!(probes * 10 < names * 15, "{probes} probes for {names} mnemonics");
+        assert!(
+            probes * 10 < names * 15,
+            "{probes} probes for {names} mnemonics"
+        );
         assert!(lookup(&"s".repeat(100)).is_empty());
     }
 }

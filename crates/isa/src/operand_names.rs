@@ -97,7 +97,10 @@ pub fn later_note(table: &[Named], name: &str, gen: Generation) -> String {
 
 /// The GS operation `name` (lower case) names.
 pub fn gs_op(name: &str) -> Option<&'static Named> {
-    let key = name.strip_prefix("gs_op_").or_else(|| name.strip_prefix("gs_")).unwrap_or(name);
+    let key = name
+        .strip_prefix("gs_op_")
+        .or_else(|| name.strip_prefix("gs_"))
+        .unwrap_or(name);
     GS_OPS.iter().find(|n| n.name == key)
 }
 
@@ -147,21 +150,48 @@ pub fn dst_unused(name: &str) -> Option<u8> {
 /// disassembler's `invalid` and `reserved` are not names the assembler takes): `@0`,
 /// `@15`.
 pub const DATA_FORMATS: &[&str] = &[
-    "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32",
-    "16_16_16_16", "32_32_32", "32_32_32_32",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
 ];
 
 /// The MTBUF number formats by name (index).
-pub const NUMBER_FORMATS: &[&str] = &["unorm", "snorm", "uscaled", "sscaled", "uint", "sint", "snorm_ogl", "float"];
+pub const NUMBER_FORMATS: &[&str] = &[
+    "unorm",
+    "snorm",
+    "uscaled",
+    "sscaled",
+    "uint",
+    "sint",
+    "snorm_ogl",
+    "float",
+];
 
 /// The data format `name` (lower case, also with `buf_data_format_` in front).
 pub fn data_format(name: &str) -> Option<u32> {
     let key = name.strip_prefix("buf_data_format_").unwrap_or(name);
-    DATA_FORMATS.iter().position(|f| *f == key).map(|i| i as u32 + 1)
+    DATA_FORMATS
+        .iter()
+        .position(|f| *f == key)
+        .map(|i| i as u32 + 1)
 }
 
 /// The number format `name` (lower case, also with `buf_num_format_` in front).
 pub fn number_format(name: &str) -> Option<u32> {
     let key = name.strip_prefix("buf_num_format_").unwrap_or(name);
-    NUMBER_FORMATS.iter().position(|f| *f == key).map(|i| i as u32)
+    NUMBER_FORMATS
+        .iter()
+        .position(|f| *f == key)
+        .map(|i| i as u32)
 }

@@ -7,8 +7,8 @@
 //! row's [`PseudoOpId`], and the formats that have it); the editor its hover texts,
 //! completion items and the kernel-scope rules of the outline.
 
-use crate::generated::pseudo_ops::PSEUDO_OPS;
 pub use crate::generated::pseudo_ops::PseudoOpId;
+use crate::generated::pseudo_ops::PSEUDO_OPS;
 
 /// Where a pseudo-op may stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,11 +68,16 @@ impl Formats {
         if self == Formats::ALL {
             return vec!["all"];
         }
-        [(Formats::AMD, "amd"), (Formats::AMDCL2, "amdcl2"), (Formats::GALLIUM, "gallium"), (Formats::ROCM, "rocm")]
-            .into_iter()
-            .filter(|(f, _)| self.contains(*f))
-            .map(|(_, n)| n)
-            .collect()
+        [
+            (Formats::AMD, "amd"),
+            (Formats::AMDCL2, "amdcl2"),
+            (Formats::GALLIUM, "gallium"),
+            (Formats::ROCM, "rocm"),
+        ]
+        .into_iter()
+        .filter(|(f, _)| self.contains(*f))
+        .map(|(_, n)| n)
+        .collect()
     }
 
     /// A format by the name `.format` or `-b` takes (`amd`, `catalyst`, `amdcl2`,
@@ -125,9 +130,15 @@ pub fn pseudo_ops() -> &'static [PseudoOp] {
 pub fn pseudo_op(name: &str) -> Option<&'static PseudoOp> {
     if name.bytes().any(|b| b.is_ascii_uppercase()) {
         let lower = name.to_ascii_lowercase();
-        PSEUDO_OPS.binary_search_by(|p| p.name.cmp(lower.as_str())).ok().map(|i| &PSEUDO_OPS[i])
+        PSEUDO_OPS
+            .binary_search_by(|p| p.name.cmp(lower.as_str()))
+            .ok()
+            .map(|i| &PSEUDO_OPS[i])
     } else {
-        PSEUDO_OPS.binary_search_by(|p| p.name.cmp(name)).ok().map(|i| &PSEUDO_OPS[i])
+        PSEUDO_OPS
+            .binary_search_by(|p| p.name.cmp(name))
+            .ok()
+            .map(|i| &PSEUDO_OPS[i])
     }
 }
 
@@ -151,7 +162,10 @@ mod tests {
         assert_eq!(pseudo_op(".sgprsnum").unwrap().scope, PseudoScope::Config);
         assert_eq!(pseudo_op(".kernel").unwrap().role, PseudoRole::Kernel);
         assert!(is_general(".ifnb") && !is_general(".tgsize"));
-        assert_eq!(pseudo_op(".get_driver_version").unwrap().id, PseudoOpId::GetDriverVersion);
+        assert_eq!(
+            pseudo_op(".get_driver_version").unwrap().id,
+            PseudoOpId::GetDriverVersion
+        );
         assert_eq!(pseudo_op(".32bit").unwrap().id, PseudoOpId::Dot32bit);
     }
 
@@ -160,30 +174,180 @@ mod tests {
     #[test]
     fn general_ones_are_the_references_list() {
         const REFERENCE: &[&str] = &[
-    ".32bit", ".64bit", ".abort", ".align", ".altmacro", ".amd", ".amdcl2", ".arch", ".ascii",
-    ".asciz", ".balign", ".balignl", ".balignw", ".buggyfplit", ".byte", ".cf_call", ".cf_cjump",
-    ".cf_end", ".cf_jump", ".cf_ret", ".cf_start", ".data", ".double", ".else", ".elseif",
-    ".elseif32", ".elseif64", ".elseifarch", ".elseifb", ".elseifc", ".elseifdef", ".elseifeq",
-    ".elseifeqs", ".elseiffmt", ".elseifge", ".elseifgpu", ".elseifgt", ".elseifle",
-    ".elseiflt", ".elseifnarch", ".elseifnb", ".elseifnc", ".elseifndef", ".elseifne",
-    ".elseifnes", ".elseifnfmt", ".elseifngpu", ".elseifnotdef", ".end", ".endif", ".endm",
-    ".endmacro", ".endr", ".endrept", ".ends", ".endscope", ".enum", ".equ", ".equiv", ".eqv",
-    ".err", ".error", ".exitm", ".extern", ".fail", ".file", ".fill", ".fillq", ".float",
-    ".for", ".format", ".gallium", ".get_64bit", ".get_arch", ".get_format", ".get_gpu",
-    ".get_policy", ".get_version", ".global", ".globl", ".gpu", ".half", ".hword", ".if",
-    ".if32", ".if64", ".ifarch", ".ifb", ".ifc", ".ifdef", ".ifeq", ".ifeqs", ".iffmt",
-    ".ifge", ".ifgpu", ".ifgt", ".ifle", ".iflt", ".ifnarch", ".ifnb", ".ifnc", ".ifndef",
-    ".ifne", ".ifnes", ".ifnfmt", ".ifngpu", ".ifnotdef", ".incbin", ".include", ".int",
-    ".irp", ".irpc", ".kernel", ".lflags", ".line", ".ln", ".local", ".long", ".macro",
-    ".macrocase", ".main", ".noaltmacro", ".nobuggyfplit", ".nomacrocase", ".nooldmodparam",
-    ".nowave32", ".octa", ".offset", ".oldmodparam", ".org", ".p2align", ".policy", ".print",
-    ".purgem", ".quad", ".rawcode", ".regvar", ".rept", ".rocm", ".rodata", ".rvlin",
-    ".rvlin_once", ".sbttl", ".scope", ".section", ".set", ".short", ".single", ".size",
-    ".skip", ".space", ".string", ".string16", ".string32", ".string64", ".struct", ".text",
-    ".title", ".undef", ".unusing", ".usereg", ".using", ".version", ".warning", ".wave32",
-    ".weak", ".while", ".word",
+            ".32bit",
+            ".64bit",
+            ".abort",
+            ".align",
+            ".altmacro",
+            ".amd",
+            ".amdcl2",
+            ".arch",
+            ".ascii",
+            ".asciz",
+            ".balign",
+            ".balignl",
+            ".balignw",
+            ".buggyfplit",
+            ".byte",
+            ".cf_call",
+            ".cf_cjump",
+            ".cf_end",
+            ".cf_jump",
+            ".cf_ret",
+            ".cf_start",
+            ".data",
+            ".double",
+            ".else",
+            ".elseif",
+            ".elseif32",
+            ".elseif64",
+            ".elseifarch",
+            ".elseifb",
+            ".elseifc",
+            ".elseifdef",
+            ".elseifeq",
+            ".elseifeqs",
+            ".elseiffmt",
+            ".elseifge",
+            ".elseifgpu",
+            ".elseifgt",
+            ".elseifle",
+            ".elseiflt",
+            ".elseifnarch",
+            ".elseifnb",
+            ".elseifnc",
+            ".elseifndef",
+            ".elseifne",
+            ".elseifnes",
+            ".elseifnfmt",
+            ".elseifngpu",
+            ".elseifnotdef",
+            ".end",
+            ".endif",
+            ".endm",
+            ".endmacro",
+            ".endr",
+            ".endrept",
+            ".ends",
+            ".endscope",
+            ".enum",
+            ".equ",
+            ".equiv",
+            ".eqv",
+            ".err",
+            ".error",
+            ".exitm",
+            ".extern",
+            ".fail",
+            ".file",
+            ".fill",
+            ".fillq",
+            ".float",
+            ".for",
+            ".format",
+            ".gallium",
+            ".get_64bit",
+            ".get_arch",
+            ".get_format",
+            ".get_gpu",
+            ".get_policy",
+            ".get_version",
+            ".global",
+            ".globl",
+            ".gpu",
+            ".half",
+            ".hword",
+            ".if",
+            ".if32",
+            ".if64",
+            ".ifarch",
+            ".ifb",
+            ".ifc",
+            ".ifdef",
+            ".ifeq",
+            ".ifeqs",
+            ".iffmt",
+            ".ifge",
+            ".ifgpu",
+            ".ifgt",
+            ".ifle",
+            ".iflt",
+            ".ifnarch",
+            ".ifnb",
+            ".ifnc",
+            ".ifndef",
+            ".ifne",
+            ".ifnes",
+            ".ifnfmt",
+            ".ifngpu",
+            ".ifnotdef",
+            ".incbin",
+            ".include",
+            ".int",
+            ".irp",
+            ".irpc",
+            ".kernel",
+            ".lflags",
+            ".line",
+            ".ln",
+            ".local",
+            ".long",
+            ".macro",
+            ".macrocase",
+            ".main",
+            ".noaltmacro",
+            ".nobuggyfplit",
+            ".nomacrocase",
+            ".nooldmodparam",
+            ".nowave32",
+            ".octa",
+            ".offset",
+            ".oldmodparam",
+            ".org",
+            ".p2align",
+            ".policy",
+            ".print",
+            ".purgem",
+            ".quad",
+            ".rawcode",
+            ".regvar",
+            ".rept",
+            ".rocm",
+            ".rodata",
+            ".rvlin",
+            ".rvlin_once",
+            ".sbttl",
+            ".scope",
+            ".section",
+            ".set",
+            ".short",
+            ".single",
+            ".size",
+            ".skip",
+            ".space",
+            ".string",
+            ".string16",
+            ".string32",
+            ".string64",
+            ".struct",
+            ".text",
+            ".title",
+            ".undef",
+            ".unusing",
+            ".usereg",
+            ".using",
+            ".version",
+            ".warning",
+            ".wave32",
+            ".weak",
+            ".while",
+            ".word",
         ];
-        let general: Vec<&str> = PSEUDO_OPS.iter().filter(|p| p.is_general()).map(|p| p.name).collect();
+        let general: Vec<&str> = PSEUDO_OPS
+            .iter()
+            .filter(|p| p.is_general())
+            .map(|p| p.name)
+            .collect();
         assert_eq!(general, REFERENCE);
     }
 }

@@ -68,8 +68,11 @@ fn encode(target: &Target, src: &str) -> Result<(Vec<u32>, Vec<String>), String>
         .ok_or("no instruction")?;
     match encode_instruction(target, &instr, &mut TinyResolver) {
         Ok(e) => {
-            let warnings =
-                e.warnings.iter().map(|w| format!("{}: {}", u32::from(w.range.start()) + 1, w.message)).collect();
+            let warnings = e
+                .warnings
+                .iter()
+                .map(|w| format!("{}: {}", u32::from(w.range.start()) + 1, w.message))
+                .collect();
             Ok((e.words.to_vec(), warnings))
         }
         Err(errors) => Err(errors[0].message.clone()),
@@ -80,7 +83,12 @@ fn target_of(spec: &str) -> Target {
     let mut parts = spec.split('+');
     let name = parts.next().unwrap_or_default();
     let device = Device::from_name(name).unwrap_or_else(|| panic!("unknown device {name}"));
-    let mut target = Target { device, gen: device.generation(), wave32: false, buggy_fp_lit: false };
+    let mut target = Target {
+        device,
+        gen: device.generation(),
+        wave32: false,
+        buggy_fp_lit: false,
+    };
     for flag in parts {
         match flag {
             "wave32" => target.wave32 = true,
@@ -93,7 +101,9 @@ fn target_of(spec: &str) -> Target {
 
 /// `got` is `COLUMN: MESSAGE`; `want` is `COLUMN: TEXT` with TEXT a part of MESSAGE.
 fn warning_matches(got: &str, want: &str) -> bool {
-    let (Some((got_column, message)), Some((want_column, text))) = (got.split_once(':'), want.split_once(':')) else {
+    let (Some((got_column, message)), Some((want_column, text))) =
+        (got.split_once(':'), want.split_once(':'))
+    else {
         return false;
     };
     got_column == want_column.trim() && message.contains(text.trim())
@@ -102,10 +112,16 @@ fn warning_matches(got: &str, want: &str) -> bool {
 #[test]
 fn operand_rules() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test_data/clrx");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let (mut total, mut failures) = (0, Vec::new());
-    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+    {
         let text = std::fs::read_to_string(path).unwrap();
         let file = path.file_name().unwrap().to_string_lossy();
         for (n, line) in text.lines().enumerate() {
@@ -114,33 +130,54 @@ fn operand_rules() {
                 continue;
             }
             let fields: Vec<&str> = line.split(";;").map(str::trim).collect();
-            let [spec, src, want, ref want_warnings @ ..] = fields[..] else { panic!("{file}:{}: bad line", n + 1) };
+            let [spec, src, want, ref want_warnings @ ..] = fields[..] else {
+                panic!("{file}:{}: bad line", n + 1)
+            };
             total += 1;
             let got = encode(&target_of(spec), src);
             let ok = match (want.strip_prefix("error:"), &got) {
                 (Some(text), Err(message)) => message.contains(text.trim()),
                 (None, Ok((words, warnings))) => {
-                    let want: Vec<Option<u32>> =
-                        want.split_whitespace().map(|w| u32::from_str_radix(w, 16).ok()).collect();
+                    let want: Vec<Option<u32>> = want
+                        .split_whitespace()
+                        .map(|w| u32::from_str_radix(w, 16).ok())
+                        .collect();
                     words.iter().map(|&w| Some(w)).eq(want)
                         && warnings.len() == want_warnings.len()
-                        && warnings.iter().zip(want_warnings).all(|(got, want)| warning_matches(got, want))
+                        && warnings
+                            .iter()
+                            .zip(want_warnings)
+                            .all(|(got, want)| warning_matches(got, want))
                 }
                 _ => false,
             };
             if !ok {
                 let got = match got {
                     Ok((w, warnings)) => {
-                        let words = w.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" ");
-                        warnings.iter().fold(words, |out, w| format!("{out} ;; {w}"))
+                        let words = w
+                            .iter()
+                            .map(|w| format!("{w:08x}"))
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        warnings
+                            .iter()
+                            .fold(words, |out, w| format!("{out} ;; {w}"))
                     }
                     Err(e) => format!("error: {e}"),
                 };
                 let want = fields[2..].join(" ;; ");
-                failures.push(format!("{file}:{}: {spec} ;; {src} ;; got {got}, want {want}", n + 1));
+                failures.push(format!(
+                    "{file}:{}: {spec} ;; {src} ;; got {got}, want {want}",
+                    n + 1
+                ));
             }
         }
     }
     assert!(total > 0, "no cases in {}", dir.display());
-    assert!(failures.is_empty(), "{} of {total} cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {total} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -379,9 +379,12 @@ fn conformance_opcodes_match_the_table() {
 fn conformance_dir() -> (PathBuf, bool) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let full = root.join("../shared/conformance");
-    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
+    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none()
+    {
         return (full, true);
     }
-    eprintln!("../shared/conformance not found: checking its sample, tests/data/conformance-sample");
+    eprintln!(
+        "../shared/conformance not found: checking its sample, tests/data/conformance-sample"
+    );
     (root.join("tests/data/conformance-sample"), false)
 }

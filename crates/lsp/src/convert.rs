@@ -77,7 +77,10 @@ pub fn range(rope: &Rope, range: TextRange, encoding: PositionEncoding) -> lsp::
 /// An LSP range of two `gcn-ide` positions (from a [`gcn_ide::LineIndex`], for a text
 /// that is not an open document).
 pub fn lsp_range(start: gcn_ide::Position, end: gcn_ide::Position) -> lsp::Range {
-    lsp::Range::new(lsp::Position::new(start.line, start.character), lsp::Position::new(end.line, end.character))
+    lsp::Range::new(
+        lsp::Position::new(start.line, start.character),
+        lsp::Position::new(end.line, end.character),
+    )
 }
 
 /// The byte range of an LSP range (ends in either order).
@@ -127,7 +130,9 @@ pub fn diagnostic(
         range: range(rope, diagnostic.range, encoding),
         severity: Some(severity(diagnostic.severity)),
         source: Some("gcn".to_string()),
-        code: diagnostic.code.map(|code| lsp::NumberOrString::String(code.to_string())),
+        code: diagnostic
+            .code
+            .map(|code| lsp::NumberOrString::String(code.to_string())),
         message: diagnostic.message.clone(),
         ..Default::default()
     }
@@ -191,7 +196,11 @@ pub fn completion_kind(kind: gcn_ide::CompletionKind) -> lsp::CompletionItemKind
     }
 }
 
-pub fn completions(rope: &Rope, completions: &gcn_ide::Completions, encoding: PositionEncoding) -> lsp::CompletionList {
+pub fn completions(
+    rope: &Rope,
+    completions: &gcn_ide::Completions,
+    encoding: PositionEncoding,
+) -> lsp::CompletionList {
     let replace = range(rope, completions.range, encoding);
     let items = completions
         .items
@@ -201,7 +210,10 @@ pub fn completions(rope: &Rope, completions: &gcn_ide::Completions, encoding: Po
             kind: Some(completion_kind(item.kind)),
             detail: item.detail.clone(),
             documentation: item.documentation.clone().map(|d| {
-                lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })
+                lsp::Documentation::MarkupContent(lsp::MarkupContent {
+                    kind: lsp::MarkupKind::Markdown,
+                    value: d,
+                })
             }),
             // Plain text is the default: said only for snippets (the list at the start of a
             // line holds a thousand items, and every byte is serialized and parsed).
@@ -210,14 +222,24 @@ pub fn completions(rope: &Rope, completions: &gcn_ide::Completions, encoding: Po
             text_edit: (!completions.range.is_empty()).then(|| {
                 lsp::CompletionTextEdit::Edit(lsp::TextEdit {
                     range: replace,
-                    new_text: item.insert_text.clone().unwrap_or_else(|| item.label.clone()),
+                    new_text: item
+                        .insert_text
+                        .clone()
+                        .unwrap_or_else(|| item.label.clone()),
                 })
             }),
-            insert_text: if completions.range.is_empty() { item.insert_text.clone() } else { None },
+            insert_text: if completions.range.is_empty() {
+                item.insert_text.clone()
+            } else {
+                None
+            },
             ..Default::default()
         })
         .collect();
-    lsp::CompletionList { is_incomplete: false, items }
+    lsp::CompletionList {
+        is_incomplete: false,
+        items,
+    }
 }
 
 /// Fills in the documentation of a completion item the editor resolves.
@@ -226,9 +248,16 @@ pub fn resolve_completion(mut item: lsp::CompletionItem) -> lsp::CompletionItem 
     if item.kind != Some(lsp::CompletionItemKind::KEYWORD) {
         return item;
     }
-    let kind = if item.label.starts_with('.') { gcn_ide::CompletionKind::PseudoOp } else { gcn_ide::CompletionKind::Instruction };
+    let kind = if item.label.starts_with('.') {
+        gcn_ide::CompletionKind::PseudoOp
+    } else {
+        gcn_ide::CompletionKind::Instruction
+    };
     if let Some(doc) = gcn_ide::completion::documentation(kind, &item.label) {
-        item.documentation = Some(lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: doc }));
+        item.documentation = Some(lsp::Documentation::MarkupContent(lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value: doc,
+        }));
     }
     item
 }
@@ -253,13 +282,20 @@ pub fn signature_help(help: &gcn_ide::SignatureHelp) -> lsp::SignatureHelp {
             active_parameter: None,
         })
         .collect();
-    lsp::SignatureHelp { signatures, active_signature: Some(0), active_parameter: Some(help.active_parameter) }
+    lsp::SignatureHelp {
+        signatures,
+        active_signature: Some(0),
+        active_parameter: Some(help.active_parameter),
+    }
 }
 
 /// The legend of [`semantic_tokens`]: token types in `gcn_ide::SemanticTokenKind` order.
 pub fn semantic_tokens_legend() -> lsp::SemanticTokensLegend {
     lsp::SemanticTokensLegend {
-        token_types: gcn_ide::SemanticTokenKind::ALL.iter().map(|k| lsp::SemanticTokenType::new(k.name())).collect(),
+        token_types: gcn_ide::SemanticTokenKind::ALL
+            .iter()
+            .map(|k| lsp::SemanticTokenType::new(k.name()))
+            .collect(),
         token_modifiers: Vec::new(),
     }
 }
@@ -269,21 +305,47 @@ pub fn semantic_tokens_legend() -> lsp::SemanticTokensLegend {
 /// found in one walk over it from the line of the first one, in time linear in the
 /// stretch of text they cover (a position per token from the rope costs several tree
 /// searches each).
-pub fn semantic_tokens(rope: &Rope, text: &str, tokens: &[gcn_ide::SemanticToken], encoding: PositionEncoding) -> Vec<lsp::SemanticToken> {
+pub fn semantic_tokens(
+    rope: &Rope,
+    text: &str,
+    tokens: &[gcn_ide::SemanticToken],
+    encoding: PositionEncoding,
+) -> Vec<lsp::SemanticToken> {
     let mut out = Vec::with_capacity(tokens.len());
-    let Some(first) = tokens.first() else { return out };
+    let Some(first) = tokens.first() else {
+        return out;
+    };
     let line = rope.byte_to_line(usize::from(first.range.start()).min(rope.len_bytes()));
-    let mut cursor = TextCursor { text: text.as_bytes(), offset: rope.line_to_byte(line), line: line as u32, column: 0, encoding };
+    let mut cursor = TextCursor {
+        text: text.as_bytes(),
+        offset: rope.line_to_byte(line),
+        line: line as u32,
+        column: 0,
+        encoding,
+    };
     let (mut prev_line, mut prev_start) = (0u32, 0u32);
     let mut push = |line: u32, character: u32, length: u32, kind: u32| {
         let delta_line = line - prev_line;
-        let delta_start = if delta_line == 0 { character - prev_start } else { character };
-        out.push(lsp::SemanticToken { delta_line, delta_start, length, token_type: kind, token_modifiers_bitset: 0 });
+        let delta_start = if delta_line == 0 {
+            character - prev_start
+        } else {
+            character
+        };
+        out.push(lsp::SemanticToken {
+            delta_line,
+            delta_start,
+            length,
+            token_type: kind,
+            token_modifiers_bitset: 0,
+        });
         prev_line = line;
         prev_start = character;
     };
     for token in tokens {
-        let kind = gcn_ide::SemanticTokenKind::ALL.iter().position(|k| *k == token.kind).unwrap_or(0) as u32;
+        let kind = gcn_ide::SemanticTokenKind::ALL
+            .iter()
+            .position(|k| *k == token.kind)
+            .unwrap_or(0) as u32;
         let end = usize::from(token.range.end()).min(text.len());
         cursor.advance(usize::from(token.range.start()).min(text.len()), false);
         let (line, from) = (cursor.line, cursor.column);
@@ -326,7 +388,11 @@ impl TextCursor<'_> {
         while self.offset < target {
             let byte = self.text[self.offset];
             if byte == b'\n' || byte == b'\r' {
-                let len = if byte == b'\r' && self.text.get(self.offset + 1) == Some(&b'\n') { 2 } else { 1 };
+                let len = if byte == b'\r' && self.text.get(self.offset + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
                 if stop_at_break {
                     return true;
                 }
@@ -358,7 +424,11 @@ impl TextCursor<'_> {
 
     /// Steps over the line break the cursor stands before.
     fn skip_line_break(&mut self) {
-        let len = if self.text[self.offset..].starts_with(b"\r\n") { 2 } else { 1 };
+        let len = if self.text[self.offset..].starts_with(b"\r\n") {
+            2
+        } else {
+            1
+        };
         self.offset += len;
         self.line += 1;
         self.column = 0;
@@ -366,7 +436,11 @@ impl TextCursor<'_> {
 }
 
 /// A fold as lines; `None` when it starts and ends on one line.
-pub fn folding_range(rope: &Rope, fold: &gcn_ide::Fold, encoding: PositionEncoding) -> Option<lsp::FoldingRange> {
+pub fn folding_range(
+    rope: &Rope,
+    fold: &gcn_ide::Fold,
+    encoding: PositionEncoding,
+) -> Option<lsp::FoldingRange> {
     let start = position(rope, fold.range.start(), encoding);
     let end = position(rope, fold.range.end(), encoding);
     (end.line > start.line).then_some(lsp::FoldingRange {
@@ -383,12 +457,22 @@ pub fn folding_range(rope: &Rope, fold: &gcn_ide::Fold, encoding: PositionEncodi
 }
 
 /// Nested selection ranges from ranges innermost first.
-pub fn selection_range(rope: &Rope, ranges: &[TextRange], encoding: PositionEncoding) -> lsp::SelectionRange {
+pub fn selection_range(
+    rope: &Rope,
+    ranges: &[TextRange],
+    encoding: PositionEncoding,
+) -> lsp::SelectionRange {
     let mut current: Option<lsp::SelectionRange> = None;
     for r in ranges.iter().rev() {
-        current = Some(lsp::SelectionRange { range: range(rope, *r, encoding), parent: current.map(Box::new) });
+        current = Some(lsp::SelectionRange {
+            range: range(rope, *r, encoding),
+            parent: current.map(Box::new),
+        });
     }
-    current.unwrap_or(lsp::SelectionRange { range: lsp::Range::default(), parent: None })
+    current.unwrap_or(lsp::SelectionRange {
+        range: lsp::Range::default(),
+        parent: None,
+    })
 }
 
 /// Places in the files of an analysis as LSP locations: in the open document the
@@ -406,9 +490,22 @@ pub struct Locations<'a> {
 
 impl<'a> Locations<'a> {
     /// `uri` is the open document whose rope is `rope` and whose path is `path`.
-    pub fn new(uri: &'a lsp::Url, rope: &'a Rope, path: &std::path::Path, analysis: &'a gcn_ide::Analysis, encoding: PositionEncoding) -> Locations<'a> {
+    pub fn new(
+        uri: &'a lsp::Url,
+        rope: &'a Rope,
+        path: &std::path::Path,
+        analysis: &'a gcn_ide::Analysis,
+        encoding: PositionEncoding,
+    ) -> Locations<'a> {
         let path = gcn_ide::analysis::normalize(path);
-        Locations { uri, rope, path, analysis, encoding, indexes: std::collections::HashMap::new() }
+        Locations {
+            uri,
+            rope,
+            path,
+            analysis,
+            encoding,
+            indexes: std::collections::HashMap::new(),
+        }
     }
 
     /// The URI of a file: the document's own for its path.
@@ -424,15 +521,23 @@ impl<'a> Locations<'a> {
             return Some(range(self.rope, text_range, self.encoding));
         }
         let analysis = self.analysis;
-        let index = self.indexes.entry(file.to_path_buf()).or_insert_with(|| match analysis.file_text(file) {
-            Some(text) => Some(gcn_ide::LineIndex::new(text)),
-            None => gcn_ide::read_source(file).ok().map(|t| gcn_ide::LineIndex::new(&t)),
+        let index = self.indexes.entry(file.to_path_buf()).or_insert_with(|| {
+            match analysis.file_text(file) {
+                Some(text) => Some(gcn_ide::LineIndex::new(text)),
+                None => gcn_ide::read_source(file)
+                    .ok()
+                    .map(|t| gcn_ide::LineIndex::new(&t)),
+            }
         });
         let (start, end) = index.as_ref()?.range(text_range, self.encoding);
         Some(lsp_range(start, end))
     }
 
-    pub fn location(&mut self, file: &std::path::Path, text_range: TextRange) -> Option<lsp::Location> {
+    pub fn location(
+        &mut self,
+        file: &std::path::Path,
+        text_range: TextRange,
+    ) -> Option<lsp::Location> {
         let range = self.range(file, text_range)?;
         Some(lsp::Location::new(self.uri(file)?, range))
     }
@@ -497,11 +602,18 @@ mod tests {
 
     /// The tokens converted position by position through the rope, as they were before
     /// the walk of [`semantic_tokens`].
-    fn semantic_tokens_by_positions(rope: &Rope, tokens: &[gcn_ide::SemanticToken], encoding: PositionEncoding) -> Vec<lsp::SemanticToken> {
+    fn semantic_tokens_by_positions(
+        rope: &Rope,
+        tokens: &[gcn_ide::SemanticToken],
+        encoding: PositionEncoding,
+    ) -> Vec<lsp::SemanticToken> {
         let mut out = Vec::new();
         let (mut prev_line, mut prev_start) = (0u32, 0u32);
         for token in tokens {
-            let kind = gcn_ide::SemanticTokenKind::ALL.iter().position(|k| *k == token.kind).unwrap() as u32;
+            let kind = gcn_ide::SemanticTokenKind::ALL
+                .iter()
+                .position(|k| *k == token.kind)
+                .unwrap() as u32;
             let start = position(rope, token.range.start(), encoding);
             let end = position(rope, token.range.end(), encoding);
             let mut pieces = Vec::new();
@@ -509,11 +621,20 @@ mod tests {
                 pieces.push((start.line, start.character, end.character - start.character));
             } else {
                 for line in start.line..=end.line {
-                    let from = if line == start.line { start.character } else { 0 };
+                    let from = if line == start.line {
+                        start.character
+                    } else {
+                        0
+                    };
                     let to = if line == end.line {
                         end.character
                     } else {
-                        position(rope, offset(rope, lsp::Position::new(line, u32::MAX), encoding), encoding).character
+                        position(
+                            rope,
+                            offset(rope, lsp::Position::new(line, u32::MAX), encoding),
+                            encoding,
+                        )
+                        .character
                     };
                     if to > from {
                         pieces.push((line, from, to - from));
@@ -522,8 +643,18 @@ mod tests {
             }
             for (line, character, length) in pieces {
                 let delta_line = line - prev_line;
-                let delta_start = if delta_line == 0 { character - prev_start } else { character };
-                out.push(lsp::SemanticToken { delta_line, delta_start, length, token_type: kind, token_modifiers_bitset: 0 });
+                let delta_start = if delta_line == 0 {
+                    character - prev_start
+                } else {
+                    character
+                };
+                out.push(lsp::SemanticToken {
+                    delta_line,
+                    delta_start,
+                    length,
+                    token_type: kind,
+                    token_modifiers_bitset: 0,
+                });
                 prev_line = line;
                 prev_start = character;
             }

@@ -49,17 +49,22 @@ impl Document {
 
     /// Marks the snapshots of the current text as replaced (the document is closing).
     pub fn mark_replaced(&self) {
-        self.replaced.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.replaced
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The file index of the current text (made once per change).
     pub fn index(&self) -> std::sync::Arc<gcn_ide::scan::FileIndex> {
-        self.index.get_or_init(|| gcn_ide::scan::FileIndex::new(&self.parse).into()).clone()
+        self.index
+            .get_or_init(|| gcn_ide::scan::FileIndex::new(&self.parse).into())
+            .clone()
     }
 
     /// The text as one shared string (made once per change).
     pub fn shared_text(&self) -> std::sync::Arc<str> {
-        self.text.get_or_init(|| self.rope.to_string().into()).clone()
+        self.text
+            .get_or_init(|| self.rope.to_string().into())
+            .clone()
     }
 
     /// Applies one change of a `didChange`: a whole new text, or a ranged replacement
@@ -231,8 +236,13 @@ mod tests {
             (far, 0, 0, far, PositionEncoding::Utf8),
         ];
         for (l0, c0, l1, c1, encoding) in cases {
-            check_changes("x😀y\r\né\n", vec![(l0, c0, l1, c1, "Z".into())], encoding, true)
-                .unwrap_or_else(|e| panic!("{l0}:{c0}..{l1}:{c1} {encoding:?}: {e}"));
+            check_changes(
+                "x😀y\r\né\n",
+                vec![(l0, c0, l1, c1, "Z".into())],
+                encoding,
+                true,
+            )
+            .unwrap_or_else(|e| panic!("{l0}:{c0}..{l1}:{c1} {encoding:?}: {e}"));
         }
     }
 

@@ -118,7 +118,12 @@ impl State {
 
     /// The encodings kept for the document `uri`.
     pub(crate) fn encode_cache(&self, uri: &Url) -> SharedEncodeCache {
-        self.encode_caches.lock().unwrap().entry(uri.clone()).or_default().clone()
+        self.encode_caches
+            .lock()
+            .unwrap()
+            .entry(uri.clone())
+            .or_default()
+            .clone()
     }
 
     /// Forgets what was kept for a closed document.
@@ -136,13 +141,20 @@ impl State {
 
     /// The delay between a change and its analysis: the settings', else the server's.
     pub(crate) fn debounce(&self) -> Duration {
-        self.settings.lock().unwrap().diagnostics_delay.map_or(self.config.debounce, Duration::from_millis)
+        self.settings
+            .lock()
+            .unwrap()
+            .diagnostics_delay
+            .map_or(self.config.debounce, Duration::from_millis)
     }
 
     /// The analysis of `uri` if it is of the document's current revision.
     pub(crate) fn current_analysis(&self, uri: &Url, revision: u64) -> Option<Arc<Analysis>> {
         let analyses = self.analyses.lock().unwrap();
-        analyses.get(uri).filter(|(r, _)| *r == revision).map(|(_, a)| a.clone())
+        analyses
+            .get(uri)
+            .filter(|(r, _)| *r == revision)
+            .map(|(_, a)| a.clone())
     }
 
     /// Gives the document `uri` a new revision without changing its text (a file it
@@ -196,7 +208,11 @@ impl LanguageServer for Server {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        if self.state.watch_files.load(std::sync::atomic::Ordering::Relaxed) {
+        if self
+            .state
+            .watch_files
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
             handlers::watched_files::register(self);
         }
     }
@@ -233,10 +249,17 @@ impl LanguageServer for Server {
         handlers::configuration::did_change_configuration(self, params.settings).await;
     }
 
-    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {
+    async fn execute_command(
+        &self,
+        params: ExecuteCommandParams,
+    ) -> Result<Option<serde_json::Value>> {
         match params.command.as_str() {
-            handlers::on_save::ASSEMBLE => handlers::on_save::execute_assemble(self, params.arguments).await,
-            other => Err(tower_lsp::jsonrpc::Error::invalid_params(format!("unknown command {other}"))),
+            handlers::on_save::ASSEMBLE => {
+                handlers::on_save::execute_assemble(self, params.arguments).await
+            }
+            other => Err(tower_lsp::jsonrpc::Error::invalid_params(format!(
+                "unknown command {other}"
+            ))),
         }
     }
 
@@ -244,11 +267,17 @@ impl LanguageServer for Server {
         handlers::register_usage::inlay_hints(self, params).await
     }
 
-    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
         handlers::navigation::definition(self, params.text_document_position_params).await
     }
 
-    async fn goto_declaration(&self, params: request::GotoDeclarationParams) -> Result<Option<request::GotoDeclarationResponse>> {
+    async fn goto_declaration(
+        &self,
+        params: request::GotoDeclarationParams,
+    ) -> Result<Option<request::GotoDeclarationResponse>> {
         handlers::navigation::definition(self, params.text_document_position_params).await
     }
 
@@ -256,11 +285,17 @@ impl LanguageServer for Server {
         handlers::navigation::references(self, params).await
     }
 
-    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
         handlers::navigation::highlight(self, params).await
     }
 
-    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
         handlers::rename::prepare_rename(self, params).await
     }
 
@@ -272,7 +307,10 @@ impl LanguageServer for Server {
         handlers::document_links::document_links(self, params).await
     }
 
-    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<Vec<SymbolInformation>>> {
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<Vec<SymbolInformation>>> {
         handlers::workspace_symbols::symbols(self, params).await
     }
 
@@ -299,18 +337,30 @@ impl LanguageServer for Server {
     }
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
-        Ok(handlers::signature_help::signature_help(&self.state, params))
+        Ok(handlers::signature_help::signature_help(
+            &self.state,
+            params,
+        ))
     }
 
-    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
         handlers::semantic_tokens::full(&self.state, params).await
     }
 
-    async fn semantic_tokens_full_delta(&self, params: SemanticTokensDeltaParams) -> Result<Option<SemanticTokensFullDeltaResult>> {
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         handlers::semantic_tokens::full_delta(&self.state, params).await
     }
 
-    async fn semantic_tokens_range(&self, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
         handlers::semantic_tokens::range(&self.state, params).await
     }
 
@@ -318,8 +368,14 @@ impl LanguageServer for Server {
         Ok(handlers::folding_ranges::folding_range(&self.state, params))
     }
 
-    async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
-        Ok(handlers::selection_ranges::selection_range(&self.state, params))
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        Ok(handlers::selection_ranges::selection_range(
+            &self.state,
+            params,
+        ))
     }
 }
 

@@ -27,7 +27,9 @@ use std::time::Duration;
 
 use futures::FutureExt;
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader,
+};
 use tokio::sync::mpsc;
 use tower_lsp::jsonrpc::{self, Request, Response};
 
@@ -99,11 +101,17 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(input: &mut R) -> std::io::Resu
     };
     if length > MAX_MESSAGE {
         // Skipped, never held.
-        let skipped = tokio::io::copy(&mut (&mut *input).take(length as u64), &mut tokio::io::sink()).await?;
+        let skipped = tokio::io::copy(
+            &mut (&mut *input).take(length as u64),
+            &mut tokio::io::sink(),
+        )
+        .await?;
         if skipped < length as u64 {
             return Ok(None);
         }
-        return Ok(Some(Frame::Malformed(format!("message of {length} bytes, over the limit of {MAX_MESSAGE}"))));
+        return Ok(Some(Frame::Malformed(format!(
+            "message of {length} bytes, over the limit of {MAX_MESSAGE}"
+        ))));
     }
     let mut body = vec![0; length];
     match input.read_exact(&mut body).await {
@@ -115,7 +123,9 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(input: &mut R) -> std::io::Resu
 
 /// A header line with its line break; `Err` for a line over [`MAX_HEADER_LINE`] (read to
 /// its end and dropped); `None` at the end of the input.
-async fn read_header_line<R: AsyncBufRead + Unpin>(input: &mut R) -> std::io::Result<Option<Result<String, String>>> {
+async fn read_header_line<R: AsyncBufRead + Unpin>(
+    input: &mut R,
+) -> std::io::Result<Option<Result<String, String>>> {
     let mut line = Vec::new();
     let mut too_long = false;
     loop {
@@ -160,7 +170,9 @@ enum Verdict {
 fn judge(body: &[u8]) -> Verdict {
     // The usual case first, in one pass over the body (a `didOpen` may be megabytes).
     if let Ok(request) = serde_json::from_slice::<Request>(body) {
-        return Verdict::Forward { method: Some(request.method().to_string()) };
+        return Verdict::Forward {
+            method: Some(request.method().to_string()),
+        };
     }
     if serde_json::from_slice::<Response>(body).is_ok() {
         return Verdict::Forward { method: None };
@@ -170,7 +182,10 @@ fn judge(body: &[u8]) -> Verdict {
         Err(e) => {
             let mut error = jsonrpc::Error::parse_error();
             error.data = Some(Value::String(e.to_string()));
-            return Verdict::Refuse { id: Value::Null, error };
+            return Verdict::Refuse {
+                id: Value::Null,
+                error,
+            };
         }
     };
     let id = match value.get("id") {
@@ -178,7 +193,9 @@ fn judge(body: &[u8]) -> Verdict {
         _ => Value::Null,
     };
     let mut error = jsonrpc::Error::invalid_request();
-    error.data = Some(Value::String("not a JSON-RPC 2.0 request, notification or response".into()));
+    error.data = Some(Value::String(
+        "not a JSON-RPC 2.0 request, notification or response".into(),
+    ));
     Verdict::Refuse { id, error }
 }
 
@@ -238,7 +255,10 @@ async fn pump_input<I: AsyncRead + Unpin>(
 }
 
 /// Cuts tower-lsp's output into frames, for the one writer.
-async fn pump_server_output(from_server: tokio::io::DuplexStream, replies: mpsc::UnboundedSender<Vec<u8>>) {
+async fn pump_server_output(
+    from_server: tokio::io::DuplexStream,
+    replies: mpsc::UnboundedSender<Vec<u8>>,
+) {
     let mut from_server = BufReader::new(from_server);
     while let Ok(Some(Frame::Body(body))) = read_frame(&mut from_server).await {
         if replies.send(frame(&body)).is_err() {
@@ -248,7 +268,10 @@ async fn pump_server_output(from_server: tokio::io::DuplexStream, replies: mpsc:
 }
 
 /// Writes whole frames to the client until every sender is gone.
-async fn write_output<O: AsyncWrite + Unpin>(mut output: O, mut frames: mpsc::UnboundedReceiver<Vec<u8>>) {
+async fn write_output<O: AsyncWrite + Unpin>(
+    mut output: O,
+    mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+) {
     while let Some(frame) = frames.recv().await {
         if output.write_all(&frame).await.is_err() || output.flush().await.is_err() {
             // The client is gone: keep draining so that senders never block.
@@ -271,7 +294,8 @@ where
     let (to_server, server_input) = tokio::io::duplex(1 << 16);
     let (server_output, from_server) = tokio::io::duplex(1 << 16);
     let (replies, frames) = mpsc::unbounded_channel();
-    let server = tower_lsp::Server::new(server_input, server_output, socket).serve(CatchPanic(service));
+    let server =
+        tower_lsp::Server::new(server_input, server_output, socket).serve(CatchPanic(service));
     let input_done = {
         let replies = replies.clone();
         async move {
@@ -344,10 +368,16 @@ where
             Ok(id.map(|id| Response::from_error(id, error)))
         };
         match call {
-            Ok(future) => Box::pin(AssertUnwindSafe(future).catch_unwind().map(move |result| match result {
-                Ok(result) => result,
-                Err(_) => internal_error(),
-            })),
+            Ok(future) => {
+                Box::pin(
+                    AssertUnwindSafe(future)
+                        .catch_unwind()
+                        .map(move |result| match result {
+                            Ok(result) => result,
+                            Err(_) => internal_error(),
+                        }),
+                )
+            }
             Err(_) => Box::pin(futures::future::ready(internal_error())),
         }
     }
@@ -395,10 +425,17 @@ mod tests {
         let mut input = vec![b'x'; MAX_HEADER_LINE * 3];
         input.extend_from_slice(b"\r\n\r\nContent-Length: 1\r\n\r\n1");
         let frames = frames_of(&input).await;
-        assert!(matches!(&frames[0], Frame::Malformed(m) if m.contains("header line over")), "{frames:?}");
+        assert!(
+            matches!(&frames[0], Frame::Malformed(m) if m.contains("header line over")),
+            "{frames:?}"
+        );
         assert_eq!(frames[1], Frame::Body(b"1".to_vec()));
         let huge = format!("Content-Length: {}\r\n\r\n", MAX_MESSAGE + 1);
-        assert_eq!(frames_of(huge.as_bytes()).await, [], "cut short: the end of the input");
+        assert_eq!(
+            frames_of(huge.as_bytes()).await,
+            [],
+            "cut short: the end of the input"
+        );
     }
 
     #[test]
@@ -409,10 +446,19 @@ mod tests {
         };
         assert_eq!(refused("{bad json}"), Some((Value::Null, -32700)));
         assert_eq!(refused("[]"), Some((Value::Null, -32600)));
-        assert_eq!(refused(r#"{"id": 4, "params": 1}"#), Some((json!(4), -32600)));
-        assert_eq!(refused(r#"{"jsonrpc": "2.0", "id": 1, "method": "x"}"#), None);
+        assert_eq!(
+            refused(r#"{"id": 4, "params": 1}"#),
+            Some((json!(4), -32600))
+        );
+        assert_eq!(
+            refused(r#"{"jsonrpc": "2.0", "id": 1, "method": "x"}"#),
+            None
+        );
         assert_eq!(refused(r#"{"jsonrpc": "2.0", "method": "x"}"#), None);
-        assert_eq!(refused(r#"{"jsonrpc": "2.0", "id": 1, "result": null}"#), None);
+        assert_eq!(
+            refused(r#"{"jsonrpc": "2.0", "id": 1, "result": null}"#),
+            None
+        );
     }
 
     /// A server with a request that panics.
@@ -437,13 +483,17 @@ mod tests {
     /// Initializes a `Panicky` server, waits for its reply, then sends `input`; the exit
     /// status and everything the server wrote after the initialize reply.
     async fn exchange(input: &str) -> (i32, String) {
-        let (service, socket) = LspService::build(|_| Panicky).custom_method("test/panic", Panicky::panic).finish();
+        let (service, socket) = LspService::build(|_| Panicky)
+            .custom_method("test/panic", Panicky::panic)
+            .finish();
         let (client, server) = tokio::io::duplex(1 << 16);
         let (server_read, server_write) = tokio::io::split(server);
         let server = tokio::spawn(serve(service, socket, server_read, server_write));
         let (client_read, mut client_write) = tokio::io::split(client);
         let mut client_read = BufReader::new(client_read);
-        let initialize = message(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#);
+        let initialize = message(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+        );
         client_write.write_all(initialize.as_bytes()).await.unwrap();
         let reply = read_frame(&mut client_read).await.unwrap();
         assert!(matches!(reply, Some(Frame::Body(_))), "{reply:?}");
@@ -471,9 +521,17 @@ mod tests {
         let (status, output) = exchange(&input).await;
         assert_eq!(status, 0, "exit after shutdown");
         // tower-lsp refuses requests after `shutdown`.
-        assert!(output.contains(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"},"id":4}"#), "{output}");
+        assert!(
+            output.contains(
+                r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"},"id":4}"#
+            ),
+            "{output}"
+        );
         assert!(output.contains(r#""error":{"code":-32603,"message":"the server failed while handling `test/panic`"},"id":2"#), "{output}");
-        assert!(output.contains(r#"{"jsonrpc":"2.0","result":null,"id":3}"#), "{output}");
+        assert!(
+            output.contains(r#"{"jsonrpc":"2.0","result":null,"id":3}"#),
+            "{output}"
+        );
     }
 
     #[tokio::test]
@@ -490,8 +548,17 @@ mod tests {
         let (status, output) = exchange(&input).await;
         assert_eq!(status, 1, "exit without shutdown");
         assert_eq!(output.matches(r#""code":-32700"#).count(), 2, "{output}");
-        assert!(output.contains(r#""code":-32600"#) && output.contains(r#""id":7"#), "{output}");
-        assert!(output.contains(r#""id":2"#), "still serving after them: {output}");
-        assert!(!output.contains(r#""id":3"#), "nothing is read after exit: {output}");
+        assert!(
+            output.contains(r#""code":-32600"#) && output.contains(r#""id":7"#),
+            "{output}"
+        );
+        assert!(
+            output.contains(r#""id":2"#),
+            "still serving after them: {output}"
+        );
+        assert!(
+            !output.contains(r#""id":3"#),
+            "nothing is read after exit: {output}"
+        );
     }
 }

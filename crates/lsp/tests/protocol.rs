@@ -38,7 +38,11 @@ impl TestClient {
     }
 
     /// [`TestClient::start`] with a workspace root (`rootUri`).
-    async fn start_with_root(debounce: Duration, capabilities: Value, root_uri: Value) -> TestClient {
+    async fn start_with_root(
+        debounce: Duration,
+        capabilities: Value,
+        root_uri: Value,
+    ) -> TestClient {
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_io);
         tokio::spawn(gcn_lsp::serve(
@@ -571,7 +575,10 @@ impl TestClient {
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
             .await;
         loop {
-            let message = self.receive(PATIENCE).await.unwrap_or_else(|| panic!("no answer to {method}"));
+            let message = self
+                .receive(PATIENCE)
+                .await
+                .unwrap_or_else(|| panic!("no answer to {method}"));
             if message.get("method").is_none() && message["id"] == id {
                 return message;
             }
@@ -590,15 +597,19 @@ impl TestClient {
 
     async fn open_file(&mut self, uri: &str, text: &str) {
         let doc = json!({ "uri": uri, "languageId": "clrx", "version": 1, "text": text });
-        self.notify("textDocument/didOpen", json!({ "textDocument": doc })).await;
+        self.notify("textDocument/didOpen", json!({ "textDocument": doc }))
+            .await;
     }
 
     async fn change_file(&mut self, uri: &str, version: i32, change: Change<'_>) {
         let ((l0, c0), (l1, c1), text) = change;
         let range = json!({ "start": { "line": l0, "character": c0 }, "end": { "line": l1, "character": c1 } });
         let doc = json!({ "uri": uri, "version": version });
-        self.notify("textDocument/didChange", json!({ "textDocument": doc, "contentChanges": [{ "range": range, "text": text }] }))
-            .await;
+        self.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": doc, "contentChanges": [{ "range": range, "text": text }] }),
+        )
+        .await;
     }
 
     /// The next notification `method` that `matches`, within [`PATIENCE`].
@@ -608,7 +619,10 @@ impl TestClient {
             return self.queue.remove(i).unwrap()["params"].clone();
         }
         loop {
-            let m = self.receive(PATIENCE).await.unwrap_or_else(|| panic!("no {method}"));
+            let m = self
+                .receive(PATIENCE)
+                .await
+                .unwrap_or_else(|| panic!("no {method}"));
             if is_it(&m) {
                 return m["params"].clone();
             }
@@ -658,7 +672,11 @@ scale:
 fn project() -> Project {
     Project::new(
         "project",
-        &[("gcn.toml", PROJECT_TOML), ("inc/helpers.s", HELPERS), ("kernel.s", PROJECT_KERNEL)],
+        &[
+            ("gcn.toml", PROJECT_TOML),
+            ("inc/helpers.s", HELPERS),
+            ("kernel.s", PROJECT_KERNEL),
+        ],
     )
 }
 
@@ -668,22 +686,49 @@ async fn project_sources_get_the_assemblers_diagnostics_and_counts() {
     let uri = project.uri("kernel.s");
     let mut client = TestClient::default().await;
     client.open_file(&uri, PROJECT_KERNEL).await;
-    assert_eq!(client.diagnostics_of(&uri, Some(1)).await, Vec::<Value>::new());
+    assert_eq!(
+        client.diagnostics_of(&uri, Some(1)).await,
+        Vec::<Value>::new()
+    );
     // An instruction the GPU lacks, and a branch to nowhere.
-    client.change_file(&uri, 2, ((9, 0), (9, 0), "        v_pk_add_f16 v1, v2, v3\n        s_branch nowhere\n")).await;
+    client
+        .change_file(
+            &uri,
+            2,
+            (
+                (9, 0),
+                (9, 0),
+                "        v_pk_add_f16 v1, v2, v3\n        s_branch nowhere\n",
+            ),
+        )
+        .await;
     expect![[r#"
         9:8-9:20 1 unknown instruction: `v_pk_add_f16` is not available on GCN1.2 (only on GCN1.4, GCN1.4.1, GCN1.5, GCN1.5.1)
         10:17-10:24 1 Unresolved symbol 'nowhere'
     "#]]
     .assert_eq(&render_diagnostics(&client.diagnostics_of(&uri, Some(2)).await));
     client.change_file(&uri, 3, ((9, 0), (11, 0), "")).await;
-    assert_eq!(client.diagnostics_of(&uri, Some(3)).await, Vec::<Value>::new());
+    assert_eq!(
+        client.diagnostics_of(&uri, Some(3)).await,
+        Vec::<Value>::new()
+    );
 
-    let usage = client.request("gcn/registerUsage", json!({ "textDocument": { "uri": uri } })).await;
+    let usage = client
+        .request(
+            "gcn/registerUsage",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .await;
     expect![[r#"{"kernels":[{"extra_sgprs":2,"label":"SGPR 7 · VGPR 6 · 10 waves","name":"scale","range":{"end":{"character":5,"line":6},"start":{"character":0,"line":6}},"sgprs":0,"sgprsnum":7,"vgprs":6,"vgprsnum":6,"waves":10}],"version":3}"#]]
     .assert_eq(&usage.to_string());
-    let range = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 20, "character": 0 } });
-    let hints = client.request("textDocument/inlayHint", json!({ "textDocument": { "uri": uri }, "range": range })).await;
+    let range =
+        json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 20, "character": 0 } });
+    let hints = client
+        .request(
+            "textDocument/inlayHint",
+            json!({ "textDocument": { "uri": uri }, "range": range }),
+        )
+        .await;
     assert_eq!(hints[0]["label"], usage["kernels"][0]["label"]);
     assert_eq!(hints[0]["position"], json!({ "line": 6, "character": 6 }));
 }
@@ -696,28 +741,53 @@ async fn saving_writes_the_binary_and_keeps_it_when_the_source_has_errors() {
     let mut client = TestClient::default().await;
     client.open_file(&uri, PROJECT_KERNEL).await;
     client.diagnostics_of(&uri, Some(1)).await;
-    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } })).await;
+    client
+        .notify(
+            "textDocument/didSave",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .await;
     let message = client.notification("window/showMessage", |_| true).await;
     assert_eq!(message["type"], 3, "{message}");
     let written = std::fs::read(&output).unwrap();
     let expected = {
-        let input = gcn_asm::Input { name: project.path("kernel.s").display().to_string(), text: PROJECT_KERNEL.into() };
-        let mut options = gcn_driver::options(&gcn_driver::Cli::try_parse_args(&["-g", "Tonga", "--llvmVersion=30900"]).unwrap());
+        let input = gcn_asm::Input {
+            name: project.path("kernel.s").display().to_string(),
+            text: PROJECT_KERNEL.into(),
+        };
+        let mut options = gcn_driver::options(
+            &gcn_driver::Cli::try_parse_args(&["-g", "Tonga", "--llvmVersion=30900"]).unwrap(),
+        );
         options.work_dir = Some(project.dir.clone());
         gcn_driver::output_bytes(&gcn_asm::assemble(vec![input], options), None).unwrap()
     };
     assert_eq!(written, expected);
 
-    client.change_file(&uri, 2, ((9, 0), (9, 0), "        s_frobnicate\n")).await;
-    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } })).await;
+    client
+        .change_file(&uri, 2, ((9, 0), (9, 0), "        s_frobnicate\n"))
+        .await;
+    client
+        .notify(
+            "textDocument/didSave",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .await;
     let message = client.notification("window/showMessage", |_| true).await;
     assert_eq!(message["type"], 1, "{message}");
-    assert!(message["message"].as_str().unwrap().contains("1 error"), "{message}");
+    assert!(
+        message["message"].as_str().unwrap().contains("1 error"),
+        "{message}"
+    );
     assert_eq!(std::fs::read(&output).unwrap(), written);
 
     client.change_file(&uri, 3, ((9, 0), (10, 0), "")).await;
     std::fs::remove_file(&output).unwrap();
-    let answer = client.request("workspace/executeCommand", json!({ "command": "gcn.assemble", "arguments": [uri] })).await;
+    let answer = client
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "gcn.assemble", "arguments": [uri] }),
+        )
+        .await;
     assert_eq!(answer["output"], output.display().to_string());
     assert_eq!(std::fs::read(&output).unwrap(), written);
 }
@@ -726,13 +796,24 @@ async fn saving_writes_the_binary_and_keeps_it_when_the_source_has_errors() {
 async fn saving_a_file_that_is_not_utf8_writes_the_binary_gcnasm_writes_from_its_bytes() {
     // Saved in Latin-1: the editor shows `é` (U+00E9), the file holds the byte E9, and
     // gcnasm, which reads bytes, puts E9 in the string.
-    let project = Project::new("latin1", &[("gcn.toml", "args = [\"-b\", \"rawcode\"]\n[on-save]\noutput = \"out.bin\"\n")]);
+    let project = Project::new(
+        "latin1",
+        &[(
+            "gcn.toml",
+            "args = [\"-b\", \"rawcode\"]\n[on-save]\noutput = \"out.bin\"\n",
+        )],
+    );
     std::fs::write(project.path("k.s"), b".ascii \"caf\xe9\"\n").unwrap();
     let uri = project.uri("k.s");
     let mut client = TestClient::default().await;
     client.open_file(&uri, ".ascii \"caf\u{e9}\"\n").await;
     client.diagnostics_of(&uri, Some(1)).await;
-    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } })).await;
+    client
+        .notify(
+            "textDocument/didSave",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .await;
     let message = client.notification("window/showMessage", |_| true).await;
     assert_eq!(message["type"], 3, "{message}");
     assert_eq!(std::fs::read(project.path("out.bin")).unwrap(), b"caf\xe9");
@@ -740,20 +821,44 @@ async fn saving_a_file_that_is_not_utf8_writes_the_binary_gcnasm_writes_from_its
 
 #[tokio::test]
 async fn an_output_over_a_source_is_refused() {
-    let project = Project::new("over", &[("gcn.toml", "[on-save]\noutput = \"inc/helpers.s\"\n"), ("inc/helpers.s", HELPERS), ("kernel.s", PROJECT_KERNEL)]);
+    let project = Project::new(
+        "over",
+        &[
+            ("gcn.toml", "[on-save]\noutput = \"inc/helpers.s\"\n"),
+            ("inc/helpers.s", HELPERS),
+            ("kernel.s", PROJECT_KERNEL),
+        ],
+    );
     let uri = project.uri("kernel.s");
     let mut client = TestClient::default().await;
     client.open_file(&uri, PROJECT_KERNEL).await;
     client.diagnostics_of(&uri, Some(1)).await;
-    let refused = client.request_outcome("workspace/executeCommand", json!({ "command": "gcn.assemble", "arguments": [uri] })).await;
-    let message = refused.unwrap_err()["message"].as_str().unwrap().to_string();
+    let refused = client
+        .request_outcome(
+            "workspace/executeCommand",
+            json!({ "command": "gcn.assemble", "arguments": [uri] }),
+        )
+        .await;
+    let message = refused.unwrap_err()["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(message.contains("it is a source file"), "{message}");
-    assert_eq!(std::fs::read_to_string(project.path("inc/helpers.s")).unwrap(), HELPERS);
+    assert_eq!(
+        std::fs::read_to_string(project.path("inc/helpers.s")).unwrap(),
+        HELPERS
+    );
 }
 
 #[tokio::test]
 async fn a_bad_project_file_is_reported_on_it_and_left_out() {
-    let project = Project::new("badtoml", &[("gcn.toml", "args = [\"-g\", \"Nonsense\"]\n"), ("kernel.s", ".rawcode\ns_endpgm\n")]);
+    let project = Project::new(
+        "badtoml",
+        &[
+            ("gcn.toml", "args = [\"-g\", \"Nonsense\"]\n"),
+            ("kernel.s", ".rawcode\ns_endpgm\n"),
+        ],
+    );
     let uri = project.uri("kernel.s");
     let mut client = TestClient::default().await;
     client.open_file(&uri, ".rawcode\ns_endpgm\n").await;
@@ -761,21 +866,42 @@ async fn a_bad_project_file_is_reported_on_it_and_left_out() {
     assert_eq!(on_source.len(), 1, "{on_source:?}");
     assert_eq!(on_source[0]["severity"], 2);
     let on_toml = client.diagnostics_of(&project.uri("gcn.toml"), None).await;
-    assert!(on_toml[0]["message"].as_str().unwrap().contains("Nonsense"), "{on_toml:?}");
+    assert!(
+        on_toml[0]["message"].as_str().unwrap().contains("Nonsense"),
+        "{on_toml:?}"
+    );
 }
 
 #[tokio::test]
 async fn settings_changes_apply_to_open_sources() {
-    let project = Project::new("settings", &[("kernel.s", ".rawcode\ns_cmp_eq_u64 s[0:1], s[2:3]\n")]);
+    let project = Project::new(
+        "settings",
+        &[("kernel.s", ".rawcode\ns_cmp_eq_u64 s[0:1], s[2:3]\n")],
+    );
     let uri = project.uri("kernel.s");
     let options = json!({ "args": ["-g", "Pitcairn"], "diagnosticsDelay": 0 });
     let mut client = TestClient::start(Duration::from_millis(20), json!({})).await;
-    client.notify("workspace/didChangeConfiguration", json!({ "settings": { "gcn": options } })).await;
-    client.open_file(&uri, ".rawcode\ns_cmp_eq_u64 s[0:1], s[2:3]\n").await;
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": { "gcn": options } }),
+        )
+        .await;
+    client
+        .open_file(&uri, ".rawcode\ns_cmp_eq_u64 s[0:1], s[2:3]\n")
+        .await;
     assert_eq!(client.diagnostics_of(&uri, Some(1)).await.len(), 1);
     let options = json!({ "args": ["-g", "Tonga"] });
-    client.notify("workspace/didChangeConfiguration", json!({ "settings": options })).await;
-    assert_eq!(client.diagnostics_of(&uri, Some(1)).await, Vec::<Value>::new());
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": options }),
+        )
+        .await;
+    assert_eq!(
+        client.diagnostics_of(&uri, Some(1)).await,
+        Vec::<Value>::new()
+    );
 }
 
 #[tokio::test]
@@ -784,33 +910,54 @@ async fn an_edit_of_an_open_included_file_reaches_its_includer() {
     let (kernel, helpers) = (project.uri("kernel.s"), project.uri("inc/helpers.s"));
     let mut client = TestClient::default().await;
     client.open_file(&kernel, PROJECT_KERNEL).await;
-    assert_eq!(client.diagnostics_of(&kernel, Some(1)).await, Vec::<Value>::new());
+    assert_eq!(
+        client.diagnostics_of(&kernel, Some(1)).await,
+        Vec::<Value>::new()
+    );
     client.open_file(&helpers, HELPERS).await;
     client.diagnostics_of(&helpers, Some(1)).await;
     // The macro's body, in the open buffer only (not on disk), gets a mistake.
-    client.change_file(&helpers, 2, ((1, 8), (1, 17), "v_frob")).await;
+    client
+        .change_file(&helpers, 2, ((1, 8), (1, 17), "v_frob"))
+        .await;
     let diagnostics = client.first_diagnostics_of(&kernel).await;
     expect![[r#"
         8:8-8:12 1 unknown instruction `v_frob`
     "#]]
     .assert_eq(&render_diagnostics(&diagnostics));
-    assert_eq!(diagnostics[0]["relatedInformation"][0]["location"]["uri"], helpers);
+    assert_eq!(
+        diagnostics[0]["relatedInformation"][0]["location"]["uri"],
+        helpers
+    );
 }
 
 #[tokio::test]
 async fn an_included_file_changed_on_disk_reaches_its_includer() {
     let project = Project::new(
         "watched",
-        &[("gcn.toml", PROJECT_TOML), ("inc/helpers.s", HELPERS), ("kernel.s", PROJECT_KERNEL)],
+        &[
+            ("gcn.toml", PROJECT_TOML),
+            ("inc/helpers.s", HELPERS),
+            ("kernel.s", PROJECT_KERNEL),
+        ],
     );
     let kernel = project.uri("kernel.s");
     let mut client = TestClient::default().await;
     client.open_file(&kernel, PROJECT_KERNEL).await;
-    assert_eq!(client.diagnostics_of(&kernel, Some(1)).await, Vec::<Value>::new());
+    assert_eq!(
+        client.diagnostics_of(&kernel, Some(1)).await,
+        Vec::<Value>::new()
+    );
     // Another program (a checkout, say) changes the included file, which is not open.
-    std::fs::write(project.path("inc/helpers.s"), HELPERS.replace("v_add_u32", "v_frob")).unwrap();
+    std::fs::write(
+        project.path("inc/helpers.s"),
+        HELPERS.replace("v_add_u32", "v_frob"),
+    )
+    .unwrap();
     let changes = json!({ "changes": [{ "uri": project.uri("inc/helpers.s"), "type": 2 }] });
-    client.notify("workspace/didChangeWatchedFiles", changes).await;
+    client
+        .notify("workspace/didChangeWatchedFiles", changes)
+        .await;
     let diagnostics = client.first_diagnostics_of(&kernel).await;
     expect![[r#"
         8:8-8:12 1 unknown instruction `v_frob`
@@ -825,20 +972,29 @@ async fn an_open_included_file_shows_what_its_open_includer_finds_there() {
     let project = Project::new(
         "fragment",
         &[
-            ("gcn.toml", "args = [\"-b\", \"rawcode\", \"-g\", \"Tonga\"]\n"),
+            (
+                "gcn.toml",
+                "args = [\"-b\", \"rawcode\", \"-g\", \"Tonga\"]\n",
+            ),
             ("main.s", "COUNT = 4\n.include \"body.s\"\ns_endpgm\n"),
             ("body.s", "s_mov_b32 s0, COUNT\ns_bogus\n"),
         ],
     );
     let (main, body) = (project.uri("main.s"), project.uri("body.s"));
     let mut client = TestClient::default().await;
-    client.open_file(&body, "s_mov_b32 s0, COUNT\ns_bogus\n").await;
+    client
+        .open_file(&body, "s_mov_b32 s0, COUNT\ns_bogus\n")
+        .await;
     expect![[r#"
         0:14-0:19 1 Unresolved symbol 'COUNT'
         1:0-1:7 1 unknown instruction `s_bogus`
     "#]]
-    .assert_eq(&render_diagnostics(&client.diagnostics_of(&body, Some(1)).await));
-    client.open_file(&main, "COUNT = 4\n.include \"body.s\"\ns_endpgm\n").await;
+    .assert_eq(&render_diagnostics(
+        &client.diagnostics_of(&body, Some(1)).await,
+    ));
+    client
+        .open_file(&main, "COUNT = 4\n.include \"body.s\"\ns_endpgm\n")
+        .await;
     let in_context = loop {
         let d = client.diagnostics_of(&body, Some(1)).await;
         if d.len() == 1 {
@@ -853,12 +1009,24 @@ async fn an_open_included_file_shows_what_its_open_includer_finds_there() {
     let at = json!({ "textDocument": { "uri": body }, "position": { "line": 0, "character": 16 } });
     let definition = client.request("textDocument/definition", at).await;
     assert_eq!(definition[0]["uri"], main, "{definition}");
-    assert_eq!(definition[0]["range"]["start"], json!({ "line": 0, "character": 0 }), "{definition}");
+    assert_eq!(
+        definition[0]["range"]["start"],
+        json!({ "line": 0, "character": 0 }),
+        "{definition}"
+    );
     let at = json!({ "textDocument": { "uri": body }, "position": { "line": 0, "character": 16 } });
     let hover = client.request("textDocument/hover", at).await.to_string();
-    assert!(hover.contains("value: 4 (0x4)") && hover.contains("defined at `main.s:1`"), "{hover}");
+    assert!(
+        hover.contains("value: 4 (0x4)") && hover.contains("defined at `main.s:1`"),
+        "{hover}"
+    );
     // Closing the source gives the fragment its own diagnostics back.
-    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": main } })).await;
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": main } }),
+        )
+        .await;
     let alone = loop {
         let d = client.diagnostics_of(&body, Some(1)).await;
         if d.len() == 2 {
@@ -870,12 +1038,18 @@ async fn an_open_included_file_shows_what_its_open_includer_finds_there() {
 
 #[tokio::test]
 async fn the_server_asks_to_watch_files_when_the_client_can() {
-    let capabilities = json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    let capabilities =
+        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
     let mut client = TestClient::start(Duration::ZERO, capabilities).await;
-    let params = client.notification("client/registerCapability", |_| true).await;
+    let params = client
+        .notification("client/registerCapability", |_| true)
+        .await;
     let registration = &params["registrations"][0];
     assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
-    assert_eq!(registration["registerOptions"]["watchers"][0]["globPattern"], "**/*");
+    assert_eq!(
+        registration["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*"
+    );
 }
 
 #[tokio::test]
@@ -892,9 +1066,16 @@ async fn an_inlay_hint_refresh_answered_after_the_next_edit_keeps_the_server_ali
                 break m;
             }
         };
-        client.change(version, &[((1, 6), (1, 7), if version % 2 == 0 { "1" } else { "0" })]).await;
+        client
+            .change(
+                version,
+                &[((1, 6), (1, 7), if version % 2 == 0 { "1" } else { "0" })],
+            )
+            .await;
         tokio::time::sleep(Duration::from_millis(50)).await;
-        client.send(json!({ "jsonrpc": "2.0", "id": request["id"], "result": null })).await;
+        client
+            .send(json!({ "jsonrpc": "2.0", "id": request["id"], "result": null }))
+            .await;
     }
     assert!(client.symbols().await.is_array());
 }
@@ -906,9 +1087,21 @@ async fn an_inlay_hint_refresh_answered_after_the_next_edit_keeps_the_server_ali
 async fn malformed_messages_are_answered_and_the_server_goes_on() {
     let mut client = TestClient::default().await;
     client.open(VALID).await;
-    client.writer.write_all(b"Content-Length: 10\r\n\r\n{bad json}").await.unwrap();
-    client.writer.write_all(b"Content-Length: 2\r\n\r\n[]").await.unwrap();
-    client.writer.write_all(b"X-Nothing: 1\r\n\r\n").await.unwrap();
+    client
+        .writer
+        .write_all(b"Content-Length: 10\r\n\r\n{bad json}")
+        .await
+        .unwrap();
+    client
+        .writer
+        .write_all(b"Content-Length: 2\r\n\r\n[]")
+        .await
+        .unwrap();
+    client
+        .writer
+        .write_all(b"X-Nothing: 1\r\n\r\n")
+        .await
+        .unwrap();
     let mut codes = Vec::new();
     while codes.len() < 3 {
         let message = client.receive(PATIENCE).await.expect("an error reply");
@@ -950,28 +1143,62 @@ fn position(line: u32, character: u32) -> Value {
 async fn initialize_advertises_the_language_features() {
     let client = TestClient::default().await;
     let caps = &client.initialize_result["capabilities"];
-    for cap in ["hoverProvider", "completionProvider", "signatureHelpProvider", "foldingRangeProvider", "selectionRangeProvider"] {
+    for cap in [
+        "hoverProvider",
+        "completionProvider",
+        "signatureHelpProvider",
+        "foldingRangeProvider",
+        "selectionRangeProvider",
+    ] {
         assert!(!caps[cap].is_null(), "{cap} missing: {caps}");
     }
     assert_eq!(
         caps["semanticTokensProvider"]["legend"]["tokenTypes"],
-        json!(["instruction", "pseudoOp", "register", "label", "symbol", "macro", "number", "string", "comment", "modifier"])
+        json!([
+            "instruction",
+            "pseudoOp",
+            "register",
+            "label",
+            "symbol",
+            "macro",
+            "number",
+            "string",
+            "comment",
+            "modifier"
+        ])
     );
     assert_eq!(caps["semanticTokensProvider"]["range"], json!(true));
-    assert_eq!(caps["semanticTokensProvider"]["full"], json!({ "delta": true }));
+    assert_eq!(
+        caps["semanticTokensProvider"]["full"],
+        json!({ "delta": true })
+    );
 }
 
 #[tokio::test]
 async fn hover_on_instruction_pseudo_op_register_and_number() {
     let mut client = TestClient::default().await;
     client.open(FEATURES).await;
-    let hover = |v: &Value| v["contents"]["value"].as_str().unwrap_or_default().to_string();
+    let hover = |v: &Value| {
+        v["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
     let h = client.request("textDocument/hover", position(11, 12)).await;
-    assert!(hover(&h).contains("v_mul_lo_u32") && hover(&h).contains("opcode on GCN1.2"), "{h}");
+    assert!(
+        hover(&h).contains("v_mul_lo_u32") && hover(&h).contains("opcode on GCN1.2"),
+        "{h}"
+    );
     assert_eq!(h["contents"]["kind"], "markdown");
-    assert_eq!(h["range"], json!({ "start": { "line": 11, "character": 8 }, "end": { "line": 11, "character": 20 } }));
+    assert_eq!(
+        h["range"],
+        json!({ "start": { "line": 11, "character": 8 }, "end": { "line": 11, "character": 20 } })
+    );
     let h = client.request("textDocument/hover", position(8, 10)).await;
-    assert!(hover(&h).contains(".tgsize") && hover(&h).contains("kernel configuration"), "{h}");
+    assert!(
+        hover(&h).contains(".tgsize") && hover(&h).contains("kernel configuration"),
+        "{h}"
+    );
     let h = client.request("textDocument/hover", position(10, 24)).await;
     assert!(hover(&h).contains("s4–s5"), "{h}");
     let h = client.request("textDocument/hover", position(10, 41)).await;
@@ -984,39 +1211,82 @@ async fn hover_on_instruction_pseudo_op_register_and_number() {
 #[tokio::test]
 async fn completion_offers_the_generations_mnemonics_and_the_places_pseudo_ops() {
     let mut client = TestClient::default().await;
-    let text = FEATURES.replace("        .tgsize\n", "        .tg\n").replace("        s_endpgm\n", "        v_add_u\n");
+    let text = FEATURES
+        .replace("        .tgsize\n", "        .tg\n")
+        .replace("        s_endpgm\n", "        v_add_u\n");
     client.open(&text).await;
     let labels = |v: &Value| -> Vec<String> {
-        v["items"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
     };
     // GCN 1.2 (Tonga) has v_add_u16 and v_add_u32.
-    let c = client.request("textDocument/completion", position(16, 15)).await;
+    let c = client
+        .request("textDocument/completion", position(16, 15))
+        .await;
     assert_eq!(labels(&c), ["v_add_u16", "v_add_u32"]);
-    assert_eq!(c["items"][0]["textEdit"]["range"], json!({ "start": { "line": 16, "character": 8 }, "end": { "line": 16, "character": 15 } }));
-    assert!(c["items"][0]["detail"].as_str().unwrap().starts_with("v_add_u16 VDST"));
+    assert_eq!(
+        c["items"][0]["textEdit"]["range"],
+        json!({ "start": { "line": 16, "character": 8 }, "end": { "line": 16, "character": 15 } })
+    );
+    assert!(c["items"][0]["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("v_add_u16 VDST"));
     // Inside `.config`: the configuration pseudo-op.
-    let c = client.request("textDocument/completion", position(8, 11)).await;
+    let c = client
+        .request("textDocument/completion", position(8, 11))
+        .await;
     assert_eq!(labels(&c), [".tgsize"]);
     // Macros come as snippets.
-    let c = client.request("textDocument/completion", position(12, 8)).await;
-    let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
+    let c = client
+        .request("textDocument/completion", position(12, 8))
+        .await;
+    let bump = c["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "bump")
+        .expect("bump offered");
     assert_eq!(bump["insertTextFormat"], 2);
     assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
     // A pseudo-op resolves to its own documentation (told from an instruction by its dot).
-    let int = c["items"].as_array().unwrap().iter().find(|i| i["label"] == ".int").expect(".int offered").clone();
+    let int = c["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == ".int")
+        .expect(".int offered")
+        .clone();
     let resolved = client.request("completionItem/resolve", int).await;
-    assert!(resolved["documentation"]["value"].as_str().unwrap().contains("4-byte"), "{resolved}");
+    assert!(
+        resolved["documentation"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("4-byte"),
+        "{resolved}"
+    );
 }
 
 #[tokio::test]
 async fn signature_help_for_instructions_and_macros() {
     let mut client = TestClient::default().await;
     client.open(FEATURES).await;
-    let s = client.request("textDocument/signatureHelp", position(11, 26)).await;
+    let s = client
+        .request("textDocument/signatureHelp", position(11, 26))
+        .await;
     assert_eq!(s["signatures"][0]["label"], "v_mul_lo_u32 VDST, SRC0, SRC1");
     assert_eq!(s["activeParameter"], 1);
-    assert_eq!(s["signatures"][0]["parameters"][1]["label"], json!([19, 23]));
-    let s = client.request("textDocument/signatureHelp", position(12, 18)).await;
+    assert_eq!(
+        s["signatures"][0]["parameters"][1]["label"],
+        json!([19, 23])
+    );
+    let s = client
+        .request("textDocument/signatureHelp", position(12, 18))
+        .await;
     assert_eq!(s["signatures"][0]["label"], "bump reg, n=1");
     assert_eq!(s["activeParameter"], 1);
 }
@@ -1025,8 +1295,18 @@ async fn signature_help_for_instructions_and_macros() {
 async fn semantic_tokens_full_and_range() {
     let mut client = TestClient::default().await;
     client.open(FEATURES).await;
-    let full = client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } })).await;
-    let data: Vec<u64> = full["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let full = client
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": { "uri": URI } }),
+        )
+        .await;
+    let data: Vec<u64> = full["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
     assert_eq!(data.len() % 5, 0);
     // The first token: `.gallium`, a pseudo-op (type 1), on line 0.
     assert_eq!(&data[..5], &[0, 0, 8, 1, 0]);
@@ -1041,14 +1321,25 @@ async fn semantic_tokens_full_and_range() {
     }
     assert_eq!(&on_line_10[..2], &[3, 0]);
     let range = json!({ "textDocument": { "uri": URI }, "range": { "start": { "line": 10, "character": 0 }, "end": { "line": 11, "character": 0 } } });
-    let part = client.request("textDocument/semanticTokens/range", range).await;
-    let part: Vec<u64> = part["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let part = client
+        .request("textDocument/semanticTokens/range", range)
+        .await;
+    let part: Vec<u64> = part["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
     assert_eq!(part.len() / 5, on_line_10.len());
     assert_eq!(&part[..5], &[10, 0, 1, 3, 0]);
 }
 
 fn ints(v: &Value) -> Vec<u64> {
-    v.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
 }
 
 /// `edits` of a `semanticTokens/full/delta` answer applied to `data`, as a client does
@@ -1060,7 +1351,11 @@ fn apply_edits(data: &[u64], edits: &Value) -> Vec<u64> {
     for edit in edits {
         let start = edit["start"].as_u64().unwrap() as usize;
         let delete = edit["deleteCount"].as_u64().unwrap() as usize;
-        let inserted = if edit["data"].is_null() { Vec::new() } else { ints(&edit["data"]) };
+        let inserted = if edit["data"].is_null() {
+            Vec::new()
+        } else {
+            ints(&edit["data"])
+        };
         out.splice(start..start + delete, inserted);
     }
     out
@@ -1069,14 +1364,22 @@ fn apply_edits(data: &[u64], edits: &Value) -> Vec<u64> {
 impl TestClient {
     /// `semanticTokens/full`: `(resultId, data)`.
     async fn tokens_full(&mut self) -> (Value, Vec<u64>) {
-        let full = self.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } })).await;
+        let full = self
+            .request(
+                "textDocument/semanticTokens/full",
+                json!({ "textDocument": { "uri": URI } }),
+            )
+            .await;
         (full["resultId"].clone(), ints(&full["data"]))
     }
 
     /// `semanticTokens/full/delta` against `previous`: the answer.
     async fn tokens_delta(&mut self, previous: &Value) -> Value {
-        self.request("textDocument/semanticTokens/full/delta", json!({ "textDocument": { "uri": URI }, "previousResultId": previous }))
-            .await
+        self.request(
+            "textDocument/semanticTokens/full/delta",
+            json!({ "textDocument": { "uri": URI }, "previousResultId": previous }),
+        )
+        .await
     }
 }
 
@@ -1089,8 +1392,8 @@ async fn semantic_tokens_delta_applied_gives_the_full_tokens() {
     let (mut id, mut data) = client.tokens_full().await;
     assert!(id.is_string(), "a resultId: {id}");
     let edits: &[Change<'_>] = &[
-        ((11, 8), (11, 8), "s_nop 0\n        "),   // a line inserted
-        ((11, 8), (12, 8), ""),                      // and deleted again
+        ((11, 8), (11, 8), "s_nop 0\n        "),    // a line inserted
+        ((11, 8), (12, 8), ""),                     // and deleted again
         ((0, 0), (0, 0), "# top\n"),                // before every token
         ((17, 8), (17, 16), "s_endpgm\nx = 1 + 2"), // at the end
         ((13, 8), (13, 17), ""),                    // a macro call removed
@@ -1104,7 +1407,10 @@ async fn semantic_tokens_delta_applied_gives_the_full_tokens() {
         assert!(edits.as_array().unwrap().len() <= 1, "{delta}");
         let applied = apply_edits(&data, edits);
         let delta_id = delta["resultId"].clone();
-        assert!(delta_id.is_string() && delta_id != id, "a new resultId: {delta}");
+        assert!(
+            delta_id.is_string() && delta_id != id,
+            "a new resultId: {delta}"
+        );
         // The delta's own result is kept: an unchanged text then needs no edit.
         let again = client.tokens_delta(&delta_id).await;
         assert_eq!(again["edits"], json!([]), "{again}");
@@ -1122,8 +1428,23 @@ async fn semantic_tokens_delta_applied_gives_the_full_tokens() {
 #[tokio::test(start_paused = true)]
 async fn semantic_tokens_delta_over_random_edits() {
     const PIECES: &[&str] = &[
-        "\n", " ", "s_nop 0\n", "v_add_f32 v1, v2, v3\n", "x = 1 + 2\n", "lbl:", "# c\n", "/* a\nb */", ".int 1, 2\n",
-        "s[4:5]", ".macro m\n", ".endm\n", "\"s\"", "v", "1", ",", "é",
+        "\n",
+        " ",
+        "s_nop 0\n",
+        "v_add_f32 v1, v2, v3\n",
+        "x = 1 + 2\n",
+        "lbl:",
+        "# c\n",
+        "/* a\nb */",
+        ".int 1, 2\n",
+        "s[4:5]",
+        ".macro m\n",
+        ".endm\n",
+        "\"s\"",
+        "v",
+        "1",
+        ",",
+        "é",
     ];
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut random = move |n: usize| {
@@ -1142,7 +1463,11 @@ async fn semantic_tokens_delta_over_random_edits() {
         let a = random(chars.len() + 1);
         let b = (a + random(12)).min(chars.len());
         let byte = |i: usize| chars.get(i).map_or(text.len(), |c| c.0);
-        let insert = if random(4) == 0 { "" } else { PIECES[random(PIECES.len())] };
+        let insert = if random(4) == 0 {
+            ""
+        } else {
+            PIECES[random(PIECES.len())]
+        };
         let pos = |offset: usize| {
             let before = &text[..offset];
             let line = before.matches('\n').count() as u32;
@@ -1169,23 +1494,40 @@ async fn semantic_tokens_do_not_hold_back_other_requests() {
     let mut client = TestClient::default().await;
     let long = "        v_add_f32 v1, s[2:3], 1.5 # a comment\n".repeat(40_000);
     client.open(&long).await;
-    client.open_file("file:///test/small.s", "s_nop 0\n.macro m\n.endm\n").await;
+    client
+        .open_file("file:///test/small.s", "s_nop 0\n.macro m\n.endm\n")
+        .await;
     let tokens_id = client.next_id;
     client.next_id += 1;
     client
         .send(json!({ "jsonrpc": "2.0", "id": tokens_id, "method": "textDocument/semanticTokens/full", "params": { "textDocument": { "uri": URI } } }))
         .await;
-    let folds = client.request_raw("textDocument/foldingRange", json!({ "textDocument": { "uri": "file:///test/small.s" } })).await;
+    let folds = client
+        .request_raw(
+            "textDocument/foldingRange",
+            json!({ "textDocument": { "uri": "file:///test/small.s" } }),
+        )
+        .await;
     assert!(folds["result"].is_array(), "{folds}");
     let tokens_answered_first = client.queue.iter().any(|m| m["id"] == tokens_id);
-    assert!(!tokens_answered_first, "the folding ranges waited for the tokens");
+    assert!(
+        !tokens_answered_first,
+        "the folding ranges waited for the tokens"
+    );
     // An edit while they are made: they give up, or come for the old text.
     client.change(2, &[((0, 0), (0, 0), "y = 2\n")]).await;
     let tokens = loop {
-        if let Some(i) = client.queue.iter().position(|m| m["id"] == tokens_id && m.get("method").is_none()) {
+        if let Some(i) = client
+            .queue
+            .iter()
+            .position(|m| m["id"] == tokens_id && m.get("method").is_none())
+        {
             break client.queue.remove(i).unwrap();
         }
-        let m = client.receive(PATIENCE).await.expect("an answer to the tokens");
+        let m = client
+            .receive(PATIENCE)
+            .await
+            .expect("an answer to the tokens");
         client.queue.push_back(m);
     };
     match tokens.get("error") {
@@ -1198,44 +1540,93 @@ async fn semantic_tokens_do_not_hold_back_other_requests() {
 async fn folding_and_selection_ranges() {
     let mut client = TestClient::default().await;
     client.open(FEATURES).await;
-    let folds = client.request("textDocument/foldingRange", json!({ "textDocument": { "uri": URI } })).await;
+    let folds = client
+        .request(
+            "textDocument/foldingRange",
+            json!({ "textDocument": { "uri": URI } }),
+        )
+        .await;
     let lines: Vec<(u64, u64)> = folds
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap()))
+        .map(|f| {
+            (
+                f["startLine"].as_u64().unwrap(),
+                f["endLine"].as_u64().unwrap(),
+            )
+        })
         .collect();
     // The macro, the configuration, the conditional.
     assert_eq!(lines, [(2, 4), (6, 8), (13, 15)]);
-    let params = json!({ "textDocument": { "uri": URI }, "positions": [{ "line": 10, "character": 25 }] });
+    let params =
+        json!({ "textDocument": { "uri": URI }, "positions": [{ "line": 10, "character": 25 }] });
     let sel = client.request("textDocument/selectionRange", params).await;
     let mut ranges = Vec::new();
     let mut cur = &sel[0];
     while !cur.is_null() {
         let r = &cur["range"];
-        ranges.push(format!("{}:{}-{}:{}", r["start"]["line"], r["start"]["character"], r["end"]["line"], r["end"]["character"]));
+        ranges.push(format!(
+            "{}:{}-{}:{}",
+            r["start"]["line"], r["start"]["character"], r["end"]["line"], r["end"]["character"]
+        ));
         cur = &cur["parent"];
     }
-    expect![[r#"["10:25-10:26", "10:24-10:29", "10:23-10:29", "10:23-10:42", "10:8-10:42", "0:0-17:0"]"#]].assert_eq(&format!("{ranges:?}"));
+    expect![[
+        r#"["10:25-10:26", "10:24-10:29", "10:23-10:29", "10:23-10:42", "10:8-10:42", "0:0-17:0"]"#
+    ]]
+    .assert_eq(&format!("{ranges:?}"));
 }
 
 #[tokio::test]
 async fn completion_items_resolve_to_their_documentation() {
     let mut client = TestClient::default().await;
-    client.open(&FEATURES.replace("        s_endpgm\n", "        s_endp\n")).await;
-    let c = client.request("textDocument/completion", position(16, 14)).await;
-    let item = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "s_endpgm").expect("s_endpgm").clone();
+    client
+        .open(&FEATURES.replace("        s_endpgm\n", "        s_endp\n"))
+        .await;
+    let c = client
+        .request("textDocument/completion", position(16, 14))
+        .await;
+    let item = c["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "s_endpgm")
+        .expect("s_endpgm")
+        .clone();
     assert!(item["documentation"].is_null());
     let resolved = client.request("completionItem/resolve", item).await;
-    assert_eq!(resolved["documentation"]["value"], "Ends the wave's program.");
+    assert_eq!(
+        resolved["documentation"]["value"],
+        "Ends the wave's program."
+    );
     // With nothing typed, items insert without a range.
-    let c = client.request("textDocument/completion", position(12, 8)).await;
-    let bump = c["items"].as_array().unwrap().iter().find(|i| i["label"] == "bump").expect("bump offered");
+    let c = client
+        .request("textDocument/completion", position(12, 8))
+        .await;
+    let bump = c["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "bump")
+        .expect("bump offered");
     assert_eq!(bump["insertText"], "bump ${1:reg}, ${2:n}");
     // A pseudo-op resolves to its own documentation (told from an instruction by its dot).
-    let int = c["items"].as_array().unwrap().iter().find(|i| i["label"] == ".int").expect(".int offered").clone();
+    let int = c["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == ".int")
+        .expect(".int offered")
+        .clone();
     let resolved = client.request("completionItem/resolve", int).await;
-    assert!(resolved["documentation"]["value"].as_str().unwrap().contains("4-byte"), "{resolved}");
+    assert!(
+        resolved["documentation"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("4-byte"),
+        "{resolved}"
+    );
 }
 
 const NAV_INCLUDE_URI: &str = "file:///test/inc/defs.s";
@@ -1265,7 +1656,9 @@ scale:
 
 /// `NAME line:col-line:col` per location (`NAME`: the file's name).
 fn render_locations(locations: &Value) -> String {
-    let Some(locations) = locations.as_array() else { return locations.to_string() };
+    let Some(locations) = locations.as_array() else {
+        return locations.to_string();
+    };
     let mut out: Vec<String> = locations
         .iter()
         .map(|l| {
@@ -1296,16 +1689,28 @@ async fn navigation_across_an_included_open_document() {
     client.open(NAV).await;
     assert_eq!(client.diagnostics().await.1, Vec::<Value>::new());
     let caps = &client.initialize_result["capabilities"];
-    for cap in ["definitionProvider", "declarationProvider", "referencesProvider", "documentHighlightProvider", "workspaceSymbolProvider"] {
+    for cap in [
+        "definitionProvider",
+        "declarationProvider",
+        "referencesProvider",
+        "documentHighlightProvider",
+        "workspaceSymbolProvider",
+    ] {
         assert_eq!(caps[cap], true, "{cap}");
     }
     assert_eq!(caps["renameProvider"]["prepareProvider"], true);
 
     // The kernel's name: its `.kernel` and its label.
     let found = client.request("textDocument/definition", at(12, 18)).await;
-    assert_eq!(render_locations(&found), "kernel.s 3:8-3:13\nkernel.s 7:0-7:5");
+    assert_eq!(
+        render_locations(&found),
+        "kernel.s 3:8-3:13\nkernel.s 7:0-7:5"
+    );
     let found = client.request("textDocument/declaration", at(3, 9)).await;
-    assert_eq!(render_locations(&found), "kernel.s 3:8-3:13\nkernel.s 7:0-7:5");
+    assert_eq!(
+        render_locations(&found),
+        "kernel.s 3:8-3:13\nkernel.s 7:0-7:5"
+    );
     // A register symbol in an operand, a symbol and a macro of the included file.
     let found = client.request("textDocument/definition", at(8, 19)).await;
     assert_eq!(render_locations(&found), "defs.s 1:0-1:3");
@@ -1319,22 +1724,49 @@ async fn navigation_across_an_included_open_document() {
     // The include's path opens the file.
     let found = client.request("textDocument/definition", at(2, 12)).await;
     assert_eq!(render_locations(&found), "defs.s 0:0-0:0");
-    let links = client.request("textDocument/documentLink", json!({ "textDocument": { "uri": URI } })).await;
+    let links = client
+        .request(
+            "textDocument/documentLink",
+            json!({ "textDocument": { "uri": URI } }),
+        )
+        .await;
     assert_eq!(links[0]["target"], NAV_INCLUDE_URI);
-    assert_eq!(links[0]["range"], json!({ "start": { "line": 2, "character": 10 }, "end": { "line": 2, "character": 20 } }));
+    assert_eq!(
+        links[0]["range"],
+        json!({ "start": { "line": 2, "character": 10 }, "end": { "line": 2, "character": 20 } })
+    );
 
     let mut params = at(8, 19);
     params["context"] = json!({ "includeDeclaration": true });
-    let found = client.request("textDocument/references", params.clone()).await;
-    assert_eq!(render_locations(&found), "defs.s 1:0-1:3\nkernel.s 8:18-8:21\nkernel.s 9:13-9:16");
+    let found = client
+        .request("textDocument/references", params.clone())
+        .await;
+    assert_eq!(
+        render_locations(&found),
+        "defs.s 1:0-1:3\nkernel.s 8:18-8:21\nkernel.s 9:13-9:16"
+    );
     // Without the definition; `bump acc` passes it to the macro: found where it is written.
     params["context"] = json!({ "includeDeclaration": false });
     let found = client.request("textDocument/references", params).await;
-    assert_eq!(render_locations(&found), "kernel.s 8:18-8:21\nkernel.s 9:13-9:16");
+    assert_eq!(
+        render_locations(&found),
+        "kernel.s 8:18-8:21\nkernel.s 9:13-9:16"
+    );
 
-    let found = client.request("textDocument/documentHighlight", at(7, 1)).await;
-    let kinds: Vec<String> = found.as_array().unwrap().iter().map(|h| format!("{}@{}", h["kind"], h["range"]["start"]["line"])).collect();
-    assert_eq!(kinds, ["3@3", "3@7", "2@12"], "write for definitions, read for uses");
+    let found = client
+        .request("textDocument/documentHighlight", at(7, 1))
+        .await;
+    let kinds: Vec<String> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| format!("{}@{}", h["kind"], h["range"]["start"]["line"]))
+        .collect();
+    assert_eq!(
+        kinds,
+        ["3@3", "3@7", "2@12"],
+        "write for definitions, read for uses"
+    );
 
     let prepared = client.request("textDocument/prepareRename", at(9, 9)).await;
     assert_eq!(prepared["placeholder"], "bump");
@@ -1342,54 +1774,132 @@ async fn navigation_across_an_included_open_document() {
     params["newName"] = json!("incr");
     let edit = client.request("textDocument/rename", params).await;
     let changes = edit["changes"].as_object().unwrap();
-    assert_eq!(changes[URI], json!([{ "range": { "start": { "line": 9, "character": 8 }, "end": { "line": 9, "character": 12 } }, "newText": "incr" }]));
-    assert_eq!(changes[NAV_INCLUDE_URI][0]["range"]["start"], json!({ "line": 2, "character": 7 }));
+    assert_eq!(
+        changes[URI],
+        json!([{ "range": { "start": { "line": 9, "character": 8 }, "end": { "line": 9, "character": 12 } }, "newText": "incr" }])
+    );
+    assert_eq!(
+        changes[NAV_INCLUDE_URI][0]["range"]["start"],
+        json!({ "line": 2, "character": 7 })
+    );
 
     // Refusals are errors that say why.
-    let refused = client.request_raw("textDocument/prepareRename", at(8, 10)).await;
-    assert!(refused["error"]["message"].as_str().unwrap().contains("instruction name"), "{refused}");
-    let refused = client.request_raw("textDocument/prepareRename", at(1, 1)).await;
-    assert!(refused["error"]["message"].as_str().unwrap().contains("pseudo-op"), "{refused}");
-    let refused = client.request_raw("textDocument/prepareRename", at(10, 23)).await;
-    assert!(refused["error"]["message"].as_str().unwrap().contains("is a register"), "{refused}");
+    let refused = client
+        .request_raw("textDocument/prepareRename", at(8, 10))
+        .await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("instruction name"),
+        "{refused}"
+    );
+    let refused = client
+        .request_raw("textDocument/prepareRename", at(1, 1))
+        .await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("pseudo-op"),
+        "{refused}"
+    );
+    let refused = client
+        .request_raw("textDocument/prepareRename", at(10, 23))
+        .await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is a register"),
+        "{refused}"
+    );
     let mut params = at(7, 1);
     params["newName"] = json!("not a name");
     let refused = client.request_raw("textDocument/rename", params).await;
-    assert!(refused["error"]["message"].as_str().unwrap().contains("not a valid symbol name"), "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a valid symbol name"),
+        "{refused}"
+    );
     let mut params = at(11, 0);
     params["newName"] = json!("two");
     let refused = client.request_raw("textDocument/rename", params).await;
-    assert!(refused["error"]["message"].as_str().unwrap().contains("not a number"), "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a number"),
+        "{refused}"
+    );
 
     // Hover knows what the assembler resolved: a register symbol of the include.
     let h = client.request("textDocument/hover", at(8, 19)).await;
     let text = h["contents"]["value"].as_str().unwrap();
-    assert!(text.contains("register symbol") && text.contains("defs.s:2"), "{text}");
+    assert!(
+        text.contains("register symbol") && text.contains("defs.s:2"),
+        "{text}"
+    );
     // A register operand: the counts of its kernel.
     let h = client.request("textDocument/hover", at(10, 23)).await;
     let text = h["contents"]["value"].as_str().unwrap();
     assert!(text.contains("Kernel `scale`: SGPR"), "{text}");
 
-    let found = client.request("workspace/symbol", json!({ "query": "sca" })).await;
-    let names: Vec<String> = found.as_array().unwrap().iter().map(|s| format!("{} {}", s["kind"], s["name"].as_str().unwrap())).collect();
-    assert!(names.contains(&"2 scale".to_string()) && names.contains(&"20 scale".to_string()), "{names:?}");
+    let found = client
+        .request("workspace/symbol", json!({ "query": "sca" }))
+        .await;
+    let names: Vec<String> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("{} {}", s["kind"], s["name"].as_str().unwrap()))
+        .collect();
+    assert!(
+        names.contains(&"2 scale".to_string()) && names.contains(&"20 scale".to_string()),
+        "{names:?}"
+    );
 }
 
 #[tokio::test]
 async fn workspace_symbols_search_the_folder_on_disk() {
     let dir = std::env::temp_dir().join(format!("gcn-lsp-ws-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("sub")).unwrap();
-    std::fs::write(dir.join("sub/other.s"), ".kernel blur\nblur_main:\n    s_endpgm\n.macro blend a\n.endm\n").unwrap();
-    let mut client = TestClient::start_with_root(Duration::from_millis(20), json!({}), json!(url_of(&dir))).await;
-    let found = client.request("workspace/symbol", json!({ "query": "bl" })).await;
+    std::fs::write(
+        dir.join("sub/other.s"),
+        ".kernel blur\nblur_main:\n    s_endpgm\n.macro blend a\n.endm\n",
+    )
+    .unwrap();
+    let mut client =
+        TestClient::start_with_root(Duration::from_millis(20), json!({}), json!(url_of(&dir)))
+            .await;
+    let found = client
+        .request("workspace/symbol", json!({ "query": "bl" }))
+        .await;
     let mut names: Vec<String> = found
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| format!("{} {} {}", s["name"].as_str().unwrap(), s["location"]["uri"].as_str().unwrap().rsplit('/').next().unwrap(), s["location"]["range"]["start"]["line"]))
+        .map(|s| {
+            format!(
+                "{} {} {}",
+                s["name"].as_str().unwrap(),
+                s["location"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap(),
+                s["location"]["range"]["start"]["line"]
+            )
+        })
         .collect();
     names.sort();
-    assert_eq!(names, ["blend other.s 3", "blur other.s 0", "blur_main other.s 1"]);
+    assert_eq!(
+        names,
+        ["blend other.s 3", "blur other.s 0", "blur_main other.s 1"]
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

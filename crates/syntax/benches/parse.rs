@@ -33,7 +33,10 @@ fn read_sources(dir: &Path, name: &str) -> String {
         .filter(|p| p.is_file())
         .collect();
     paths.sort();
-    paths.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect()
+    paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect()
 }
 
 fn dense_synthetic() -> String {
@@ -56,7 +59,8 @@ fn dense_synthetic() -> String {
 
 fn bench_parse(c: &mut Criterion) {
     let mut inputs = vec![("dense_synthetic", dense_synthetic())];
-    let binaries = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/binaries");
+    let binaries =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/binaries");
     let real = read_sources(&binaries, "input.s");
     if !real.is_empty() {
         inputs.push(("real_sources", repeat_to_size(&real)));
@@ -65,11 +69,15 @@ fn bench_parse(c: &mut Criterion) {
     group.sample_size(10);
     for (name, text) in &inputs {
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_function(*name, |b| b.iter_with_large_drop(|| gcn_syntax::parse(text)));
+        group.bench_function(*name, |b| {
+            b.iter_with_large_drop(|| gcn_syntax::parse(text))
+        });
     }
     if let Ok(text) = std::fs::read_to_string("/work/bench100k.s") {
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_function("chunked_instructions", |b| b.iter_with_large_drop(|| parse_in_parts(&text)));
+        group.bench_function("chunked_instructions", |b| {
+            b.iter_with_large_drop(|| parse_in_parts(&text))
+        });
     }
     group.finish();
 }
@@ -77,7 +85,9 @@ fn bench_parse(c: &mut Criterion) {
 /// The parts of `text` parsed one after the other, as the assembler does.
 fn parse_in_parts(text: &str) -> Vec<gcn_syntax::Parse> {
     let mut macros = gcn_syntax::KnownMacros::default();
-    gcn_syntax::parts(text, 1 << 16).map(|part| gcn_syntax::parse_chunk(part, &mut macros)).collect()
+    gcn_syntax::parts(text, 1 << 16)
+        .map(|part| gcn_syntax::parse_chunk(part, &mut macros))
+        .collect()
 }
 
 criterion_group!(benches, bench_parse);

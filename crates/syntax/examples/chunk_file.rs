@@ -8,7 +8,9 @@ const PART: usize = 1 << 16;
 
 fn parse_in_parts(text: &str) -> usize {
     let mut macros = KnownMacros::default();
-    parts(text, PART).map(|part| parse_chunk(part, &mut macros).errors().len()).sum()
+    parts(text, PART)
+        .map(|part| parse_chunk(part, &mut macros).errors().len())
+        .sum()
 }
 
 fn main() {
@@ -23,5 +25,9 @@ fn main() {
     }
     let secs = start.elapsed().as_secs_f64();
     let mb = (text.len() * n) as f64 / (1 << 20) as f64;
-    println!("{} bytes x {n}: {:.1} MiB/s wall ({errors} errors)", text.len(), mb / secs);
+    println!(
+        "{} bytes x {n}: {:.1} MiB/s wall ({errors} errors)",
+        text.len(),
+        mb / secs
+    );
 }

@@ -16,5 +16,9 @@ fn main() {
         std::hint::black_box(&parse);
     }
     let mb = (text.len() * n) as f64 / (1 << 20) as f64;
-    println!("{} bytes x {n}: {:.1} MiB/s wall ({errors} errors)", text.len(), mb / secs);
+    println!(
+        "{} bytes x {n}: {:.1} MiB/s wall ({errors} errors)",
+        text.len(),
+        mb / secs
+    );
 }

@@ -76,13 +76,20 @@ fn children<N: AstNode>(node: &SyntaxNode) -> impl Iterator<Item = N> {
 }
 
 /// Child nodes whose kind passes `matches`, in order.
-fn nodes_of_kind(node: &SyntaxNode, matches: fn(SyntaxKind) -> bool) -> impl Iterator<Item = SyntaxNode> {
+fn nodes_of_kind(
+    node: &SyntaxNode,
+    matches: fn(SyntaxKind) -> bool,
+) -> impl Iterator<Item = SyntaxNode> {
     let first = node.first_child_by_kind(&matches);
     std::iter::successors(first, move |n| n.next_sibling_by_kind(&matches))
 }
 
 /// The `n`th (from 0) child node whose kind passes `matches`.
-fn nth_node_of_kind(node: &SyntaxNode, matches: fn(SyntaxKind) -> bool, n: usize) -> Option<SyntaxNode> {
+fn nth_node_of_kind(
+    node: &SyntaxNode,
+    matches: fn(SyntaxKind) -> bool,
+    n: usize,
+) -> Option<SyntaxNode> {
     // The matcher sees the children in order, once each: it counts the matching ones
     // down, so the ones before the `n`th get no cursor node.
     let before = std::cell::Cell::new(n);
@@ -108,12 +115,14 @@ fn child<N: AstNode>(node: &SyntaxNode) -> Option<N> {
 
 fn first_token(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
     // Node and token kinds differ, so the match is a token.
-    node.first_child_or_token_by_kind(&|k| k == kind)?.into_token()
+    node.first_child_or_token_by_kind(&|k| k == kind)?
+        .into_token()
 }
 
 /// The first non-trivia token directly under `node`.
 fn first_significant_token(node: &SyntaxNode) -> Option<SyntaxToken> {
-    node.first_child_or_token_by_kind(&|k| k.is_token() && !k.is_trivia())?.into_token()
+    node.first_child_or_token_by_kind(&|k| k.is_token() && !k.is_trivia())?
+        .into_token()
 }
 
 /// Any statement-level node.
@@ -174,7 +183,9 @@ impl Label {
         first_significant_token(&self.syntax)
     }
     pub fn name(&self) -> String {
-        self.name_token().map(|t| t.text().to_string()).unwrap_or_default()
+        self.name_token()
+            .map(|t| t.text().to_string())
+            .unwrap_or_default()
     }
     /// A local label (`1:`), referenced as `1f` / `1b`.
     pub fn is_local(&self) -> bool {
@@ -197,10 +208,14 @@ impl PseudoOp {
     }
     /// The lowercase name, with its dot: `.int`.
     pub fn name(&self) -> String {
-        self.name_token().map(|t| t.text().to_ascii_lowercase()).unwrap_or_default()
+        self.name_token()
+            .map(|t| t.text().to_ascii_lowercase())
+            .unwrap_or_default()
     }
     pub fn args(&self) -> impl Iterator<Item = Arg> {
-        child::<ArgList>(&self.syntax).into_iter().flat_map(|l| l.args())
+        child::<ArgList>(&self.syntax)
+            .into_iter()
+            .flat_map(|l| l.args())
     }
 }
 
@@ -249,7 +264,9 @@ impl Instruction {
     }
     /// The lowercase mnemonic.
     pub fn mnemonic(&self) -> String {
-        self.mnemonic_token().map(|t| t.text().to_ascii_lowercase()).unwrap_or_default()
+        self.mnemonic_token()
+            .map(|t| t.text().to_ascii_lowercase())
+            .unwrap_or_default()
     }
     pub fn operand_list(&self) -> Option<OperandList> {
         child(&self.syntax)
@@ -259,10 +276,14 @@ impl Instruction {
         self.operand_list().into_iter().flat_map(|l| l.items())
     }
     pub fn operands(&self) -> impl Iterator<Item = Operand> {
-        self.operand_list().into_iter().flat_map(|l| children(&l.syntax).collect::<Vec<_>>())
+        self.operand_list()
+            .into_iter()
+            .flat_map(|l| children(&l.syntax).collect::<Vec<_>>())
     }
     pub fn modifiers(&self) -> impl Iterator<Item = Modifier> {
-        self.operand_list().into_iter().flat_map(|l| children(&l.syntax).collect::<Vec<_>>())
+        self.operand_list()
+            .into_iter()
+            .flat_map(|l| children(&l.syntax).collect::<Vec<_>>())
     }
 }
 
@@ -309,8 +330,19 @@ impl Operand {
 fn is_expr_kind(kind: SyntaxKind) -> bool {
     matches!(
         kind,
-        LITERAL | NAME_REF | PAREN_EXPR | PREFIX_EXPR | BIN_EXPR | TERNARY_EXPR | CALL_EXPR | ABS_EXPR
-            | LIST_EXPR | AT_EXPR | PERCENT_EXPR | REGISTER | REG_INDEX
+        LITERAL
+            | NAME_REF
+            | PAREN_EXPR
+            | PREFIX_EXPR
+            | BIN_EXPR
+            | TERNARY_EXPR
+            | CALL_EXPR
+            | ABS_EXPR
+            | LIST_EXPR
+            | AT_EXPR
+            | PERCENT_EXPR
+            | REGISTER
+            | REG_INDEX
     )
 }
 
@@ -320,7 +352,9 @@ impl Modifier {
     }
     /// The lowercase modifier name.
     pub fn name(&self) -> String {
-        self.name_token().map(|t| t.text().to_ascii_lowercase()).unwrap_or_default()
+        self.name_token()
+            .map(|t| t.text().to_ascii_lowercase())
+            .unwrap_or_default()
     }
     /// Values after each `:`; empty for a flag such as `glc`.
     pub fn values(&self) -> impl Iterator<Item = Expr> {
@@ -333,7 +367,9 @@ impl MacroCall {
         first_token(&self.syntax, NAME)
     }
     pub fn args(&self) -> impl Iterator<Item = Arg> {
-        child::<ArgList>(&self.syntax).into_iter().flat_map(|l| l.args())
+        child::<ArgList>(&self.syntax)
+            .into_iter()
+            .flat_map(|l| l.args())
     }
 }
 
@@ -343,7 +379,12 @@ impl MacroDef {
     }
     /// The macro's name token, the first word after `.macro`.
     pub fn name_token(&self) -> Option<SyntaxToken> {
-        self.header()?.args().next()?.raw_tokens().next().filter(|t| t.kind() == NAME)
+        self.header()?
+            .args()
+            .next()?
+            .raw_tokens()
+            .next()
+            .filter(|t| t.kind() == NAME)
     }
     pub fn body(&self) -> Option<Body> {
         child(&self.syntax)
@@ -583,24 +624,43 @@ mod tests {
 
     fn first_expr(text: &str) -> Expr {
         let parse = crate::parse(text);
-        parse.syntax_node().descendants().find_map(Expr::cast).unwrap()
+        parse
+            .syntax_node()
+            .descendants()
+            .find_map(Expr::cast)
+            .unwrap()
     }
 
     /// The lookups that count matching children down (`nth_sub_expr`) pick the right one.
     #[test]
     fn nth_sub_expressions() {
-        let Expr::Ternary(t) = first_expr(".int 1 ? 2 : 3\n") else { panic!() };
-        let texts: Vec<_> = [t.condition(), t.then_expr(), t.else_expr()].map(|e| e.unwrap().syntax().to_string()).into();
+        let Expr::Ternary(t) = first_expr(".int 1 ? 2 : 3\n") else {
+            panic!()
+        };
+        let texts: Vec<_> = [t.condition(), t.then_expr(), t.else_expr()]
+            .map(|e| e.unwrap().syntax().to_string())
+            .into();
         assert_eq!(texts, ["1", "2", "3"]);
-        let Expr::Bin(b) = first_expr(".int 4 - 5\n") else { panic!() };
+        let Expr::Bin(b) = first_expr(".int 4 - 5\n") else {
+            panic!()
+        };
         assert_eq!(b.rhs().unwrap().syntax().to_string(), "5");
-        let Expr::Register(r) = first_expr("s_mov_b64 s[6:7], 0\n") else { panic!() };
+        let Expr::Register(r) = first_expr("s_mov_b64 s[6:7], 0\n") else {
+            panic!()
+        };
         let range = r.range().unwrap();
         assert_eq!(range.first().unwrap().syntax().to_string(), "6");
         assert_eq!(range.last().unwrap().syntax().to_string(), "7");
-        let Expr::Register(r) = first_expr("s_mov_b32 s[6], 0\n") else { panic!() };
+        let Expr::Register(r) = first_expr("s_mov_b32 s[6], 0\n") else {
+            panic!()
+        };
         assert!(r.range().unwrap().last().is_none());
-        let Expr::Register(r) = first_expr("s_mov_b64 s[:7], 0\n") else { panic!() };
-        assert!(r.range().unwrap().last().is_none(), "the second expression, as before: there is none");
+        let Expr::Register(r) = first_expr("s_mov_b64 s[:7], 0\n") else {
+            panic!()
+        };
+        assert!(
+            r.range().unwrap().last().is_none(),
+            "the second expression, as before: there is none"
+        );
     }
 }

@@ -91,7 +91,9 @@ impl Chunker {
     /// chunk. For a caller that cuts lines out of a larger text: a plain statement is
     /// found and measured in one pass over its bytes.
     pub fn follow_line<'t>(&mut self, text: &'t str) -> (&'t str, bool) {
-        let plain = self.follows_plain_statements().then(|| plain_statement_len(text.as_bytes()));
+        let plain = self
+            .follows_plain_statements()
+            .then(|| plain_statement_len(text.as_bytes()));
         let line = match plain.flatten() {
             Some(len) => &text[..len],
             None => {
@@ -105,7 +107,11 @@ impl Chunker {
 
     /// Whether a chunk ends with `line`, the line just followed.
     fn at_chunk_end(&self, line: &str) -> bool {
-        line.ends_with('\n') && self.at_start && !self.in_comment && self.joined.is_empty() && self.blocks.is_empty()
+        line.ends_with('\n')
+            && self.at_start
+            && !self.in_comment
+            && self.joined.is_empty()
+            && self.blocks.is_empty()
     }
 
     /// In a state where a plain statement (see [`is_plain_statement`]) leaves everything
@@ -120,7 +126,10 @@ impl Chunker {
 
     /// What is left at the end of the input (an unfinished block or statement).
     pub fn finish(&mut self) -> Option<String> {
-        *self = Chunker { chunk: std::mem::take(&mut self.chunk), ..Chunker::default() };
+        *self = Chunker {
+            chunk: std::mem::take(&mut self.chunk),
+            ..Chunker::default()
+        };
         (!self.chunk.is_empty()).then(|| std::mem::take(&mut self.chunk))
     }
 
@@ -154,7 +163,9 @@ impl Chunker {
             }
         }
         let (tokens, errors) = lexer::lex(text);
-        let open_comment = tokens.last().is_some_and(|t| matches!(t.kind, BLOCK_COMMENT | MULTILINE_COMMENT))
+        let open_comment = tokens
+            .last()
+            .is_some_and(|t| matches!(t.kind, BLOCK_COMMENT | MULTILINE_COMMENT))
             && errors.iter().any(|e| e.token_index == tokens.len() - 1);
         self.in_comment = open_comment;
         // A statement's words are gathered up to its separator, across `\` continuations
@@ -177,7 +188,11 @@ impl Chunker {
 
     fn statement(&mut self, words: &[Word]) {
         let raw = matches!(self.blocks.last(), Some(Block::Macro | Block::Repeat));
-        let head = if raw { body_head(words) } else { statement_head(words) };
+        let head = if raw {
+            body_head(words)
+        } else {
+            statement_head(words)
+        };
         let Some(head) = head else { return };
         let head = head.to_ascii_lowercase();
         if !is_block_directive(&head) {
@@ -260,12 +275,19 @@ fn plain_statement_len(text: &[u8]) -> Option<usize> {
 fn skip_other_bytes(text: &[u8], mut i: usize) -> usize {
     while let Some(eight) = text.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
         // `Other` is zero: one test tells whether any of the eight is something else.
-        if eight.iter().fold(0, |any, &b| any | LINE_BYTES[b as usize] as u8) != 0 {
+        if eight
+            .iter()
+            .fold(0, |any, &b| any | LINE_BYTES[b as usize] as u8)
+            != 0
+        {
             break;
         }
         i += 8;
     }
-    match text[i..].iter().position(|&b| LINE_BYTES[b as usize] != LineByte::Other) {
+    match text[i..]
+        .iter()
+        .position(|&b| LINE_BYTES[b as usize] != LineByte::Other)
+    {
         Some(n) => i + n,
         None => text.len(),
     }
@@ -302,7 +324,12 @@ static LINE_BYTES: [LineByte; 256] = {
 /// copied. Parsing the parts in order with [`parse_chunk`] gives the statements and
 /// errors of a whole parse.
 pub fn parts(text: &str, min_len: usize) -> Parts<'_> {
-    Parts { text, pos: 0, min_len, chunker: Chunker::new() }
+    Parts {
+        text,
+        pos: 0,
+        min_len,
+        chunker: Chunker::new(),
+    }
 }
 
 /// The iterator of [`parts`].
@@ -343,7 +370,11 @@ struct WordRef<'a> {
 
 impl WordRef<'_> {
     fn to_owned(self) -> Word {
-        Word { kind: self.kind, text: self.text.to_string(), spaced: self.spaced }
+        Word {
+            kind: self.kind,
+            text: self.text.to_string(),
+            spaced: self.spaced,
+        }
     }
 }
 
@@ -363,7 +394,11 @@ fn significant<'a>(text: &'a str, tokens: &[Token]) -> Vec<WordRef<'a>> {
         if t.kind.is_trivia() {
             spaced = true;
         } else {
-            out.push(WordRef { kind: t.kind, text: &text[pos..end], spaced });
+            out.push(WordRef {
+                kind: t.kind,
+                text: &text[pos..end],
+                spaced,
+            });
             spaced = false;
         }
         pos = end;
@@ -398,7 +433,10 @@ fn body_head(words: &[Word]) -> Option<&str> {
     loop {
         let mut end = n;
         while words.get(end).is_some_and(|w| {
-            matches!(w.kind, NAME | INT_NUMBER | BACKSLASH | L_PAREN | R_PAREN | AT) && (end == n || !w.spaced)
+            matches!(
+                w.kind,
+                NAME | INT_NUMBER | BACKSLASH | L_PAREN | R_PAREN | AT
+            ) && (end == n || !w.spaced)
         }) {
             end += 1;
         }
@@ -427,11 +465,18 @@ pub fn parse_chunk(text: &str, macros: &mut KnownMacros) -> Parse {
 /// macros) is settled, and the tree can be built later, on another thread.
 pub fn parse_chunk_events(text: &str, macros: &mut KnownMacros) -> ChunkEvents {
     let (tokens, lex_errors) = lexer::lex(text);
-    let ctx = ParseContext { macros: std::mem::take(&mut macros.names) };
+    let ctx = ParseContext {
+        macros: std::mem::take(&mut macros.names),
+    };
     let output = parser::parse_tokens(text, &tokens, Entry::SourceFile, ctx);
     macros.names = output.ctx.macros;
     let errors = crate::syntax_errors(&tokens, lex_errors, output.errors, &output.quiet);
-    ChunkEvents { len: text.len(), tokens, events: output.events, errors }
+    ChunkEvents {
+        len: text.len(),
+        tokens,
+        events: output.events,
+        errors,
+    }
 }
 
 /// A chunk's tokens and the parser's events: its [`Parse`] but for building the tree.
@@ -446,9 +491,16 @@ pub struct ChunkEvents {
 impl ChunkEvents {
     /// The tree of the chunk: `text` must be the chunk these events were parsed from.
     pub fn build(self, text: &str) -> Parse {
-        assert_eq!(text.len(), self.len, "ChunkEvents::build takes the text the events were parsed from");
+        assert_eq!(
+            text.len(),
+            self.len,
+            "ChunkEvents::build takes the text the events were parsed from"
+        );
         let green = tree_builder::build_tree(text, &self.tokens, self.events);
-        Parse { green, errors: self.errors }
+        Parse {
+            green,
+            errors: self.errors,
+        }
     }
 
     /// As [`build`](Self::build), but the tree shares the elements it repeats with the
@@ -457,10 +509,17 @@ impl ChunkEvents {
     /// this thread: read on another thread, it would be correct but slow, as its
     /// reference counts would be written here, by the next builds, while read there.
     pub fn build_for_this_thread(self, text: &str) -> Parse {
-        assert_eq!(text.len(), self.len, "ChunkEvents::build takes the text the events were parsed from");
+        assert_eq!(
+            text.len(),
+            self.len,
+            "ChunkEvents::build takes the text the events were parsed from"
+        );
         let sharing = crate::green_cache::Sharing::AcrossThreadBuilds;
         let green = tree_builder::build_tree_sharing(text, &self.tokens, self.events, sharing);
-        Parse { green, errors: self.errors }
+        Parse {
+            green,
+            errors: self.errors,
+        }
     }
 }
 
@@ -484,7 +543,9 @@ mod tests {
 
     /// Where `parts(text, 0)` ends each part.
     fn part_ends(text: &str) -> Vec<usize> {
-        parts(text, 0).map(|part| part.as_ptr() as usize - text.as_ptr() as usize + part.len()).collect()
+        parts(text, 0)
+            .map(|part| part.as_ptr() as usize - text.as_ptr() as usize + part.len())
+            .collect()
     }
 
     fn part_ends_lexing_all(text: &str) -> Vec<usize> {
@@ -510,12 +571,30 @@ mod tests {
 
     #[test]
     fn plain_statements() {
-        for plain in ["\n", "  \t\n", "s_nop 0\n", " v_add_f32 v0, 1.5, v1 # sum\n", "x = 1\n", "# c\n", "_a.b$ : 1\n"] {
+        for plain in [
+            "\n",
+            "  \t\n",
+            "s_nop 0\n",
+            " v_add_f32 v0, 1.5, v1 # sum\n",
+            "x = 1\n",
+            "# c\n",
+            "_a.b$ : 1\n",
+        ] {
             assert!(is_plain_statement(plain.as_bytes()), "{plain:?}");
         }
         let not_plain = [
-            "s_nop 0", ".if 1\n", "l: .if 1\n", "1: s_nop 0\n", "a::b: .endm\n", "s_nop 0; .if 1\n",
-            "s_nop 0 \\\n", "s_nop /* x\n", ".int \"a;b\"\n", "x = ';'\n", "a\nb\n", "\x0b.if 1\n",
+            "s_nop 0",
+            ".if 1\n",
+            "l: .if 1\n",
+            "1: s_nop 0\n",
+            "a::b: .endm\n",
+            "s_nop 0; .if 1\n",
+            "s_nop 0 \\\n",
+            "s_nop /* x\n",
+            ".int \"a;b\"\n",
+            "x = ';'\n",
+            "a\nb\n",
+            "\x0b.if 1\n",
         ];
         for line in not_plain {
             assert!(!is_plain_statement(line.as_bytes()), "{line:?}");
@@ -523,9 +602,41 @@ mod tests {
     }
 
     const PIECES: &[&str] = &[
-        "\n", ";", " ", "\t", "\\\n", "/*", "*/", "#", "\"", "'", ".if 1", ".else", ".endif", ".macro m a",
-        ".endm", ".rept 2", ".irp x, 1", ".endr", "l:", "a::b", "\\x\\()l:", "s_nop 0", "x = 2", ".5: ",
-        "1: ", "\r\n", "\r", "\x0b", "€", "$x:", "\\\r\n", "# c \\\n", "/* c\n", "\\", "'",
+        "\n",
+        ";",
+        " ",
+        "\t",
+        "\\\n",
+        "/*",
+        "*/",
+        "#",
+        "\"",
+        "'",
+        ".if 1",
+        ".else",
+        ".endif",
+        ".macro m a",
+        ".endm",
+        ".rept 2",
+        ".irp x, 1",
+        ".endr",
+        "l:",
+        "a::b",
+        "\\x\\()l:",
+        "s_nop 0",
+        "x = 2",
+        ".5: ",
+        "1: ",
+        "\r\n",
+        "\r",
+        "\x0b",
+        "€",
+        "$x:",
+        "\\\r\n",
+        "# c \\\n",
+        "/* c\n",
+        "\\",
+        "'",
     ];
 
     proptest! {

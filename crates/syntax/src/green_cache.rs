@@ -79,7 +79,10 @@ impl GreenBuilder {
     /// A builder for about `tokens` tokens: the spare one of this thread if its tables
     /// are large enough.
     pub(crate) fn new(tokens: usize, sharing: Sharing) -> GreenBuilder {
-        let bits = (tokens / 4).max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
+        let bits = (tokens / 4)
+            .max(1)
+            .ilog2()
+            .clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
         let mut builder = match SPARE.take() {
             Some(spare) if spare.cache.bits() >= bits => spare,
             _ => GreenBuilder {
@@ -97,7 +100,11 @@ impl GreenBuilder {
     }
 
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
-        self.parents.push(OpenNode { kind, first: self.children.len(), shareable: true });
+        self.parents.push(OpenNode {
+            kind,
+            first: self.children.len(),
+            shareable: true,
+        });
     }
 
     /// A token of `kind` whose text is `text[range]`: the text is sliced as a `str` only
@@ -117,7 +124,13 @@ impl GreenBuilder {
     /// A node of `kind` whose only child is a token of `token_kind`, `text[range]`: as
     /// `start_node`, `token`, `finish_node`, but found in one lookup when shared.
     #[inline(always)]
-    pub(crate) fn token_node(&mut self, kind: SyntaxKind, token_kind: SyntaxKind, text: &str, range: Range<usize>) {
+    pub(crate) fn token_node(
+        &mut self,
+        kind: SyntaxKind,
+        token_kind: SyntaxKind,
+        text: &str,
+        range: Range<usize>,
+    ) {
         match TokenKey::new(token_kind, text.as_bytes(), range.clone()).filter(TokenKey::is_exact) {
             Some(key) => {
                 let node = self.cache.token_node(kind, (token_kind, key), text, range);
@@ -133,7 +146,11 @@ impl GreenBuilder {
 
     #[inline(always)]
     pub(crate) fn finish_node(&mut self) {
-        let OpenNode { kind, first, shareable } = self.parents.pop().expect("finish_node without start_node");
+        let OpenNode {
+            kind,
+            first,
+            shareable,
+        } = self.parents.pop().expect("finish_node without start_node");
         let node = if shareable && self.children.len() - first <= MAX_SHARED_NODE_CHILDREN {
             self.cache.node(kind, &mut self.children, first)
         } else {
@@ -148,8 +165,15 @@ impl GreenBuilder {
     /// [remembered](Self::remember_subtree) before. False if not: the caller builds it.
     #[inline(always)]
     pub(crate) fn subtree(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> bool {
-        let Some(key) = TokenKey::new(kind, text.as_bytes(), range).filter(TokenKey::is_exact) else { return false };
-        match self.cache.subtrees.get((key.hash() >> self.cache.shift) as usize) {
+        let Some(key) = TokenKey::new(kind, text.as_bytes(), range).filter(TokenKey::is_exact)
+        else {
+            return false;
+        };
+        match self
+            .cache
+            .subtrees
+            .get((key.hash() >> self.cache.shift) as usize)
+        {
             Some((slot_key, node)) if *slot_key == key => {
                 let node = node.clone();
                 self.children.push(node.into());
@@ -163,7 +187,10 @@ impl GreenBuilder {
     /// describes, to be found by its text.
     #[inline(never)]
     pub(crate) fn remember_subtree(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
-        let Some(key) = TokenKey::new(kind, text.as_bytes(), range).filter(TokenKey::is_exact) else { return };
+        let Some(key) = TokenKey::new(kind, text.as_bytes(), range).filter(TokenKey::is_exact)
+        else {
+            return;
+        };
         if let Some(NodeOrToken::Node(node)) = self.children.last() {
             let index = (key.hash() >> self.cache.shift) as usize;
             self.cache.subtrees.insert(index, (key, node.clone()));
@@ -181,8 +208,13 @@ impl GreenBuilder {
     /// The root, once every node is finished. The builder is kept as the thread's spare,
     /// emptied unless it shares across the thread's builds.
     pub(crate) fn finish(mut self) -> GreenNode {
-        assert!(self.parents.is_empty() && self.children.len() == 1, "unbalanced tree");
-        let Some(NodeOrToken::Node(root)) = self.children.pop() else { panic!("the root is a token") };
+        assert!(
+            self.parents.is_empty() && self.children.len() == 1,
+            "unbalanced tree"
+        );
+        let Some(NodeOrToken::Node(root)) = self.children.pop() else {
+            panic!("the root is a token")
+        };
         if self.cache.bits() <= MAX_SPARE_TABLE_BITS {
             if self.sharing == Sharing::WithinBuild {
                 self.cache.clear();
@@ -202,7 +234,10 @@ struct Table<T> {
 
 impl<T> Table<T> {
     fn new(size: usize) -> Table<T> {
-        Table { slots: std::iter::repeat_with(|| None).take(size).collect(), filled: Vec::new() }
+        Table {
+            slots: std::iter::repeat_with(|| None).take(size).collect(),
+            filled: Vec::new(),
+        }
     }
 
     #[inline(always)]
@@ -269,7 +304,9 @@ fn node_is(node: &GreenNode, kind: SyntaxKind, children: &[GreenElement]) -> boo
 }
 
 fn node_hash(kind: SyntaxKind, children: &[GreenElement]) -> u64 {
-    children.iter().fold(kind as u64, |hash, child| mix(hash, identity(child) as u64))
+    children
+        .iter()
+        .fold(kind as u64, |hash, child| mix(hash, identity(child) as u64))
 }
 
 impl GreenCache {
@@ -311,10 +348,16 @@ impl GreenCache {
         let key = TokenKey::new(kind, text.as_bytes(), range.clone())?;
         let index = (key.hash() >> self.shift) as usize;
         Some(match self.tokens.get(index) {
-            Some((slot_key, token)) if *slot_key == key && (key.is_exact() || token.text().as_bytes() == bytes) => {
+            Some((slot_key, token))
+                if *slot_key == key && (key.is_exact() || token.text().as_bytes() == bytes) =>
+            {
                 token.clone()
             }
-            _ => self.tokens.insert(index, (key, new_token(kind, text, range))).1.clone(),
+            _ => self
+                .tokens
+                .insert(index, (key, new_token(kind, text, range)))
+                .1
+                .clone(),
         })
     }
 
@@ -322,7 +365,10 @@ impl GreenCache {
     #[inline(never)]
     fn new_byte_token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) -> GreenToken {
         let byte = text.as_bytes()[range.start];
-        self.bytes[usize::from(byte)].insert((kind, new_token(kind, text, range))).1.clone()
+        self.bytes[usize::from(byte)]
+            .insert((kind, new_token(kind, text, range)))
+            .1
+            .clone()
     }
 
     /// The node of `kind` around the token of `token_kind` and `token_key`, `text[range]`.
@@ -350,14 +396,24 @@ impl GreenCache {
         text: &str,
         range: Range<usize>,
     ) -> GreenNode {
-        let token = self.token(token_kind, text, range).expect("a token with a key is shared");
+        let token = self
+            .token(token_kind, text, range)
+            .expect("a token with a key is shared");
         let node = GreenNode::new(kind.into(), [token.into()]);
-        self.token_nodes.insert((key.hash() >> self.shift) as usize, (key, node)).1.clone()
+        self.token_nodes
+            .insert((key.hash() >> self.shift) as usize, (key, node))
+            .1
+            .clone()
     }
 
     /// The shared node of `kind` made of `children[first..]`, all shared, which it takes.
     #[inline(always)]
-    fn node(&mut self, kind: SyntaxKind, children: &mut Vec<GreenElement>, first: usize) -> GreenNode {
+    fn node(
+        &mut self,
+        kind: SyntaxKind,
+        children: &mut Vec<GreenElement>,
+        first: usize,
+    ) -> GreenNode {
         let own = &children[first..];
         let index = (node_hash(kind, own) >> self.shift) as usize;
         match self.nodes.get(index) {
@@ -366,7 +422,10 @@ impl GreenCache {
                 children.truncate(first);
                 node
             }
-            _ => self.nodes.insert(index, new_node(kind, children, first)).clone(),
+            _ => self
+                .nodes
+                .insert(index, new_node(kind, children, first))
+                .clone(),
         }
     }
 }
@@ -405,11 +464,18 @@ impl TokenKey {
         let (start, end, len) = (range.start, range.end, range.len());
         let (head, tail) = match len {
             0..=8 => (short_word(text, range), 0),
-            9..=EXACT_KEY_LEN => (read_u64(&text[start..start + 8]), read_u64(&text[end - 8..end])),
+            9..=EXACT_KEY_LEN => (
+                read_u64(&text[start..start + 8]),
+                read_u64(&text[end - 8..end]),
+            ),
             17..=MAX_SHARED_TOKEN_LEN => digest(&text[range]),
             _ => return None,
         };
-        Some(TokenKey { head, tail, kind_and_len: (kind as u64) << 32 | len as u64 })
+        Some(TokenKey {
+            head,
+            tail,
+            kind_and_len: (kind as u64) << 32 | len as u64,
+        })
     }
 
     /// Whether equal keys are equal tokens, without looking at their text.
@@ -426,14 +492,22 @@ impl TokenKey {
     /// The key of a node of `kind` around this token: the kind goes in the top bits,
     /// unused by a token's key.
     fn with_node_kind(self, kind: SyntaxKind) -> TokenKey {
-        TokenKey { kind_and_len: self.kind_and_len | (kind as u64) << 48, ..self }
+        TokenKey {
+            kind_and_len: self.kind_and_len | (kind as u64) << 48,
+            ..self
+        }
     }
 }
 
 /// Two words made of a text of 16 to 32 bytes: its first and last sixteen bytes.
 #[inline(never)]
 fn digest(text: &[u8]) -> (u64, u64) {
-    let words = |at: usize| mix(read_u64(&text[at..at + 8]), read_u64(&text[at + 8..at + 16]));
+    let words = |at: usize| {
+        mix(
+            read_u64(&text[at..at + 8]),
+            read_u64(&text[at + 8..at + 16]),
+        )
+    };
     (words(0), words(text.len() - 16))
 }
 
@@ -444,7 +518,10 @@ fn short_word(text: &[u8], range: Range<usize>) -> u64 {
     let len = range.len() as u32;
     match text.get(range.start..range.start + 8) {
         Some(word) => read_u64(word) & u64::MAX.checked_shr(64 - 8 * len).unwrap_or(0),
-        None => text[range].iter().rev().fold(0, |word, &byte| word << 8 | u64::from(byte)),
+        None => text[range]
+            .iter()
+            .rev()
+            .fold(0, |word, &byte| word << 8 | u64::from(byte)),
     }
 }
 

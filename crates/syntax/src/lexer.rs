@@ -34,7 +34,10 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
     let mut errors = Vec::new();
     // Tokens gather in a small buffer on the stack and move to `tokens` a batch at a
     // time, so that the loop keeps no vector in registers: the position stays in one.
-    let mut batch = [Token { kind: WHITESPACE, len: 0 }; 64];
+    let mut batch = [Token {
+        kind: WHITESPACE,
+        len: 0,
+    }; 64];
     let mut batched = 0;
     let mut pos = 0;
     while let Some(&first) = bytes.get(pos) {
@@ -46,7 +49,11 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
             Class::Newline => (NEWLINE, 1),
             Class::Colon if bytes.get(pos + 1) != Some(&b':') => (COLON, 1),
             class => {
-                let plain = if class == Class::Digit { plain_decimal(bytes, pos) } else { None };
+                let plain = if class == Class::Digit {
+                    plain_decimal(bytes, pos)
+                } else {
+                    None
+                };
                 let (kind, end) = match plain {
                     Some(number) => number,
                     None => other_token(bytes, pos, first, &mut errors, tokens.len() + batched),
@@ -54,7 +61,10 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
                 (kind, end - pos)
             }
         };
-        batch[batched] = Token { kind, len: len as u32 };
+        batch[batched] = Token {
+            kind,
+            len: len as u32,
+        };
         batched += 1;
         pos += len;
         if batched == batch.len() {
@@ -69,11 +79,24 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
 /// The token at `pos` that `lex` does not lex itself, and where it ends; its error, if
 /// any, goes to `errors` as that of token `index`.
 #[inline(never)]
-fn other_token(bytes: &[u8], pos: usize, first: u8, errors: &mut Vec<LexError>, index: usize) -> (SyntaxKind, usize) {
-    let mut cursor = Cursor { bytes, pos, error: None };
+fn other_token(
+    bytes: &[u8],
+    pos: usize,
+    first: u8,
+    errors: &mut Vec<LexError>,
+    index: usize,
+) -> (SyntaxKind, usize) {
+    let mut cursor = Cursor {
+        bytes,
+        pos,
+        error: None,
+    };
     let kind = cursor.next_token(first);
     if let Some(message) = cursor.error {
-        errors.push(LexError { token_index: index, message: message.to_string() });
+        errors.push(LexError {
+            token_index: index,
+            message: message.to_string(),
+        });
     }
     (kind, cursor.pos)
 }
@@ -269,7 +292,8 @@ fn plain_decimal(bytes: &[u8], start: usize) -> Option<(SyntaxKind, usize)> {
         return None;
     }
     let digits = &bytes[start..end];
-    let bad_octal = digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
+    let bad_octal =
+        digits.len() > 1 && digits[0] == b'0' && digits.iter().any(|&b| b == b'8' || b == b'9');
     Some((if bad_octal { BAD_NUMBER } else { INT_NUMBER }, end))
 }
 
@@ -283,7 +307,11 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn new(text: &'a str) -> Cursor<'a> {
-        Cursor { bytes: text.as_bytes(), pos: 0, error: None }
+        Cursor {
+            bytes: text.as_bytes(),
+            pos: 0,
+            error: None,
+        }
     }
 
     fn at_end(&self) -> bool {
@@ -398,8 +426,10 @@ impl<'a> Cursor<'a> {
                     self.pos += 2;
                     return kind;
                 }
-                b'\n' if self.bytes[self.pos - 1] != b'\\'
-                    && !(self.bytes[self.pos - 1] == b'\r' && self.bytes[self.pos - 2] == b'\\') =>
+                b'\n'
+                    if self.bytes[self.pos - 1] != b'\\'
+                        && !(self.bytes[self.pos - 1] == b'\r'
+                            && self.bytes[self.pos - 2] == b'\\') =>
                 {
                     kind = MULTILINE_COMMENT;
                 }
@@ -517,7 +547,11 @@ impl<'a> Cursor<'a> {
             // Glued letters make the whole run one malformed number (`1d`, `0x1g`),
             // except after a dot, where it is a name (`.64bit`).
             self.eat_while(is_name_continue);
-            return if self.bytes[start] == b'.' { NAME } else { BAD_NUMBER };
+            return if self.bytes[start] == b'.' {
+                NAME
+            } else {
+                BAD_NUMBER
+            };
         }
         let text = &self.bytes[start..self.pos];
         let bad_octal = kind == INT_NUMBER
@@ -658,7 +692,9 @@ mod tests {
 
     #[test]
     fn numbers() {
-        let got = kinds("12 0x1F 0b101 017 018 1.5 .45 1e5 100e-6 0x1a2.4b5p5 1.0h 2.5s 3f 3b 0b 1d 1.5e");
+        let got = kinds(
+            "12 0x1F 0b101 017 018 1.5 .45 1e5 100e-6 0x1a2.4b5p5 1.0h 2.5s 3f 3b 0b 1d 1.5e",
+        );
         let want = [
             (INT_NUMBER, "12"),
             (INT_NUMBER, "0x1F"),
@@ -711,14 +747,26 @@ mod tests {
     fn unknown_characters_are_error_tokens() {
         let (tokens, errors) = lex("a ` €/*");
         let kinds: Vec<_> = tokens.iter().map(|t| t.kind).collect();
-        assert_eq!(kinds, [NAME, WHITESPACE, ERROR_TOKEN, WHITESPACE, ERROR_TOKEN, BLOCK_COMMENT]);
+        assert_eq!(
+            kinds,
+            [
+                NAME,
+                WHITESPACE,
+                ERROR_TOKEN,
+                WHITESPACE,
+                ERROR_TOKEN,
+                BLOCK_COMMENT
+            ]
+        );
         let at: Vec<_> = errors.iter().map(|e| e.token_index).collect();
         assert_eq!(at, [2, 4, 5]);
     }
 
     #[test]
     fn a_backslash_before_a_line_break_carries_comments_and_literals_over() {
-        let got = kinds("# a \\\nb \\\r\nc\nd \"x\\\ny\" '\\\na' /* e \\\n */ /* f\n */ # g \\\\\n# h\rz");
+        let got = kinds(
+            "# a \\\nb \\\r\nc\nd \"x\\\ny\" '\\\na' /* e \\\n */ /* f\n */ # g \\\\\n# h\rz",
+        );
         let want = [
             (COMMENT, "# a \\\nb \\\r\nc"),
             (NEWLINE, "\n"),
@@ -733,14 +781,26 @@ mod tests {
         assert_eq!(got, want);
         // An even run of backslashes in a string escapes the last: the line break ends it.
         let (tokens, errors) = lex("\"a\\\\\nb");
-        assert_eq!(tokens[0], Token { kind: STRING, len: 4 });
+        assert_eq!(
+            tokens[0],
+            Token {
+                kind: STRING,
+                len: 4
+            }
+        );
         assert_eq!(errors.len(), 1);
     }
 
     #[test]
     fn unterminated_literals_stop_at_line_end() {
         let (tokens, errors) = lex("\"abc\nx '");
-        assert_eq!(tokens[0], Token { kind: STRING, len: 4 });
+        assert_eq!(
+            tokens[0],
+            Token {
+                kind: STRING,
+                len: 4
+            }
+        );
         assert_eq!(errors.len(), 2);
     }
 }

@@ -26,8 +26,12 @@ use std::fmt;
 
 pub use rowan::{GreenNode, TextRange, TextSize};
 
-pub use crate::parser::{is_block_directive, is_register_name, unclosed_block, unclosed_conditional, SPECIAL_REGISTERS};
-pub use crate::chunks::{parse_chunk, parse_chunk_events, parts, ChunkEvents, Chunker, KnownMacros, Parts};
+pub use crate::chunks::{
+    parse_chunk, parse_chunk_events, parts, ChunkEvents, Chunker, KnownMacros, Parts,
+};
+pub use crate::parser::{
+    is_block_directive, is_register_name, unclosed_block, unclosed_conditional, SPECIAL_REGISTERS,
+};
 pub use crate::reparsing::TextEdit;
 pub use crate::syntax_kind::{ClrxLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use crate::tree_builder::debug_tree;
@@ -58,7 +62,9 @@ impl Parse {
     }
 
     pub fn tree(&self) -> ast::SourceFile {
-        ast::SourceFile { syntax: self.syntax_node() }
+        ast::SourceFile {
+            syntax: self.syntax_node(),
+        }
     }
 
     pub fn green(&self) -> &rowan::GreenNode {
@@ -115,7 +121,10 @@ fn text_offsets(tokens: &[lexer::Token], errors: Vec<lexer::LexError>) -> Vec<Sy
         .map(|e| {
             let start = TextSize::from(starts[e.token_index]);
             let len = TextSize::from(tokens[e.token_index].len);
-            SyntaxError { range: TextRange::at(start, len), message: e.message }
+            SyntaxError {
+                range: TextRange::at(start, len),
+                message: e.message,
+            }
         })
         .collect()
 }

@@ -66,10 +66,17 @@ impl Parse {
 fn relex_token(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Parse> {
     let token = root.covering_element(edit.delete).into_token()?;
     let kind = token.kind();
-    if !matches!(kind, WHITESPACE | COMMENT | INT_NUMBER | FLOAT_NUMBER | STRING | CHAR) {
+    if !matches!(
+        kind,
+        WHITESPACE | COMMENT | INT_NUMBER | FLOAT_NUMBER | STRING | CHAR
+    ) {
         return None;
     }
-    if parse.errors.iter().any(|e| touches(e.range, token.text_range())) {
+    if parse
+        .errors
+        .iter()
+        .any(|e| touches(e.range, token.text_range()))
+    {
         return None;
     }
     let new_text = splice(token.text(), token.text_range(), edit);
@@ -95,19 +102,32 @@ fn reparse_statement(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Optio
         return None;
     }
     let new_text = splice(&node.to_string(), node.text_range(), edit);
-    let entry = if node.kind() == LINE { Entry::BodyLine } else { Entry::Statements };
+    let entry = if node.kind() == LINE {
+        Entry::BodyLine
+    } else {
+        Entry::Statements
+    };
     if entry == Entry::BodyLine && line_affects_nesting(&new_text, &node) {
         return None;
     }
     let (children, errors) = parse_fragment(root, &node, &new_text, entry)?;
-    let [NodeOrToken::Node(new)] = children.as_slice() else { return None };
+    let [NodeOrToken::Node(new)] = children.as_slice() else {
+        return None;
+    };
     let kind = SyntaxKind::from_raw(new.kind());
-    let fits = if node.kind() == LINE { kind == LINE } else { is_statement_kind(kind) && kind != LINE };
+    let fits = if node.kind() == LINE {
+        kind == LINE
+    } else {
+        is_statement_kind(kind) && kind != LINE
+    };
     if !fits {
         return None;
     }
     let new_node = SyntaxNode::new_root(new.clone());
-    if directive_name(&new_node).as_deref().is_some_and(is_block_directive) {
+    if directive_name(&new_node)
+        .as_deref()
+        .is_some_and(is_block_directive)
+    {
         return None;
     }
     Some(replace_node(parse, &node, new.clone(), errors))
@@ -121,7 +141,9 @@ fn reparse_block(parse: &Parse, root: &SyntaxNode, edit: &TextEdit) -> Option<Pa
     }
     let new_text = splice(&node.to_string(), node.text_range(), edit);
     let (children, errors) = parse_fragment(root, &node, &new_text, Entry::Statements)?;
-    let [NodeOrToken::Node(new)] = children.as_slice() else { return None };
+    let [NodeOrToken::Node(new)] = children.as_slice() else {
+        return None;
+    };
     let new_node = SyntaxNode::new_root(new.clone());
     if new_node.kind() != node.kind() || !block_is_closed(&new_node) {
         return None;
@@ -153,7 +175,10 @@ fn stands_alone(node: &SyntaxNode) -> bool {
 }
 
 fn is_statement_kind(kind: SyntaxKind) -> bool {
-    matches!(kind, LABEL | ASSIGNMENT | PSEUDO_OP | INSTRUCTION | MACRO_CALL | LINE)
+    matches!(
+        kind,
+        LABEL | ASSIGNMENT | PSEUDO_OP | INSTRUCTION | MACRO_CALL | LINE
+    )
 }
 
 /// The smallest ancestor of the edited range that satisfies `pred`.
@@ -167,7 +192,9 @@ fn covering_ancestor(
         NodeOrToken::Node(n) => n,
         NodeOrToken::Token(t) => t.parent()?,
     };
-    start.ancestors().find(|n| pred(n) && n.text_range().contains_range(range))
+    start
+        .ancestors()
+        .find(|n| pred(n) && n.text_range().contains_range(range))
 }
 
 fn directive_name(node: &SyntaxNode) -> Option<String> {
@@ -191,9 +218,13 @@ fn line_affects_nesting(new_text: &str, old: &SyntaxNode) -> bool {
 
 fn block_is_closed(node: &SyntaxNode) -> bool {
     match node.kind() {
-        CONDITIONAL => crate::ast::Conditional::cast(node.clone()).and_then(|c| c.end()).is_some(),
+        CONDITIONAL => crate::ast::Conditional::cast(node.clone())
+            .and_then(|c| c.end())
+            .is_some(),
         MACRO_DEF => MacroDef::cast(node.clone()).and_then(|m| m.end()).is_some(),
-        REPEAT => crate::ast::Repeat::cast(node.clone()).and_then(|r| r.end()).is_some(),
+        REPEAT => crate::ast::Repeat::cast(node.clone())
+            .and_then(|r| r.end())
+            .is_some(),
         _ => false,
     }
 }
@@ -223,7 +254,12 @@ fn collect_macro_effects(node: &SyntaxNode, before: TextSize, out: &mut Vec<(boo
         }
         return;
     }
-    green_macro_effects(node.green().as_ref(), node.text_range().start(), before, out);
+    green_macro_effects(
+        node.green().as_ref(),
+        node.text_range().start(),
+        before,
+        out,
+    );
 }
 
 fn green_macro_effects(
@@ -239,11 +275,14 @@ fn green_macro_effects(
         }
         let child_start = offset;
         offset += child.text_len();
-        let NodeOrToken::Node(child) = child else { continue };
+        let NodeOrToken::Node(child) = child else {
+            continue;
+        };
         match SyntaxKind::from_raw(child.kind()) {
             INSTRUCTION | LABEL | ASSIGNMENT | MACRO_CALL | LINE => {}
             MACRO_DEF => {
-                let def = MacroDef::cast(SyntaxNode::new_root(child.to_owned())).expect("a MACRO_DEF node");
+                let def = MacroDef::cast(SyntaxNode::new_root(child.to_owned()))
+                    .expect("a MACRO_DEF node");
                 if let Some(name) = def.name_token() {
                     out.push((true, name.text().to_ascii_lowercase()));
                 }
@@ -252,7 +291,8 @@ fn green_macro_effects(
                 if !starts_with_purgem(child) {
                     continue;
                 }
-                let op = PseudoOp::cast(SyntaxNode::new_root(child.to_owned())).expect("a PSEUDO_OP node");
+                let op = PseudoOp::cast(SyntaxNode::new_root(child.to_owned()))
+                    .expect("a PSEUDO_OP node");
                 if op.name() == ".purgem" {
                     if let Some(arg) = op.args().next().and_then(|a| a.raw_tokens().next()) {
                         out.push((false, arg.text().to_ascii_lowercase()));
@@ -269,7 +309,9 @@ fn starts_with_purgem(node: &rowan::GreenNodeData) -> bool {
     let mut node = node;
     loop {
         match node.children().next() {
-            Some(NodeOrToken::Token(t)) => return t.text().eq_ignore_ascii_case(".purgem") || t.kind() == WHITESPACE.into(),
+            Some(NodeOrToken::Token(t)) => {
+                return t.text().eq_ignore_ascii_case(".purgem") || t.kind() == WHITESPACE.into()
+            }
             Some(NodeOrToken::Node(n)) => node = n,
             None => return false,
         }
@@ -295,8 +337,15 @@ type Fragment = (Vec<NodeOrToken<GreenNode, GreenToken>>, Vec<SyntaxError>);
 
 /// Parses `new_text` standing where `node` stood; `None` if its edges would lex
 /// differently in place (a token merging across the edge, a comment left open).
-fn parse_fragment(root: &SyntaxNode, node: &SyntaxNode, new_text: &str, entry: Entry) -> Option<Fragment> {
-    let (Some(first), Some(last)) = (node.first_token(), node.last_token()) else { return None };
+fn parse_fragment(
+    root: &SyntaxNode,
+    node: &SyntaxNode,
+    new_text: &str,
+    entry: Entry,
+) -> Option<Fragment> {
+    let (Some(first), Some(last)) = (node.first_token(), node.last_token()) else {
+        return None;
+    };
     if !boundaries_hold(first.prev_token(), last.next_token(), new_text) {
         return None;
     }
@@ -307,7 +356,10 @@ fn parse_fragment(root: &SyntaxNode, node: &SyntaxNode, new_text: &str, entry: E
     let offset = node.text_range().start();
     let errors = crate::syntax_errors(&tokens, lex_errors, output.errors, &output.quiet)
         .into_iter()
-        .map(|e| SyntaxError { range: e.range + offset, message: e.message })
+        .map(|e| SyntaxError {
+            range: e.range + offset,
+            message: e.message,
+        })
         .collect();
     Some((children, errors))
 }
@@ -316,7 +368,11 @@ fn parse_fragment(root: &SyntaxNode, node: &SyntaxNode, new_text: &str, entry: E
 /// keeps token boundaries at both of its edges when lexed together with them. (The
 /// neighbours are found from the replaced element, not by a search from the root,
 /// whose children a long file has by the hundred thousand.)
-fn boundaries_hold(before: Option<SyntaxToken>, after: Option<SyntaxToken>, new_text: &str) -> bool {
+fn boundaries_hold(
+    before: Option<SyntaxToken>,
+    after: Option<SyntaxToken>,
+    new_text: &str,
+) -> bool {
     let prefix = before.map(|t| t.text().to_string()).unwrap_or_default();
     let suffix = after.map(|t| t.text().to_string()).unwrap_or_default();
     let window = format!("{prefix}{new_text}{suffix}");
@@ -334,7 +390,10 @@ fn boundaries_hold(before: Option<SyntaxToken>, after: Option<SyntaxToken>, new_
 }
 
 fn splice(text: &str, range: TextRange, edit: &TextEdit) -> String {
-    let local = TextEdit { delete: edit.delete - range.start(), insert: edit.insert.clone() };
+    let local = TextEdit {
+        delete: edit.delete - range.start(),
+        insert: edit.insert.clone(),
+    };
     local.apply(text)
 }
 
@@ -346,7 +405,12 @@ fn touches(error: TextRange, range: TextRange) -> bool {
     error.start() <= range.end() && range.start() <= error.end()
 }
 
-fn replace_node(parse: &Parse, node: &SyntaxNode, new: GreenNode, new_errors: Vec<SyntaxError>) -> Parse {
+fn replace_node(
+    parse: &Parse,
+    node: &SyntaxNode,
+    new: GreenNode,
+    new_errors: Vec<SyntaxError>,
+) -> Parse {
     let range = node.text_range();
     let len = new.text_len();
     // rowan replaces a node in place only with one of the same kind: go through the parent.
@@ -374,7 +438,10 @@ fn shifted_errors(
         .map(|e| {
             if e.range.start() >= old.end() {
                 let start = e.range.start() - old.end() + old.start() + new_len;
-                SyntaxError { range: TextRange::at(start, e.range.len()), message: e.message.clone() }
+                SyntaxError {
+                    range: TextRange::at(start, e.range.len()),
+                    message: e.message.clone(),
+                }
             } else {
                 e.clone()
             }
@@ -397,7 +464,10 @@ mod tests {
 
     fn path_of(text: &str, offset: u32, delete: u32, insert: &str) -> Path {
         let at = TextSize::from(offset);
-        let edit = TextEdit { delete: TextRange::at(at, TextSize::from(delete)), insert: insert.into() };
+        let edit = TextEdit {
+            delete: TextRange::at(at, TextSize::from(delete)),
+            insert: insert.into(),
+        };
         let (incremental, path) = crate::parse(text).reparse_with_path(&edit);
         let full = crate::parse(&edit.apply(text));
         assert_eq!(incremental, full);

@@ -155,7 +155,10 @@ use SyntaxKind::*;
 impl SyntaxKind {
     /// Tokens the parser skips: they live in the tree but carry no grammar.
     pub fn is_trivia(self) -> bool {
-        matches!(self, WHITESPACE | COMMENT | BLOCK_COMMENT | LINE_CONTINUATION)
+        matches!(
+            self,
+            WHITESPACE | COMMENT | BLOCK_COMMENT | LINE_CONTINUATION
+        )
     }
 
     /// Tokens that end a statement.

@@ -15,26 +15,48 @@ pub(crate) fn build_tree(text: &str, tokens: &[Token], events: Vec<Event>) -> Gr
     build_tree_sharing(text, tokens, events, Sharing::WithinBuild)
 }
 
-pub(crate) fn build_tree_sharing(text: &str, tokens: &[Token], mut events: Vec<Event>, sharing: Sharing) -> GreenNode {
+pub(crate) fn build_tree_sharing(
+    text: &str,
+    tokens: &[Token],
+    mut events: Vec<Event>,
+    sharing: Sharing,
+) -> GreenNode {
     let builder = GreenBuilder::new(tokens.len(), sharing);
-    let mut sink = Sink { text, tokens, next: 0, offset: 0, depth: 0, builder };
+    let mut sink = Sink {
+        text,
+        tokens,
+        next: 0,
+        offset: 0,
+        depth: 0,
+        builder,
+    };
     let mut chain = Vec::new();
     let mut i = 0;
     while i < events.len() {
         // Events are read in place: only forward parents, opened early, are tombstoned.
         match events[i] {
-            Event::Start { kind, forward_parent: None } => {
+            Event::Start {
+                kind,
+                forward_parent: None,
+            } => {
                 if sink.depth > 0 && is_token_node(&events[i + 1..]) && sink.token_node(kind) {
                     i += 3;
                     continue;
                 }
-                if kind == REGISTER && sink.depth > 0 && is_range_register(&events[i + 1..]) && sink.range_register() {
+                if kind == REGISTER
+                    && sink.depth > 0
+                    && is_range_register(&events[i + 1..])
+                    && sink.range_register()
+                {
                     i += 1 + RANGE_REGISTER_EVENTS.len();
                     continue;
                 }
                 sink.start(kind);
             }
-            Event::Start { kind, forward_parent: Some(first) } => {
+            Event::Start {
+                kind,
+                forward_parent: Some(first),
+            } => {
                 chain.push(kind);
                 take_forward_parents(&mut events, i + first.get() as usize, &mut chain);
                 while let Some(kind) = chain.pop() {
@@ -60,14 +82,32 @@ fn is_token_node(after_start: &[Event]) -> bool {
 /// The events of a register range after its `Start`: `s[4:7]` (with numbers as bounds).
 const RANGE_REGISTER_EVENTS: [Event; 13] = {
     const fn start(kind: SyntaxKind) -> Event {
-        Event::Start { kind, forward_parent: None }
+        Event::Start {
+            kind,
+            forward_parent: None,
+        }
     }
     use Event::{Finish, Token};
-    [Token, start(REG_RANGE), Token, start(LITERAL), Token, Finish, Token, start(LITERAL), Token, Finish, Token, Finish, Finish]
+    [
+        Token,
+        start(REG_RANGE),
+        Token,
+        start(LITERAL),
+        Token,
+        Finish,
+        Token,
+        start(LITERAL),
+        Token,
+        Finish,
+        Token,
+        Finish,
+        Finish,
+    ]
 };
 
 /// The tokens of a register range written without trivia, as its events take them.
-const RANGE_REGISTER_TOKENS: [SyntaxKind; 6] = [NAME, L_BRACK, INT_NUMBER, COLON, INT_NUMBER, R_BRACK];
+const RANGE_REGISTER_TOKENS: [SyntaxKind; 6] =
+    [NAME, L_BRACK, INT_NUMBER, COLON, INT_NUMBER, R_BRACK];
 
 /// Whether the events after a `Start` of a register make a register range with numbers
 /// as bounds (`v[4:7]`), about one operand in three: with its tokens, such a subtree is
@@ -82,7 +122,10 @@ fn is_range_register(after_start: &[Event]) -> bool {
 fn take_forward_parents(events: &mut [Event], mut idx: usize, chain: &mut Vec<SyntaxKind>) {
     loop {
         match std::mem::replace(&mut events[idx], Event::Tombstone) {
-            Event::Start { kind, forward_parent } => {
+            Event::Start {
+                kind,
+                forward_parent,
+            } => {
                 chain.push(kind);
                 match forward_parent {
                     Some(offset) => idx += offset.get() as usize,
@@ -100,7 +143,13 @@ pub(crate) fn build_fragment(
     tokens: &[Token],
     mut events: Vec<Event>,
 ) -> Vec<NodeOrToken<GreenNode, GreenToken>> {
-    events.insert(0, Event::Start { kind: SOURCE_FILE, forward_parent: None });
+    events.insert(
+        0,
+        Event::Start {
+            kind: SOURCE_FILE,
+            forward_parent: None,
+        },
+    );
     events.push(Event::Finish);
     let root = build_tree(text, tokens, events);
     root.children().map(|c| c.to_owned()).collect()
@@ -182,7 +231,8 @@ impl Sink<'_> {
         match self.tokens.get(self.next) {
             Some(&t) if !t.kind.is_trivia() => {
                 let end = self.offset + t.len as usize;
-                self.builder.token_node(kind, t.kind, self.text, self.offset..end);
+                self.builder
+                    .token_node(kind, t.kind, self.text, self.offset..end);
                 self.offset = end;
                 self.next += 1;
                 true
@@ -196,8 +246,17 @@ impl Sink<'_> {
     #[inline(never)]
     fn range_register(&mut self) -> bool {
         self.leading_trivia();
-        let Some(tokens) = self.tokens.get(self.next..self.next + RANGE_REGISTER_TOKENS.len()) else { return false };
-        if !tokens.iter().zip(RANGE_REGISTER_TOKENS).all(|(t, kind)| t.kind == kind) {
+        let Some(tokens) = self
+            .tokens
+            .get(self.next..self.next + RANGE_REGISTER_TOKENS.len())
+        else {
+            return false;
+        };
+        if !tokens
+            .iter()
+            .zip(RANGE_REGISTER_TOKENS)
+            .all(|(t, kind)| t.kind == kind)
+        {
             return false;
         }
         let span = self.offset..self.offset + tokens.iter().map(|t| t.len as usize).sum::<usize>();
@@ -224,7 +283,8 @@ impl Sink<'_> {
     #[inline]
     fn emit_token_node(&mut self, kind: SyntaxKind, t: Token) {
         let end = self.offset + t.len as usize;
-        self.builder.token_node(kind, t.kind, self.text, self.offset..end);
+        self.builder
+            .token_node(kind, t.kind, self.text, self.offset..end);
         self.offset = end;
         self.next += 1;
     }
@@ -240,7 +300,9 @@ impl Sink<'_> {
 
     #[inline]
     fn at_trivia(&self) -> bool {
-        self.tokens.get(self.next).is_some_and(|t| t.kind.is_trivia())
+        self.tokens
+            .get(self.next)
+            .is_some_and(|t| t.kind.is_trivia())
     }
 
     /// The trivia before the parser's next token, then that token.
@@ -272,7 +334,14 @@ pub fn debug_tree(node: &crate::SyntaxNode) -> String {
         match event {
             rowan::WalkEvent::Enter(element) => {
                 let kind: SyntaxKind = element.kind();
-                let _ = write!(out, "{:indent$}{:?}@{:?}", "", kind, element.text_range(), indent = indent * 2);
+                let _ = write!(
+                    out,
+                    "{:indent$}{:?}@{:?}",
+                    "",
+                    kind,
+                    element.text_range(),
+                    indent = indent * 2
+                );
                 match element {
                     NodeOrToken::Node(_) => indent += 1,
                     NodeOrToken::Token(token) => {

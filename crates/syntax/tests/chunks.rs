@@ -2,7 +2,10 @@
 
 use std::path::PathBuf;
 
-use gcn_syntax::{parse, parse_chunk, parse_chunk_events, parts, Chunker, KnownMacros, Parse, SyntaxNode, TextSize};
+use gcn_syntax::{
+    parse, parse_chunk, parse_chunk_events, parts, Chunker, KnownMacros, Parse, SyntaxNode,
+    TextSize,
+};
 use proptest::prelude::*;
 
 /// Every element below the root as `KIND@RANGE`, shifted by `base`, a token's text after.
@@ -15,7 +18,11 @@ fn elements(node: &SyntaxNode, base: TextSize, out: &mut Vec<String>) {
 }
 
 fn errors(p: &Parse, base: TextSize, out: &mut Vec<String>) {
-    out.extend(p.errors().iter().map(|e| format!("{:?} {}", e.range + base, e.message)));
+    out.extend(
+        p.errors()
+            .iter()
+            .map(|e| format!("{:?} {}", e.range + base, e.message)),
+    );
 }
 
 fn lines(text: &str) -> Vec<&str> {
@@ -74,7 +81,10 @@ fn check_parts(text: &str, min_len: usize, want: &[String], want_errors: &[Strin
     got_errors.sort();
     assert_eq!(u32::from(base) as usize, text.len(), "parts of {text:?}");
     assert_eq!(got, want, "tree of {text:?} in parts of {min_len}");
-    assert_eq!(got_errors, want_errors, "errors of {text:?} in parts of {min_len}");
+    assert_eq!(
+        got_errors, want_errors,
+        "errors of {text:?} in parts of {min_len}"
+    );
 }
 
 fn corpus() -> Vec<String> {
@@ -86,7 +96,9 @@ fn corpus() -> Vec<String> {
     }
     let mut out = Vec::new();
     for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "s") {
@@ -129,9 +141,35 @@ fn continued_comments_and_strings_stay_in_one_chunk() {
 }
 
 const PIECES: &[&str] = &[
-    "\n", ";", " ", "\\\n", "/*", "*/", "#", "\"", "'", "\\", "\r\n", "# c \\\n", "/* c\n", ".if 1", ".else", ".endif", ".macro m a",
-    ".endm", ".rept 2", ".irp x, 1", ".endr", ".purgem m", "m 1, (2", "l:", "\\x\\()l:",
-    "s_nop 0", ".int 1+", "x = 2", ".5: ",
+    "\n",
+    ";",
+    " ",
+    "\\\n",
+    "/*",
+    "*/",
+    "#",
+    "\"",
+    "'",
+    "\\",
+    "\r\n",
+    "# c \\\n",
+    "/* c\n",
+    ".if 1",
+    ".else",
+    ".endif",
+    ".macro m a",
+    ".endm",
+    ".rept 2",
+    ".irp x, 1",
+    ".endr",
+    ".purgem m",
+    "m 1, (2",
+    "l:",
+    "\\x\\()l:",
+    "s_nop 0",
+    ".int 1+",
+    "x = 2",
+    ".5: ",
 ];
 
 proptest! {
@@ -149,9 +187,12 @@ proptest! {
 fn conformance_dir() -> (PathBuf, bool) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let full = root.join("../shared/conformance");
-    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
+    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none()
+    {
         return (full, true);
     }
-    eprintln!("../shared/conformance not found: checking its sample, tests/data/conformance-sample");
+    eprintln!(
+        "../shared/conformance not found: checking its sample, tests/data/conformance-sample"
+    );
     (root.join("tests/data/conformance-sample"), false)
 }

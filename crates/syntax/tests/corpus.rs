@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-
 /// (name, source, whether the reference accepts it)
 fn corpus() -> Vec<(String, String, bool)> {
     let (dir, _) = conformance_dir();
@@ -42,7 +41,12 @@ fn corpus_parses_losslessly_and_cleanly() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} errors:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} errors:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// The conformance corpus beside the repository (`../shared/conformance`), else the
@@ -52,9 +56,12 @@ fn corpus_parses_losslessly_and_cleanly() {
 fn conformance_dir() -> (PathBuf, bool) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let full = root.join("../shared/conformance");
-    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
+    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none()
+    {
         return (full, true);
     }
-    eprintln!("../shared/conformance not found: checking its sample, tests/data/conformance-sample");
+    eprintln!(
+        "../shared/conformance not found: checking its sample, tests/data/conformance-sample"
+    );
     (root.join("tests/data/conformance-sample"), false)
 }

@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 fn cases(dir: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data").join(dir);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("test_data")
+        .join(dir);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -18,7 +20,12 @@ fn cases(dir: &str) -> Vec<PathBuf> {
 fn snapshot(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let parse = gcn_syntax::parse(&text);
-    assert_eq!(parse.syntax_node().to_string(), text, "lossless: {}", path.display());
+    assert_eq!(
+        parse.syntax_node().to_string(),
+        text,
+        "lossless: {}",
+        path.display()
+    );
     let mut out = parse.debug_dump();
     for e in parse.errors() {
         out.push_str(&format!("error {:?}: {}\n", e.range, e.message));
@@ -31,7 +38,11 @@ fn snapshot(path: &Path) -> String {
 fn ok_cases_parse_without_errors() {
     for path in cases("ok") {
         let out = snapshot(&path);
-        assert!(!out.contains("\nerror "), "unexpected error in {}", path.display());
+        assert!(
+            !out.contains("\nerror "),
+            "unexpected error in {}",
+            path.display()
+        );
     }
 }
 
@@ -39,6 +50,10 @@ fn ok_cases_parse_without_errors() {
 fn err_cases_report_errors() {
     for path in cases("err") {
         let out = snapshot(&path);
-        assert!(out.contains("\nerror "), "no error reported for {}", path.display());
+        assert!(
+            out.contains("\nerror "),
+            "no error reported for {}",
+            path.display()
+        );
     }
 }

@@ -20,8 +20,15 @@ fn one_more_operator_is_an_error_at_it_and_the_tree_stays_lossless() {
     let errors = parse.errors();
     assert_eq!(errors.len(), 1, "{errors:?}");
     // At the 10,001st `+`: after `x = 1` and 10,000 ` + 1`.
-    assert_eq!(usize::from(errors[0].range.start()), "x = 1".len() + 10_000 * " + 1".len() + 1);
-    assert!(errors[0].message.contains("more than 10000 operators"), "{}", errors[0].message);
+    assert_eq!(
+        usize::from(errors[0].range.start()),
+        "x = 1".len() + 10_000 * " + 1".len() + 1
+    );
+    assert!(
+        errors[0].message.contains("more than 10000 operators"),
+        "{}",
+        errors[0].message
+    );
     assert_eq!(parse.syntax_node().to_string(), text);
     // The next statement is read as usual.
     let last = parse.syntax_node().children().last().unwrap();

@@ -16,7 +16,9 @@ fn sources() -> Vec<String> {
     }
     let mut out = Vec::new();
     for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "s") {
@@ -30,11 +32,58 @@ fn sources() -> Vec<String> {
 
 /// Fragments that stress the grammar's seams when spliced anywhere.
 const SNIPPETS: &[&str] = &[
-    "", " ", "\n", ";", "\\\n", "\\", "#", "/*", "*/", "\"", "'", ",", ":", "(", ")", "[", "]",
-    "|", "-", "+", "?", "@", "%", "=", "1", "1f", "0x", ".5", "e5", "x", "s1", "v[0:3]",
-    ".if 1\n", ".else\n", ".endif\n", ".macro m a\n", ".endm\n", ".rept 2\n", ".endr\n",
-    ".purgem m\n", "m 1, 2\n", "lbl: ", ".int (1+2*", "s_nop 0", "€", "\r\n", "glc",
-    "# c \\\n", "/* c\n", "\\\r\n", "\"a\\\n", "'\\\n",
+    "",
+    " ",
+    "\n",
+    ";",
+    "\\\n",
+    "\\",
+    "#",
+    "/*",
+    "*/",
+    "\"",
+    "'",
+    ",",
+    ":",
+    "(",
+    ")",
+    "[",
+    "]",
+    "|",
+    "-",
+    "+",
+    "?",
+    "@",
+    "%",
+    "=",
+    "1",
+    "1f",
+    "0x",
+    ".5",
+    "e5",
+    "x",
+    "s1",
+    "v[0:3]",
+    ".if 1\n",
+    ".else\n",
+    ".endif\n",
+    ".macro m a\n",
+    ".endm\n",
+    ".rept 2\n",
+    ".endr\n",
+    ".purgem m\n",
+    "m 1, 2\n",
+    "lbl: ",
+    ".int (1+2*",
+    "s_nop 0",
+    "€",
+    "\r\n",
+    "glc",
+    "# c \\\n",
+    "/* c\n",
+    "\\\r\n",
+    "\"a\\\n",
+    "'\\\n",
 ];
 
 fn dump(p: &Parse) -> String {
@@ -55,7 +104,14 @@ fn char_boundary(text: &str, at: usize) -> usize {
 
 /// An edit of `text` chosen by three random numbers.
 fn edit_for(text: &str, start: usize, len: usize, snippet: usize) -> TextEdit {
-    let start = char_boundary(text, if text.is_empty() { 0 } else { start % (text.len() + 1) });
+    let start = char_boundary(
+        text,
+        if text.is_empty() {
+            0
+        } else {
+            start % (text.len() + 1)
+        },
+    );
     let end = char_boundary(text, start + len % 12).max(start);
     TextEdit {
         delete: TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32)),
@@ -112,10 +168,17 @@ fn typing_inside_statements_matches_full_parse() {
     let mut parse_now = parse(&current);
     for (offset, insert) in [(25usize, "4"), (33, " + 7"), (52, " "), (75, "1"), (0, "x")] {
         let at = TextSize::from(offset as u32);
-        let edit = TextEdit { delete: TextRange::empty(at), insert: insert.to_string() };
+        let edit = TextEdit {
+            delete: TextRange::empty(at),
+            insert: insert.to_string(),
+        };
         current = edit.apply(&current);
         parse_now = parse_now.reparse(&edit);
-        assert_eq!(dump(&parse_now), dump(&parse(&current)), "inserting {insert:?} at {offset}");
+        assert_eq!(
+            dump(&parse_now),
+            dump(&parse(&current)),
+            "inserting {insert:?} at {offset}"
+        );
     }
 }
 
@@ -166,9 +229,12 @@ fn deep_nesting_does_not_overflow() {
 fn conformance_dir() -> (PathBuf, bool) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let full = root.join("../shared/conformance");
-    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
+    if full.join("instructions.jsonl").is_file() && std::env::var_os("CONFORMANCE_SAMPLE").is_none()
+    {
         return (full, true);
     }
-    eprintln!("../shared/conformance not found: checking its sample, tests/data/conformance-sample");
+    eprintln!(
+        "../shared/conformance not found: checking its sample, tests/data/conformance-sample"
+    );
     (root.join("tests/data/conformance-sample"), false)
 }

@@ -41,13 +41,23 @@ impl AddedSymbol {
     /// As the writers take it: `st_info` is the binding with no type, `st_other` 0.
     fn at(&self, place: SymbolPlace, value: u64) -> ExtraSymbol {
         let binding: u8 = if self.weak { 2 } else { 1 };
-        ExtraSymbol { name: self.name.clone(), value, size: self.size, place, info: binding << 4, other: 0 }
+        ExtraSymbol {
+            name: self.name.clone(),
+            value,
+            size: self.size,
+            place,
+            info: binding << 4,
+            other: 0,
+        }
     }
 }
 
 /// The symbols to add, when `-S` asks for them in a format these rules cover.
 pub(crate) fn collect(asm: &Asm) -> Vec<AddedSymbol> {
-    let covered = matches!(asm.layout.format, BinaryFormat::Amd | BinaryFormat::AmdCl2 | BinaryFormat::Gallium);
+    let covered = matches!(
+        asm.layout.format,
+        BinaryFormat::Amd | BinaryFormat::AmdCl2 | BinaryFormat::Gallium
+    );
     if !asm.opts.force_add_symbols || !covered {
         return Vec::new();
     }
@@ -71,16 +81,29 @@ fn added(layout: &Layout, s: &Symbol) -> Option<AddedSymbol> {
             (kept.then_some(section), offset as u64)
         }
     };
-    Some(AddedSymbol { name: s.name.clone(), value, size: s.size.unwrap_or(0), weak, section, location: s.binding_location })
+    Some(AddedSymbol {
+        name: s.name.clone(),
+        value,
+        size: s.size.unwrap_or(0),
+        weak,
+        section,
+        location: s.binding_location,
+    })
 }
 
 /// Sections whose labels the reference reads as absolute values in expressions.
 fn labels_read_as_absolute(layout: &Layout, section: usize) -> bool {
-    let Some(s) = layout.sections.get(section) else { return false };
+    let Some(s) = layout.sections.get(section) else {
+        return false;
+    };
     match layout.format {
         BinaryFormat::Amd => s.kind != SectionKind::Code,
         BinaryFormat::AmdCl2 => {
-            let relocatable = s.inner && matches!(s.kind, SectionKind::Data | SectionKind::RwData | SectionKind::Bss);
+            let relocatable = s.inner
+                && matches!(
+                    s.kind,
+                    SectionKind::Data | SectionKind::RwData | SectionKind::Bss
+                );
             s.kind != SectionKind::Code && !relocatable
         }
         BinaryFormat::Gallium => !matches!(s.kind, SectionKind::Code | SectionKind::Scratch),
@@ -91,7 +114,12 @@ fn labels_read_as_absolute(layout: &Layout, section: usize) -> bool {
 /// The place of section `i` among the extra sections of its owner.
 fn extra_place(a: &Assembly, i: usize) -> SymbolPlace {
     let owner = owner_of(&a.sections[i]);
-    SymbolPlace::Extra(a.sections[..i].iter().filter(|s| s.kind == SectionKind::Extra && owner_of(s) == owner).count())
+    SymbolPlace::Extra(
+        a.sections[..i]
+            .iter()
+            .filter(|s| s.kind == SectionKind::Extra && owner_of(s) == owner)
+            .count(),
+    )
 }
 
 fn added_symbols(a: &Assembly) -> &[AddedSymbol] {
@@ -151,7 +179,9 @@ pub(crate) fn amdcl2(a: &Assembly) -> (Vec<ExtraSymbol>, Vec<ExtraSymbol>) {
                 };
                 inner.push(s.at(place, s.value));
             }
-            (Owner::Kernel(k), SectionKind::Code) => inner.push(s.at(SymbolPlace::Text, s.value.wrapping_add(offsets[k]))),
+            (Owner::Kernel(k), SectionKind::Code) => {
+                inner.push(s.at(SymbolPlace::Text, s.value.wrapping_add(offsets[k])))
+            }
             _ => {}
         }
     }
@@ -162,7 +192,11 @@ pub(crate) fn amdcl2(a: &Assembly) -> (Vec<ExtraSymbol>, Vec<ExtraSymbol>) {
 /// reference counts it: each kernel's setup (256 bytes with a configuration), then its
 /// code rounded up to 256 bytes.
 fn cl2_code_offsets(a: &Assembly) -> Vec<u64> {
-    let kernel_section = |k: usize, kind: SectionKind| sections_of(a, Owner::Kernel(k), kind).next().map_or(0, |s| s.content.len() as u64);
+    let kernel_section = |k: usize, kind: SectionKind| {
+        sections_of(a, Owner::Kernel(k), kind)
+            .next()
+            .map_or(0, |s| s.content.len() as u64)
+    };
     let mut offset = 0u64;
     (0..a.kernels.len())
         .map(|k| {
@@ -179,14 +213,26 @@ fn cl2_code_offsets(a: &Assembly) -> Vec<u64> {
 
 /// GalliumCompute: the symbols of the ELF, or an error for each global one (the
 /// reference adds only weak symbols, kernels aside).
-pub(crate) fn gallium(a: &Assembly, fallback: Option<Location>) -> Result<Vec<ExtraSymbol>, Vec<Diagnostic>> {
+pub(crate) fn gallium(
+    a: &Assembly,
+    fallback: Option<Location>,
+) -> Result<Vec<ExtraSymbol>, Vec<Diagnostic>> {
     let mut symbols = Vec::new();
     let mut errors = Vec::new();
     for s in added_symbols(a) {
         if !s.weak {
-            let message = format!("symbol `{}` is global: -S adds only weak symbols to GalliumCompute binaries", s.name);
+            let message = format!(
+                "symbol `{}` is global: -S adds only weak symbols to GalliumCompute binaries",
+                s.name
+            );
             let location = s.location.or(fallback);
-            errors.push(Diagnostic { severity: Severity::Error, location, len: 0, message, origin: Vec::new() });
+            errors.push(Diagnostic {
+                severity: Severity::Error,
+                location,
+                len: 0,
+                message,
+                origin: Vec::new(),
+            });
             continue;
         }
         if a.kernels.contains(&s.name) {

@@ -7,7 +7,8 @@ use gcn_syntax::ast::AstNode;
 use gcn_isa::PseudoOpId as Id;
 
 use super::stmt::{
-    at_most, config_kernel, cws, dims, no_args, opt_value_arg, set_symbol, string_arg, value_arg, warn_range,
+    at_most, config_kernel, cws, dims, no_args, opt_value_arg, set_symbol, string_arg, value_arg,
+    warn_range,
 };
 use super::{ConfigKind, Host, Stmt};
 use crate::layout::{Owner, SectionKind};
@@ -39,7 +40,11 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
             if config_kernel(h).is_some() {
                 config_value(h, st)
             } else {
-                let note = if st.id == Id::Condout { calnote::CONDOUT } else { calnote::EARLYEXIT };
+                let note = if st.id == Id::Condout {
+                    calnote::CONDOUT
+                } else {
+                    calnote::EARLYEXIT
+                };
                 cal_note(h, st, note)
             }
         }
@@ -74,10 +79,19 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
             }
         }
         Id::Entry => entry(h, st, &[calnote::PROGINFO, calnote::UAV], "entry"),
-        Id::Exceptions | Id::Floatmode | Id::Hwlocal | Id::Localsize | Id::Hwregion | Id::Pgmrsrc2 | Id::Printfid
-        | Id::Privateid | Id::Scratchbuffer | Id::Sgprsnum | Id::Uavid | Id::Uavprivate | Id::Vgprsnum => {
-            config_value(h, st)
-        }
+        Id::Exceptions
+        | Id::Floatmode
+        | Id::Hwlocal
+        | Id::Localsize
+        | Id::Hwregion
+        | Id::Pgmrsrc2
+        | Id::Printfid
+        | Id::Privateid
+        | Id::Scratchbuffer
+        | Id::Sgprsnum
+        | Id::Uavid
+        | Id::Uavprivate
+        | Id::Vgprsnum => config_value(h, st),
         Id::Floatconsts => cal_note(h, st, calnote::FLOAT32CONSTS),
         Id::GetDriverVersion => {
             let config = h.config();
@@ -121,7 +135,11 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
         Id::Segment => entry(
             h,
             st,
-            &[calnote::INT32CONSTS, calnote::FLOAT32CONSTS, calnote::BOOL32CONSTS],
+            &[
+                calnote::INT32CONSTS,
+                calnote::FLOAT32CONSTS,
+                calnote::BOOL32CONSTS,
+            ],
             "segment",
         ),
         Id::Subconstantbuffers => cal_note(h, st, calnote::SUB_CONSTANT_BUFFERS),
@@ -145,15 +163,25 @@ fn in_config(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
 
 fn config(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = h.current_kernel() else {
-        h.error_at(st.range, "kernel configuration can be defined only inside a kernel");
+        h.error_at(
+            st.range,
+            "kernel configuration can be defined only inside a kernel",
+        );
         return;
     };
     let owner = Owner::Kernel(k);
-    let raw = [SectionKind::Metadata, SectionKind::AmdHeader, SectionKind::CalNote]
-        .iter()
-        .any(|&kind| h.find_section(kind, owner).is_some());
+    let raw = [
+        SectionKind::Metadata,
+        SectionKind::AmdHeader,
+        SectionKind::CalNote,
+    ]
+    .iter()
+    .any(|&kind| h.find_section(kind, owner).is_some());
     if raw {
-        h.error_at(st.range, "configuration can't be defined if metadata, header and/or CAL notes exist");
+        h.error_at(
+            st.range,
+            "configuration can't be defined if metadata, header and/or CAL notes exist",
+        );
         return;
     }
     if !no_args(h, st) {
@@ -167,11 +195,17 @@ fn config(h: &mut dyn Host, st: &Stmt) {
 /// a configuration; reports otherwise.
 pub(crate) fn kernel_without_config(h: &mut dyn Host, st: &Stmt, what: &str) -> Option<usize> {
     let Some(k) = h.current_kernel() else {
-        h.error_at(st.range, format!("{what} can be defined only inside a kernel"));
+        h.error_at(
+            st.range,
+            format!("{what} can be defined only inside a kernel"),
+        );
         return None;
     };
     if h.config().kernels[k].kind != ConfigKind::None {
-        h.error_at(st.range, format!("{what} can't be defined if a configuration was defined"));
+        h.error_at(
+            st.range,
+            format!("{what} can't be defined if a configuration was defined"),
+        );
         return None;
     }
     Some(k)
@@ -187,7 +221,9 @@ pub(crate) fn switch_to_kind(h: &mut dyn Host, name: &str, owner: Owner, kind: S
 }
 
 fn raw_section(h: &mut dyn Host, st: &Stmt, kind: SectionKind, what: &str) {
-    let Some(k) = kernel_without_config(h, st, what) else { return };
+    let Some(k) = kernel_without_config(h, st, what) else {
+        return;
+    };
     if no_args(h, st) {
         switch_to_kind(h, "", Owner::Kernel(k), kind);
     }
@@ -195,7 +231,10 @@ fn raw_section(h: &mut dyn Host, st: &Stmt, kind: SectionKind, what: &str) {
 
 /// CAL notes holding a single value that their pseudo-op may give.
 fn single_value(note: u32) -> bool {
-    matches!(note, calnote::EARLYEXIT | calnote::CONDOUT | calnote::UAV_OP_MASK | calnote::UAV_MAILBOX_SIZE)
+    matches!(
+        note,
+        calnote::EARLYEXIT | calnote::CONDOUT | calnote::UAV_OP_MASK | calnote::UAV_MAILBOX_SIZE
+    )
 }
 
 fn cal_note(h: &mut dyn Host, st: &Stmt, note: u32) {
@@ -203,11 +242,15 @@ fn cal_note(h: &mut dyn Host, st: &Stmt, note: u32) {
 }
 
 fn cal_note_from(h: &mut dyn Host, st: &Stmt, note: u32, first: usize) {
-    let Some(k) = kernel_without_config(h, st, "CAL note") else { return };
+    let Some(k) = kernel_without_config(h, st, "CAL note") else {
+        return;
+    };
     let present = st.args.get(first).is_some_and(|a| !a.is_empty());
     let mut value = None;
     if single_value(note) && present {
-        let Some(v) = value_arg(h, st, first) else { return };
+        let Some(v) = value_arg(h, st, first) else {
+            return;
+        };
         warn_range(h, st.arg_range(first), 32, v);
         value = Some(v as u32);
         if !at_most(h, st, first + 1) {
@@ -231,7 +274,9 @@ fn custom_cal_note(h: &mut dyn Host, st: &Stmt) {
         h.error_at(st.range, "CAL note can be defined only inside a kernel");
         return;
     }
-    let Some(id) = value_arg(h, st, 0) else { return };
+    let Some(id) = value_arg(h, st, 0) else {
+        return;
+    };
     warn_range(h, st.arg_range(0), 32, id);
     cal_note_from(h, st, id as u32, 1);
 }
@@ -240,7 +285,10 @@ fn custom_cal_note(h: &mut dyn Host, st: &Stmt) {
 fn entry(h: &mut dyn Host, st: &Stmt, notes: &[u32], what: &str) {
     let section = h.current_section();
     let note = section.note_type;
-    if h.current_kernel().is_none() || section.kind != SectionKind::CalNote || !notes.contains(&note) {
+    if h.current_kernel().is_none()
+        || section.kind != SectionKind::CalNote
+        || !notes.contains(&note)
+    {
         h.error_at(st.range, format!("illegal place of {what}"));
         return;
     }
@@ -315,24 +363,38 @@ fn config_value(h: &mut dyn Host, st: &Stmt) {
     let v = value.unwrap_or(0);
     match st.id {
         Id::Sgprsnum => {
-            let max = if policy < POLICY_UNIFIED_SGPR_COUNT { gpu::max_sgprs_without_vcc(gen) } else { gpu::max_sgprs(gen) };
+            let max = if policy < POLICY_UNIFIED_SGPR_COUNT {
+                gpu::max_sgprs_without_vcc(gen)
+            } else {
+                gpu::max_sgprs(gen)
+            };
             if v as u64 > u64::from(max) {
                 h.error_at(range, format!("used SGPRs number out of range (0-{max})"));
                 return;
             }
-            let v = if policy < POLICY_UNIFIED_SGPR_COUNT { v as u32 } else { (v as u32).max(2) - 2 };
+            let v = if policy < POLICY_UNIFIED_SGPR_COUNT {
+                v as u32
+            } else {
+                (v as u32).max(2) - 2
+            };
             h.config_mut().kernels[k].sgprs = Some(v);
         }
         Id::Vgprsnum => {
             if v as u64 > u64::from(gpu::MAX_VGPRS) {
-                h.error_at(range, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
+                h.error_at(
+                    range,
+                    format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS),
+                );
                 return;
             }
             h.config_mut().kernels[k].vgprs = Some(v as u32);
         }
         Id::Hwlocal | Id::Localsize => {
             if v as u64 > gpu::MAX_LOCAL_SIZE {
-                h.error_at(range, format!("HW local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
+                h.error_at(
+                    range,
+                    format!("HW local size out of range (0-{})", gpu::MAX_LOCAL_SIZE),
+                );
                 return;
             }
             h.config_mut().kernels[k].local_size = v as u64;
@@ -424,8 +486,15 @@ fn user_data(h: &mut dyn Host, st: &Stmt) {
         return;
     };
     let mut good = true;
-    let class_name = st.args.first().map(|a| a.text().to_ascii_lowercase()).unwrap_or_default();
-    let data_class = DATA_CLASSES.iter().find(|(n, _)| *n == class_name).map(|&(_, v)| v);
+    let class_name = st
+        .args
+        .first()
+        .map(|a| a.text().to_ascii_lowercase())
+        .unwrap_or_default();
+    let data_class = DATA_CLASSES
+        .iter()
+        .find(|(n, _)| *n == class_name)
+        .map(|&(_, v)| v);
     if data_class.is_none() {
         h.error_at(st.arg_range(0), "unknown data class");
         good = false;
@@ -441,18 +510,29 @@ fn user_data(h: &mut dyn Host, st: &Stmt) {
     let reg_start = value_arg(h, st, 2);
     if let Some(v) = reg_start {
         if v as u64 > 15 {
-            h.error_at(st.arg_range(2), format!("first user data register {v} out of range (0 to 15)"));
+            h.error_at(
+                st.arg_range(2),
+                format!("first user data register {v} out of range (0 to 15)"),
+            );
             good = false;
         }
     }
     let reg_size = value_arg(h, st, 3);
     if let (Some(s), Some(n)) = (reg_start.filter(|&s| s as u64 <= 15), reg_size) {
         if (s as u64).checked_add(n as u64).is_none_or(|t| t > 16) {
-            h.error_at(st.arg_range(2), format!("user data registers {s} to {} go past the last one, 15", (s as u64).saturating_add(n as u64) - 1));
+            h.error_at(
+                st.arg_range(2),
+                format!(
+                    "user data registers {s} to {} go past the last one, 15",
+                    (s as u64).saturating_add(n as u64) - 1
+                ),
+            );
             good = false;
         }
     }
-    let (Some(api_slot), Some(reg_start), Some(reg_size)) = (api_slot, reg_start, reg_size) else { return };
+    let (Some(api_slot), Some(reg_start), Some(reg_size)) = (api_slot, reg_start, reg_size) else {
+        return;
+    };
     if !good || !at_most(h, st, 4) {
         return;
     }

@@ -12,7 +12,13 @@ fn tokens(arg: &ast::Arg) -> Vec<SyntaxToken> {
 }
 
 /// The value of `arg`, an id at most `max` (`what` names it); `None` after an error.
-fn bounded_id(h: &mut dyn Host, arg: &ast::Arg, range: TextRange, what: &str, max: u64) -> Option<u64> {
+fn bounded_id(
+    h: &mut dyn Host,
+    arg: &ast::Arg,
+    range: TextRange,
+    what: &str,
+    max: u64,
+) -> Option<u64> {
     let v = expr_value(h, arg)? as u64;
     if v > max {
         h.error_at(range, format!("{what} out of range (0-{max})"));
@@ -23,8 +29,12 @@ fn bounded_id(h: &mut dyn Host, arg: &ast::Arg, range: TextRange, what: &str, ma
 
 /// Parses `.arg NAME[, "TYPENAME"], TYPE[*] …`; reports errors and returns `None` on
 /// one. `cl20` selects AMD OpenCL 2.0's variant.
-pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::HashSet<String>, cl20: bool)
-    -> Option<KernelArg> {
+pub(crate) fn parse_arg(
+    h: &mut dyn Host,
+    st: &Stmt,
+    names: &std::collections::HashSet<String>,
+    cl20: bool,
+) -> Option<KernelArg> {
     let args = st.args;
     let mut good = true;
     let err = |h: &mut dyn Host, range, m: &str| h.error_at(range, m.to_string());
@@ -37,7 +47,11 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
         }
     };
     if names.contains(&name) {
-        err(h, st.arg_range(0), &format!("kernel argument `{name}` is already defined"));
+        err(
+            h,
+            st.arg_range(0),
+            &format!("kernel argument `{name}` is already defined"),
+        );
         good = false;
     }
     let mut i = 1;
@@ -67,7 +81,9 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
     let type_range = args[i].syntax().text_range();
     let toks = tokens(&args[i]);
     let (arg_type, pointer) = match toks.as_slice() {
-        [t] if t.kind() == SyntaxKind::NAME => (ArgType::from_name(&t.text().to_ascii_lowercase()), false),
+        [t] if t.kind() == SyntaxKind::NAME => {
+            (ArgType::from_name(&t.text().to_ascii_lowercase()), false)
+        }
         [t, s] if t.kind() == SyntaxKind::NAME && s.kind() == SyntaxKind::STAR => {
             (ArgType::from_name(&t.text().to_ascii_lowercase()), true)
         }
@@ -83,7 +99,10 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
     }
     if pointer
         && (arg_type.is_image()
-            || matches!(arg_type, ArgType::Sampler | ArgType::Pointer | ArgType::Counter32 | ArgType::Counter64))
+            || matches!(
+                arg_type,
+                ArgType::Sampler | ArgType::Pointer | ArgType::Counter32 | ArgType::Counter64
+            ))
     {
         err(h, type_range, "illegal pointer type");
         good = false;
@@ -121,15 +140,17 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
         // Pointer space.
         let space_range = st.arg_range(i);
         match args.get(i).map(tokens).as_deref() {
-            Some([t]) if t.kind() == SyntaxKind::NAME => match t.text().to_ascii_lowercase().as_str() {
-                "local" => ptr_space = PtrSpace::Local,
-                "global" => ptr_space = PtrSpace::Global,
-                "constant" => ptr_space = PtrSpace::Constant,
-                _ => {
-                    err(h, space_range, "unknown pointer space");
-                    good = false;
+            Some([t]) if t.kind() == SyntaxKind::NAME => {
+                match t.text().to_ascii_lowercase().as_str() {
+                    "local" => ptr_space = PtrSpace::Local,
+                    "global" => ptr_space = PtrSpace::Global,
+                    "constant" => ptr_space = PtrSpace::Constant,
+                    _ => {
+                        err(h, space_range, "unknown pointer space");
+                        good = false;
+                    }
                 }
-            },
+            }
             Some(_) => {
                 err(h, space_range, "unknown pointer space");
                 good = false;
@@ -142,7 +163,11 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
         i += 1;
         if i < args.len() {
             for t in tokens(&args[i]) {
-                let q = if t.kind() == SyntaxKind::NAME { t.text().to_ascii_lowercase() } else { String::new() };
+                let q = if t.kind() == SyntaxKind::NAME {
+                    t.text().to_ascii_lowercase()
+                } else {
+                    String::new()
+                };
                 match q.as_str() {
                     "const" => ptr_access |= access::CONST,
                     "restrict" => ptr_access |= access::RESTRICT,
@@ -173,7 +198,11 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
                 if i < args.len() {
                     have_last = true;
                     if present(i) {
-                        let max = if ptr_space == PtrSpace::Constant { 159 } else { 1023 };
+                        let max = if ptr_space == PtrSpace::Constant {
+                            159
+                        } else {
+                            1023
+                        };
                         let range = args[i].syntax().text_range();
                         res_id = bounded_id(h, &args[i], range, "UAV id", max);
                         good &= res_id.is_some();
@@ -231,7 +260,11 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
                 err(h, range, "expected an expression");
                 good = false;
             } else {
-                let (what, max) = if cl20 { ("sampler id", 15) } else { ("resource id", 7) };
+                let (what, max) = if cl20 {
+                    ("sampler id", 15)
+                } else {
+                    ("resource id", 7)
+                };
                 res_id = bounded_id(h, &args[i], range, what, max);
                 good &= res_id.is_some();
             }
@@ -277,7 +310,11 @@ pub(crate) fn parse_arg(h: &mut dyn Host, st: &Stmt, names: &std::collections::H
     if !good {
         return None;
     }
-    let (arg_type, pointer_type) = if pointer { (ArgType::Pointer, arg_type) } else { (arg_type, ArgType::Void) };
+    let (arg_type, pointer_type) = if pointer {
+        (ArgType::Pointer, arg_type)
+    } else {
+        (arg_type, ArgType::Void)
+    };
     Some(KernelArg {
         name,
         type_name,

@@ -47,8 +47,18 @@ pub struct CodeRegs {
 /// of code in the kernel's own sections, and in shared code sections those its labels
 /// and `.kcode` give it.
 fn code_regs(a: &Assembly, k: usize) -> CodeRegs {
-    let gen = a.config.snapshot.device.map_or(Generation::Gcn1_0, |d| d.generation());
-    code_regs_in(gen, &a.sections, &a.reg_usage, &a.config.snapshot.code_regions, k)
+    let gen = a
+        .config
+        .snapshot
+        .device
+        .map_or(Generation::Gcn1_0, |d| d.generation());
+    code_regs_in(
+        gen,
+        &a.sections,
+        &a.reg_usage,
+        &a.config.snapshot.code_regions,
+        k,
+    )
 }
 
 /// [`code_regs`] from the parts of an assembly (also while it is being made).
@@ -78,28 +88,57 @@ pub(crate) fn code_regs_in(
     CodeRegs {
         sgprs: counts.sgprs.min(addressable),
         vgprs: counts.vgprs,
-        extra: ExtraRegs { vcc: special.vcc, flat_scratch: special.flat_scratch, xnack_mask: special.xnack_mask },
+        extra: ExtraRegs {
+            vcc: special.vcc,
+            flat_scratch: special.flat_scratch,
+            xnack_mask: special.xnack_mask,
+        },
     }
 }
 
 fn error(a: &Assembly, location: Option<Location>, message: impl Into<String>) -> Diagnostic {
     let _ = a;
-    Diagnostic { severity: Severity::Error, location, len: 0, message: message.into(), origin: Vec::new() }
+    Diagnostic {
+        severity: Severity::Error,
+        location,
+        len: 0,
+        message: message.into(),
+        origin: Vec::new(),
+    }
 }
 
 /// Where an error about the binary as a whole is reported: where the device was chosen,
 /// else where the format was, else the start of the first input.
 fn binary_location(a: &Assembly) -> Option<Location> {
-    a.config.device_location.or(a.config.format_location).or(Some(Location { file: crate::source::FileId(0), offset: 0 }))
+    a.config
+        .device_location
+        .or(a.config.format_location)
+        .or(Some(Location {
+            file: crate::source::FileId(0),
+            offset: 0,
+        }))
 }
 
 fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
     let location = match (&e.kernel, &e.symbol) {
-        (Some(name), _) => a.kernels.iter().position(|k| k == name).and_then(|k| a.config.kernels.get(k)).and_then(|c| {
-            // An error about one argument is at its `.arg`.
-            e.argument.and_then(|i| c.arg_locations.get(i).copied()).or(c.location)
-        }),
-        (None, Some(name)) => a.config.snapshot.added_symbols.iter().find(|s| &s.name == name).and_then(|s| s.location),
+        (Some(name), _) => a
+            .kernels
+            .iter()
+            .position(|k| k == name)
+            .and_then(|k| a.config.kernels.get(k))
+            .and_then(|c| {
+                // An error about one argument is at its `.arg`.
+                e.argument
+                    .and_then(|i| c.arg_locations.get(i).copied())
+                    .or(c.location)
+            }),
+        (None, Some(name)) => a
+            .config
+            .snapshot
+            .added_symbols
+            .iter()
+            .find(|s| &s.name == name)
+            .and_then(|s| s.location),
         (None, None) => None,
     }
     .or_else(|| binary_location(a));
@@ -110,8 +149,14 @@ fn kernel_error(a: &Assembly, e: FormatError) -> Diagnostic {
     error(a, location, message)
 }
 
-pub(super) fn sections_of(a: &Assembly, owner: Owner, kind: SectionKind) -> impl Iterator<Item = &Section> {
-    a.sections.iter().filter(move |s| s.kind == kind && owner_of(s) == owner)
+pub(super) fn sections_of(
+    a: &Assembly,
+    owner: Owner,
+    kind: SectionKind,
+) -> impl Iterator<Item = &Section> {
+    a.sections
+        .iter()
+        .filter(move |s| s.kind == kind && owner_of(s) == owner)
 }
 
 pub(super) fn owner_of(s: &Section) -> Owner {
@@ -123,7 +168,9 @@ pub(super) fn owner_of(s: &Section) -> Owner {
 }
 
 fn content(a: &Assembly, owner: Owner, kind: SectionKind) -> Option<Vec<u8>> {
-    sections_of(a, owner, kind).next().map(|s| s.content.clone())
+    sections_of(a, owner, kind)
+        .next()
+        .map(|s| s.content.clone())
 }
 
 /// Writes the binary of the assembly's format; errors are diagnostics.
@@ -142,7 +189,9 @@ fn device(a: &Assembly) -> Device {
 }
 
 fn extra_sections(a: &Assembly, owner: Owner) -> Vec<(String, Vec<u8>)> {
-    sections_of(a, owner, SectionKind::Extra).map(|s| (s.name.clone(), s.content.clone())).collect()
+    sections_of(a, owner, SectionKind::Extra)
+        .map(|s| (s.name.clone(), s.content.clone()))
+        .collect()
 }
 
 // ---- AMD OpenCL 1.2 ---------------------------------------------------------------------
@@ -152,7 +201,11 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let gen = device.generation();
     let snap = &a.config.snapshot;
     let config = &a.config;
-    let global = a.sections.first().map(|s| s.content.clone()).filter(|c| !c.is_empty());
+    let global = a
+        .sections
+        .first()
+        .map(|s| s.content.clone())
+        .filter(|c| !c.is_empty());
     let (extra_symbols, mut kernel_symbols) = super::added_symbols::amd(a);
     let mut kernels = Vec::new();
     for (k, name) in a.kernels.iter().enumerate() {
@@ -165,7 +218,10 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 metadata: content(a, owner, SectionKind::Metadata).unwrap_or_default(),
                 header: content(a, owner, SectionKind::AmdHeader).unwrap_or_default(),
                 cal_notes: sections_of(a, owner, SectionKind::CalNote)
-                    .map(|s| amd::CalNote { note_type: s.note_type, data: s.content.clone() })
+                    .map(|s| amd::CalNote {
+                        note_type: s.note_type,
+                        data: s.content.clone(),
+                    })
                     .collect(),
             }
         };
@@ -201,10 +257,23 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
 /// The SGPR and VGPR counts an AMD OpenCL 1.2 configuration gets when the source sets
 /// none: what the code and the kernel's setup need (SGPRs without VCC).
 fn amd_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
-    let user_sgprs = kc.user_datas.iter().map(|u| u.reg_start + u.reg_size).max().unwrap_or(0);
+    let user_sgprs = kc
+        .user_datas
+        .iter()
+        .map(|u| u.reg_start + u.reg_size)
+        .max()
+        .unwrap_or(0);
     let dim_mask = kc.dim_mask.unwrap_or((kc.rsrc.pgm_rsrc2 >> 7) & 7);
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.rsrc.tg_size, kc.scratch_buffer != 0);
-    (gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)), min_vgprs.max(regs.vgprs))
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(
+        dim_mask,
+        user_sgprs,
+        kc.rsrc.tg_size,
+        kc.scratch_buffer != 0,
+    );
+    (
+        gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)),
+        min_vgprs.max(regs.vgprs),
+    )
 }
 
 fn amd_config(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> amd::KernelConfig {
@@ -265,7 +334,10 @@ fn symbol_in(a: &Assembly, name: &str) -> Option<(Option<usize>, i64)> {
     if let Some((_, section, offset)) = a.code_labels.iter().rev().find(|(n, _, _)| n == name) {
         return Some((Some(*section), *offset as i64));
     }
-    a.symbols.iter().find(|s| s.name == name).and_then(|s| s.value.map(|v| (s.section, v)))
+    a.symbols
+        .iter()
+        .find(|s| s.name == name)
+        .and_then(|s| s.value.map(|v| (s.section, v)))
 }
 
 /// SGPRs an AMD OpenCL 2.0 configuration reserves beyond its count: VCC, and
@@ -293,10 +365,20 @@ fn cl2_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32,
     } else {
         4
     };
-    let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(dim_mask, user_sgprs, kc.rsrc.tg_size, kc.scratch_buffer != 0);
+    let dim_mask = kc
+        .dim_mask
+        .unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(
+        dim_mask,
+        user_sgprs,
+        kc.rsrc.tg_size,
+        kc.scratch_buffer != 0,
+    );
     let max_total = gpu::max_sgprs(gen);
-    ((max_total - cl2_extra_sgprs(kc, gen)).min(min_sgprs.max(regs.sgprs)), min_vgprs.max(regs.vgprs))
+    (
+        (max_total - cl2_extra_sgprs(kc, gen)).min(min_sgprs.max(regs.sgprs)),
+        min_vgprs.max(regs.vgprs),
+    )
 }
 
 fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
@@ -309,7 +391,9 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let max_total = gpu::max_sgprs(gen);
     let mut errors = Vec::new();
     let code_section = if config.hsa_layout {
-        a.sections.iter().position(|s| s.kind == SectionKind::Code && owner_of(s) == Owner::Inner)
+        a.sections
+            .iter()
+            .position(|s| s.kind == SectionKind::Code && owner_of(s) == Owner::Inner)
     } else {
         None
     };
@@ -323,7 +407,8 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             ConfigKind::None => amdcl2::KernelSetup::Raw {
                 metadata: content(a, owner, SectionKind::Metadata).unwrap_or_default(),
                 isa_metadata: content(a, owner, SectionKind::IsaMetadata),
-                setup: content(a, owner, SectionKind::Setup).or_else(|| (!config.hsa_layout).then(Vec::new)),
+                setup: content(a, owner, SectionKind::Setup)
+                    .or_else(|| (!config.hsa_layout).then(Vec::new)),
                 stub: content(a, owner, SectionKind::Stub).unwrap_or_default(),
             },
             ConfigKind::Config => {
@@ -332,7 +417,11 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 let extra = cl2_extra_sgprs(kc, gen);
                 c.used_sgprs = match kc.sgprs {
                     Some(s) => {
-                        let s = if policy >= POLICY_UNIFIED_SGPR_COUNT { s.max(extra) - extra } else { s };
+                        let s = if policy >= POLICY_UNIFIED_SGPR_COUNT {
+                            s.max(extra) - extra
+                        } else {
+                            s
+                        };
                         if max_total - extra < s {
                             errors.push(error(
                                 a,
@@ -388,9 +477,15 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 Some((_, _)) => errors.push(error(
                     a,
                     kc.location,
-                    format!("symbol for kernel `{name}` is defined for a section other than `.text`"),
+                    format!(
+                        "symbol for kernel `{name}` is defined for a section other than `.text`"
+                    ),
                 )),
-                None => errors.push(error(a, kc.location, format!("symbol for kernel `{name}` is undefined"))),
+                None => errors.push(error(
+                    a,
+                    kc.location,
+                    format!("symbol for kernel `{name}` is undefined"),
+                )),
             }
             let _ = code;
         }
@@ -401,7 +496,9 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         let mut order: Vec<usize> = (0..kernels.len()).collect();
         order.sort_by_key(|&i| kernels[i].offset);
         for (n, &i) in order.iter().enumerate() {
-            let end = order.get(n + 1).map_or(code.len() as u64, |&j| kernels[j].offset);
+            let end = order
+                .get(n + 1)
+                .map_or(code.len() as u64, |&j| kernels[j].offset);
             let setup = match &kernels[i].setup {
                 amdcl2::KernelSetup::Raw { setup: Some(s), .. } => s.len() as u64,
                 _ => 256,
@@ -409,7 +506,11 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             let start = kernels[i].offset + setup;
             if end < start {
                 let kc = &config.kernels[i];
-                errors.push(error(a, kc.location, format!("kernel `{}` size is too small", kernels[i].name)));
+                errors.push(error(
+                    a,
+                    kc.location,
+                    format!("kernel `{}` size is too small", kernels[i].name),
+                ));
                 continue;
             }
             kernels[i].code = code[start as usize..end as usize].to_vec();
@@ -423,7 +524,12 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             SectionKind::Bss => 2,
             _ => 0,
         };
-        let rel = amdcl2::Reloc { offset: r.offset as u64, high: r.high, symbol, addend: r.addend as u64 };
+        let rel = amdcl2::Reloc {
+            offset: r.offset as u64,
+            high: r.high,
+            symbol,
+            addend: r.addend as u64,
+        };
         match a.sections[r.section].kernel {
             Some(k) if !config.hsa_layout => kernels[k].relocations.push(rel),
             _ => relocations.push(rel),
@@ -446,12 +552,20 @@ fn build_amdcl2(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         acl_version: config.acl_version.clone(),
         global_data: content(a, Owner::Inner, SectionKind::Data).unwrap_or_default(),
         rw_data: content(a, Owner::Inner, SectionKind::RwData).unwrap_or_default(),
-        bss_size: sections_of(a, Owner::Inner, SectionKind::Bss).next().map_or(0, |s| s.content.len() as u64),
-        bss_align: sections_of(a, Owner::Inner, SectionKind::Bss).next().map_or(0, |s| s.align),
+        bss_size: sections_of(a, Owner::Inner, SectionKind::Bss)
+            .next()
+            .map_or(0, |s| s.content.len() as u64),
+        bss_align: sections_of(a, Owner::Inner, SectionKind::Bss)
+            .next()
+            .map_or(0, |s| s.align),
         sampler_init: content(a, Owner::Inner, SectionKind::SamplerInit).unwrap_or_default(),
         samplers: config.samplers.clone().unwrap_or_default(),
         sampler_config: config.samplers.is_some(),
-        sampler_offsets: config.sampler_offsets.iter().map(|o| o.unwrap_or(0)).collect(),
+        sampler_offsets: config
+            .sampler_offsets
+            .iter()
+            .map(|o| o.unwrap_or(0))
+            .collect(),
         kernels,
         code,
         relocations,
@@ -478,7 +592,10 @@ fn control_directive(a: &Assembly, k: usize, errors: &mut Vec<Diagnostic>) -> Op
             errors.push(error(
                 a,
                 a.config.kernels[k].location,
-                format!("section `.control_directive` for kernel `{}` has the wrong size", a.kernels[k]),
+                format!(
+                    "section `.control_directive` for kernel `{}` has the wrong size",
+                    a.kernels[k]
+                ),
             ));
             None
         }
@@ -499,16 +616,29 @@ fn gallium_user_data(kc: &KernelConfig, llvm: u32) -> u32 {
 
 /// The SGPR and VGPR counts a GalliumCompute configuration gets when the source sets
 /// none: what the code and the setup need, SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK.
-fn gallium_default_regs(kc: &KernelConfig, gen: Generation, llvm: u32, regs: CodeRegs) -> (u32, u32) {
-    let dim_mask = kc.dim_mask.unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
-    let (min_sgprs, min_vgprs) =
-        gpu::setup_min_registers(dim_mask, gallium_user_data(kc, llvm), kc.rsrc.tg_size, kc.scratch_buffer != 0);
+fn gallium_default_regs(
+    kc: &KernelConfig,
+    gen: Generation,
+    llvm: u32,
+    regs: CodeRegs,
+) -> (u32, u32) {
+    let dim_mask = kc
+        .dim_mask
+        .unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
+    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(
+        dim_mask,
+        gallium_user_data(kc, llvm),
+        kc.rsrc.tg_size,
+        kc.scratch_buffer != 0,
+    );
     let mut extra = regs.extra;
     extra.vcc = true;
     if llvm >= 40000 {
         if let Some(h) = &kc.hsa {
-            extra.flat_scratch |= h.sgpr_flags & gcn_formats::hsa::sgpr_flags::FLAT_SCRATCH_INIT != 0;
-            extra.xnack_mask |= h.feature_flags & gcn_formats::hsa::feature_flags::XNACK_ENABLED != 0;
+            extra.flat_scratch |=
+                h.sgpr_flags & gcn_formats::hsa::sgpr_flags::FLAT_SCRATCH_INIT != 0;
+            extra.xnack_mask |=
+                h.feature_flags & gcn_formats::hsa::feature_flags::XNACK_ENABLED != 0;
         }
     }
     let sgprs = (min_sgprs.max(regs.sgprs) + gpu::extra_sgprs(gen, extra)).min(gpu::max_sgprs(gen));
@@ -538,12 +668,24 @@ pub(crate) fn config_reg_counts(a: &Assembly) -> Vec<ConfigRegs> {
     (0..a.kernels.len())
         .map(|k| {
             let Some(kc) = a.config.kernels.get(k) else {
-                return ConfigRegs { sgprs: None, vgprs: None, sgprs_with_extra: true, sgprs_given: false, vgprs_given: false };
+                return ConfigRegs {
+                    sgprs: None,
+                    vgprs: None,
+                    sgprs_with_extra: true,
+                    sgprs_given: false,
+                    vgprs_given: false,
+                };
             };
             let defaults = match (a.format, kc.kind) {
-                (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_default_regs(kc, gen, code_regs(a, k))),
-                (BinaryFormat::AmdCl2, ConfigKind::Config) => Some(cl2_default_regs(kc, gen, code_regs(a, k))),
-                (BinaryFormat::Gallium, ConfigKind::Config) => Some(gallium_default_regs(kc, gen, llvm, code_regs(a, k))),
+                (BinaryFormat::Amd, ConfigKind::Config) => {
+                    Some(amd_default_regs(kc, gen, code_regs(a, k)))
+                }
+                (BinaryFormat::AmdCl2, ConfigKind::Config) => {
+                    Some(cl2_default_regs(kc, gen, code_regs(a, k)))
+                }
+                (BinaryFormat::Gallium, ConfigKind::Config) => {
+                    Some(gallium_default_regs(kc, gen, llvm, code_regs(a, k)))
+                }
                 _ => None,
             };
             // ROCm's kernel configuration and AMD OpenCL 2.0's `.hsaconfig` are HSA
@@ -559,7 +701,8 @@ pub(crate) fn config_reg_counts(a: &Assembly) -> Vec<ConfigRegs> {
                     vgprs_given: h.used_vgprs.is_some(),
                 };
             }
-            let old_config = matches!(a.format, BinaryFormat::Amd | BinaryFormat::AmdCl2) && kc.kind == ConfigKind::Config;
+            let old_config = matches!(a.format, BinaryFormat::Amd | BinaryFormat::AmdCl2)
+                && kc.kind == ConfigKind::Config;
             ConfigRegs {
                 sgprs: kc.sgprs.or(defaults.map(|d| d.0)),
                 vgprs: kc.vgprs.or(defaults.map(|d| d.1)),
@@ -579,8 +722,13 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let llvm = snap.llvm_version;
     let max_sgprs = gpu::max_sgprs(gen);
     let mut errors = Vec::new();
-    let code_section = a.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
-    let mut code = code_section.map(|i| a.sections[i].content.clone()).unwrap_or_default();
+    let code_section = a
+        .sections
+        .iter()
+        .position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
+    let mut code = code_section
+        .map(|i| a.sections[i].content.clone())
+        .unwrap_or_default();
     let mut kernels = Vec::new();
     for (k, name) in a.kernels.iter().enumerate() {
         let kc = &config.kernels[k];
@@ -596,7 +744,8 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                     ));
                 }
             }
-            let (default_sgprs, default_vgprs) = gallium_default_regs(kc, gen, llvm, code_regs(a, k));
+            let (default_sgprs, default_vgprs) =
+                gallium_default_regs(kc, gen, llvm, code_regs(a, k));
             let used_sgprs = kc.sgprs.unwrap_or(default_sgprs);
             let used_vgprs = kc.vgprs.unwrap_or(default_vgprs);
             let c = gallium::KernelConfig {
@@ -613,7 +762,13 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             resolved = Some(c.clone());
             gallium::ProgInfo::Config(c)
         } else {
-            let mut entries = vec![(0xb848, 0x000c_0000), (0xb84c, 0x0000_1788), (0xb860, 0), (0, 0), (0, 0)];
+            let mut entries = vec![
+                (0xb848, 0x000c_0000),
+                (0xb84c, 0x0000_1788),
+                (0xb860, 0),
+                (0, 0),
+                (0, 0),
+            ];
             for (i, &e) in kc.prog_info.iter().enumerate() {
                 entries[i] = e;
             }
@@ -627,7 +782,11 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
                 kc.location,
                 format!("symbol for kernel `{name}` is defined for a section other than `.text`"),
             )),
-            None => errors.push(error(a, kc.location, format!("symbol for kernel `{name}` is undefined"))),
+            None => errors.push(error(
+                a,
+                kc.location,
+                format!("symbol for kernel `{name}` is undefined"),
+            )),
         }
         if let (Some(c), true) = (&resolved, llvm >= 40000) {
             let mut h = kc.hsa.clone();
@@ -645,14 +804,26 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
             if code.len() >= at + 256 {
                 code[at..at + 256].copy_from_slice(&kernel_code);
             } else {
-                errors.push(error(a, kc.location, format!("HSA configuration for kernel `{name}` out of content")));
+                errors.push(error(
+                    a,
+                    kc.location,
+                    format!("HSA configuration for kernel `{name}` out of content"),
+                ));
             }
         }
-        kernels.push(gallium::KernelInput { name: name.clone(), offset, args: kc.gallium_args.clone(), prog_info });
+        kernels.push(gallium::KernelInput {
+            name: name.clone(),
+            offset,
+            args: kc.gallium_args.clone(),
+            prog_info,
+        });
     }
     let mut scratch_relocs = Vec::new();
     for r in &config.relocations {
-        scratch_relocs.push(gallium::ScratchReloc { offset: r.offset as u64, high: r.high });
+        scratch_relocs.push(gallium::ScratchReloc {
+            offset: r.offset as u64,
+            high: r.high,
+        });
     }
     let extra_symbols = super::added_symbols::gallium(a, binary_location(a)).unwrap_or_else(|e| {
         errors.extend(e);
@@ -677,7 +848,8 @@ fn build_gallium(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
         mesa170: snap.driver_version >= 170000,
         llvm390: llvm >= 30900,
     };
-    gallium::write(&input).map_err(|errors| errors.into_iter().map(|e| kernel_error(a, e)).collect())
+    gallium::write(&input)
+        .map_err(|errors| errors.into_iter().map(|e| kernel_error(a, e)).collect())
 }
 
 // ---- ROCm -------------------------------------------------------------------------------
@@ -727,7 +899,10 @@ fn reference_relocation_order(asm: &crate::assembler::Asm, relocations: &mut [su
     use crate::expr::Value;
     // The labels with their rank in the map's order.
     let mut labels: Vec<(usize, usize, i64)> = Vec::new();
-    for (rank, id) in super::symorder::global_scope_in_map_order(&asm.symbols).into_iter().enumerate() {
+    for (rank, id) in super::symorder::global_scope_in_map_order(&asm.symbols)
+        .into_iter()
+        .enumerate()
+    {
         let s = asm.symbols.get(id);
         if let (true, Some(Value::Rel { section, offset })) = (s.is_label, s.value) {
             labels.push((rank, section as usize, offset));

@@ -6,11 +6,15 @@ use gcn_formats::hsa::{feature_flags, sgpr_flags, HsaConfig};
 use gcn_syntax::ast::AstNode;
 
 use super::amd::{kernel_without_config, switch_to_kind};
-use super::gallium::{arch_minor_or_stepping, checked_config_value, descriptor_value, hsa_of, kcode, kcode_end};
+use super::gallium::{
+    arch_minor_or_stepping, checked_config_value, descriptor_value, hsa_of, kcode, kcode_end,
+};
 use gcn_isa::PseudoOpId as Id;
 
 use super::hsa::{self, Field};
-use super::stmt::{at_most, config_kernel, cws, dims, no_args, set_symbol, string_arg, value_arg, warn_range};
+use super::stmt::{
+    at_most, config_kernel, cws, dims, no_args, set_symbol, string_arg, value_arg, warn_range,
+};
 use super::{driver_version, ConfigKind, Host, Stmt};
 use crate::assembler::Asm;
 use crate::expr::Value;
@@ -28,7 +32,11 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
         Id::ArchMinor | Id::ArchStepping => arch_minor_or_stepping(h, st),
         Id::Arg => arg(h, st),
         Id::Bssdata => bss(h, st),
-        Id::Machine | Id::Codeversion | Id::ReservedSgprs | Id::ReservedVgprs | Id::UseGridWorkgroupCount => {
+        Id::Machine
+        | Id::Codeversion
+        | Id::ReservedSgprs
+        | Id::ReservedVgprs
+        | Id::UseGridWorkgroupCount => {
             if let Some(k) = hsa_kernel(h, st) {
                 descriptor_value(h, st, k);
             }
@@ -60,7 +68,8 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 if no_args(h, st) {
                     let is64 = h.options().is64;
                     let hsa = hsa_of(h.config_mut(), k);
-                    hsa.sgpr_flags = sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::KERNARG_SEGMENT_PTR;
+                    hsa.sgpr_flags =
+                        sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::KERNARG_SEGMENT_PTR;
                     hsa.feature_flags = (if is64 { feature_flags::PTR64 } else { 0 }) | 2;
                 }
             }
@@ -95,7 +104,10 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
         }
         Id::Samplerinit => {
             if h.config().samplers.is_some() {
-                h.error_at(st.range, "samplerinit is illegal if sampler definitions are present");
+                h.error_at(
+                    st.range,
+                    "samplerinit is illegal if sampler definitions are present",
+                );
                 return true;
             }
             data_section(h, st, "", SectionKind::SamplerInit, "samplerinit");
@@ -130,8 +142,15 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 }
             }
         }
-        Id::Debugmode | Id::Dx10clamp | Id::Ieeemode | Id::Privmode | Id::Tgsize | Id::Useargs | Id::Usesetup
-        | Id::Useenqueue | Id::Usegeneric => bool_value(h, st),
+        Id::Debugmode
+        | Id::Dx10clamp
+        | Id::Ieeemode
+        | Id::Privmode
+        | Id::Tgsize
+        | Id::Useargs
+        | Id::Usesetup
+        | Id::Useenqueue
+        | Id::Usegeneric => bool_value(h, st),
         _ => {
             if let Some((sgpr, bit)) = hsa::hsa_flag(st.id) {
                 if let Some(k) = hsa_kernel(h, st) {
@@ -150,8 +169,17 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 return true;
             }
             match st.id {
-                Id::Sgprsnum | Id::Vgprsnum | Id::Pgmrsrc1 | Id::Pgmrsrc2 | Id::Floatmode | Id::Priority | Id::Exceptions
-                | Id::Localsize | Id::Gdssize | Id::Scratchbuffer | Id::Userdatanum => config_value(h, st),
+                Id::Sgprsnum
+                | Id::Vgprsnum
+                | Id::Pgmrsrc1
+                | Id::Pgmrsrc2
+                | Id::Floatmode
+                | Id::Priority
+                | Id::Exceptions
+                | Id::Localsize
+                | Id::Gdssize
+                | Id::Scratchbuffer
+                | Id::Userdatanum => config_value(h, st),
                 _ => return false,
             }
         }
@@ -172,7 +200,10 @@ fn in_config(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
 fn hsa_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
     let k = in_config(h, st)?;
     if h.config().kernels[k].kind != ConfigKind::Hsa {
-        h.error_at(st.range, "HSA configuration pseudo-op only in an HSA configuration");
+        h.error_at(
+            st.range,
+            "HSA configuration pseudo-op only in an HSA configuration",
+        );
         return None;
     }
     Some(k)
@@ -180,7 +211,10 @@ fn hsa_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
 
 fn new_binaries(h: &mut dyn Host, st: &Stmt, what: &str) -> bool {
     if h.driver_version() < NEW_BINARIES {
-        h.error_at(st.range, format!("{what} allowed only for new binary format"));
+        h.error_at(
+            st.range,
+            format!("{what} allowed only for new binary format"),
+        );
         return false;
     }
     true
@@ -204,14 +238,21 @@ fn bss(h: &mut dyn Host, st: &Stmt) {
         }
         let kv = arg.key_values().next();
         match kv {
-            Some(kv) if kv.key().is_some_and(|k| k.text().eq_ignore_ascii_case("align")) => {
+            Some(kv)
+                if kv
+                    .key()
+                    .is_some_and(|k| k.text().eq_ignore_ascii_case("align")) =>
+            {
                 let Some(e) = kv.value() else {
                     h.error_at(arg.syntax().text_range(), "expected an expression");
                     return;
                 };
                 let Some(v) = h.eval_abs_now(&e) else { return };
                 if v != 0 && (v < 0 || v & (v - 1) != 0) {
-                    h.error_at(e.syntax().text_range(), "alignment must be a power of two or zero");
+                    h.error_at(
+                        e.syntax().text_range(),
+                        "alignment must be a power of two or zero",
+                    );
                     return;
                 }
                 align = v as u64;
@@ -239,9 +280,16 @@ fn raw_section(h: &mut dyn Host, st: &Stmt) {
         Id::Setup => (SectionKind::Setup, "setup"),
         _ => (SectionKind::Stub, "stub"),
     };
-    let Some(k) = kernel_without_config(h, st, what) else { return };
-    if matches!(kind, SectionKind::IsaMetadata | SectionKind::Stub) && h.driver_version() >= NEW_BINARIES {
-        h.error_at(st.range, format!("{what} allowed only for the old binary format"));
+    let Some(k) = kernel_without_config(h, st, what) else {
+        return;
+    };
+    if matches!(kind, SectionKind::IsaMetadata | SectionKind::Stub)
+        && h.driver_version() >= NEW_BINARIES
+    {
+        h.error_at(
+            st.range,
+            format!("{what} allowed only for the old binary format"),
+        );
         return;
     }
     if no_args(h, st) {
@@ -253,22 +301,37 @@ fn raw_section(h: &mut dyn Host, st: &Stmt) {
 /// exclude a configuration.
 fn has_raw_sections(h: &dyn Host, k: usize) -> bool {
     let owner = Owner::Kernel(k);
-    [SectionKind::Metadata, SectionKind::IsaMetadata, SectionKind::Setup, SectionKind::Stub]
-        .iter()
-        .any(|&kind| h.find_section(kind, owner).is_some())
+    [
+        SectionKind::Metadata,
+        SectionKind::IsaMetadata,
+        SectionKind::Setup,
+        SectionKind::Stub,
+    ]
+    .iter()
+    .any(|&kind| h.find_section(kind, owner).is_some())
 }
 
 fn config(h: &mut dyn Host, st: &Stmt, hsa_config: bool) {
     let Some(k) = h.current_kernel() else {
-        h.error_at(st.range, "kernel configuration can be defined only inside a kernel");
+        h.error_at(
+            st.range,
+            "kernel configuration can be defined only inside a kernel",
+        );
         return;
     };
     if has_raw_sections(h, k) {
-        h.error_at(st.range, "configuration can't be defined if metadata, setup or stub sections exist");
+        h.error_at(
+            st.range,
+            "configuration can't be defined if metadata, setup or stub sections exist",
+        );
         return;
     }
     let kind = h.config().kernels[k].kind;
-    let want = if hsa_config { ConfigKind::Hsa } else { ConfigKind::Config };
+    let want = if hsa_config {
+        ConfigKind::Hsa
+    } else {
+        ConfigKind::Config
+    };
     if kind != ConfigKind::None && kind != want {
         h.error_at(st.range, "Config and HSAConfig can't be mixed");
         return;
@@ -286,15 +349,24 @@ fn config(h: &mut dyn Host, st: &Stmt, hsa_config: bool) {
 
 fn control_directive(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = h.current_kernel() else {
-        h.error_at(st.range, "kernel control directive can be defined only inside a kernel");
+        h.error_at(
+            st.range,
+            "kernel control directive can be defined only inside a kernel",
+        );
         return;
     };
     if has_raw_sections(h, k) {
-        h.error_at(st.range, "control directive can't be defined if metadata, setup or stub sections exist");
+        h.error_at(
+            st.range,
+            "control directive can't be defined if metadata, setup or stub sections exist",
+        );
         return;
     }
     if h.config().kernels[k].kind == ConfigKind::Config {
-        h.error_at(st.range, "a kernel with `.config` takes no `.control_directive` (the configuration makes it)");
+        h.error_at(
+            st.range,
+            "a kernel with `.config` takes no `.control_directive` (the configuration makes it)",
+        );
         return;
     }
     if !no_args(h, st) {
@@ -310,8 +382,16 @@ fn control_directive(h: &mut dyn Host, st: &Stmt) {
 fn bool_value(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = in_config(h, st) else { return };
     let hsa_config = h.config().kernels[k].kind == ConfigKind::Hsa;
-    if hsa_config && matches!(st.id, Id::Useargs | Id::Usesetup | Id::Useenqueue | Id::Usegeneric) {
-        h.error_at(st.range, "illegal configuration pseudo-op in an HSA configuration");
+    if hsa_config
+        && matches!(
+            st.id,
+            Id::Useargs | Id::Usesetup | Id::Useenqueue | Id::Usegeneric
+        )
+    {
+        h.error_at(
+            st.range,
+            "illegal configuration pseudo-op in an HSA configuration",
+        );
         return;
     }
     if !no_args(h, st) {
@@ -348,7 +428,10 @@ fn config_value(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = in_config(h, st) else { return };
     let hsa_config = h.config().kernels[k].kind == ConfigKind::Hsa;
     if !hsa_config && st.id == Id::Userdatanum {
-        h.error_at(st.range, "HSA configuration pseudo-op only in an HSA configuration");
+        h.error_at(
+            st.range,
+            "HSA configuration pseudo-op only in an HSA configuration",
+        );
         return;
     }
     if hsa_config {
@@ -381,7 +464,9 @@ fn config_value(h: &mut dyn Host, st: &Stmt) {
         hsa::set(hsa_of(h.config_mut(), k), field, v);
         return;
     }
-    let Some(v) = checked_config_value(h, st) else { return };
+    let Some(v) = checked_config_value(h, st) else {
+        return;
+    };
     let c = &mut h.config_mut().kernels[k];
     match st.id {
         Id::Sgprsnum => c.sgprs = Some(v as u32),
@@ -408,8 +493,14 @@ fn sampler(h: &mut dyn Host, st: &Stmt) {
     if !new_binaries(h, st, "sampler") {
         return;
     }
-    if kernel.is_none() && h.find_section(SectionKind::SamplerInit, Owner::Inner).is_some() {
-        h.error_at(st.range, "illegal sampler definition if samplerinit was defined");
+    if kernel.is_none()
+        && h.find_section(SectionKind::SamplerInit, Owner::Inner)
+            .is_some()
+    {
+        h.error_at(
+            st.range,
+            "illegal sampler definition if samplerinit was defined",
+        );
         return;
     }
     let mut values = Vec::new();
@@ -424,7 +515,11 @@ fn sampler(h: &mut dyn Host, st: &Stmt) {
     }
     match kernel {
         Some(k) => h.config_mut().kernels[k].samplers.extend(values),
-        None => h.config_mut().samplers.get_or_insert_with(Vec::new).extend(values),
+        None => h
+            .config_mut()
+            .samplers
+            .get_or_insert_with(Vec::new)
+            .extend(values),
     }
 }
 
@@ -449,7 +544,9 @@ fn sampler_reloc(h: &mut dyn Host, st: &Stmt) {
         h.error_at(st.arg_range(1), "expected `,` before argument");
         return;
     }
-    let Some(id) = value_arg(h, st, 1) else { return };
+    let Some(id) = value_arg(h, st, 1) else {
+        return;
+    };
     if !at_most(h, st, 2) {
         return;
     }
@@ -458,7 +555,10 @@ fn sampler_reloc(h: &mut dyn Host, st: &Stmt) {
         Value::Abs(v) => v,
         Value::Rel { section, offset } if Some(section as usize) == rodata => offset,
         Value::Rel { .. } => {
-            h.error_at(arg.syntax().text_range(), "offset can be an absolute value or a global data place");
+            h.error_at(
+                arg.syntax().text_range(),
+                "offset can be an absolute value or a global data place",
+            );
             return;
         }
     };
@@ -491,13 +591,20 @@ fn setup_args(h: &mut dyn Host, st: &Stmt) {
         return;
     };
     if !h.config().kernels[k].arg_names.is_empty() {
-        h.error_at(st.range, "setup arguments must come first in the argument list");
+        h.error_at(
+            st.range,
+            "setup arguments must come first in the argument list",
+        );
         return;
     }
     if !no_args(h, st) {
         return;
     }
-    let scalar = if h.options().is64 { ArgType::Long } else { ArgType::Int };
+    let scalar = if h.options().is64 {
+        ArgType::Long
+    } else {
+        ArgType::Int
+    };
     // The reference fills these with a shorter initializer: its "used" value lands in
     // the structure size, and the usage and resource id stay zero.
     let arg = |name: &str, arg_type, ptr_space, used: u32| KernelArg {

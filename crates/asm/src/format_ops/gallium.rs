@@ -10,7 +10,9 @@ use gcn_isa::PseudoOpId as Id;
 
 use super::amd::switch_to_kind;
 use super::hsa::{self, Field};
-use super::stmt::{at_most, dims, expr_value, no_args, set_symbol, symbol_to_define, value_arg, warn_range};
+use super::stmt::{
+    at_most, dims, expr_value, no_args, set_symbol, symbol_to_define, value_arg, warn_range,
+};
 use super::{ConfigKind, FormatConfig, Host, Inside, Stmt};
 use crate::expr::Value;
 use crate::layout::{Owner, SectionKind};
@@ -32,8 +34,9 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
             if let Some(k) = hsa_section_kernel(h, st) {
                 if no_args(h, st) {
                     let hsa = hsa_of(h.config_mut(), k);
-                    hsa.sgpr_flags =
-                        sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::DISPATCH_PTR | sgpr_flags::KERNARG_SEGMENT_PTR;
+                    hsa.sgpr_flags = sgpr_flags::PRIVATE_SEGMENT_BUFFER
+                        | sgpr_flags::DISPATCH_PTR
+                        | sgpr_flags::KERNARG_SEGMENT_PTR;
                     hsa.feature_flags = feature_flags::PTR64 | 2;
                 }
             }
@@ -77,7 +80,11 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
         }
         Id::Kcode => kcode(h, st),
         Id::Kcodeend => kcode_end(h, st),
-        Id::Machine | Id::Codeversion | Id::ReservedSgprs | Id::ReservedVgprs | Id::UseGridWorkgroupCount => {
+        Id::Machine
+        | Id::Codeversion
+        | Id::ReservedSgprs
+        | Id::ReservedVgprs
+        | Id::UseGridWorkgroupCount => {
             if let Some(k) = hsa_section_kernel(h, st) {
                 descriptor_value(h, st, k);
             }
@@ -88,21 +95,34 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 return true;
             };
             if h.config().kernels[k].kind != ConfigKind::None {
-                h.error_at(st.range, "program info can't be defined if a configuration exists");
+                h.error_at(
+                    st.range,
+                    "program info can't be defined if a configuration exists",
+                );
             } else if no_args(h, st) {
                 h.config_mut().inside = Inside::ProgInfo;
                 h.config_mut().kernels[k].has_prog_info = true;
             }
         }
         Id::Scratchsym => scratch_symbol(h, st),
-        Id::Debugmode | Id::Dx10clamp | Id::Ieeemode | Id::Privmode | Id::Tgsize => bool_value(h, st, false),
+        Id::Debugmode | Id::Dx10clamp | Id::Ieeemode | Id::Privmode | Id::Tgsize => {
+            bool_value(h, st, false)
+        }
         Id::HsaDebugmode | Id::HsaDx10clamp | Id::HsaIeeemode | Id::HsaPrivmode | Id::HsaTgsize => {
             bool_value(h, st, true)
         }
-        Id::Sgprsnum | Id::Vgprsnum | Id::Pgmrsrc1 | Id::Pgmrsrc2 | Id::Floatmode | Id::Priority | Id::Exceptions
-        | Id::Localsize | Id::Scratchbuffer | Id::Userdatanum | Id::Spilledsgprs | Id::Spilledvgprs => {
-            config_value(h, st)
-        }
+        Id::Sgprsnum
+        | Id::Vgprsnum
+        | Id::Pgmrsrc1
+        | Id::Pgmrsrc2
+        | Id::Floatmode
+        | Id::Priority
+        | Id::Exceptions
+        | Id::Localsize
+        | Id::Scratchbuffer
+        | Id::Userdatanum
+        | Id::Spilledsgprs
+        | Id::Spilledvgprs => config_value(h, st),
         _ => {
             let field = match st.id {
                 Id::HsaSgprsnum => Some(Field::SgprsNum),
@@ -150,7 +170,11 @@ pub(crate) fn arch_minor_or_stepping(h: &mut dyn Host, st: &Stmt) {
     warn_range(h, st.arg_range(0), 32, v);
     if at_most(h, st, 1) {
         let config = h.config_mut();
-        let field = if st.id == Id::ArchMinor { &mut config.arch_minor } else { &mut config.arch_stepping };
+        let field = if st.id == Id::ArchMinor {
+            &mut config.arch_minor
+        } else {
+            &mut config.arch_stepping
+        };
         *field = Some(v as u32);
     }
 }
@@ -178,7 +202,11 @@ pub(crate) fn descriptor_value(h: &mut dyn Host, st: &Stmt, k: usize) {
             let vgprs = st.id == Id::ReservedVgprs;
             if let Some(v) = hsa::reserved(h, st, vgprs) {
                 let hsa = hsa_of(h.config_mut(), k);
-                *(if vgprs { &mut hsa.reserved_vgprs } else { &mut hsa.reserved_sgprs }) = Some(v);
+                *(if vgprs {
+                    &mut hsa.reserved_vgprs
+                } else {
+                    &mut hsa.reserved_sgprs
+                }) = Some(v);
             }
         }
     }
@@ -197,7 +225,10 @@ fn config_kernel(h: &mut dyn Host, st: &Stmt, hsa_op: bool) -> Option<usize> {
         return None;
     }
     if hsa_op && h.llvm_version() < 40000 {
-        h.error_at(st.range, "HSA configuration pseudo-op only for LLVM 4.0.0 or later");
+        h.error_at(
+            st.range,
+            "HSA configuration pseudo-op only for LLVM 4.0.0 or later",
+        );
         return None;
     }
     k
@@ -210,7 +241,10 @@ fn hsa_section_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
         return None;
     };
     if h.llvm_version() < 40000 {
-        h.error_at(st.range, "HSA configuration pseudo-op only for LLVM 4.0.0 or later");
+        h.error_at(
+            st.range,
+            "HSA configuration pseudo-op only for LLVM 4.0.0 or later",
+        );
         return None;
     }
     Some(k)
@@ -222,7 +256,10 @@ fn config(h: &mut dyn Host, st: &Stmt) {
         return;
     };
     if h.config().kernels[k].has_prog_info {
-        h.error_at(st.range, "configuration can't be defined if program info was defined");
+        h.error_at(
+            st.range,
+            "configuration can't be defined if program info was defined",
+        );
         return;
     }
     if !no_args(h, st) {
@@ -239,11 +276,17 @@ fn config(h: &mut dyn Host, st: &Stmt) {
 
 fn control_directive(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = h.current_kernel() else {
-        h.error_at(st.range, "kernel control directive can be defined only inside a kernel");
+        h.error_at(
+            st.range,
+            "kernel control directive can be defined only inside a kernel",
+        );
         return;
     };
     if h.llvm_version() < 40000 {
-        h.error_at(st.range, "HSA configuration pseudo-op only for LLVM 4.0.0 or later");
+        h.error_at(
+            st.range,
+            "HSA configuration pseudo-op only for LLVM 4.0.0 or later",
+        );
         return;
     }
     if !no_args(h, st) {
@@ -254,12 +297,18 @@ fn control_directive(h: &mut dyn Host, st: &Stmt) {
 }
 
 fn bool_value(h: &mut dyn Host, st: &Stmt, hsa_op: bool) {
-    let Some(k) = config_kernel(h, st, hsa_op) else { return };
+    let Some(k) = config_kernel(h, st, hsa_op) else {
+        return;
+    };
     if !no_args(h, st) {
         return;
     }
     let config = h.config_mut();
-    let rsrc = if hsa_op { &mut hsa_of(config, k).rsrc } else { &mut config.kernels[k].rsrc };
+    let rsrc = if hsa_op {
+        &mut hsa_of(config, k).rsrc
+    } else {
+        &mut config.kernels[k].rsrc
+    };
     match st.id {
         Id::Debugmode | Id::HsaDebugmode => rsrc.debug_mode = true,
         Id::Dx10clamp | Id::HsaDx10clamp => rsrc.dx10_clamp = true,
@@ -270,12 +319,19 @@ fn bool_value(h: &mut dyn Host, st: &Stmt, hsa_op: bool) {
 }
 
 fn config_value(h: &mut dyn Host, st: &Stmt) {
-    let Some(k) = config_kernel(h, st, false) else { return };
+    let Some(k) = config_kernel(h, st, false) else {
+        return;
+    };
     if st.id == Id::Spilledsgprs && h.llvm_version() < 30900 {
-        h.error_at(st.range, "spilled VGPRs and SGPRs only for LLVM 3.9.0 or later");
+        h.error_at(
+            st.range,
+            "spilled VGPRs and SGPRs only for LLVM 3.9.0 or later",
+        );
         return;
     }
-    let Some(v) = checked_config_value(h, st) else { return };
+    let Some(v) = checked_config_value(h, st) else {
+        return;
+    };
     let c = &mut h.config_mut().kernels[k];
     let v32 = v as u32;
     match st.id {
@@ -340,7 +396,10 @@ fn config_field_bits(id: Id) -> Option<u32> {
 
 fn entry(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = kernel_config_section(h) else {
-        h.error_at(st.range, "program info entry outside a kernel configuration");
+        h.error_at(
+            st.range,
+            "program info entry outside a kernel configuration",
+        );
         return;
     };
     if h.config().inside != Inside::ProgInfo {
@@ -359,7 +418,9 @@ fn entry(h: &mut dyn Host, st: &Stmt) {
     if let Some(v) = value {
         warn_range(h, st.arg_range(1), 32, v);
     }
-    let (Some(addr), Some(value)) = (addr, value) else { return };
+    let (Some(addr), Some(value)) = (addr, value) else {
+        return;
+    };
     if !at_most(h, st, 2) {
         return;
     }
@@ -367,7 +428,10 @@ fn entry(h: &mut dyn Host, st: &Stmt) {
     let c = &mut h.config_mut().kernels[k];
     c.has_prog_info = true;
     if c.prog_info.len() >= max {
-        h.error_at(st.range, format!("at most {max} entries can be in program info"));
+        h.error_at(
+            st.range,
+            format!("at most {max} entries can be in program info"),
+        );
         return;
     }
     c.prog_info.push((addr as u32, value as u32));
@@ -375,7 +439,10 @@ fn entry(h: &mut dyn Host, st: &Stmt) {
 
 fn arg(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = kernel_config_section(h) else {
-        h.error_at(st.range, "argument definition outside a kernel configuration");
+        h.error_at(
+            st.range,
+            "argument definition outside a kernel configuration",
+        );
         return;
     };
     if h.config().inside != Inside::Args {
@@ -387,7 +454,8 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
         let arg = args.get(i)?;
         let mut t = arg.raw_tokens();
         let first = t.next()?;
-        (first.kind() == SyntaxKind::NAME && t.next().is_none()).then(|| first.text().to_ascii_lowercase())
+        (first.kind() == SyntaxKind::NAME && t.next().is_none())
+            .then(|| first.text().to_ascii_lowercase())
     };
     let mut good = true;
     let mut semantic = ArgSemantic::General;
@@ -429,7 +497,9 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
         return;
     }
     let present = |i: usize| args.get(i).is_some_and(|a| !a.is_empty());
-    let size = if present(1) { expr_value(h, &args[1]) } else {
+    let size = if present(1) {
+        expr_value(h, &args[1])
+    } else {
         h.error_at(st.arg_range(1), "expected an expression");
         None
     };
@@ -439,7 +509,11 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
         h.warn_at(st.arg_range(1), "size of argument out of range");
     }
     let mut target_size = (size + 3) & !3;
-    let mut target_align = if size != 0 { 1u64 << (63 - target_size.leading_zeros()) } else { 1 };
+    let mut target_align = if size != 0 {
+        1u64 << (63 - target_size.leading_zeros())
+    } else {
+        1
+    };
     if target_size > target_align {
         target_align <<= 1;
     }
@@ -522,7 +596,13 @@ fn scratch_symbol(h: &mut dyn Host, st: &Stmt) {
         None => h.create_section("", Owner::Global, SectionKind::Scratch),
     };
     if let Some(id) = symbol_to_define(h, st) {
-        h.set_symbol(id, Value::Rel { section: section as u32, offset: 0 });
+        h.set_symbol(
+            id,
+            Value::Rel {
+                section: section as u32,
+                offset: 0,
+            },
+        );
     }
 }
 
@@ -538,8 +618,12 @@ pub(crate) fn kcode(h: &mut dyn Host, st: &Stmt) {
                 sel = (0..h.kernels().len()).collect();
                 continue;
             }
-            [t, n] if t.kind() == SyntaxKind::MINUS && n.kind() == SyntaxKind::NAME => (true, n.text().to_string()),
-            [t, n] if t.kind() == SyntaxKind::PLUS && n.kind() == SyntaxKind::NAME => (false, n.text().to_string()),
+            [t, n] if t.kind() == SyntaxKind::MINUS && n.kind() == SyntaxKind::NAME => {
+                (true, n.text().to_string())
+            }
+            [t, n] if t.kind() == SyntaxKind::PLUS && n.kind() == SyntaxKind::NAME => {
+                (false, n.text().to_string())
+            }
             [n] if n.kind() == SyntaxKind::NAME => (false, n.text().to_string()),
             _ => {
                 h.error_at(arg.syntax().text_range(), "expected a kernel name");

@@ -114,7 +114,10 @@ pub(crate) fn check(h: &mut dyn Host, st: &Stmt, field: Field, value: i64) -> bo
             }
         }
         VgprsNum if value as u64 > u64::from(gpu::MAX_VGPRS) => {
-            return err(h, format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS));
+            return err(
+                h,
+                format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS),
+            );
         }
         Exceptions => warn_range(h, range, 7, value),
         FloatMode => warn_range(h, range, 8, value),
@@ -122,10 +125,15 @@ pub(crate) fn check(h: &mut dyn Host, st: &Stmt, field: Field, value: i64) -> bo
         WorkgroupGroupSegmentSize => {
             warn_range(h, range, 32, value);
             if value as u64 > gpu::MAX_LOCAL_SIZE {
-                return err(h, format!("local size out of range (0-{})", gpu::MAX_LOCAL_SIZE));
+                return err(
+                    h,
+                    format!("local size out of range (0-{})", gpu::MAX_LOCAL_SIZE),
+                );
             }
         }
-        UserDataNum if value as u64 > 16 => return err(h, "user data number out of range (0-16)".into()),
+        UserDataNum if value as u64 > 16 => {
+            return err(h, "user data number out of range (0-16)".into())
+        }
         PrivateElemSize => {
             if !power_of_two(value) {
                 return err(h, "private element size must be a power of two".into());
@@ -150,9 +158,15 @@ pub(crate) fn check(h: &mut dyn Host, st: &Stmt, field: Field, value: i64) -> bo
                 return err(h, "wavefront size must not be greater than 256".into());
             }
         }
-        WorkitemPrivateSegmentSize | GdsSegmentSize | WorkgroupFbarrierCount | CallConvention | PgmRsrc1
+        WorkitemPrivateSegmentSize
+        | GdsSegmentSize
+        | WorkgroupFbarrierCount
+        | CallConvention
+        | PgmRsrc1
         | PgmRsrc2 => warn_range(h, range, 32, value),
-        DebugWavefrontPrivateSegmentOffsetSgpr | DebugPrivateSegmentBufferSgpr if value as u64 >= u64::from(gpu::max_sgprs(gen)) => {
+        DebugWavefrontPrivateSegmentOffsetSgpr | DebugPrivateSegmentBufferSgpr
+            if value as u64 >= u64::from(gpu::max_sgprs(gen)) =>
+        {
             return err(h, "SGPR register out of range".into());
         }
         _ => {}
@@ -184,10 +198,13 @@ pub(crate) fn set(h: &mut HsaConfig, field: Field, value: i64) {
         WorkgroupFbarrierCount => h.workgroup_fbarrier_count = Some(v32),
         WavefrontSgprCount => h.wavefront_sgpr_count = Some(value as u16),
         WorkitemVgprCount => h.workitem_vgpr_count = Some(value as u16),
-        DebugWavefrontPrivateSegmentOffsetSgpr => h.debug_wavefront_private_segment_offset_sgpr = Some(value as u16),
+        DebugWavefrontPrivateSegmentOffsetSgpr => {
+            h.debug_wavefront_private_segment_offset_sgpr = Some(value as u16)
+        }
         DebugPrivateSegmentBufferSgpr => h.debug_private_segment_buffer_sgpr = Some(value as u16),
         PrivateElemSize => {
-            h.feature_flags = (h.feature_flags & !6) | (u16::from(log2(value) - 1) << feature_flags::PRIVATE_ELEM_SIZE_SHIFT)
+            h.feature_flags = (h.feature_flags & !6)
+                | (u16::from(log2(value) - 1) << feature_flags::PRIVATE_ELEM_SIZE_SHIFT)
         }
         KernargSegmentAlign => h.kernarg_segment_align = Some(log2(value)),
         GroupSegmentAlign => h.group_segment_align = Some(log2(value)),
@@ -230,13 +247,23 @@ pub(crate) fn code_version(h: &mut dyn Host, st: &Stmt) -> Option<(u32, u32)> {
 
 /// `.reserved_sgprs FIRST, LAST` / `.reserved_vgprs FIRST, LAST`: (first, count).
 pub(crate) fn reserved(h: &mut dyn Host, st: &Stmt, vgprs: bool) -> Option<(u16, u16)> {
-    let max = if vgprs { gpu::MAX_VGPRS } else { gpu::max_sgprs(h.generation()) };
+    let max = if vgprs {
+        gpu::MAX_VGPRS
+    } else {
+        gpu::max_sgprs(h.generation())
+    };
     let what = if vgprs { "VGPR" } else { "SGPR" };
     let first = value_arg(h, st, 0);
     let mut good = first.is_some();
     if let Some(f) = first {
         if f as u64 > u64::from(max - 1) {
-            h.error_at(st.arg_range(0), format!("first reserved {what} register out of range (0-{})", max - 1));
+            h.error_at(
+                st.arg_range(0),
+                format!(
+                    "first reserved {what} register out of range (0-{})",
+                    max - 1
+                ),
+            );
             good = false;
         }
     }
@@ -244,7 +271,10 @@ pub(crate) fn reserved(h: &mut dyn Host, st: &Stmt, vgprs: bool) -> Option<(u16,
     good &= last.is_some();
     if let Some(l) = last {
         if l as u64 > u64::from(max - 1) {
-            h.error_at(st.arg_range(1), format!("last reserved {what} register out of range (0-{})", max - 1));
+            h.error_at(
+                st.arg_range(1),
+                format!("last reserved {what} register out of range (0-{})", max - 1),
+            );
             good = false;
         }
     }

@@ -26,12 +26,17 @@ use gcn_formats::hsa::{feature_flags, sgpr_flags, KernelCode};
 use gcn_formats::rocm::{KernelDescriptor, KERNEL_DESCRIPTOR_SIZE};
 use gcn_syntax::{SyntaxKind, SyntaxToken};
 
-use self::metadata::{AccessQual, AddressSpace, DescriptorValues, KernelArg, KernelMetadata, PrintfInfo, ValueKind, ValueType};
+use self::metadata::{
+    AccessQual, AddressSpace, DescriptorValues, KernelArg, KernelMetadata, PrintfInfo, ValueKind,
+    ValueType,
+};
 use gcn_isa::PseudoOpId as Id;
 
 use super::gallium::{self, hsa_of};
 use super::hsa::{self, Field};
-use super::stmt::{at_most, config_kernel, cws, dims, expr_value, no_args, string_arg, value_arg, warn_range};
+use super::stmt::{
+    at_most, config_kernel, cws, dims, expr_value, no_args, string_arg, value_arg, warn_range,
+};
 use super::{ConfigKind, Host, Stmt};
 use crate::assembler::Asm;
 use crate::diag::Severity;
@@ -116,7 +121,9 @@ pub(crate) fn section_diffs(asm: &Asm) -> bool {
 pub(crate) fn in_section_space(layout: &Layout, section: usize) -> bool {
     layout.sections.get(section).is_some_and(|s| {
         s.kernel.is_none()
-            && (s.kind == SectionKind::Code || s.kind == SectionKind::Got || (s.kind == SectionKind::Data && s.name == ".rodata"))
+            && (s.kind == SectionKind::Code
+                || s.kind == SectionKind::Got
+                || (s.kind == SectionKind::Data && s.name == ".rodata"))
     })
 }
 
@@ -143,8 +150,9 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
             if let Some(k) = descriptor_kernel(h, st) {
                 if no_args(h, st) {
                     let hsa = hsa_of(h.config_mut(), k);
-                    hsa.sgpr_flags =
-                        sgpr_flags::PRIVATE_SEGMENT_BUFFER | sgpr_flags::DISPATCH_PTR | sgpr_flags::KERNARG_SEGMENT_PTR;
+                    hsa.sgpr_flags = sgpr_flags::PRIVATE_SEGMENT_BUFFER
+                        | sgpr_flags::DISPATCH_PTR
+                        | sgpr_flags::KERNARG_SEGMENT_PTR;
                     hsa.feature_flags = feature_flags::PTR64 | 2;
                 }
             }
@@ -183,7 +191,11 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
         Id::Gotsym => gotsym(h, st),
         Id::Kcode => gallium::kcode(h, st),
         Id::Kcodeend => gallium::kcode_end(h, st),
-        Id::Machine | Id::Codeversion | Id::ReservedSgprs | Id::ReservedVgprs | Id::UseGridWorkgroupCount => {
+        Id::Machine
+        | Id::Codeversion
+        | Id::ReservedSgprs
+        | Id::ReservedVgprs
+        | Id::UseGridWorkgroupCount => {
             if let Some(k) = descriptor_kernel(h, st) {
                 gallium::descriptor_value(h, st, k);
             }
@@ -228,12 +240,22 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 h.config_mut().rocm.metadata.version = Some((major as u32, minor as u32));
             }
         }
-        Id::MdGroupSegmentFixedSize | Id::MdKernargSegmentAlign | Id::MdKernargSegmentSize
-        | Id::MdPrivateSegmentFixedSize | Id::MdSgprsnum | Id::MdVgprsnum | Id::MdWavefrontSize
-        | Id::Spilledsgprs | Id::Spilledvgprs | Id::MaxFlatWorkGroupSize => metadata_value(h, st),
+        Id::MdGroupSegmentFixedSize
+        | Id::MdKernargSegmentAlign
+        | Id::MdKernargSegmentSize
+        | Id::MdPrivateSegmentFixedSize
+        | Id::MdSgprsnum
+        | Id::MdVgprsnum
+        | Id::MdWavefrontSize
+        | Id::Spilledsgprs
+        | Id::Spilledvgprs
+        | Id::MaxFlatWorkGroupSize => metadata_value(h, st),
         Id::Metadata => {
             if h.config().rocm.use_metadata_info {
-                h.error_at(st.range, "metadata can't be defined if metadata config is already defined");
+                h.error_at(
+                    st.range,
+                    "metadata can't be defined if metadata config is already defined",
+                );
             } else if no_args(h, st) {
                 h.go_to("", Owner::Global, SectionKind::Metadata);
             }
@@ -259,7 +281,11 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
             if let Some(s) = string_arg(h, st, 0) {
                 if at_most(h, st, 1) {
                     let r = &mut h.config_mut().rocm;
-                    *(if st.id == Id::Target { &mut r.target } else { &mut r.triple }) = Some(s);
+                    *(if st.id == Id::Target {
+                        &mut r.target
+                    } else {
+                        &mut r.triple
+                    }) = Some(s);
                 }
             }
         }
@@ -328,11 +354,15 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 Id::Localsize | Id::GroupSegmentFixedSize | Id::GroupSegmentFixesSize => {
                     Some(Field::WorkgroupGroupSegmentSize)
                 }
-                Id::Scratchbuffer | Id::PrivateSegmentFixedSize => Some(Field::WorkitemPrivateSegmentSize),
+                Id::Scratchbuffer | Id::PrivateSegmentFixedSize => {
+                    Some(Field::WorkitemPrivateSegmentSize)
+                }
                 _ => hsa::hsa_only_field(st.id),
             };
             if let Some(field) = field {
-                if field == Field::KernelCodeEntryOffset && h.config().rocm.llvm10_bin_format.is_some() {
+                if field == Field::KernelCodeEntryOffset
+                    && h.config().rocm.llvm10_bin_format.is_some()
+                {
                     let message = "ignored in the LLVM10 binary format: the descriptor's entry offset is the distance from it to the code";
                     h.warn_at(st.range, message);
                 }
@@ -379,7 +409,10 @@ fn rsrc3_value(h: &mut dyn Host, st: &Stmt) -> Option<u32> {
 /// scope); OUTSYMBOL gets the entry's place.
 fn gotsym(h: &mut dyn Host, st: &Stmt) {
     let is_name = |text: &str| {
-        !text.is_empty() && text.split("::").all(|p| p.is_empty() || crate::macros::name_len(p.as_bytes(), 0) == p.len())
+        !text.is_empty()
+            && text
+                .split("::")
+                .all(|p| p.is_empty() || crate::macros::name_len(p.as_bytes(), 0) == p.len())
     };
     let Some(first) = st.args.first() else {
         h.error_at(st.range, "expected a symbol");
@@ -403,7 +436,10 @@ fn gotsym(h: &mut dyn Host, st: &Stmt) {
                 return;
             }
             if t.ends_with("::.") {
-                h.error_at(st.arg_range(1), "symbol `.` exists only in the global scope");
+                h.error_at(
+                    st.arg_range(1),
+                    "symbol `.` exists only in the global scope",
+                );
                 return;
             }
             Some(t)
@@ -434,7 +470,13 @@ fn gotsym(h: &mut dyn Host, st: &Stmt) {
             h.error_at(st.arg_range(1), format!("symbol `{t}` is already defined"));
             return;
         }
-        h.set_symbol(tid, Value::Rel { section: got as u32, offset: 8 * index as i64 });
+        h.set_symbol(
+            tid,
+            Value::Rel {
+                section: got as u32,
+                offset: 8 * index as i64,
+            },
+        );
     }
 }
 
@@ -471,8 +513,13 @@ fn metadata_kernel(h: &mut dyn Host, st: &Stmt) -> Option<usize> {
 
 /// Reports (and is true) when a raw `.metadata` section exists.
 fn metadata_section_exists(h: &mut dyn Host, st: &Stmt) -> bool {
-    if h.find_section(SectionKind::Metadata, Owner::Global).is_some() {
-        h.error_at(st.range, "metadata config can't be defined if a metadata section exists");
+    if h.find_section(SectionKind::Metadata, Owner::Global)
+        .is_some()
+    {
+        h.error_at(
+            st.range,
+            "metadata config can't be defined if a metadata section exists",
+        );
         return true;
     }
     false
@@ -491,7 +538,10 @@ fn init_config(h: &mut dyn Host, k: usize) {
 
 fn config(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = h.current_kernel() else {
-        h.error_at(st.range, "kernel config can be defined only inside a kernel");
+        h.error_at(
+            st.range,
+            "kernel config can be defined only inside a kernel",
+        );
         return;
     };
     if !no_args(h, st) {
@@ -506,7 +556,10 @@ fn config(h: &mut dyn Host, st: &Stmt) {
 
 fn control_directive(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = h.current_kernel() else {
-        h.error_at(st.range, "kernel control directive can be defined only inside a kernel");
+        h.error_at(
+            st.range,
+            "kernel control directive can be defined only inside a kernel",
+        );
         return;
     };
     if !no_args(h, st) {
@@ -519,11 +572,15 @@ fn control_directive(h: &mut dyn Host, st: &Stmt) {
     h.switch_to(index);
     init_config(h, k);
     let location = h.location(st.range);
-    rocm_kernel(h, k).control_directive_location.get_or_insert(location);
+    rocm_kernel(h, k)
+        .control_directive_location
+        .get_or_insert(location);
 }
 
 fn md_language(h: &mut dyn Host, st: &Stmt) {
-    let Some(k) = metadata_kernel(h, st) else { return };
+    let Some(k) = metadata_kernel(h, st) else {
+        return;
+    };
     let language = string_arg(h, st, 0);
     let mut version = (0, 0);
     let mut good = language.is_some();
@@ -549,7 +606,9 @@ fn md_language(h: &mut dyn Host, st: &Stmt) {
 }
 
 fn metadata_value(h: &mut dyn Host, st: &Stmt) {
-    let Some(k) = metadata_kernel(h, st) else { return };
+    let Some(k) = metadata_kernel(h, st) else {
+        return;
+    };
     let Some(v) = value_arg(h, st, 0) else { return };
     if !at_most(h, st, 1) {
         return;
@@ -558,15 +617,23 @@ fn metadata_value(h: &mut dyn Host, st: &Stmt) {
     let power_of_two = v > 0 && v & (v - 1) == 0;
     let gen = h.generation();
     let error = match st.id {
-        Id::MdWavefrontSize if !power_of_two => Some("wavefront size must be a power of two".to_string()),
-        Id::MdWavefrontSize if v > 256 => Some("wavefront size must not be greater than 256".to_string()),
-        Id::MdKernargSegmentAlign if !power_of_two => Some("alignment must be a power of two".to_string()),
-        Id::MdSgprsnum if v as u64 > u64::from(gpu::max_sgprs(gen)) => {
-            Some(format!("used SGPRs number out of range (0-{})", gpu::max_sgprs(gen)))
+        Id::MdWavefrontSize if !power_of_two => {
+            Some("wavefront size must be a power of two".to_string())
         }
-        Id::MdVgprsnum if v as u64 > u64::from(gpu::MAX_VGPRS) => {
-            Some(format!("used VGPRs number out of range (0-{})", gpu::MAX_VGPRS))
+        Id::MdWavefrontSize if v > 256 => {
+            Some("wavefront size must not be greater than 256".to_string())
         }
+        Id::MdKernargSegmentAlign if !power_of_two => {
+            Some("alignment must be a power of two".to_string())
+        }
+        Id::MdSgprsnum if v as u64 > u64::from(gpu::max_sgprs(gen)) => Some(format!(
+            "used SGPRs number out of range (0-{})",
+            gpu::max_sgprs(gen)
+        )),
+        Id::MdVgprsnum if v as u64 > u64::from(gpu::MAX_VGPRS) => Some(format!(
+            "used VGPRs number out of range (0-{})",
+            gpu::MAX_VGPRS
+        )),
         _ => None,
     };
     if let Some(e) = error {
@@ -596,7 +663,11 @@ fn printf(h: &mut dyn Host, st: &Stmt) {
         return;
     }
     let args = st.args;
-    let Some(last) = args.last().filter(|a| a.raw_tokens().next().is_some_and(|t| t.kind() == SyntaxKind::STRING)) else {
+    let Some(last) = args.last().filter(|a| {
+        a.raw_tokens()
+            .next()
+            .is_some_and(|t| t.kind() == SyntaxKind::STRING)
+    }) else {
         h.error_at(st.range, "missing format string");
         return;
     };
@@ -634,7 +705,9 @@ fn printf(h: &mut dyn Host, st: &Stmt) {
             None => good = false,
         }
     }
-    let Some(token) = single_token(&args[args.len() - 1]).filter(|t| t.kind() == SyntaxKind::STRING) else {
+    let Some(token) =
+        single_token(&args[args.len() - 1]).filter(|t| t.kind() == SyntaxKind::STRING)
+    else {
         h.error_at(st.arg_range(args.len() - 1), "expected a string");
         return;
     };
@@ -649,7 +722,11 @@ fn printf(h: &mut dyn Host, st: &Stmt) {
         return;
     }
     set_metadata_info(h);
-    h.config_mut().rocm.metadata.printfs.push(PrintfInfo { id, arg_sizes, format });
+    h.config_mut().rocm.metadata.printfs.push(PrintfInfo {
+        id,
+        arg_sizes,
+        format,
+    });
 }
 
 fn single_token(arg: &gcn_syntax::ast::Arg) -> Option<SyntaxToken> {
@@ -661,7 +738,9 @@ fn single_token(arg: &gcn_syntax::ast::Arg) -> Option<SyntaxToken> {
 /// `.arg [NAME], ["TYPENAME"], SIZE, [ALIGN], VALUEKIND, VALUETYPE[, POINTEEALIGN]
 /// [, ADDRSPACE][, ACCQUAL][, ACTUALACCQUAL] [FLAG…]`.
 fn arg(h: &mut dyn Host, st: &Stmt) {
-    let Some(k) = metadata_kernel(h, st) else { return };
+    let Some(k) = metadata_kernel(h, st) else {
+        return;
+    };
     let args = st.args;
     let mut good = true;
     let mut i = 0;
@@ -743,20 +822,21 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
     }
     // Enumerations: a name first in the argument; flags may follow the last one (`rest`).
     let mut rest: Vec<SyntaxToken> = Vec::new();
-    let word = |h: &mut dyn Host, i: usize, what: &str, rest: &mut Vec<SyntaxToken>| -> Option<String> {
-        let mut tokens = args[i].raw_tokens();
-        match tokens.next().filter(|t| t.kind() == SyntaxKind::NAME) {
-            Some(t) => {
-                *rest = tokens.collect();
-                Some(t.text().to_ascii_lowercase())
+    let word =
+        |h: &mut dyn Host, i: usize, what: &str, rest: &mut Vec<SyntaxToken>| -> Option<String> {
+            let mut tokens = args[i].raw_tokens();
+            match tokens.next().filter(|t| t.kind() == SyntaxKind::NAME) {
+                Some(t) => {
+                    *rest = tokens.collect();
+                    Some(t.text().to_ascii_lowercase())
+                }
+                None => {
+                    h.error_at(st.arg_range(i), format!("expected {what}"));
+                    rest.clear();
+                    None
+                }
             }
-            None => {
-                h.error_at(st.arg_range(i), format!("expected {what}"));
-                rest.clear();
-                None
-            }
-        }
-    };
+        };
     let kind = match word(h, i, "a value kind", &mut rest) {
         Some(w) => ValueKind::from_name(&w).or_else(|| {
             h.error_at(st.arg_range(i), "unknown value kind");
@@ -780,7 +860,9 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
         }),
         None => None,
     };
-    let (Some(kind), Some(value_type)) = (kind, value_type) else { return };
+    let (Some(kind), Some(value_type)) = (kind, value_type) else {
+        return;
+    };
     let mut pointee_align = 0;
     let mut address_space = None;
     let mut access = AccessQual::Default;
@@ -797,7 +879,10 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
         match expr_value(h, &args[i]) {
             Some(v) if v > 0 && v & (v - 1) == 0 => pointee_align = v as u64,
             Some(_) => {
-                h.error_at(st.arg_range(i), "argument pointee alignment is not a power of two");
+                h.error_at(
+                    st.arg_range(i),
+                    "argument pointee alignment is not a power of two",
+                );
                 good = false;
             }
             None => good = false,
@@ -824,7 +909,11 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
             None => good = false,
         }
     }
-    let optional_access = |h: &mut dyn Host, i: &mut usize, rest: &mut Vec<SyntaxToken>, out: &mut AccessQual| -> bool {
+    let optional_access = |h: &mut dyn Host,
+                           i: &mut usize,
+                           rest: &mut Vec<SyntaxToken>,
+                           out: &mut AccessQual|
+     -> bool {
         if !rest.is_empty() || args.len() <= *i + 1 {
             return true;
         }
@@ -851,14 +940,18 @@ fn arg(h: &mut dyn Host, st: &Stmt) {
     if matches!(kind, ValueKind::Image | ValueKind::Pipe) {
         good &= optional_access(h, &mut i, &mut rest, &mut access);
     }
-    if matches!(kind, ValueKind::GlobalBuffer | ValueKind::Image | ValueKind::Pipe) {
+    if matches!(
+        kind,
+        ValueKind::GlobalBuffer | ValueKind::Image | ValueKind::Pipe
+    ) {
         good &= optional_access(h, &mut i, &mut rest, &mut actual_access);
     }
     if args.len() > i + 1 {
         h.error_at(st.arg_range(i + 1), "garbage at end of line");
         return;
     }
-    let (mut is_const, mut is_restrict, mut is_volatile, mut is_pipe) = (false, false, false, false);
+    let (mut is_const, mut is_restrict, mut is_volatile, mut is_pipe) =
+        (false, false, false, false);
     for t in &rest {
         let flag = match (t.kind(), t.text()) {
             (SyntaxKind::NAME, "const") => &mut is_const,
@@ -914,7 +1007,11 @@ fn arg_align(h: &mut dyn Host, st: &Stmt, i: usize, size: u64) -> Option<u64> {
             None => None,
         };
     }
-    let mut align = if size != 0 { 1u64 << (63 - size.leading_zeros()) } else { 1 };
+    let mut align = if size != 0 {
+        1u64 << (63 - size.leading_zeros())
+    } else {
+        1
+    };
     if size > align {
         align <<= 1;
     }
@@ -924,7 +1021,10 @@ fn arg_align(h: &mut dyn Host, st: &Stmt, i: usize, size: u64) -> Option<u64> {
 /// The offset in the argument segment `.arg`'s argument `i` gives (LLVM 10 binary format).
 fn arg_offset(h: &mut dyn Host, st: &Stmt, i: usize) -> Option<u64> {
     if st.args[i].is_empty() {
-        h.error_at(st.arg_range(i), "an argument without its offset (LLVM10 binary format) is not supported yet");
+        h.error_at(
+            st.arg_range(i),
+            "an argument without its offset (LLVM10 binary format) is not supported yet",
+        );
         return None;
     }
     expr_value(h, &st.args[i]).map(|v| v as u64)
@@ -941,10 +1041,16 @@ pub(crate) fn finish(asm: &mut Asm) {
     }
     // The binary's writer reads the format in force, whichever way it was asked for.
     asm.layout.config.rocm.new_bin_format = new_bin_format(asm);
-    let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
+    let text = asm
+        .layout
+        .sections
+        .iter()
+        .position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
     let mut llvm10_descriptors = Vec::new();
     let metadata = if let Some(llvm10_at) = asm.layout.config.rocm.llvm10_bin_format {
-        let Some(descriptors) = checked_llvm10_kernels(asm, llvm10_at, text) else { return };
+        let Some(descriptors) = checked_llvm10_kernels(asm, llvm10_at, text) else {
+            return;
+        };
         llvm10_descriptors = descriptors;
         llvm10_metadata_text(asm, &llvm10_descriptors)
     } else {
@@ -974,17 +1080,32 @@ pub(crate) fn finish(asm: &mut Asm) {
 
 /// Writes the descriptors made from the kernels' configurations at the start of the
 /// global data (kernel `k`'s at `64 * k`), each with the distance from it to its code.
-fn write_llvm10_descriptors(asm: &mut Asm, descriptors: &[Llvm10Kernel], placed: &[(u32, i64)], text: Option<usize>) {
-    let (Some(rodata), Some(text)) = (global_data(asm), text) else { return };
-    let place_of = |section: usize| placed.iter().find(|(s, _)| *s as usize == section).map(|&(_, at)| at);
-    let (Some(rodata_at), Some(text_at)) = (place_of(rodata), place_of(text)) else { return };
+fn write_llvm10_descriptors(
+    asm: &mut Asm,
+    descriptors: &[Llvm10Kernel],
+    placed: &[(u32, i64)],
+    text: Option<usize>,
+) {
+    let (Some(rodata), Some(text)) = (global_data(asm), text) else {
+        return;
+    };
+    let place_of = |section: usize| {
+        placed
+            .iter()
+            .find(|(s, _)| *s as usize == section)
+            .map(|&(_, at)| at)
+    };
+    let (Some(rodata_at), Some(text_at)) = (place_of(rodata), place_of(text)) else {
+        return;
+    };
     for (k, kernel) in descriptors.iter().enumerate() {
         if !kernel.from_config {
             continue;
         }
         let slot = KERNEL_DESCRIPTOR_SIZE as usize * k;
         let mut d = kernel.descriptor;
-        d.kernel_code_entry_byte_offset = text_at + kernel.code_offset as i64 - (rodata_at + slot as i64);
+        d.kernel_code_entry_byte_offset =
+            text_at + kernel.code_offset as i64 - (rodata_at + slot as i64);
         asm.layout.patch_bytes(rodata, slot, &d.to_bytes());
     }
 }
@@ -994,21 +1115,43 @@ fn write_llvm10_descriptors(asm: &mut Asm, descriptors: &[Llvm10Kernel], placed:
 fn write_descriptors(asm: &mut Asm, text: Option<usize>) -> Vec<Option<usize>> {
     let kernel_count = asm.layout.kernels.len();
     for k in 0..kernel_count {
-        let control = asm.layout.find_kind(SectionKind::ControlDirective, Owner::Kernel(k));
+        let control = asm
+            .layout
+            .find_kind(SectionKind::ControlDirective, Owner::Kernel(k));
         if control.is_some_and(|s| asm.layout.sections[s].content.len() != 128) {
             let name = asm.layout.kernels[k].name.clone();
-            kernel_error(asm, Some(k), format!("section `.control_directive` for kernel `{name}` has the wrong size"));
+            kernel_error(
+                asm,
+                Some(k),
+                format!("section `.control_directive` for kernel `{name}` has the wrong size"),
+            );
         }
     }
     for k in 0..kernel_count {
-        if let Some(at) = asm.layout.config.rocm.kernels.get(k).and_then(|r| r.rsrc3_location) {
+        if let Some(at) = asm
+            .layout
+            .config
+            .rocm
+            .kernels
+            .get(k)
+            .and_then(|r| r.rsrc3_location)
+        {
             let message = "ignored: COMPUTE_PGM_RSRC3 has a place only in the LLVM10 binary format's kernel descriptor";
-            asm.diag_at(at, Default::default(), Severity::Warning, message.to_string());
+            asm.diag_at(
+                at,
+                Default::default(),
+                Severity::Warning,
+                message.to_string(),
+            );
         }
     }
-    let offsets: Vec<Option<usize>> = (0..kernel_count).map(|k| kernel_offset(asm, k, text, 256)).collect();
+    let offsets: Vec<Option<usize>> = (0..kernel_count)
+        .map(|k| kernel_offset(asm, k, text, 256))
+        .collect();
     for (k, offset) in offsets.iter().enumerate() {
-        let (Some(offset), Some(text)) = (*offset, text) else { continue };
+        let (Some(offset), Some(text)) = (*offset, text) else {
+            continue;
+        };
         if asm.layout.config.kernels[k].kind != ConfigKind::Config {
             continue;
         }
@@ -1026,14 +1169,20 @@ fn error_at(asm: &mut Asm, location: Location, message: String) {
 /// reference's `.arg` gives alignments there, which the v3 metadata has no place for);
 /// raw v3 metadata needs global data, as the reference's writer requires.
 fn v3_metadata_supported(asm: &mut Asm) -> bool {
-    let Some(at) = asm.layout.config.rocm.metadata_v3 else { return true };
+    let Some(at) = asm.layout.config.rocm.metadata_v3 else {
+        return true;
+    };
     if use_metadata_info(asm) {
         let message = "v3 metadata made from the pseudo-ops outside the LLVM10 binary format (`.llvm10binfmt`) is not supported yet";
         error_at(asm, at, message.to_string());
         return false;
     }
     if global_data(asm).is_none() {
-        error_at(asm, at, "the v3 metadata requires global data (`.globaldata`)".to_string());
+        error_at(
+            asm,
+            at,
+            "the v3 metadata requires global data (`.globaldata`)".to_string(),
+        );
         return false;
     }
     true
@@ -1041,7 +1190,9 @@ fn v3_metadata_supported(asm: &mut Asm) -> bool {
 
 /// The `.rodata` section (the global data), if the source has one.
 fn global_data(asm: &Asm) -> Option<usize> {
-    asm.layout.find(".rodata", Owner::Global).filter(|&s| asm.layout.sections[s].kind == SectionKind::Data)
+    asm.layout
+        .find(".rodata", Owner::Global)
+        .filter(|&s| asm.layout.sections[s].kind == SectionKind::Data)
 }
 
 /// A kernel's descriptor in the LLVM 10 format and where its code starts in `.text`.
@@ -1059,12 +1210,26 @@ struct Llvm10Kernel {
 /// kernel with a configuration gets its descriptor written there, one without keeps the
 /// bytes the source wrote. The metadata made from the pseudo-ops must be v3, with the
 /// values [`metadata_v3::REQUIRED`] names.
-fn checked_llvm10_kernels(asm: &mut Asm, llvm10_at: Location, text: Option<usize>) -> Option<Vec<Llvm10Kernel>> {
-    let errors = |asm: &Asm| asm.diags.iter().filter(|d| d.severity == Severity::Error).count();
+fn checked_llvm10_kernels(
+    asm: &mut Asm,
+    llvm10_at: Location,
+    text: Option<usize>,
+) -> Option<Vec<Llvm10Kernel>> {
+    let errors = |asm: &Asm| {
+        asm.diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    };
     let errors_before = errors(asm);
     let code_offsets = refuse_llvm10_kernel_settings(asm, text);
     if let Some(at) = asm.layout.config.rocm.got_location {
-        error_at(asm, at, "a global offset table (`.gotsym`) in the LLVM10 binary format is not supported yet".to_string());
+        error_at(
+            asm,
+            at,
+            "a global offset table (`.gotsym`) in the LLVM10 binary format is not supported yet"
+                .to_string(),
+        );
     }
     check_llvm10_descriptors_space(asm, llvm10_at);
     if use_metadata_info(asm) {
@@ -1086,10 +1251,15 @@ fn checked_llvm10_kernels(asm: &mut Asm, llvm10_at: Location, text: Option<usize
             llvm10_descriptor(asm, k)
         } else {
             let slot = KERNEL_DESCRIPTOR_SIZE as usize * k;
-            let bytes = &asm.layout.sections[rodata].content[slot..slot + KERNEL_DESCRIPTOR_SIZE as usize];
+            let bytes =
+                &asm.layout.sections[rodata].content[slot..slot + KERNEL_DESCRIPTOR_SIZE as usize];
             KernelDescriptor::of_bytes(bytes.try_into().expect("64 bytes"))
         };
-        kernels.push(Llvm10Kernel { descriptor, from_config, code_offset: code_offset? });
+        kernels.push(Llvm10Kernel {
+            descriptor,
+            from_config,
+            code_offset: code_offset?,
+        });
     }
     Some(kernels)
 }
@@ -1099,12 +1269,34 @@ fn checked_llvm10_kernels(asm: &mut Asm, llvm10_at: Location, text: Option<usize
 fn refuse_llvm10_kernel_settings(asm: &mut Asm, text: Option<usize>) -> Vec<Option<usize>> {
     let mut offsets = Vec::new();
     for k in 0..asm.layout.kernels.len() {
-        let fkernel_at = asm.layout.config.rocm.kernels.get(k).and_then(|r| r.fkernel_location);
-        if let Some(at) = asm.layout.config.rocm.kernels.get(k).and_then(|r| r.control_directive_location) {
-            error_at(asm, at, "the LLVM10 binary format's kernel descriptor has no control directive".to_string());
+        let fkernel_at = asm
+            .layout
+            .config
+            .rocm
+            .kernels
+            .get(k)
+            .and_then(|r| r.fkernel_location);
+        if let Some(at) = asm
+            .layout
+            .config
+            .rocm
+            .kernels
+            .get(k)
+            .and_then(|r| r.control_directive_location)
+        {
+            error_at(
+                asm,
+                at,
+                "the LLVM10 binary format's kernel descriptor has no control directive".to_string(),
+            );
         }
         if let Some(at) = fkernel_at {
-            error_at(asm, at, "function kernels (`.fkernel`) in the LLVM10 binary format are not supported yet".to_string());
+            error_at(
+                asm,
+                at,
+                "function kernels (`.fkernel`) in the LLVM10 binary format are not supported yet"
+                    .to_string(),
+            );
         }
         offsets.push(kernel_offset(asm, k, text, 0));
     }
@@ -1116,7 +1308,11 @@ fn check_llvm10_descriptors_space(asm: &mut Asm, llvm10_at: Location) {
     let kernel_count = asm.layout.kernels.len();
     let needed = 64 * kernel_count;
     match global_data(asm).map(|r| asm.layout.sections[r].content.len()) {
-        None => error_at(asm, llvm10_at, "the LLVM10 binary format requires global data (`.globaldata`)".to_string()),
+        None => error_at(
+            asm,
+            llvm10_at,
+            "the LLVM10 binary format requires global data (`.globaldata`)".to_string(),
+        ),
         Some(len) if len < needed => {
             let message = format!(
                 "the LLVM10 binary format keeps the {kernel_count} kernels' 64-byte descriptors at the start of the global data: \
@@ -1131,10 +1327,22 @@ fn check_llvm10_descriptors_space(asm: &mut Asm, llvm10_at: Location) {
 /// Each kernel's v3 metadata must have the values whose defaults are not known here.
 fn check_v3_values(asm: &mut Asm) {
     for k in 0..asm.layout.kernels.len() {
-        let missing = asm.layout.config.rocm.kernels.get(k).map_or(metadata_v3::REQUIRED.to_vec(), |r| metadata_v3::missing_values(&r.metadata));
+        let missing = asm
+            .layout
+            .config
+            .rocm
+            .kernels
+            .get(k)
+            .map_or(metadata_v3::REQUIRED.to_vec(), |r| {
+                metadata_v3::missing_values(&r.metadata)
+            });
         if !missing.is_empty() {
             let name = asm.layout.kernels[k].name.clone();
-            kernel_error(asm, Some(k), metadata_v3::missing_list_message(&name, &missing));
+            kernel_error(
+                asm,
+                Some(k),
+                metadata_v3::missing_list_message(&name, &missing),
+            );
         }
     }
 }
@@ -1153,7 +1361,13 @@ fn llvm10_metadata_text(asm: &Asm, descriptors: &[Llvm10Kernel]) -> Result<Vec<u
         .zip(descriptors)
         .enumerate()
         .map(|(k, (kernel, d))| {
-            let m = asm.layout.config.rocm.kernels.get(k).map_or(&empty, |r| &r.metadata);
+            let m = asm
+                .layout
+                .config
+                .rocm
+                .kernels
+                .get(k)
+                .map_or(&empty, |r| &r.metadata);
             (kernel.name.as_str(), m, d.descriptor)
         })
         .collect();
@@ -1166,15 +1380,26 @@ fn kernel_error(asm: &mut Asm, k: Option<usize>, message: String) {
         .and_then(|c| c.location)
         .or(asm.layout.config.device_location)
         .or(asm.layout.config.format_location)
-        .unwrap_or(crate::source::Location { file: crate::source::FileId(0), offset: 0 });
+        .unwrap_or(crate::source::Location {
+            file: crate::source::FileId(0),
+            offset: 0,
+        });
     asm.diag_at(location, Default::default(), Severity::Error, message);
 }
 
 /// Where kernel `k`'s code starts in `.text` (with its descriptor of `descriptor_size`
 /// bytes, if any); reports what is wrong.
-fn kernel_offset(asm: &mut Asm, k: usize, text: Option<usize>, descriptor_size: usize) -> Option<usize> {
+fn kernel_offset(
+    asm: &mut Asm,
+    k: usize,
+    text: Option<usize>,
+    descriptor_size: usize,
+) -> Option<usize> {
     let name = asm.layout.kernels[k].name.clone();
-    let value = asm.symbols.find_existing(&name).map(|id| (asm.symbols.get(id).value, asm.symbols.get(id).is_defined()));
+    let value = asm
+        .symbols
+        .find_existing(&name)
+        .map(|id| (asm.symbols.get(id).value, asm.symbols.get(id).is_defined()));
     let message = match value {
         None | Some((None, false)) => format!("symbol for kernel `{name}` is undefined"),
         Some((None, true)) => format!("symbol for kernel `{name}` is not resolved"),
@@ -1185,7 +1410,9 @@ fn kernel_offset(asm: &mut Asm, k: usize, text: Option<usize>, descriptor_size: 
             }
             format!("code for kernel `{name}` is too small for configuration")
         }
-        Some((Some(_), _)) => format!("symbol for kernel `{name}` is defined for a section other than `.text`"),
+        Some((Some(_), _)) => {
+            format!("symbol for kernel `{name}` is defined for a section other than `.text`")
+        }
     };
     kernel_error(asm, Some(k), message);
     None
@@ -1204,7 +1431,11 @@ fn code_regs(asm: &Asm, k: usize) -> super::build::CodeRegs {
 
 /// The SGPR and VGPR counts of a ROCm kernel descriptor that the source leaves out:
 /// what the code and the setup need, SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK.
-pub(crate) fn default_regs(h: &gcn_formats::hsa::HsaConfig, gen: gcn_isa::Generation, regs: super::build::CodeRegs) -> (u32, u32) {
+pub(crate) fn default_regs(
+    h: &gcn_formats::hsa::HsaConfig,
+    gen: gcn_isa::Generation,
+    regs: super::build::CodeRegs,
+) -> (u32, u32) {
     let d = h.default_registers(gen, regs.sgprs, regs.vgprs, regs.extra);
     (d.sgprs, d.vgprs)
 }
@@ -1238,10 +1469,16 @@ fn resources(asm: &Asm, k: usize, h: &gcn_formats::hsa::HsaConfig) -> Resources 
             default_dims: None,
             // The new binary format keeps the LDS size in the descriptor only.
             lds_size: if new_bin_format(asm) { 0 } else { group_size },
-            wave32: gen >= gcn_isa::Generation::Gcn1_5 && h.sgpr_flags & sgpr_flags::WAVEFRONT_SIZE32 != 0,
+            wave32: gen >= gcn_isa::Generation::Gcn1_5
+                && h.sgpr_flags & sgpr_flags::WAVEFRONT_SIZE32 != 0,
         },
     );
-    Resources { sgprs, vgprs, pgm_rsrc1, pgm_rsrc2 }
+    Resources {
+        sgprs,
+        vgprs,
+        pgm_rsrc1,
+        pgm_rsrc2,
+    }
 }
 
 /// Kernel `k`'s descriptor in the LLVM 10 format, made from its configuration (its entry
@@ -1270,15 +1507,32 @@ fn descriptor(asm: &Asm, k: usize) -> KernelCode {
     let stepping = asm.layout.config.arch_stepping.unwrap_or(arch.stepping);
     let args: &[KernelArg] = rocm.kernels.get(k).map_or(&[], |r| &r.metadata.args);
     let use_metadata = use_metadata_info(asm);
-    let kernarg_segment_size =
-        h.kernarg_segment_size.unwrap_or_else(|| if use_metadata { metadata::kernel_arg_size(args) } else { 0 });
+    let kernarg_segment_size = h.kernarg_segment_size.unwrap_or_else(|| {
+        if use_metadata {
+            metadata::kernel_arg_size(args)
+        } else {
+            0
+        }
+    });
     let private_size = h.workitem_private_segment_size.unwrap_or(0);
     let group_size = h.workgroup_group_segment_size.unwrap_or(0);
-    let Resources { sgprs, vgprs, pgm_rsrc1, pgm_rsrc2 } = resources(asm, k, &h);
-    let (code_major, code_minor) = h.code_version.unwrap_or((1, u32::from(new_bin_format(asm))));
-    let machine = h.machine.unwrap_or((1, arch.major as u16, minor as u16, stepping as u16));
+    let Resources {
+        sgprs,
+        vgprs,
+        pgm_rsrc1,
+        pgm_rsrc2,
+    } = resources(asm, k, &h);
+    let (code_major, code_minor) = h
+        .code_version
+        .unwrap_or((1, u32::from(new_bin_format(asm))));
+    let machine = h
+        .machine
+        .unwrap_or((1, arch.major as u16, minor as u16, stepping as u16));
     let mut control_directive = h.control_directive;
-    if let Some(s) = asm.layout.find_kind(SectionKind::ControlDirective, Owner::Kernel(k)) {
+    if let Some(s) = asm
+        .layout
+        .find_kind(SectionKind::ControlDirective, Owner::Kernel(k))
+    {
         if let Ok(cd) = <[u8; 128]>::try_from(asm.layout.sections[s].content.as_slice()) {
             control_directive = cd;
         }
@@ -1309,7 +1563,9 @@ fn descriptor(asm: &Asm, k: usize) -> KernelCode {
         reserved_vgpr_count: h.reserved_vgprs.map_or(0, |r| r.1),
         reserved_sgpr_first: h.reserved_sgprs.map_or(0, |r| r.0),
         reserved_sgpr_count: h.reserved_sgprs.map_or(0, |r| r.1),
-        debug_wavefront_private_segment_offset_sgpr: h.debug_wavefront_private_segment_offset_sgpr.unwrap_or(0),
+        debug_wavefront_private_segment_offset_sgpr: h
+            .debug_wavefront_private_segment_offset_sgpr
+            .unwrap_or(0),
         debug_private_segment_buffer_sgpr: h.debug_private_segment_buffer_sgpr.unwrap_or(0),
         kernarg_segment_align: h.kernarg_segment_align.unwrap_or(4),
         group_segment_align: h.group_segment_align.unwrap_or(4),
@@ -1326,11 +1582,19 @@ fn descriptor(asm: &Asm, k: usize) -> KernelCode {
 fn use_metadata_info(asm: &Asm) -> bool {
     let rocm = &asm.layout.config.rocm;
     rocm.use_metadata_info
-        || (new_bin_format(asm) && asm.layout.find_kind(SectionKind::Metadata, Owner::Global).is_none())
+        || (new_bin_format(asm)
+            && asm
+                .layout
+                .find_kind(SectionKind::Metadata, Owner::Global)
+                .is_none())
 }
 
 /// The metadata note's text: the raw `.metadata`, or the one made from the pseudo-ops.
-fn metadata_text(asm: &Asm, text: Option<usize>, offsets: &[Option<usize>]) -> Result<Vec<u8>, String> {
+fn metadata_text(
+    asm: &Asm,
+    text: Option<usize>,
+    offsets: &[Option<usize>],
+) -> Result<Vec<u8>, String> {
     if !use_metadata_info(asm) {
         return Ok(raw_metadata(asm));
     }
@@ -1338,10 +1602,21 @@ fn metadata_text(asm: &Asm, text: Option<usize>, offsets: &[Option<usize>]) -> R
     let mut kernels = Vec::new();
     for (k, kernel) in asm.layout.kernels.iter().enumerate() {
         let (Some(text), Some(offset)) = (text, offsets[k]) else {
-            return Err(format!("kernel `{}` in metadata doesn't exist in code", kernel.name));
+            return Err(format!(
+                "kernel `{}` in metadata doesn't exist in code",
+                kernel.name
+            ));
         };
-        let d = DescriptorValues::of_descriptor(&asm.layout.sections[text].content[offset..offset + 256]);
-        let m = asm.layout.config.rocm.kernels.get(k).map_or(&empty, |r| &r.metadata);
+        let d = DescriptorValues::of_descriptor(
+            &asm.layout.sections[text].content[offset..offset + 256],
+        );
+        let m = asm
+            .layout
+            .config
+            .rocm
+            .kernels
+            .get(k)
+            .map_or(&empty, |r| &r.metadata);
         kernels.push((kernel.name.as_str(), m, d));
     }
     metadata::yaml(&asm.layout.config.rocm.metadata, &kernels).map(String::into_bytes)
@@ -1350,14 +1625,17 @@ fn metadata_text(asm: &Asm, text: Option<usize>, offsets: &[Option<usize>]) -> R
 /// The raw `.metadata` section's bytes (none: empty).
 fn raw_metadata(asm: &Asm) -> Vec<u8> {
     let raw = asm.layout.find_kind(SectionKind::Metadata, Owner::Global);
-    raw.map(|s| asm.layout.sections[s].content.clone()).unwrap_or_default()
+    raw.map(|s| asm.layout.sections[s].content.clone())
+        .unwrap_or_default()
 }
 
 /// The target note's text: `.target`, else `.tripple` with the device (`-gfxXYZ`).
 fn target_text(rocm: &RocmConfig, arch: gpu::ArchVersion) -> String {
     match (&rocm.target, &rocm.triple) {
         (Some(t), _) if !t.is_empty() => t.clone(),
-        (_, Some(t)) if !t.is_empty() => format!("{t}-gfx{}{}{}", arch.major, arch.minor, arch.stepping),
+        (_, Some(t)) if !t.is_empty() => {
+            format!("{t}-gfx{}{}{}", arch.major, arch.minor, arch.stepping)
+        }
         _ => String::new(),
     }
 }
@@ -1379,13 +1657,30 @@ pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Inp
     let rocm = &config.rocm;
     let device = config.snapshot.device.unwrap_or(gcn_isa::Device::CapeVerde);
     let arch = arch_of(device, config);
-    let text = a.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
-    let global = |kind: SectionKind| a.sections.iter().find(|s| s.kind == kind && s.kernel.is_none() && !s.inner);
+    let text = a
+        .sections
+        .iter()
+        .position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
+    let global = |kind: SectionKind| {
+        a.sections
+            .iter()
+            .find(|s| s.kind == kind && s.kernel.is_none() && !s.inner)
+    };
     let mut symbols = Vec::new();
     for (k, name) in a.kernels.iter().enumerate() {
         // A label, or any symbol with a place in `.text` (`k = .`).
-        let label = a.code_labels.iter().rev().find(|(n, _, _)| n == name).map(|&(_, s, o)| (Some(s), o as i64));
-        let symbol = || a.symbols.iter().find(|s| s.name == *name).and_then(|s| s.value.map(|v| (s.section, v)));
+        let label = a
+            .code_labels
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|&(_, s, o)| (Some(s), o as i64));
+        let symbol = || {
+            a.symbols
+                .iter()
+                .find(|s| s.name == *name)
+                .and_then(|s| s.value.map(|v| (s.section, v)))
+        };
         let offset = match label.or_else(symbol) {
             Some((section, offset)) if section == text && text.is_some() => offset as u64,
             _ => return Err(format!("symbol for kernel `{name}` is undefined")),
@@ -1395,7 +1690,11 @@ pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Inp
             name: name.clone(),
             offset,
             size: 0,
-            kind: if fkernel { RegionKind::FKernel } else { RegionKind::Kernel },
+            kind: if fkernel {
+                RegionKind::FKernel
+            } else {
+                RegionKind::Kernel
+            },
         });
     }
     let mut all = rocm.data_symbols.clone();
@@ -1408,8 +1707,14 @@ pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Inp
         metadata_v3: rocm.metadata_v3.is_some(),
         target: target_text(rocm, arch),
         metadata: rocm.metadata_text.clone(),
-        code: text.map(|t| a.sections[t].content.clone()).unwrap_or_default(),
-        global_data: a.sections.iter().find(|s| s.kind == SectionKind::Data && s.kernel.is_none() && s.name == ".rodata").map(|s| s.content.clone()),
+        code: text
+            .map(|t| a.sections[t].content.clone())
+            .unwrap_or_default(),
+        global_data: a
+            .sections
+            .iter()
+            .find(|s| s.kind == SectionKind::Data && s.kernel.is_none() && s.name == ".rodata")
+            .map(|s| s.content.clone()),
         comment: global(SectionKind::Comment).map(|s| s.content.clone()),
         symbols: all,
         extra_symbols: rocm.extra_symbols.clone(),
@@ -1418,7 +1723,10 @@ pub(crate) fn binary_input(a: &crate::Assembly) -> Result<gcn_formats::rocm::Inp
             .sections
             .iter()
             .filter(|s| s.kind == SectionKind::Extra && s.kernel.is_none())
-            .map(|s| ExtraSection { name: s.name.clone(), data: s.content.clone() })
+            .map(|s| ExtraSection {
+                name: s.name.clone(),
+                data: s.content.clone(),
+            })
             .collect(),
     })
 }
@@ -1436,7 +1744,11 @@ fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbol
     if rocm.got_symbols.is_empty() && !force {
         return (Vec::new(), Vec::new());
     }
-    let text = asm.layout.sections.iter().position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
+    let text = asm
+        .layout
+        .sections
+        .iter()
+        .position(|s| s.kind == SectionKind::Code && s.kernel.is_none());
     let (mut data, mut extra) = (Vec::new(), Vec::new());
     for id in super::symorder::global_scope_in_map_order(&asm.symbols) {
         let s = asm.symbols.get(id);
@@ -1451,7 +1763,14 @@ fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbol
             Some(Value::Rel { section, .. }) => {
                 let sect = &asm.layout.sections[section as usize];
                 let placed = sect.kernel.is_none()
-                    && matches!(sect.kind, SectionKind::Code | SectionKind::Data | SectionKind::Got | SectionKind::Comment | SectionKind::Extra);
+                    && matches!(
+                        sect.kind,
+                        SectionKind::Code
+                            | SectionKind::Data
+                            | SectionKind::Got
+                            | SectionKind::Comment
+                            | SectionKind::Extra
+                    );
                 if placed {
                     extra.push(id);
                 }
@@ -1466,8 +1785,8 @@ fn selected_symbols(asm: &Asm) -> (Vec<crate::symbols::SymId>, Vec<crate::symbol
 /// and the global offset table's entries (indices into the data, the kernels and the
 /// others, in that order). Reports the entries that cannot be made.
 fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate::symbols::SymId]) {
-    use gcn_formats::rocm::{CodeSymbol, ExtraSymbol, RegionKind, SymbolPlace};
     use crate::symbols::Binding;
+    use gcn_formats::rocm::{CodeSymbol, ExtraSymbol, RegionKind, SymbolPlace};
     let mut code_symbols = Vec::new();
     for &id in data {
         let s = asm.symbols.get(id);
@@ -1475,7 +1794,12 @@ fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate:
             Some(Value::Rel { offset, .. }) => offset as u64,
             _ => 0,
         };
-        code_symbols.push(CodeSymbol { name: s.name.clone(), offset, size: s.size.unwrap_or(0), kind: RegionKind::Data });
+        code_symbols.push(CodeSymbol {
+            name: s.name.clone(),
+            offset,
+            size: s.size.unwrap_or(0),
+            kind: RegionKind::Data,
+        });
     }
     let mut extra_symbols = Vec::new();
     for &id in extra {
@@ -1503,20 +1827,33 @@ fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate:
             None => (SymbolPlace::Abs, 0),
         };
         let kind = if section == SymbolPlace::Rodata { 1 } else { 0 };
-        extra_symbols.push(ExtraSymbol { name: s.name.clone(), value, size: s.size.unwrap_or(0), place: section, info: (bind << 4) | kind, other: 0 });
+        extra_symbols.push(ExtraSymbol {
+            name: s.name.clone(),
+            value,
+            size: s.size.unwrap_or(0),
+            place: section,
+            info: (bind << 4) | kind,
+            other: 0,
+        });
     }
     let kernels: Vec<String> = asm.layout.kernels.iter().map(|k| k.name.clone()).collect();
     let mut got = Vec::new();
     let got_names = asm.layout.config.rocm.got_symbols.clone();
     for name in &got_names {
-        let Some(id) = asm.symbols.find_existing(name) else { continue };
+        let Some(id) = asm.symbols.find_existing(name) else {
+            continue;
+        };
         let s = asm.symbols.get(id);
         if s.value.is_none() {
             kernel_error(asm, None, format!("GOT symbol `{name}` is unresolved"));
             continue;
         }
         if s.binding != Binding::Global {
-            kernel_error(asm, None, format!("GOT symbol `{name}` is not a global symbol"));
+            kernel_error(
+                asm,
+                None,
+                format!("GOT symbol `{name}` is not a global symbol"),
+            );
             continue;
         }
         let position = code_symbols
@@ -1539,21 +1876,49 @@ fn binary_symbols(asm: &mut Asm, data: &[crate::symbols::SymId], extra: &[crate:
 /// The places (file offsets, which are also the addresses) the binary gives `.rodata`,
 /// `.text` and the global offset table, from the writer's own layout: they depend on
 /// everything before the code (notes, global data, dynamic symbols).
-fn places(asm: &Asm, text: Option<usize>, data: &[crate::symbols::SymId], extra: &[crate::symbols::SymId]) -> Vec<(u32, i64)> {
+fn places(
+    asm: &Asm,
+    text: Option<usize>,
+    data: &[crate::symbols::SymId],
+    extra: &[crate::symbols::SymId],
+) -> Vec<(u32, i64)> {
     use gcn_formats::rocm::{CodeSymbol, ExtraSymbol, Input, RegionKind, SymbolPlace};
     let rocm = &asm.layout.config.rocm;
     let arch = arch_of(asm.opts.device, &asm.layout.config);
     let symbol = |id: &crate::symbols::SymId| asm.symbols.get(*id).name.clone();
-    let mut symbols: Vec<CodeSymbol> =
-        data.iter().map(|id| CodeSymbol { name: symbol(id), offset: 0, size: 0, kind: RegionKind::Data }).collect();
+    let mut symbols: Vec<CodeSymbol> = data
+        .iter()
+        .map(|id| CodeSymbol {
+            name: symbol(id),
+            offset: 0,
+            size: 0,
+            kind: RegionKind::Data,
+        })
+        .collect();
     symbols.extend(asm.layout.kernels.iter().enumerate().map(|(k, kernel)| {
         let fkernel = rocm.kernels.get(k).is_some_and(|r| r.fkernel);
-        let kind = if fkernel { RegionKind::FKernel } else { RegionKind::Kernel };
-        CodeSymbol { name: kernel.name.clone(), offset: 0, size: 0, kind }
+        let kind = if fkernel {
+            RegionKind::FKernel
+        } else {
+            RegionKind::Kernel
+        };
+        CodeSymbol {
+            name: kernel.name.clone(),
+            offset: 0,
+            size: 0,
+            kind,
+        }
     }));
     let extra_symbols = extra
         .iter()
-        .map(|id| ExtraSymbol { name: symbol(id), value: 0, size: 0, place: SymbolPlace::Abs, info: 0, other: 0 })
+        .map(|id| ExtraSymbol {
+            name: symbol(id),
+            value: 0,
+            size: 0,
+            place: SymbolPlace::Abs,
+            info: 0,
+            other: 0,
+        })
         .collect();
     let rodata = global_data(asm);
     let got = asm.layout.find_kind(SectionKind::Got, Owner::Global);
@@ -1592,16 +1957,33 @@ mod tests {
     use crate::{assemble, Assembly, Input};
 
     fn rocm(text: &str) -> Assembly {
-        let opts = Options { format: BinaryFormat::Rocm, llvm_version: Some(30900), ..Options::default() };
-        assemble(vec![Input { name: "test.s".into(), text: text.into() }], opts)
+        let opts = Options {
+            format: BinaryFormat::Rocm,
+            llvm_version: Some(30900),
+            ..Options::default()
+        };
+        assemble(
+            vec![Input {
+                name: "test.s".into(),
+                text: text.into(),
+            }],
+            opts,
+        )
     }
 
     fn errors(a: &Assembly) -> Vec<String> {
-        a.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.clone()).collect()
+        a.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.message.clone())
+            .collect()
     }
 
     fn symbol(a: &Assembly, name: &str) -> Option<i64> {
-        a.symbols.iter().find(|s| s.name == name).and_then(|s| s.value)
+        a.symbols
+            .iter()
+            .find(|s| s.name == name)
+            .and_then(|s| s.value)
     }
 
     /// The metadata note of a binary of the reference (a conformance case), if there.
@@ -1611,7 +1993,9 @@ mod tests {
         let full = root.join("../shared/conformance/binaries").join(case);
         let dir = match full.is_dir() && std::env::var_os("CONFORMANCE_SAMPLE").is_none() {
             true => full,
-            false => root.join("tests/data/conformance-sample/binaries").join(case),
+            false => root
+                .join("tests/data/conformance-sample/binaries")
+                .join(case),
         };
         let input = std::fs::read_to_string(dir.join("input.s")).ok()?;
         let b = std::fs::read(dir.join("expected.bin")).ok()?;
@@ -1643,10 +2027,16 @@ mod tests {
         // pseudo-ops.
         let mut checked = 0;
         for case in ["rocm-fmt06", "rocm-fmt07", "rocm-fmt09"] {
-            let Some((input, want)) = reference_note(case) else { continue };
+            let Some((input, want)) = reference_note(case) else {
+                continue;
+            };
             let a = rocm(&input);
             assert_eq!(errors(&a), Vec::<String>::new(), "{case}");
-            assert_eq!(String::from_utf8_lossy(&a.config.rocm.metadata_text), String::from_utf8_lossy(&want), "{case}");
+            assert_eq!(
+                String::from_utf8_lossy(&a.config.rocm.metadata_text),
+                String::from_utf8_lossy(&want),
+                "{case}"
+            );
             checked += 1;
         }
         eprintln!("{checked} reference notes checked");
@@ -1701,31 +2091,49 @@ mod tests {
             ..Options::default()
         };
         let text = ".globaldata\ng: .byte 1\n.text\nx: s_endpgm\ny = x - g\n";
-        let a = assemble(vec![Input { name: "test.s".into(), text: text.into() }], opts);
+        let a = assemble(
+            vec![Input {
+                name: "test.s".into(),
+                text: text.into(),
+            }],
+            opts,
+        );
         assert_eq!(errors(&a), Vec::<String>::new());
-        assert_eq!(a.config.rocm.metadata_text, b"---\nVersion:         [ 1, 0 ]\n...\n");
+        assert_eq!(
+            a.config.rocm.metadata_text,
+            b"---\nVersion:         [ 1, 0 ]\n...\n"
+        );
         assert_eq!(symbol(&a, "y"), Some(4096 - (512 + 24 + 44 + 52)));
     }
 
     #[test]
     fn kernel_symbols_are_checked() {
         let a = rocm(".rocm\n.kernel k\n  .config\n.text\nk: s_endpgm\n");
-        assert_eq!(errors(&a), ["code for kernel `k` is too small for configuration"]);
+        assert_eq!(
+            errors(&a),
+            ["code for kernel `k` is too small for configuration"]
+        );
         let a = rocm(".rocm\n.kernel k\n  .config\n.text\n s_endpgm\n");
         assert_eq!(errors(&a), ["symbol for kernel `k` is undefined"]);
         let a = rocm(".rocm\n.kernel k\n .config\n .dims x\n.text\n .dims x\n");
-        assert!(errors(&a).iter().any(|e| e.contains("illegal place of configuration pseudo-op")));
+        assert!(errors(&a)
+            .iter()
+            .any(|e| e.contains("illegal place of configuration pseudo-op")));
     }
 
     #[test]
     fn got_and_forced_symbols() {
-        let src = ".rocm\n.gpu Fiji\n.globaldata\ng: .int 1\n.global g, d, x\nx = 5\n.gotsym g, g.got\n\
+        let src =
+            ".rocm\n.gpu Fiji\n.globaldata\ng: .int 1\n.global g, d, x\nx = 5\n.gotsym g, g.got\n\
             .kernel k\n .config\n.text\nk: .skip 256\n s_endpgm\nd: .int g.got - g\nl: .int 0\n";
         let a = rocm(src);
         assert_eq!(errors(&a), Vec::<String>::new());
         let names = |a: &Assembly| -> (Vec<String>, Vec<String>) {
             let r = &a.config.rocm;
-            (r.data_symbols.iter().map(|s| s.name.clone()).collect(), r.extra_symbols.iter().map(|s| s.name.clone()).collect())
+            (
+                r.data_symbols.iter().map(|s| s.name.clone()).collect(),
+                r.extra_symbols.iter().map(|s| s.name.clone()).collect(),
+            )
         };
         // Only the GOT's symbol is listed; its entry points at it (index 1: after `k`).
         assert_eq!(names(&a), (vec![], vec!["g".to_string()]));
@@ -1733,17 +2141,42 @@ mod tests {
         // `g.got - g`: the GOT follows `.dynamic` (8192), `.rodata` follows the headers.
         let d = a.sections[0].content[260..264].to_vec();
         let rodata = 64 + 7 * 56;
-        assert_eq!(u32::from_le_bytes(d.try_into().unwrap()), 8192 + 0x60 - rodata);
+        assert_eq!(
+            u32::from_le_bytes(d.try_into().unwrap()),
+            8192 + 0x60 - rodata
+        );
         // `--forceAddSymbols`: every global symbol (not the local `l`).
-        let opts = Options { format: BinaryFormat::Rocm, force_add_symbols: true, ..Options::default() };
-        let a = assemble(vec![Input { name: "test.s".into(), text: src.into() }], opts);
+        let opts = Options {
+            format: BinaryFormat::Rocm,
+            force_add_symbols: true,
+            ..Options::default()
+        };
+        let a = assemble(
+            vec![Input {
+                name: "test.s".into(),
+                text: src.into(),
+            }],
+            opts,
+        );
         assert_eq!(errors(&a), Vec::<String>::new());
         let (data, mut extra) = names(&a);
         extra.sort();
-        assert_eq!((data, extra), (vec!["d".to_string()], vec!["g".to_string(), "x".to_string()]));
+        assert_eq!(
+            (data, extra),
+            (
+                vec!["d".to_string()],
+                vec!["g".to_string(), "x".to_string()]
+            )
+        );
         let e = ".rocm\n.gotsym u\n.gotsym v\n.global v\n";
         let a = rocm(e);
-        assert_eq!(errors(&a), ["GOT symbol `u` is unresolved", "GOT symbol `v` is unresolved"]);
+        assert_eq!(
+            errors(&a),
+            [
+                "GOT symbol `u` is unresolved",
+                "GOT symbol `v` is unresolved"
+            ]
+        );
     }
 
     #[test]
@@ -1752,8 +2185,13 @@ mod tests {
         // open-source one (the descriptor's machine fields).
         let a = rocm(".rocm\n.gpu Tonga\n.kernel k\n .config\n.text\nk: .skip 256\n");
         assert_eq!(errors(&a), Vec::<String>::new());
-        let bytes = a.binary().unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
-        let isa = bytes.windows(4).position(|w| w == [4, 0, 7, 0]).expect("the ISA note");
+        let bytes = a
+            .binary()
+            .unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        let isa = bytes
+            .windows(4)
+            .position(|w| w == [4, 0, 7, 0])
+            .expect("the ISA note");
         let word = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
         assert_eq!((word(isa + 4), word(isa + 8), word(isa + 12)), (8, 0, 2));
         let text = &a.sections[0].content;
@@ -1768,6 +2206,9 @@ mod tests {
         assert_eq!(errors(&a), Vec::<String>::new());
         assert_eq!(&a.sections[0].content[128..256], &[7u8; 128][..]);
         let a = rocm(".rocm\n.kernel k\n .control_directive\n .byte 1\n.text\nk: .skip 256\n");
-        assert_eq!(errors(&a), ["section `.control_directive` for kernel `k` has the wrong size"]);
+        assert_eq!(
+            errors(&a),
+            ["section `.control_directive` for kernel `k` has the wrong size"]
+        );
     }
 }

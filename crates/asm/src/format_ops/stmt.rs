@@ -60,21 +60,23 @@ pub(crate) fn opt_value_arg(h: &mut dyn Host, st: &Stmt, i: usize) -> Option<Opt
 pub(crate) fn expr_value(h: &mut dyn Host, arg: &ast::Arg) -> Option<i64> {
     let range = arg.syntax().text_range();
     if let Some(e) = arg.expr() {
-        if arg.raw_tokens().count() == e.syntax().descendants_with_tokens().filter_map(|t| t.into_token()).filter(|t| !t.kind().is_trivia()).count() {
+        if arg.raw_tokens().count()
+            == e.syntax()
+                .descendants_with_tokens()
+                .filter_map(|t| t.into_token())
+                .filter(|t| !t.kind().is_trivia())
+                .count()
+        {
             return h.eval_abs_now(&e);
         }
     }
     // Raw arguments (`.arg`): parse the text as an expression.
     let text = arg.text();
     let parse = gcn_syntax::parse(&format!(".int {text}\n"));
-    let expr = parse
-        .tree()
-        .statements()
-        .next()
-        .and_then(|s| match s {
-            ast::Statement::PseudoOp(op) => op.args().next().and_then(|a| a.expr()),
-            _ => None,
-        });
+    let expr = parse.tree().statements().next().and_then(|s| match s {
+        ast::Statement::PseudoOp(op) => op.args().next().and_then(|a| a.expr()),
+        _ => None,
+    });
     let Some(expr) = expr.filter(|_| parse.errors().is_empty()) else {
         h.error_at(range, "expected an expression");
         return None;
@@ -116,7 +118,10 @@ pub(crate) fn at_most(h: &mut dyn Host, st: &Stmt, n: usize) -> bool {
 /// Warns when a value does not fit in `bits` bits (unsigned).
 pub(crate) fn warn_range(h: &mut dyn Host, range: TextRange, bits: u32, value: i64) {
     if bits < 64 && (value as u64) >> bits != 0 && (value >> (bits - 1)) != -1 {
-        h.warn_at(range, format!("value {value:#x} is truncated to {bits} bits"));
+        h.warn_at(
+            range,
+            format!("value {value:#x} is truncated to {bits} bits"),
+        );
     }
 }
 
@@ -128,14 +133,21 @@ pub(crate) fn symbol_to_define(h: &mut dyn Host, st: &Stmt) -> Option<crate::sym
         h.error_at(st.range, "expected a symbol name");
         return None;
     };
-    let Some(token) = arg.raw_tokens().next().filter(|t| t.kind() == SyntaxKind::NAME) else {
+    let Some(token) = arg
+        .raw_tokens()
+        .next()
+        .filter(|t| t.kind() == SyntaxKind::NAME)
+    else {
         h.error_at(arg.syntax().text_range(), "expected a symbol name");
         return None;
     };
     let name = token.text();
     let id = h.definition_target(name);
     if h.symbol(id).once_defined {
-        h.error_at(token.text_range(), format!("symbol `{name}` is already defined"));
+        h.error_at(
+            token.text_range(),
+            format!("symbol `{name}` is already defined"),
+        );
         return None;
     }
     Some(id)
@@ -152,7 +164,9 @@ pub(crate) fn set_symbol(h: &mut dyn Host, st: &Stmt, value: i64) {
 /// 3-5 work-item ids.
 pub(crate) fn dims(h: &mut dyn Host, st: &Stmt, two_fields: bool) -> Option<u32> {
     let one = |h: &mut dyn Host, i: usize| -> Option<u32> {
-        let Some(arg) = st.args.get(i) else { return Some(0) };
+        let Some(arg) = st.args.get(i) else {
+            return Some(0);
+        };
         let text = arg.text().to_ascii_lowercase();
         let mut mask = 0;
         for c in text.chars() {

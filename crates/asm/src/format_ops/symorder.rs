@@ -14,7 +14,9 @@ use crate::symbols::{SymId, SymbolTable};
 
 /// CLRX's `std::hash<CString>`.
 fn hash(name: &str) -> u64 {
-    name.bytes().fold(0u64, |h, c| ((h << 8) ^ u64::from(c)).wrapping_mul(0xbf14_6a3d))
+    name.bytes().fold(0u64, |h, c| {
+        ((h << 8) ^ u64::from(c)).wrapping_mul(0xbf14_6a3d)
+    })
 }
 
 /// Bucket counts of libstdc++'s prime rehash policy (maximum load factor 1) as a map
@@ -85,7 +87,10 @@ pub(crate) fn global_scope_in_map_order(symbols: &SymbolTable) -> Vec<SymId> {
         names.push(&s.name);
         ids.push(Some(id));
     }
-    iteration_order(&names).into_iter().filter_map(|i| ids[i]).collect()
+    iteration_order(&names)
+        .into_iter()
+        .filter_map(|i| ids[i])
+        .collect()
 }
 
 #[cfg(test)]
@@ -96,15 +101,36 @@ mod tests {
     fn matches_libstdcxx() {
         // Checked against g++ 12 (libstdc++) with CLRX's hash.
         let names = [".", "dat0", "dat1", "aaa2", "aaa1"];
-        let order: Vec<&str> = iteration_order(&names).into_iter().map(|i| names[i]).collect();
+        let order: Vec<&str> = iteration_order(&names)
+            .into_iter()
+            .map(|i| names[i])
+            .collect();
         assert_eq!(order, ["aaa1", "aaa2", "dat1", "dat0", "."]);
     }
 
     #[test]
     fn matches_libstdcxx_after_rehashes() {
         // 43 names: two rehashes (13 and 29 buckets) and shared buckets; order from g++ 12.
-        let names = [".", "aa_32", "kern88", "aa_3", "L99", "x83", "dat20", "dat47", "L31", "L69", "dat73", "x1", "x52", "kern23", "L20", "dat17", "aa_79", "L16", "x0", "dat26", "x21", "x37", "kern25", "aa_86", "x23", "x49", "kern2", "kern53", "x18", "kern8", "kern38", "aa_75", "dat76", "kern45", "kern61", "L60", "x7", "kern51", "dat70", "L46", "L74", "dat57", "dat90"];
-        let order: Vec<&str> = iteration_order(&names).into_iter().map(|i| names[i]).collect();
-        assert_eq!(order, ["dat57", "L46", "dat70", "kern51", "x7", "L60", "dat76", "aa_75", "kern38", "x52", "x1", "L16", "kern25", "dat73", "dat90", "dat47", "L31", ".", "kern45", "dat20", "kern8", "x83", "L99", "aa_86", "kern88", "L69", "aa_32", "aa_3", "x0", "x23", "kern23", "kern53", "L74", "kern61", "x18", "L20", "kern2", "dat17", "aa_79", "x49", "dat26", "x21", "x37"]);
+        let names = [
+            ".", "aa_32", "kern88", "aa_3", "L99", "x83", "dat20", "dat47", "L31", "L69", "dat73",
+            "x1", "x52", "kern23", "L20", "dat17", "aa_79", "L16", "x0", "dat26", "x21", "x37",
+            "kern25", "aa_86", "x23", "x49", "kern2", "kern53", "x18", "kern8", "kern38", "aa_75",
+            "dat76", "kern45", "kern61", "L60", "x7", "kern51", "dat70", "L46", "L74", "dat57",
+            "dat90",
+        ];
+        let order: Vec<&str> = iteration_order(&names)
+            .into_iter()
+            .map(|i| names[i])
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "dat57", "L46", "dat70", "kern51", "x7", "L60", "dat76", "aa_75", "kern38", "x52",
+                "x1", "L16", "kern25", "dat73", "dat90", "dat47", "L31", ".", "kern45", "dat20",
+                "kern8", "x83", "L99", "aa_86", "kern88", "L69", "aa_32", "aa_3", "x0", "x23",
+                "kern23", "kern53", "L74", "kern61", "x18", "L20", "kern2", "dat17", "aa_79",
+                "x49", "dat26", "x21", "x37"
+            ]
+        );
     }
 }

@@ -17,7 +17,9 @@ pub(super) fn hover(token: &SyntaxToken, gen: Generation) -> Option<HoverResult>
     let lower = token.text().to_ascii_lowercase();
     let markdown = match parent.kind() {
         // The function's own name.
-        SyntaxKind::CALL_EXPR if token.kind() == SyntaxKind::NAME && first_name(&parent).as_ref() == Some(token) => {
+        SyntaxKind::CALL_EXPR
+            if token.kind() == SyntaxKind::NAME && first_name(&parent).as_ref() == Some(token) =>
+        {
             function(&lower, &parent, gen)?
         }
         SyntaxKind::NAME_REF | SyntaxKind::LITERAL => {
@@ -37,16 +39,26 @@ pub(super) fn hover(token: &SyntaxToken, gen: Generation) -> Option<HoverResult>
 /// Whether `token`, a name in an operand, names one of these values where it stands
 /// (on any generation): then it is no symbol (semantic tokens leave it uncoloured).
 pub(crate) fn is_operand_name(token: &SyntaxToken) -> bool {
-    let Some(name_ref) = token.parent().filter(|p| p.kind() == SyntaxKind::NAME_REF) else { return false };
-    let Some(holder) = name_ref.parent() else { return false };
+    let Some(name_ref) = token.parent().filter(|p| p.kind() == SyntaxKind::NAME_REF) else {
+        return false;
+    };
+    let Some(holder) = name_ref.parent() else {
+        return false;
+    };
     let lower = token.text().to_ascii_lowercase();
     match holder.kind() {
         SyntaxKind::CALL_EXPR => {
-            let function = first_name(&holder).map(|t| t.text().to_ascii_lowercase()).unwrap_or_default();
+            let function = first_name(&holder)
+                .map(|t| t.text().to_ascii_lowercase())
+                .unwrap_or_default();
             let key = |prefix: &str| lower.strip_prefix(prefix).unwrap_or(&lower).to_string();
             match (function.as_str(), position_in(&holder, &name_ref)) {
-                ("hwreg", 0) => operand_names::HWREGS.iter().any(|n| n.name == key("hwreg_")),
-                ("sendmsg", 0) => operand_names::MESSAGES.iter().any(|n| n.name == key("msg_")),
+                ("hwreg", 0) => operand_names::HWREGS
+                    .iter()
+                    .any(|n| n.name == key("hwreg_")),
+                ("sendmsg", 0) => operand_names::MESSAGES
+                    .iter()
+                    .any(|n| n.name == key("msg_")),
                 ("sendmsg", 1) => operand_names::gs_op(&lower).is_some(),
                 ("gpr_idx", _) => matches!(lower.as_str(), "src0" | "src1" | "src2" | "dst"),
                 _ => false,
@@ -60,13 +72,17 @@ pub(crate) fn is_operand_name(token: &SyntaxToken) -> bool {
 
 /// The first NAME token of a call or modifier: its name.
 pub(crate) fn first_name(node: &SyntaxNode) -> Option<SyntaxToken> {
-    node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::NAME)
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .find(|t| t.kind() == SyntaxKind::NAME)
 }
 
 /// How many of `node`'s direct children that are commas start before `at`: the index of
 /// the argument or list item at `at`.
 pub(crate) fn commas_before(node: &SyntaxNode, at: TextSize) -> usize {
-    node.children_with_tokens().filter(|e| e.kind() == SyntaxKind::COMMA && e.text_range().start() < at).count()
+    node.children_with_tokens()
+        .filter(|e| e.kind() == SyntaxKind::COMMA && e.text_range().start() < at)
+        .count()
 }
 
 fn position_in(node: &SyntaxNode, child: &SyntaxNode) -> usize {
@@ -104,7 +120,9 @@ fn function(name: &str, call: &SyntaxNode, gen: Generation) -> Option<String> {
 /// `hwreg(name, offset, size)` with all three known: the 16-bit value it gives.
 fn hwreg_value(call: &SyntaxNode, gen: Generation) -> Option<u32> {
     let args: Vec<SyntaxNode> = call.children().collect();
-    let [reg, offset, size] = args.as_slice() else { return None };
+    let [reg, offset, size] = args.as_slice() else {
+        return None;
+    };
     let id = operand_names::hwreg(&reg.text().to_string().to_ascii_lowercase(), gen)?.value;
     let number = |n: &SyntaxNode| gcn_isa::encode::operands::parse_int(n.text().to_string().trim());
     let (offset, size) = (number(offset)?, number(size)?);
@@ -114,15 +132,39 @@ fn hwreg_value(call: &SyntaxNode, gen: Generation) -> Option<u32> {
     Some(id | (offset as u32) << 6 | (size as u32 - 1) << 11)
 }
 
-fn argument(name: &str, written: &str, call: &SyntaxNode, arg: &SyntaxNode, gen: Generation) -> Option<String> {
+fn argument(
+    name: &str,
+    written: &str,
+    call: &SyntaxNode,
+    arg: &SyntaxNode,
+    gen: Generation,
+) -> Option<String> {
     let function = first_name(call)?.text().to_ascii_lowercase();
     let index = position_in(call, arg);
     match (function.as_str(), index) {
-        ("hwreg", 0) => named_hover(written, operand_names::hwreg(name, gen), operand_names::HWREGS, "hardware register", gen, hwreg_doc),
-        ("sendmsg", 0) => named_hover(written, operand_names::message(name, gen), operand_names::MESSAGES, "message", gen, message_doc),
+        ("hwreg", 0) => named_hover(
+            written,
+            operand_names::hwreg(name, gen),
+            operand_names::HWREGS,
+            "hardware register",
+            gen,
+            hwreg_doc,
+        ),
+        ("sendmsg", 0) => named_hover(
+            written,
+            operand_names::message(name, gen),
+            operand_names::MESSAGES,
+            "message",
+            gen,
+            message_doc,
+        ),
         ("sendmsg", 1) => {
             let op = operand_names::gs_op(name)?;
-            Some(format!("**{written}** — GS operation {}: {}", op.value, gs_op_doc(op.name)))
+            Some(format!(
+                "**{written}** — GS operation {}: {}",
+                op.value,
+                gs_op_doc(op.name)
+            ))
         }
         ("gpr_idx", _) => {
             let which = match name {
@@ -132,7 +174,9 @@ fn argument(name: &str, written: &str, call: &SyntaxNode, arg: &SyntaxNode, gen:
                 "dst" => "the destination",
                 _ => return None,
             };
-            Some(format!("**{written}** — {which} is indexed by M0 until `s_set_gpr_idx_off`"))
+            Some(format!(
+                "**{written}** — {which} is indexed by M0 until `s_set_gpr_idx_off`"
+            ))
         }
         _ => None,
     }
@@ -149,13 +193,24 @@ fn named_hover(
     doc: fn(&str) -> &'static str,
 ) -> Option<String> {
     if let Some(n) = found {
-        return Some(format!("**{written}** — {what} {}: {}", n.value, doc(n.name)));
+        return Some(format!(
+            "**{written}** — {what} {}: {}",
+            n.value,
+            doc(n.name)
+        ));
     }
     // Known, but from a later generation: say so rather than nothing.
     let lower = written.to_ascii_lowercase();
-    let key = lower.trim_start_matches("hwreg_").trim_start_matches("msg_");
+    let key = lower
+        .trim_start_matches("hwreg_")
+        .trim_start_matches("msg_");
     let later = table.iter().find(|n| n.name == key)?;
-    Some(format!("**{written}** — {what} {}: {}. Not on {gen} (from {})", later.value, doc(later.name), later.since))
+    Some(format!(
+        "**{written}** — {what} {}: {}. Not on {gen} (from {})",
+        later.value,
+        doc(later.name),
+        later.since
+    ))
 }
 
 fn hwreg_doc(name: &str) -> &'static str {
@@ -198,7 +253,9 @@ fn message_doc(name: &str) -> &'static str {
         "early_prim_dealloc" => "frees the primitive's parameter cache space early",
         "gs_alloc_req" => "requests geometry shader output space",
         "get_doorbell" => "reads the queue's doorbell id",
-        "system" | "sysmsg" => "a system message (ECC error, register read, host trap acknowledge, trace PC)",
+        "system" | "sysmsg" => {
+            "a system message (ECC error, register read, host trap acknowledge, trace PC)"
+        }
         _ => "a message",
     }
 }
@@ -219,10 +276,19 @@ fn modifier_value(value: &str, written: &str, modifier: &SyntaxNode) -> Option<S
         "dst_sel" | "src0_sel" | "src1_sel" => {
             let part = match operand_names::sdwa_sel(value)? {
                 sel @ 0..=3 => format!("byte {sel}: bits {} to {}", sel * 8, sel * 8 + 7),
-                sel @ 4..=5 => format!("word {}: bits {} to {}", sel - 4, (sel - 4) * 16, (sel - 4) * 16 + 15),
+                sel @ 4..=5 => format!(
+                    "word {}: bits {} to {}",
+                    sel - 4,
+                    (sel - 4) * 16,
+                    (sel - 4) * 16 + 15
+                ),
                 _ => "the whole dword: bits 0 to 31".to_string(),
             };
-            let role = if name == "dst_sel" { "the part of the destination written" } else { "the part of the source read" };
+            let role = if name == "dst_sel" {
+                "the part of the destination written"
+            } else {
+                "the part of the source read"
+            };
             Some(format!("**{written}** — SDWA selection: {role}, {part}"))
         }
         "dst_unused" => {
@@ -257,7 +323,17 @@ fn format_item(text: &str, written: &str, list: &SyntaxNode, item: &SyntaxNode) 
         return Some(format!("**{written}** — number format {n}: {what}"));
     }
     let d = operand_names::data_format(text).filter(|_| position_in(list, item) == 0)?;
-    let widths: Vec<&str> = text.trim_start_matches("buf_data_format_").split('_').collect();
-    let components = if widths.len() == 1 { "one component".to_string() } else { format!("{} components", widths.len()) };
-    Some(format!("**{written}** — data format {d}: {components} of {} bits", widths.join(", ")))
+    let widths: Vec<&str> = text
+        .trim_start_matches("buf_data_format_")
+        .split('_')
+        .collect();
+    let components = if widths.len() == 1 {
+        "one component".to_string()
+    } else {
+        format!("{} components", widths.len())
+    };
+    Some(format!(
+        "**{written}** — data format {d}: {components} of {} bits",
+        widths.join(", ")
+    ))
 }

@@ -9,7 +9,8 @@ use rowan::GreenNodeData;
 use smallvec::smallvec;
 
 use super::operands::{
-    expect_operand_count, is_word, range_of, word_of, Align, Cx, Items, ModValue, ModifierRef, OperandSyntax, Reg, SrcSpec,
+    expect_operand_count, is_word, range_of, word_of, Align, Cx, Items, ModValue, ModifierRef,
+    OperandSyntax, Reg, SrcSpec,
 };
 use super::{EncodeError, FixupKind, Value, Words};
 use crate::arch::Generation;
@@ -41,7 +42,15 @@ pub(super) fn encode(
 
 /// A known or pending field value: known values are stored as [`super::fit_field`] says
 /// (with its warning); pending ones get a fixup at `word`/`shift`.
-fn field<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, v: Value, e: &E, word: usize, shift: u8, bits: u8, signed: bool) -> u32 {
+fn field<E: OperandSyntax + ?Sized>(
+    cx: &mut Cx<'_>,
+    v: Value,
+    e: &E,
+    word: usize,
+    shift: u8,
+    bits: u8,
+    signed: bool,
+) -> u32 {
     match v {
         Value::Known(v) => cx.known_field(e, v, bits, signed),
         Value::Pending => {
@@ -64,9 +73,15 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange, Op
         if last.kind() != SyntaxKind::NAME_REF {
             break;
         }
-        let ast::Expr::NameRef(name) = last.expr().into_owned() else { break };
+        let ast::Expr::NameRef(name) = last.expr().into_owned() else {
+            break;
+        };
         let Some(w) = name.name_token() else { break };
-        words.push((w.text().to_ascii_lowercase(), w.text_range(), last.comma_before()));
+        words.push((
+            w.text().to_ascii_lowercase(),
+            w.text_range(),
+            last.comma_before(),
+        ));
         end -= 1;
     }
     (end, words)
@@ -76,7 +91,10 @@ fn trailing_words(items: &Items, n: usize) -> (usize, Vec<(String, TextRange, Op
 /// reads modifiers separated by spaces only.
 fn comma_before_flag(comma: Option<TextSize>) -> Result<()> {
     match comma {
-        Some(at) => Err(EncodeError::new(TextRange::empty(at), super::operands::COMMA_BEFORE_MODIFIER)),
+        Some(at) => Err(EncodeError::new(
+            TextRange::empty(at),
+            super::operands::COMMA_BEFORE_MODIFIER,
+        )),
         None => Ok(()),
     }
 }
@@ -92,7 +110,10 @@ enum NameOrValue {
 fn name_or_value(cx: &mut Cx<'_>, e: &ast::Expr, bits: u8) -> Result<NameOrValue> {
     if let ast::Expr::At(a) = e {
         let Some(inner) = a.expr() else {
-            return Err(EncodeError::new(range_of(e), "expected an expression after `@`"));
+            return Err(EncodeError::new(
+                range_of(e),
+                "expected an expression after `@`",
+            ));
         };
         let v = cx.known(&inner)?;
         return Ok(NameOrValue::Value(cx.known_field(e, v, bits, false)));
@@ -109,13 +130,19 @@ fn name_or_value(cx: &mut Cx<'_>, e: &ast::Expr, bits: u8) -> Result<NameOrValue
 
 // ---- DS ---------------------------------------------------------------------------------
 
-fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
+fn ds(
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
+    op: u32,
+    items: &Items,
+    whole: TextRange,
+) -> Result<Words> {
     let gen = cx.gen();
     let two = row.flags.contains(Flags::OFFSET2);
     // GWS instructions (`vdata` or no operand in the table): clrxasm takes one VGPR in
     // the ADDR field and requires `gds`.
-    let gds_only = row.flags.contains(Flags::GDS)
-        && row.operands.iter().all(|o| o.kind == OperandKind::VData);
+    let gds_only =
+        row.flags.contains(Flags::GDS) && row.operands.iter().all(|o| o.kind == OperandKind::VData);
     let (mut offset, mut offset0, mut offset1) = (None::<(Value, ModValue)>, None, None);
     let mut gds = false;
     for m in &items.modifiers {
@@ -154,13 +181,19 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
         }
         let operands = &items.operands[..n];
         if operands.len() > 1 {
-            return Err(EncodeError::new(range_of(&operands[1]), "too many operands: expected 1"));
+            return Err(EncodeError::new(
+                range_of(&operands[1]),
+                "too many operands: expected 1",
+            ));
         }
         if let Some(e) = operands.first() {
             addr = cx.vreg(e, 1, false)?.vgpr() as u32;
         }
         if !gds {
-            return Err(EncodeError::new(whole, "this instruction requires the `gds` modifier"));
+            return Err(EncodeError::new(
+                whole,
+                "this instruction requires the `gds` modifier",
+            ));
         }
     } else {
         let mut ops = row.operands;
@@ -199,7 +232,10 @@ fn ds(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole:
     } else {
         0xd800_0000 | (op & 0xff) << 17 | (gds as u32) << 16 | off
     };
-    Ok(smallvec![w0, vdst << 24 | data[1] << 16 | data[0] << 8 | addr])
+    Ok(smallvec![
+        w0,
+        vdst << 24 | data[1] << 16 | data[0] << 8 | addr
+    ])
 }
 
 // ---- MUBUF / MTBUF ----------------------------------------------------------------------
@@ -218,14 +254,24 @@ fn d16_format_regs(row: &Instruction, gen: Generation, base: u32) -> u32 {
 /// Whether `part` occurs in `name`: `str::contains` builds a substring searcher on each
 /// call, which costs more than this scan over a short mnemonic.
 fn has_part(name: &str, part: &str) -> bool {
-    name.as_bytes().windows(part.len()).any(|w| w == part.as_bytes())
+    name.as_bytes()
+        .windows(part.len())
+        .any(|w| w == part.as_bytes())
 }
 
 /// `format:[dfmt, nfmt]` (either may be omitted, names or `@expr`) before GCN 1.5,
 /// `format:N` on GCN 1.5. Returns (dfmt, nfmt) or the GCN 1.5 unified format in `.0`.
-fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, u32)) -> Result<()> {
+fn buffer_format(
+    cx: &mut Cx<'_>,
+    m: &ModifierRef,
+    gfx10: bool,
+    fmt: &mut (u32, u32),
+) -> Result<()> {
     let Some(value) = m.value()? else {
-        return Err(EncodeError::new(m.range(), "expected `:` and a format after `format`"));
+        return Err(EncodeError::new(
+            m.range(),
+            "expected `:` and a format after `format`",
+        ));
     };
     let list: Vec<ast::Expr> = match &value {
         // GCN 1.5 has one unified format: a data and number format pair has no place.
@@ -244,7 +290,10 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
         _ => return Err(EncodeError::new(range_of(&value), "expected `[data format, number format]`")),
     };
     if list.is_empty() || list.len() > 2 {
-        return Err(EncodeError::new(range_of(&value), "expected `[data format, number format]`"));
+        return Err(EncodeError::new(
+            range_of(&value),
+            "expected `[data format, number format]`",
+        ));
     }
     let mut seen_dfmt = false;
     for (i, e) in list.iter().enumerate() {
@@ -269,7 +318,10 @@ fn buffer_format(cx: &mut Cx<'_>, m: &ModifierRef, gfx10: bool, fmt: &mut (u32, 
             fmt.1 = n;
             seen_dfmt = true;
         } else {
-            return Err(EncodeError::new(range_of(e), format!("unknown data or number format `{text}`")));
+            return Err(EncodeError::new(
+                range_of(e),
+                format!("unknown data or number format `{text}`"),
+            ));
         }
     }
     Ok(())
@@ -311,13 +363,21 @@ impl BufferFlags {
 /// `text` ASCII-lowercased in `buf`, or empty if it is longer than `buf` (no allocation
 /// for the short names compared this way).
 fn ascii_lowercase_in<'b>(text: &str, buf: &'b mut [u8]) -> &'b [u8] {
-    let Some(lower) = buf.get_mut(..text.len()) else { return &[] };
+    let Some(lower) = buf.get_mut(..text.len()) else {
+        return &[];
+    };
     lower.copy_from_slice(text.as_bytes());
     lower.make_ascii_lowercase();
     lower
 }
 
-fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
+fn buffer(
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
+    op: u32,
+    items: &Items,
+    whole: TextRange,
+) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let typed = row.encoding == Encoding::Mtbuf;
@@ -355,15 +415,33 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
             // A word that could be an operand (`off`): put it back.
             n += 1;
         } else {
-            return Err(EncodeError::new(*r, format!("unknown {class} modifier `{w}`")));
+            return Err(EncodeError::new(
+                *r,
+                format!("unknown {class} modifier `{w}`"),
+            ));
         }
     }
-    let BufferFlags { offen, idxen, glc, slc, tfe, lds, addr64, dlc } = flags;
+    let BufferFlags {
+        offen,
+        idxen,
+        glc,
+        slc,
+        tfe,
+        lds,
+        addr64,
+        dlc,
+    } = flags;
     if addr64 && (idxen || offen) {
-        return Err(EncodeError::new(whole, "`idxen` and `offen` must be off with `addr64`"));
+        return Err(EncodeError::new(
+            whole,
+            "`idxen` and `offen` must be off with `addr64`",
+        ));
     }
     if lds && tfe {
-        return Err(EncodeError::new(whole, "`lds` and `tfe` cannot be used together"));
+        return Err(EncodeError::new(
+            whole,
+            "`lds` and `tfe` cannot be used together",
+        ));
     }
     let operands = &items.operands[..n];
     let (mut vdata, mut vaddr, mut srsrc, mut soffset) = (0u32, 0u32, 0u32, 0u32);
@@ -382,7 +460,8 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
                     let e = it.next().unwrap();
                     let base = d16_format_regs(row, gen, o.min_regs as u32);
                     let count = base + tfe as u32;
-                    let write = o.kind == OperandKind::VDst || (row.flags.contains(Flags::ATOMIC) && glc);
+                    let write =
+                        o.kind == OperandKind::VDst || (row.flags.contains(Flags::ATOMIC) && glc);
                     vdata = cx.vreg(e, count, write)?.vgpr() as u32;
                 }
                 OperandKind::VAddr => {
@@ -395,7 +474,10 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
                         }
                         _ if needs_vaddr => {
                             let at = e.map_or(whole, range_of);
-                            return Err(EncodeError::new(at, "VADDR is required with `idxen`, `offen` or `addr64`"));
+                            return Err(EncodeError::new(
+                                at,
+                                "VADDR is required with `idxen`, `offen` or `addr64`",
+                            ));
                         }
                         _ => {}
                     }
@@ -406,14 +488,18 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
                 }
                 OperandKind::SOffset => {
                     let e = it.next().unwrap();
-                    let spec = SrcSpec::scalar(1, ValueType::Int).no_literal("a literal cannot be used in MUBUF/MTBUF");
+                    let spec = SrcSpec::scalar(1, ValueType::Int)
+                        .no_literal("a literal cannot be used in MUBUF/MTBUF");
                     soffset = cx.src(e, &spec)?.code8() as u32;
                 }
                 _ => return Err(EncodeError::new(whole, "unsupported operand")),
             }
         }
     } else if !operands.is_empty() {
-        return Err(EncodeError::new(range_of(&operands[0]), "too many operands: expected 0"));
+        return Err(EncodeError::new(
+            range_of(&operands[0]),
+            "too many operands: expected 0",
+        ));
     }
     let mut off = 0u32;
     if let Some((v, e)) = &offset {
@@ -436,7 +522,12 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
         }
     } else if gfx10 {
         w1 |= (slc as u32) << 22;
-        0xe000_0000 | ((op >> 7) & 1) << 25 | (op & 0x7f) << 18 | (lds as u32) << 16 | (dlc as u32) << 15 | flags
+        0xe000_0000
+            | ((op >> 7) & 1) << 25
+            | (op & 0x7f) << 18
+            | (lds as u32) << 16
+            | (dlc as u32) << 15
+            | flags
     } else if gen <= Generation::Gcn1_1 {
         w1 |= (slc as u32) << 22;
         0xe000_0000 | (op & 0x7f) << 18 | (lds as u32) << 16 | (addr64 as u32) << 15 | flags
@@ -448,14 +539,41 @@ fn buffer(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, wh
 
 // ---- MIMG -------------------------------------------------------------------------------
 
-const DIMS: &[&str] = &["1d", "2d", "3d", "cube", "1d_array", "2d_array", "2d_msaa", "2d_msaa_array"];
+const DIMS: &[&str] = &[
+    "1d",
+    "2d",
+    "3d",
+    "cube",
+    "1d_array",
+    "2d_array",
+    "2d_msaa",
+    "2d_msaa_array",
+];
 
-fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
+fn mimg(
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
+    op: u32,
+    items: &Items,
+    whole: TextRange,
+) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let mut dmask: u32 = 1;
-    let (mut unorm, mut glc, mut slc, mut r128, mut tfe, mut lwe, mut da, mut d16, mut a16, mut dlc) =
-        (false, false, false, false, false, false, false, false, false, false);
+    let (
+        mut unorm,
+        mut glc,
+        mut slc,
+        mut r128,
+        mut tfe,
+        mut lwe,
+        mut da,
+        mut d16,
+        mut a16,
+        mut dlc,
+    ) = (
+        false, false, false, false, false, false, false, false, false, false,
+    );
     let mut dim: Option<u32> = None;
     let mut have_dmask = false;
     for m in &items.modifiers {
@@ -464,11 +582,17 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 cx.warn_repeated(m);
             }
             let Some(e) = m.value()? else {
-                return Err(EncodeError::new(m.range(), "expected `:` and a value after `dmask`"));
+                return Err(EncodeError::new(
+                    m.range(),
+                    "expected `:` and a value after `dmask`",
+                ));
             };
             let v = cx.known(&e)?;
             if !(0..=15).contains(&v) {
-                cx.warn(range_of(&e), format!("dmask {v:#x} out of range (1-15): its low 4 bits are kept"));
+                cx.warn(
+                    range_of(&e),
+                    format!("dmask {v:#x} out of range (1-15): its low 4 bits are kept"),
+                );
             }
             dmask = v as u32 & 0xf;
             if dmask == 0 {
@@ -499,7 +623,10 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 cx.warn_repeated(m);
             }
             let Some(v) = m.value()? else {
-                return Err(EncodeError::new(m.range(), "expected `:` and a dimension after `dim`"));
+                return Err(EncodeError::new(
+                    m.range(),
+                    "expected `:` and a dimension after `dim`",
+                ));
             };
             let text = match name_or_value(cx, &v, 3)? {
                 NameOrValue::Value(d) => {
@@ -511,22 +638,37 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             let key = text.strip_prefix("sq_rsrc_img_").unwrap_or(&text);
             match DIMS.iter().position(|d| *d == key) {
                 Some(i) => dim = Some(i as u32),
-                None => return Err(EncodeError::new(range_of(&v), format!("unknown MIMG dimension `{text}`"))),
+                None => {
+                    return Err(EncodeError::new(
+                        range_of(&v),
+                        format!("unknown MIMG dimension `{text}`"),
+                    ))
+                }
             }
         } else {
             return Err(m.unknown("MIMG"));
         }
     }
     if gfx10 && dim.is_none() {
-        return Err(EncodeError::new(whole, "MIMG instructions on GCN 1.5 require a `dim:` modifier"));
+        return Err(EncodeError::new(
+            whole,
+            "MIMG instructions on GCN 1.5 require a `dim:` modifier",
+        ));
     }
     let store_like = row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC);
     if store_like && !unorm {
-        return Err(EncodeError::new(whole, "`unorm` must be set for store and atomic instructions"));
+        return Err(EncodeError::new(
+            whole,
+            "`unorm` must be set for store and atomic instructions",
+        ));
     }
     let ops = row.operands;
     items.expect_count(ops.len(), ops.len(), whole)?;
-    let comps = if row.flags.contains(Flags::GATHER4) { 4 } else { dmask.count_ones() };
+    let comps = if row.flags.contains(Flags::GATHER4) {
+        4
+    } else {
+        dmask.count_ones()
+    };
     let packed = d16 && gen >= Generation::Gcn1_4;
     let count = if packed { comps.div_ceil(2) } else { comps } + tfe as u32;
     let (mut vdata, mut vaddr, mut srsrc, mut ssamp) = (0u32, 0u32, 0u32, 0u32);
@@ -534,7 +676,8 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     for (o, e) in ops.iter().zip(&items.operands) {
         match o.kind {
             OperandKind::VDst | OperandKind::VData => {
-                let write = o.kind == OperandKind::VDst || (row.flags.contains(Flags::ATOMIC) && glc);
+                let write =
+                    o.kind == OperandKind::VDst || (row.flags.contains(Flags::ATOMIC) && glc);
                 vdata = cx.vreg(e, count, write)?.vgpr() as u32;
             }
             OperandKind::VAddr => {
@@ -577,7 +720,11 @@ fn mimg(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         | (unorm as u32) << 12
         | (dmask & 0xf) << 8;
     if gfx10 {
-        w0 |= (r128 as u32) << 15 | (dlc as u32) << 7 | dim.unwrap_or(0) << 3 | nsa << 1 | ((op >> 7) & 1);
+        w0 |= (r128 as u32) << 15
+            | (dlc as u32) << 7
+            | dim.unwrap_or(0) << 3
+            | nsa << 1
+            | ((op >> 7) & 1);
         w1 |= (a16 as u32) << 30;
     } else {
         w0 |= ((r128 || a16) as u32) << 15 | (da as u32) << 14;
@@ -611,15 +758,27 @@ fn exp_target(text: &str) -> std::result::Result<u32, &'static str> {
     }
     if let Some(n) = t.strip_prefix("mrt") {
         let n = num(n)?;
-        return if n < 8 { Ok(n) } else { Err("MRT number out of range (0-7)") };
+        return if n < 8 {
+            Ok(n)
+        } else {
+            Err("MRT number out of range (0-7)")
+        };
     }
     if let Some(n) = t.strip_prefix("pos") {
         let n = num(n)?;
-        return if n < 4 { Ok(12 + n) } else { Err("position number out of range (0-3)") };
+        return if n < 4 {
+            Ok(12 + n)
+        } else {
+            Err("position number out of range (0-3)")
+        };
     }
     if let Some(n) = t.strip_prefix("param") {
         let n = num(n)?;
-        return if n < 32 { Ok(32 + n) } else { Err("parameter number out of range (0-31)") };
+        return if n < 32 {
+            Ok(32 + n)
+        } else {
+            Err("parameter number out of range (0-31)")
+        };
     }
     Err("unknown export target")
 }
@@ -640,7 +799,10 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
     items.expect_count(5, 5, whole)?;
     let t = &items.operands[0];
     let Some(word) = word_of(&t.expr()) else {
-        return Err(EncodeError::new(range_of(t), "expected an export target (mrt0-7, mrtz, null, pos0-3, param0-31)"));
+        return Err(EncodeError::new(
+            range_of(t),
+            "expected an export target (mrt0-7, mrtz, null, pos0-3, param0-31)",
+        ));
     };
     let target = exp_target(word.text()).map_err(|m| EncodeError::new(range_of(t), m))?;
     let mut srcs: [Option<(u32, TextRange)>; 4] = [None; 4];
@@ -674,18 +836,28 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
     };
     // EXP is 0b110001 on GCN 1.2/1.4, 0b111110 elsewhere.
     let gen = cx.gen();
-    let base: u32 = if matches!(gen, Generation::Gcn1_2 | Generation::Gcn1_4 | Generation::Gcn1_4_1) {
+    let base: u32 = if matches!(
+        gen,
+        Generation::Gcn1_2 | Generation::Gcn1_4 | Generation::Gcn1_4_1
+    ) {
         0xc400_0000
     } else {
         0xf800_0000
     };
-    let w0 = base | (vm as u32) << 12 | (done as u32) << 11 | (compr as u32) << 10 | target << 4 | en;
+    let w0 =
+        base | (vm as u32) << 12 | (done as u32) << 11 | (compr as u32) << 10 | target << 4 | en;
     Ok(smallvec![w0, w1])
 }
 
 // ---- FLAT / GLOBAL / SCRATCH ---------------------------------------------------------------
 
-fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
+fn flat(
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
+    op: u32,
+    items: &Items,
+    whole: TextRange,
+) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let vega = gen >= Generation::Gcn1_4;
@@ -694,7 +866,8 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
         Encoding::Global => "GLOBAL",
         _ => "SCRATCH",
     };
-    let (mut glc, mut slc, mut tfe, mut nv, mut lds, mut dlc) = (false, false, false, false, false, false);
+    let (mut glc, mut slc, mut tfe, mut nv, mut lds, mut dlc) =
+        (false, false, false, false, false, false);
     let mut offset: Option<(Value, ModValue)> = None;
     for m in &items.modifiers {
         if m.is("glc") {
@@ -707,7 +880,10 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
             nv = cx.mod_flag(m)?;
         } else if m.is("lds") && vega {
             if row.encoding == Encoding::Flat {
-                return Err(EncodeError::new(m.range(), "`lds` is allowed only for global_ and scratch_ instructions"));
+                return Err(EncodeError::new(
+                    m.range(),
+                    "`lds` is allowed only for global_ and scratch_ instructions",
+                ));
             }
             lds = cx.mod_flag(m)?;
         } else if m.is("dlc") && gfx10 {
@@ -728,7 +904,10 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     if atomic && items.operands.len() + 1 == ops.len() {
         ops_iter = &ops[1..];
         if glc {
-            return Err(EncodeError::new(whole, "`glc` needs the VDST operand (the returned value)"));
+            return Err(EncodeError::new(
+                whole,
+                "`glc` needs the VDST operand (the returned value)",
+            ));
         }
     }
     items.expect_count(ops_iter.len(), ops_iter.len(), whole)?;
@@ -766,7 +945,11 @@ fn flat(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 if is_word(e, "off") {
                     saddr = off_code;
                 } else {
-                    let n = if row.encoding == Encoding::Scratch { 1 } else { 2 };
+                    let n = if row.encoding == Encoding::Scratch {
+                        1
+                    } else {
+                        2
+                    };
                     saddr = cx.sreg(e, n, Align::Scalar, false)?.code8() as u32;
                 }
             }

@@ -9,8 +9,8 @@
 //! Ownership while the encoders are being written: `operands`, `scalar`, `memory` are
 //! one engineer's; `vector` is another's. Keep edits to this file small.
 
-pub mod operands;
 mod memory;
+pub mod operands;
 mod scalar;
 mod tree;
 mod vector;
@@ -117,11 +117,21 @@ pub fn fit_field(value: i64, bits: u8, signed: bool) -> (u32, Option<String>) {
     let bits = u32::from(bits).min(32);
     let (keep, fits) = if signed {
         let keep = if value >= 0 { bits - 1 } else { bits };
-        (keep, bits >= 64 || (-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&value))
+        (
+            keep,
+            bits >= 64 || (-(1i64 << (bits - 1))..(1i64 << (bits - 1))).contains(&value),
+        )
     } else {
-        (bits, (-(1i64 << (bits - 1))..(1i64 << bits)).contains(&value))
+        (
+            bits,
+            (-(1i64 << (bits - 1))..(1i64 << bits)).contains(&value),
+        )
     };
-    let mask = if keep >= 32 { u32::MAX } else { (1u32 << keep) - 1 };
+    let mask = if keep >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << keep) - 1
+    };
     let warning = (!fits).then(|| truncation_message(value, keep));
     (value as u32 & mask, warning)
 }
@@ -131,15 +141,26 @@ pub fn fit_field(value: i64, bits: u8, signed: bool) -> (u32, Option<String>) {
 pub fn value_range(expr: &ast::Expr) -> TextRange {
     let node = expr.syntax();
     match node.kind() {
-        gcn_syntax::SyntaxKind::AT_EXPR => node.children().last().map_or(node.text_range(), |inner| inner.text_range()),
+        gcn_syntax::SyntaxKind::AT_EXPR => node
+            .children()
+            .last()
+            .map_or(node.text_range(), |inner| inner.text_range()),
         _ => node.text_range(),
     }
 }
 
 /// clrxasm's warning for a value cut to its low `bits` bits.
 pub fn truncation_message(value: i64, bits: u32) -> String {
-    let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
-    format!("value {:#x} truncated to {:#x}", value as u64, value as u64 & mask)
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    format!(
+        "value {:#x} truncated to {:#x}",
+        value as u64,
+        value as u64 & mask
+    )
 }
 
 /// A register read or written by an instruction.
@@ -178,7 +199,10 @@ pub struct EncodeError {
 
 impl EncodeError {
     pub fn new(range: TextRange, message: impl Into<String>) -> Self {
-        EncodeError { range, message: message.into() }
+        EncodeError {
+            range,
+            message: message.into(),
+        }
     }
 }
 

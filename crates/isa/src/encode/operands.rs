@@ -66,7 +66,10 @@ use rowan::{GreenNodeData, Language, NodeOrToken};
 use smallvec::SmallVec;
 
 use super::tree;
-use super::{EncodeError, EncodeWarning, Encoded, RegUses, Words, Fixup, FixupKind, RegFile, RegRange, RegUse, Resolver, Target, Value};
+use super::{
+    EncodeError, EncodeWarning, Encoded, Fixup, FixupKind, RegFile, RegRange, RegUse, RegUses,
+    Resolver, Target, Value, Words,
+};
 use crate::arch::{Generation, SpecialReg};
 use crate::table::ValueType;
 
@@ -135,7 +138,10 @@ impl Reg {
     }
     /// SGPRs, TTMPs and named scalar registers (codes below 128).
     pub fn is_scalar(&self) -> bool {
-        matches!(self.kind, RegKind::Sgpr | RegKind::Ttmp | RegKind::Special(_))
+        matches!(
+            self.kind,
+            RegKind::Sgpr | RegKind::Ttmp | RegKind::Special(_)
+        )
     }
     /// The VGPR number (`code - 256`); meaningful for VGPRs only.
     pub fn vgpr(&self) -> u8 {
@@ -156,10 +162,16 @@ impl Reg {
     /// The register range for [`Encoded::regs`], if recorded (see the module docs).
     pub fn reg_range(&self) -> Option<RegRange> {
         match self.kind {
-            RegKind::Vgpr => Some(RegRange { file: RegFile::Vgpr, first: self.code - 256, count: self.count }),
-            RegKind::Sgpr | RegKind::Ttmp | RegKind::Special(_) => {
-                Some(RegRange { file: RegFile::Sgpr, first: self.code, count: self.count })
-            }
+            RegKind::Vgpr => Some(RegRange {
+                file: RegFile::Vgpr,
+                first: self.code - 256,
+                count: self.count,
+            }),
+            RegKind::Sgpr | RegKind::Ttmp | RegKind::Special(_) => Some(RegRange {
+                file: RegFile::Sgpr,
+                first: self.code,
+                count: self.count,
+            }),
             RegKind::SrcOnly(_) | RegKind::LdsDirect | RegKind::Const => None,
         }
     }
@@ -169,8 +181,16 @@ impl Reg {
     /// one register at their operand code (128..=255).
     pub fn symbol_range(&self) -> RegRange {
         match self.kind {
-            RegKind::Vgpr => RegRange { file: RegFile::Vgpr, first: self.code - 256, count: self.count },
-            _ => RegRange { file: RegFile::Sgpr, first: self.code, count: self.count },
+            RegKind::Vgpr => RegRange {
+                file: RegFile::Vgpr,
+                first: self.code - 256,
+                count: self.count,
+            },
+            _ => RegRange {
+                file: RegFile::Sgpr,
+                first: self.code,
+                count: self.count,
+            },
         }
     }
 }
@@ -226,12 +246,18 @@ const SPECIAL_NAMES: &[(&str, SpecialReg, u8, u8)] = &[
     ("private_limit", SpecialReg::SrcPrivateLimit, 0, 1),
     ("src_private_limit", SpecialReg::SrcPrivateLimit, 0, 1),
     ("pops_exiting_wave_id", SpecialReg::PopsExitingWaveId, 0, 1),
-    ("src_pops_exiting_wave_id", SpecialReg::PopsExitingWaveId, 0, 1),
+    (
+        "src_pops_exiting_wave_id",
+        SpecialReg::PopsExitingWaveId,
+        0,
+        1,
+    ),
 ];
 
 /// The error for a constant register symbol (`x = %-12`) indexed other than `x[0]` or
 /// `x[0:n-1]` (n: the operand's register count).
-const CONST_SYMBOL_RANGE: &str = "a constant register symbol takes only `[0]` or `[0:n-1]` (n: the operand's register count)";
+const CONST_SYMBOL_RANGE: &str =
+    "a constant register symbol takes only `[0]` or `[0:n-1]` (n: the operand's register count)";
 
 /// `s`, `v`, `ttmp` (any case) alone or with a number (`s5`): the register file and the
 /// number. Numbers too big for `u32` become `u32::MAX` (out of range for any file).
@@ -267,7 +293,10 @@ fn special_by_name(name: &str) -> Option<(SpecialReg, u8, u8)> {
 
 /// A register range of the right kind but the wrong size: `required 2 scalar registers, not 1`.
 fn wrong_count(required: u32, kind: &str, given: u16) -> String {
-    format!("required {required} {kind} register{}, not {given}", plural(required))
+    format!(
+        "required {required} {kind} register{}, not {given}",
+        plural(required)
+    )
 }
 
 fn plural(n: u32) -> &'static str {
@@ -426,14 +455,30 @@ pub fn inline_constant(imm: &Imm, ty: ValueType, gen: Generation, rules: FpRules
         return Some(128);
     }
     let table: &[u32; 9] = match kind {
-        FloatKind::Half => &[0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118],
+        FloatKind::Half => &[
+            0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+        ],
         FloatKind::Double => &[
-            0x3fe0_0000, 0xbfe0_0000, 0x3ff0_0000, 0xbff0_0000, 0x4000_0000, 0xc000_0000, 0x4010_0000,
-            0xc010_0000, 0x3fc4_5f30,
+            0x3fe0_0000,
+            0xbfe0_0000,
+            0x3ff0_0000,
+            0xbff0_0000,
+            0x4000_0000,
+            0xc000_0000,
+            0x4010_0000,
+            0xc010_0000,
+            0x3fc4_5f30,
         ],
         FloatKind::Single => &[
-            0x3f00_0000, 0xbf00_0000, 0x3f80_0000, 0xbf80_0000, 0x4000_0000, 0xc000_0000, 0x4080_0000,
-            0xc080_0000, 0x3e22_f983,
+            0x3f00_0000,
+            0xbf00_0000,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x4000_0000,
+            0xc000_0000,
+            0x4080_0000,
+            0xc080_0000,
+            0x3e22_f983,
         ],
     };
     let i = table.iter().position(|&t| t == bits)?;
@@ -452,15 +497,24 @@ pub fn parse_float(text: &str) -> Option<FloatLit> {
         b'l' | b'L' => (&text[..text.len() - 1], Some(FloatKind::Double)),
         _ => (text, None),
     };
-    let hex = body.len() > 2 && body.as_bytes()[0] == b'0' && matches!(body.as_bytes()[1], b'x' | b'X');
+    let hex =
+        body.len() > 2 && body.as_bytes()[0] == b'0' && matches!(body.as_bytes()[1], b'x' | b'X');
     if hex {
         let value = parse_hex_float(&body[2..])?;
-        return Some(FloatLit { value, single: value as f32, suffix });
+        return Some(FloatLit {
+            value,
+            single: value as f32,
+            suffix,
+        });
     }
     // An exponent marker needs digits ("1.5e" is refused, as by the reference).
     let value: f64 = body.parse().ok()?;
     let single: f32 = body.parse().ok()?;
-    Some(FloatLit { value, single, suffix })
+    Some(FloatLit {
+        value,
+        single,
+        suffix,
+    })
 }
 
 fn parse_hex_float(s: &str) -> Option<f64> {
@@ -517,7 +571,11 @@ pub fn f64_to_f16(v: f64) -> u16 {
         let q = full >> shift;
         let rem = full & ((1u64 << shift) - 1);
         let half = 1u64 << (shift - 1);
-        let q = if rem > half || (rem == half && q & 1 == 1) { q + 1 } else { q };
+        let q = if rem > half || (rem == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        };
         return sign | q as u16;
     }
     let q = mant >> 42;
@@ -578,7 +636,11 @@ impl SrcSpec {
     pub const fn vector(regs: u8, ty: ValueType) -> SrcSpec {
         SrcSpec {
             regs,
-            ty: if regs == 2 && matches!(ty, ValueType::Int) { ValueType::F64 } else { ty },
+            ty: if regs == 2 && matches!(ty, ValueType::Int) {
+                ValueType::F64
+            } else {
+                ty
+            },
             vgpr: true,
             sgpr: true,
             inline: true,
@@ -709,13 +771,18 @@ impl<'a> Items<'a> {
         let mut list = None;
         for child in green.children() {
             let len = child.text_len();
-            if let Some(node) = child.into_node().filter(|n| n.kind() == tree::raw(SyntaxKind::OPERAND_LIST)) {
+            if let Some(node) = child
+                .into_node()
+                .filter(|n| n.kind() == tree::raw(SyntaxKind::OPERAND_LIST))
+            {
                 list = Some((node, TextRange::at(offset, len)));
                 break;
             }
             offset += len;
         }
-        let Some((list_green, list_range)) = list else { return Ok(()) };
+        let Some((list_green, list_range)) = list else {
+            return Ok(());
+        };
         let mut offset = list_range.start();
         // The parser takes an operand written after another without a comma, and a
         // modifier after a comma (so that the rest of the list still parses); the
@@ -736,7 +803,13 @@ impl<'a> Items<'a> {
             };
             let range = TextRange::new(start, offset);
             let kind = kind_of(node);
-            let item = ListItem { green: node, kind, range, instr, list_range };
+            let item = ListItem {
+                green: node,
+                kind,
+                range,
+                instr,
+                list_range,
+            };
             if ast::Modifier::can_cast(kind) {
                 let Some((name, _)) = tree::first_token(node, SyntaxKind::NAME) else {
                     return Err(EncodeError::new(range, "expected a modifier"));
@@ -788,13 +861,24 @@ impl<'a> Items<'a> {
 }
 
 /// [`Items::expect_count`] for some of an instruction's operands.
-pub fn expect_operand_count(operands: &[InstrOperand], min: usize, max: usize, whole: TextRange) -> Result<()> {
+pub fn expect_operand_count(
+    operands: &[InstrOperand],
+    min: usize,
+    max: usize,
+    whole: TextRange,
+) -> Result<()> {
     let n = operands.len();
     if n > max {
-        return Err(EncodeError::new(range_of(&operands[max]), format!("too many operands: expected {max}")));
+        return Err(EncodeError::new(
+            range_of(&operands[max]),
+            format!("too many operands: expected {max}"),
+        ));
     }
     if n < min {
-        let at = operands.last().map(range_of).map_or(whole, |r| TextRange::new(r.end(), whole.end()));
+        let at = operands
+            .last()
+            .map(range_of)
+            .map_or(whole, |r| TextRange::new(r.end(), whole.end()));
         return Err(EncodeError::new(
             if at.is_empty() { whole } else { at },
             format!("expected {min} operand{}, found {n}", plural(min as u32)),
@@ -808,7 +892,8 @@ fn kind_of(node: &GreenNodeData) -> SyntaxKind {
 }
 
 const MISSING_COMMA: &str = "expected `,` before the operand";
-pub(crate) const COMMA_BEFORE_MODIFIER: &str = "unexpected `,`: modifiers follow the operands after a space, without a comma";
+pub(crate) const COMMA_BEFORE_MODIFIER: &str =
+    "unexpected `,`: modifiers follow the operands after a space, without a comma";
 
 fn looks_like_register(name: &str) -> bool {
     gcn_syntax::is_register_name(name, false) && !name.eq_ignore_ascii_case("lds")
@@ -822,7 +907,11 @@ fn kind_of_token(token: &rowan::GreenTokenData) -> SyntaxKind {
 fn child_at(parent: &SyntaxNode, range: TextRange, kind: SyntaxKind) -> Option<SyntaxNode> {
     let is_it = |n: &SyntaxNode| n.text_range() == range && n.kind() == kind;
     // A binary search over the children (one node made), then a scan for safety.
-    match parent.child_or_token_at_range(range).and_then(|e| e.into_node()).filter(is_it) {
+    match parent
+        .child_or_token_at_range(range)
+        .and_then(|e| e.into_node())
+        .filter(is_it)
+    {
         Some(node) => Some(node),
         None => parent.children().find(is_it),
     }
@@ -945,7 +1034,10 @@ impl<'a> ModifierRef<'a> {
     }
     /// Whether the modifier is its name alone: no `:`, no value.
     pub fn is_bare(&self) -> bool {
-        self.item.green.children().all(|c| c.as_token().is_some_and(|t| t.kind() != tree::raw(SyntaxKind::COLON)))
+        self.item.green.children().all(|c| {
+            c.as_token()
+                .is_some_and(|t| t.kind() != tree::raw(SyntaxKind::COLON))
+        })
     }
     /// The single value (`name:value`), or `None` for a flag; an error for
     /// `name:a:b`.
@@ -957,7 +1049,10 @@ impl<'a> ModifierRef<'a> {
         let mut it = self.node().values();
         let first = it.next();
         if it.next().is_some() {
-            return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
+            return Err(EncodeError::new(
+                self.range(),
+                format!("modifier `{}` takes one value", self.name()),
+            ));
         }
         Ok(first)
     }
@@ -969,11 +1064,23 @@ impl<'a> ModifierRef<'a> {
         for child in self.item.green.children() {
             let range = TextRange::at(offset, child.text_len());
             offset += child.text_len();
-            let Some(node) = child.into_node().filter(|n| ast::Operand::can_cast(kind_of(n))) else { continue };
+            let Some(node) = child
+                .into_node()
+                .filter(|n| ast::Operand::can_cast(kind_of(n)))
+            else {
+                continue;
+            };
             if value.is_some() {
-                return Err(EncodeError::new(self.range(), format!("modifier `{}` takes one value", self.name())));
+                return Err(EncodeError::new(
+                    self.range(),
+                    format!("modifier `{}` takes one value", self.name()),
+                ));
             }
-            value = Some(ModValue { modifier: self, green: node, range });
+            value = Some(ModValue {
+                modifier: self,
+                green: node,
+                range,
+            });
         }
         Ok(value)
     }
@@ -982,18 +1089,30 @@ impl<'a> ModifierRef<'a> {
     /// any other shape.
     pub fn plain_int_value(&self) -> Option<(i64, TextRange)> {
         let mut children = self.item.green.children();
-        let name = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::NAME))?;
-        let colon = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::COLON))?;
+        let name = children
+            .next()?
+            .into_token()
+            .filter(|t| t.kind() == tree::raw(SyntaxKind::NAME))?;
+        let colon = children
+            .next()?
+            .into_token()
+            .filter(|t| t.kind() == tree::raw(SyntaxKind::COLON))?;
         let value = children.next()?.into_node()?;
         if children.next().is_some() {
             return None;
         }
         let start = self.item.range.start() + name.text_len() + colon.text_len();
-        Some((tree::int_literal(value)?, TextRange::at(start, value.text_len())))
+        Some((
+            tree::int_literal(value)?,
+            TextRange::at(start, value.text_len()),
+        ))
     }
     /// "unknown modifier `x`" error, with the encoding's name (`"MUBUF"`).
     pub fn unknown(&self, class: &str) -> EncodeError {
-        EncodeError::new(self.range(), format!("unknown {class} modifier `{}`", self.name()))
+        EncodeError::new(
+            self.range(),
+            format!("unknown {class} modifier `{}`", self.name()),
+        )
     }
     /// "modifier `x` is not allowed here" error.
     pub fn illegal(&self, why: &str) -> EncodeError {
@@ -1089,7 +1208,9 @@ pub fn is_word<E: OperandSyntax + ?Sized>(expr: &E, word: &str) -> bool {
         SyntaxKind::REGISTER => tree::child_node(&green, SyntaxKind::REG_RANGE).is_none(),
         _ => false,
     };
-    is_name && tree::first_token(&green, SyntaxKind::NAME).is_some_and(|(t, _)| t.text().eq_ignore_ascii_case(word))
+    is_name
+        && tree::first_token(&green, SyntaxKind::NAME)
+            .is_some_and(|(t, _)| t.text().eq_ignore_ascii_case(word))
 }
 
 /// The value of an integer literal (`12`, `0x1f`), read from its green node.
@@ -1103,7 +1224,12 @@ fn int_literal<E: OperandSyntax + ?Sized>(expr: &E) -> Option<i64> {
 /// `name(args…)` calls: the lowercase-compared name and the call.
 pub fn call_named<'e>(expr: &'e ast::Expr, name: &str) -> Option<&'e ast::CallExpr> {
     match expr {
-        ast::Expr::Call(c) if c.name_token().is_some_and(|t| t.text().eq_ignore_ascii_case(name)) => Some(c),
+        ast::Expr::Call(c)
+            if c.name_token()
+                .is_some_and(|t| t.text().eq_ignore_ascii_case(name)) =>
+        {
+            Some(c)
+        }
         _ => None,
     }
 }
@@ -1144,11 +1270,17 @@ struct FileSymbols {
 
 impl FileSymbols {
     fn get(&self, name: &str) -> Option<Option<RegRange>> {
-        self.known.iter().flatten().find(|(n, _)| *n == name).map(|&(_, sym)| sym)
+        self.known
+            .iter()
+            .flatten()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, sym)| sym)
     }
     /// Remembers the answer for `name` if it is a register file's name and there is room.
     fn remember(&mut self, name: &str, sym: Option<RegRange>) {
-        let Some(name) = FILE_NAMES.iter().find(|n| **n == name) else { return };
+        let Some(name) = FILE_NAMES.iter().find(|n| **n == name) else {
+            return;
+        };
         if let Some(slot) = self.known.iter_mut().find(|k| k.is_none()) {
             *slot = Some((name, sym));
         }
@@ -1161,12 +1293,23 @@ const FILE_NAMES: &[&str] = &["s", "S", "v", "V", "ttmp", "TTMP"];
 
 impl<'a> Cx<'a> {
     pub fn new(target: &'a Target, resolver: &'a mut dyn Resolver) -> Cx<'a> {
-        Cx { target, resolver, regs: RegUses::new(), fixups: Vec::new(), warnings: Vec::new(), literal: None, names_first: false, file_symbols: FileSymbols::default() }
+        Cx {
+            target,
+            resolver,
+            regs: RegUses::new(),
+            fixups: Vec::new(),
+            warnings: Vec::new(),
+            literal: None,
+            names_first: false,
+            file_symbols: FileSymbols::default(),
+        }
     }
 
     /// The float-literal rules in force (`Target::buggy_fp_lit`).
     pub fn fp_rules(&self) -> FpRules {
-        FpRules { buggy: self.target.buggy_fp_lit }
+        FpRules {
+            buggy: self.target.buggy_fp_lit,
+        }
     }
 
     pub fn gen(&self) -> Generation {
@@ -1189,12 +1332,23 @@ impl<'a> Cx<'a> {
             }
             words.push(lit.value);
         }
-        Encoded { words, fixups: self.fixups, regs: self.regs, warnings: self.warnings }
+        Encoded {
+            words,
+            fixups: self.fixups,
+            regs: self.regs,
+            warnings: self.warnings,
+        }
     }
 
     /// A known value for a field of `bits` bits, stored as [`super::fit_field`] says, with
     /// clrxasm's warning at `range` when it does not fit.
-    pub fn known_field<E: OperandSyntax + ?Sized>(&mut self, e: &E, value: i64, bits: u8, signed: bool) -> u32 {
+    pub fn known_field<E: OperandSyntax + ?Sized>(
+        &mut self,
+        e: &E,
+        value: i64,
+        bits: u8,
+        signed: bool,
+    ) -> u32 {
         self.known_field_at(value_range_of(e), value, bits, signed)
     }
 
@@ -1223,12 +1377,18 @@ impl<'a> Cx<'a> {
     /// clrxasm's warning for a modifier that sets a field given again (the last counts).
     pub fn warn_repeated(&mut self, m: &ModifierRef) {
         let name = m.name().to_ascii_lowercase();
-        self.warn(m.range(), format!("`{name}` is given twice: the last one counts"));
+        self.warn(
+            m.range(),
+            format!("`{name}` is given twice: the last one counts"),
+        );
     }
 
     /// A warning about `range`; the instruction is still encoded.
     pub fn warn(&mut self, range: TextRange, message: impl Into<String>) {
-        self.warnings.push(EncodeWarning { range, message: message.into() });
+        self.warnings.push(EncodeWarning {
+            range,
+            message: message.into(),
+        });
     }
 
     /// Whether an operand already took the literal.
@@ -1238,16 +1398,27 @@ impl<'a> Cx<'a> {
 
     /// Takes the instruction's one literal for `value` (`None`: pending `expr`). Two
     /// operands may share a literal only with the same known value.
-    pub fn set_literal<E: OperandSyntax + ?Sized>(&mut self, value: Option<u32>, expr: &E) -> Result<()> {
+    pub fn set_literal<E: OperandSyntax + ?Sized>(
+        &mut self,
+        value: Option<u32>,
+        expr: &E,
+    ) -> Result<()> {
         if let Some(old) = &self.literal {
             if old.pending.is_none() && value == Some(old.value) {
                 return Ok(());
             }
-            return Err(EncodeError::new(range_of(expr), "only one literal can be used in an instruction"));
+            return Err(EncodeError::new(
+                range_of(expr),
+                "only one literal can be used in an instruction",
+            ));
         }
         self.literal = Some(LiteralSlot {
             value: value.unwrap_or(0),
-            pending: if value.is_none() { Some(expr.expr().into_owned()) } else { None },
+            pending: if value.is_none() {
+                Some(expr.expr().into_owned())
+            } else {
+                None
+            },
         });
         Ok(())
     }
@@ -1262,7 +1433,14 @@ impl<'a> Cx<'a> {
         kind: FixupKind,
         expr: &E,
     ) {
-        self.fixups.push(Fixup { word, shift, bits, signed, kind, expr: expr.expr().into_owned() });
+        self.fixups.push(Fixup {
+            word,
+            shift,
+            bits,
+            signed,
+            kind,
+            expr: expr.expr().into_owned(),
+        });
     }
 
     /// Records a register use.
@@ -1282,7 +1460,12 @@ impl<'a> Cx<'a> {
         }
         match self.resolver.eval(&expr.expr()) {
             Ok(v) => Ok(v),
-            Err(m) => Err(EncodeError::new(self.resolver.error_range().unwrap_or_else(|| range_of(expr)), m)),
+            Err(m) => Err(EncodeError::new(
+                self.resolver
+                    .error_range()
+                    .unwrap_or_else(|| range_of(expr)),
+                m,
+            )),
         }
     }
 
@@ -1290,7 +1473,10 @@ impl<'a> Cx<'a> {
     pub fn known<E: OperandSyntax + ?Sized>(&mut self, expr: &E) -> Result<i64> {
         match self.eval(expr)? {
             Value::Known(v) => Ok(v),
-            Value::Pending => Err(EncodeError::new(range_of(expr), "expression must be known here")),
+            Value::Pending => Err(EncodeError::new(
+                range_of(expr),
+                "expression must be known here",
+            )),
         }
     }
 
@@ -1300,7 +1486,10 @@ impl<'a> Cx<'a> {
         if let Imm::Float(f) = imm {
             let kind = f.suffix.unwrap_or(self.fp_rules().kind(ty));
             if f.too_big(kind) {
-                return Err(EncodeError::new(range, "absolute value of the number is too big for its precision"));
+                return Err(EncodeError::new(
+                    range,
+                    "absolute value of the number is too big for its precision",
+                ));
             }
         }
         Ok(())
@@ -1315,7 +1504,9 @@ impl<'a> Cx<'a> {
         // Made once for both reads below.
         let syntax = expr.expr();
         if let Some(f) = float_literal(&syntax) {
-            return f.map(Imm::Float).ok_or_else(|| EncodeError::new(range_of(expr), "invalid floating-point number"));
+            return f
+                .map(Imm::Float)
+                .ok_or_else(|| EncodeError::new(range_of(expr), "invalid floating-point number"));
         }
         Ok(match self.eval(&*syntax)? {
             Value::Known(v) => Imm::Int(v),
@@ -1334,7 +1525,9 @@ impl<'a> Cx<'a> {
                 Some(reg) => Ok(Some(reg)),
                 None => self.named_reg(expr).map(Some),
             },
-            SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => self.symbolic_reg(&expr.expr()),
+            SyntaxKind::REG_INDEX | SyntaxKind::NAME_REF | SyntaxKind::PERCENT_EXPR => {
+                self.symbolic_reg(&expr.expr())
+            }
             _ => Ok(None),
         }
     }
@@ -1345,14 +1538,21 @@ impl<'a> Cx<'a> {
             ast::Expr::RegIndex(r) => {
                 let range = r.syntax().text_range();
                 let green = expr.green();
-                let Some((name, _)) = tree::first_token(&green, SyntaxKind::NAME) else { return Ok(None) };
+                let Some((name, _)) = tree::first_token(&green, SyntaxKind::NAME) else {
+                    return Ok(None);
+                };
                 let Some(sym) = self.register_symbol(name.text()) else {
-                    return Err(EncodeError::new(range, format!("`{}` is not a register", name.text())));
+                    return Err(EncodeError::new(
+                        range,
+                        format!("`{}` is not a register", name.text()),
+                    ));
                 };
                 self.indexed_symbol(sym, expr, range).map(Some)
             }
             ast::Expr::NameRef(n) => {
-                let Some(name) = n.name_token() else { return Ok(None) };
+                let Some(name) = n.name_token() else {
+                    return Ok(None);
+                };
                 Ok(self
                     .register_symbol(name.text())
                     .map(|sym| self.symbol_reg(sym, 0, sym.count, n.syntax().text_range())))
@@ -1366,7 +1566,12 @@ impl<'a> Cx<'a> {
     }
 
     /// `x[a:b]` of a register symbol `x` (`owner`: the `x[a:b]` node).
-    fn indexed_symbol<E: OperandSyntax + ?Sized>(&mut self, sym: RegRange, owner: &E, range: TextRange) -> Result<Reg> {
+    fn indexed_symbol<E: OperandSyntax + ?Sized>(
+        &mut self,
+        sym: RegRange,
+        owner: &E,
+        range: TextRange,
+    ) -> Result<Reg> {
         let (first, last) = self.index_range_of(owner, sym.count as u32, range)?;
         if sym.file == RegFile::Sgpr && sym.first >= 128 {
             let mut reg = self.symbol_reg(sym, 0, 1, range);
@@ -1383,7 +1588,10 @@ impl<'a> Cx<'a> {
         if last >= sym.count as u32 {
             return Err(EncodeError::new(
                 range,
-                format!("register index out of range (0-{})", sym.count.saturating_sub(1)),
+                format!(
+                    "register index out of range (0-{})",
+                    sym.count.saturating_sub(1)
+                ),
             ));
         }
         Ok(self.symbol_reg(sym, first as u16, (last - first + 1) as u16, range))
@@ -1405,8 +1613,15 @@ impl<'a> Cx<'a> {
         // parseRegisterRange: parseOperand with INSTROP_ONLYINLINECONSTS), where floats
         // are single precision: `%0.5` is a constant, `%0.5h` and `%0.5l` are not.
         match inline_constant(&imm, ValueType::Int, self.gen(), self.fp_rules()) {
-            Some(code) => Ok(RegRange { file: RegFile::Sgpr, first: code, count: 1 }),
-            None => Err(EncodeError::new(range_of(expr), "expected a register or an inline constant")),
+            Some(code) => Ok(RegRange {
+                file: RegFile::Sgpr,
+                first: code,
+                count: 1,
+            }),
+            None => Err(EncodeError::new(
+                range_of(expr),
+                "expected a register or an inline constant",
+            )),
         }
     }
 
@@ -1431,7 +1646,13 @@ impl<'a> Cx<'a> {
     fn symbol_reg(&self, sym: RegRange, offset: u16, count: u16, range: TextRange) -> Reg {
         let gen = self.gen();
         match sym.file {
-            RegFile::Vgpr => Reg { code: 256 + sym.first + offset, count, kind: RegKind::Vgpr, range, from_symbol: true },
+            RegFile::Vgpr => Reg {
+                code: 256 + sym.first + offset,
+                count,
+                kind: RegKind::Vgpr,
+                range,
+                from_symbol: true,
+            },
             RegFile::Sgpr => {
                 let code = sym.first + offset;
                 let ttmp = gen.special_reg_code(SpecialReg::Ttmp).unwrap_or(112);
@@ -1443,16 +1664,32 @@ impl<'a> Cx<'a> {
                     special_of_code(gen, code)
                 };
                 let count = if code >= 128 { 1 } else { count };
-                Reg { code, count, kind, range, from_symbol: true }
+                Reg {
+                    code,
+                    count,
+                    kind,
+                    range,
+                    from_symbol: true,
+                }
             }
         }
     }
 
     /// The `[first:last]` / `[index]` under `owner` (a register or an indexed symbol),
     /// or the whole `count` without one.
-    fn index_range_of<E: OperandSyntax + ?Sized>(&mut self, owner: &E, count: u32, whole: TextRange) -> Result<(u32, u32)> {
+    fn index_range_of<E: OperandSyntax + ?Sized>(
+        &mut self,
+        owner: &E,
+        count: u32,
+        whole: TextRange,
+    ) -> Result<(u32, u32)> {
         let green = owner.green();
-        self.index_range_in(tree::child_node(&green, SyntaxKind::REG_RANGE), owner, count, whole)
+        self.index_range_in(
+            tree::child_node(&green, SyntaxKind::REG_RANGE),
+            owner,
+            count,
+            whole,
+        )
     }
 
     /// [`Cx::index_range_of`] with the `REG_RANGE` green node (`index`) found already.
@@ -1469,17 +1706,30 @@ impl<'a> Cx<'a> {
             return Ok((0, count.saturating_sub(1)));
         };
         match tree::literal_index(index) {
-            Some((a, b)) if (0..=0xffff).contains(&a) && (a..=0xffff).contains(&b) => Ok((a as u32, b as u32)),
+            Some((a, b)) if (0..=0xffff).contains(&a) && (a..=0xffff).contains(&b) => {
+                Ok((a as u32, b as u32))
+            }
             _ => {
-                let range = owner.expr().syntax().children().find_map(ast::RegRange::cast);
+                let range = owner
+                    .expr()
+                    .syntax()
+                    .children()
+                    .find_map(ast::RegRange::cast);
                 self.index_range(range, count, whole)
             }
         }
     }
 
     /// `[first:last]` / `[index]` relative indexes; `None` range means the whole `count`.
-    fn index_range(&mut self, r: Option<ast::RegRange>, count: u32, whole: TextRange) -> Result<(u32, u32)> {
-        let Some(r) = r else { return Ok((0, count.saturating_sub(1))) };
+    fn index_range(
+        &mut self,
+        r: Option<ast::RegRange>,
+        count: u32,
+        whole: TextRange,
+    ) -> Result<(u32, u32)> {
+        let Some(r) = r else {
+            return Ok((0, count.saturating_sub(1)));
+        };
         let Some(first) = r.first() else {
             return Err(EncodeError::new(whole, "expected a register number"));
         };
@@ -1489,7 +1739,10 @@ impl<'a> Cx<'a> {
             None => a,
         };
         if b < a {
-            return Err(EncodeError::new(whole, "illegal register range: last is below first"));
+            return Err(EncodeError::new(
+                whole,
+                "illegal register range: last is below first",
+            ));
         }
         Ok((a, b))
     }
@@ -1497,8 +1750,14 @@ impl<'a> Cx<'a> {
     fn reg_number(&mut self, e: &ast::Expr) -> Result<u32> {
         match self.eval(e)? {
             Value::Known(v) if (0..=0xffff).contains(&v) => Ok(v as u32),
-            Value::Known(_) => Err(EncodeError::new(range_of(e), "register number out of range")),
-            Value::Pending => Err(EncodeError::new(range_of(e), "register number must be known here")),
+            Value::Known(_) => Err(EncodeError::new(
+                range_of(e),
+                "register number out of range",
+            )),
+            Value::Pending => Err(EncodeError::new(
+                range_of(e),
+                "register number must be known here",
+            )),
         }
     }
 
@@ -1533,7 +1792,13 @@ impl<'a> Cx<'a> {
             _ => first as u16,
         };
         let count = (last - first + 1) as u16;
-        Some(Reg { code, count, kind, range, from_symbol: false })
+        Some(Reg {
+            code,
+            count,
+            kind,
+            range,
+            from_symbol: false,
+        })
     }
 
     /// Whether [`Cx::register_symbol`] may find a symbol (`s` of `s[0:1]`): names read as
@@ -1565,7 +1830,9 @@ impl<'a> Cx<'a> {
                     }
                     self.index_range_in(Some(index), node, 1, range)?
                 }
-                (Some(_), Some(_)) => return Err(EncodeError::new(range, "unexpected `[` after a register")),
+                (Some(_), Some(_)) => {
+                    return Err(EncodeError::new(range, "unexpected `[` after a register"))
+                }
                 (Some(n), None) => (n, n),
             };
             let (limit, what) = match kind {
@@ -1585,13 +1852,25 @@ impl<'a> Cx<'a> {
                 RegKind::Vgpr => 256 + first as u16,
                 _ => gen.special_reg_code(SpecialReg::Ttmp).unwrap_or(112) + first as u16,
             };
-            return Ok(Reg { code, count, kind, range, from_symbol: false });
+            return Ok(Reg {
+                code,
+                count,
+                kind,
+                range,
+                from_symbol: false,
+            });
         }
         let Some((sreg, offset, count)) = special_by_name(name) else {
-            return Err(EncodeError::new(range, format!("unknown register `{name}`")));
+            return Err(EncodeError::new(
+                range,
+                format!("unknown register `{name}`"),
+            ));
         };
         let Some(base) = gen.special_reg_code(sreg) else {
-            return Err(EncodeError::new(range, format!("register `{name}` is not available on {gen}")));
+            return Err(EncodeError::new(
+                range,
+                format!("register `{name}` is not available on {gen}"),
+            ));
         };
         let (first, last) = match index {
             Some(index) => {
@@ -1613,19 +1892,37 @@ impl<'a> Cx<'a> {
             _ if base >= 128 => RegKind::SrcOnly(sreg),
             _ => RegKind::Special(sreg),
         };
-        Ok(Reg { code, count, kind, range, from_symbol: false })
+        Ok(Reg {
+            code,
+            count,
+            kind,
+            range,
+            from_symbol: false,
+        })
     }
 
     /// A scalar register operand (SDST, SBASE, SRSRC, SDATA, ...): SGPRs, TTMPs and the
     /// named scalar registers, exactly `count` of them, aligned by `align`. Recorded as
     /// read or written.
-    pub fn sreg<E: OperandSyntax + ?Sized>(&mut self, expr: &E, count: u32, align: Align, write: bool) -> Result<Reg> {
+    pub fn sreg<E: OperandSyntax + ?Sized>(
+        &mut self,
+        expr: &E,
+        count: u32,
+        align: Align,
+        write: bool,
+    ) -> Result<Reg> {
         let range = range_of(expr);
         let Some(reg) = self.reg(expr)? else {
-            return Err(EncodeError::new(range, format!("expected {count} scalar register{}", plural(count))));
+            return Err(EncodeError::new(
+                range,
+                format!("expected {count} scalar register{}", plural(count)),
+            ));
         };
         if !reg.is_scalar() {
-            return Err(EncodeError::new(range, format!("expected {count} scalar register{}", plural(count))));
+            return Err(EncodeError::new(
+                range,
+                format!("expected {count} scalar register{}", plural(count)),
+            ));
         }
         self.check_scalar(&reg, count, align)?;
         self.use_reg(&reg, write);
@@ -1648,7 +1945,12 @@ impl<'a> Cx<'a> {
     }
 
     /// VGPRs only: exactly `count` of them. Recorded as read or written.
-    pub fn vreg<E: OperandSyntax + ?Sized>(&mut self, expr: &E, count: u32, write: bool) -> Result<Reg> {
+    pub fn vreg<E: OperandSyntax + ?Sized>(
+        &mut self,
+        expr: &E,
+        count: u32,
+        write: bool,
+    ) -> Result<Reg> {
         let range = range_of(expr);
         match self.reg(expr)? {
             Some(reg) if reg.is_vgpr() => {
@@ -1661,12 +1963,21 @@ impl<'a> Cx<'a> {
                 self.use_reg(&reg, write);
                 Ok(reg)
             }
-            _ => Err(EncodeError::new(range, format!("expected {count} vector register{}", plural(count)))),
+            _ => Err(EncodeError::new(
+                range,
+                format!("expected {count} vector register{}", plural(count)),
+            )),
         }
     }
 
     /// VGPRs, any count within `min..=max`. Recorded.
-    pub fn vreg_range<E: OperandSyntax + ?Sized>(&mut self, expr: &E, min: u32, max: u32, write: bool) -> Result<Reg> {
+    pub fn vreg_range<E: OperandSyntax + ?Sized>(
+        &mut self,
+        expr: &E,
+        min: u32,
+        max: u32,
+        write: bool,
+    ) -> Result<Reg> {
         let range = range_of(expr);
         match self.reg(expr)? {
             Some(reg) if reg.is_vgpr() => {
@@ -1674,7 +1985,10 @@ impl<'a> Cx<'a> {
                     let msg = if min == max {
                         wrong_count(min, "vector", reg.count)
                     } else {
-                        format!("required {min} to {max} vector registers, not {}", reg.count)
+                        format!(
+                            "required {min} to {max} vector registers, not {}",
+                            reg.count
+                        )
                     };
                     return Err(EncodeError::new(range, msg));
                 }
@@ -1692,7 +2006,11 @@ impl<'a> Cx<'a> {
     /// Operand modifiers must have been stripped ([`Cx::strip_src_mods`]).
     pub fn src<E: OperandSyntax + ?Sized>(&mut self, expr: &E, spec: &SrcSpec) -> Result<Src> {
         let range = range_of(expr);
-        let syntax = if expr.kind() == SyntaxKind::CALL_EXPR { Some(expr.expr()) } else { None };
+        let syntax = if expr.kind() == SyntaxKind::CALL_EXPR {
+            Some(expr.expr())
+        } else {
+            None
+        };
         if let Some(call) = syntax.as_deref().and_then(|e| call_named(e, "lit")) {
             let mut args = call.args();
             let (Some(inner), None) = (args.next(), args.next()) else {
@@ -1709,7 +2027,11 @@ impl<'a> Cx<'a> {
                 if reg.count != 1 && reg.count != spec.regs as u16 {
                     return Err(EncodeError::new(range, CONST_SYMBOL_RANGE));
                 }
-                return Ok(Src { code: reg.code, kind: SrcKind::Inline, range });
+                return Ok(Src {
+                    code: reg.code,
+                    kind: SrcKind::Inline,
+                    range,
+                });
             }
             let ok = match reg.kind {
                 RegKind::Vgpr => spec.vgpr,
@@ -1722,7 +2044,9 @@ impl<'a> Cx<'a> {
                     (false, true) => "scalar register",
                     _ => "register",
                 };
-                let what = if reg.kind == RegKind::LdsDirect { "LDS_DIRECT is not allowed here".to_string() } else {
+                let what = if reg.kind == RegKind::LdsDirect {
+                    "LDS_DIRECT is not allowed here".to_string()
+                } else {
                     format!("expected {} {what}{}", spec.regs, plural(spec.regs as u32))
                 };
                 return Err(EncodeError::new(range, what));
@@ -1757,23 +2081,39 @@ impl<'a> Cx<'a> {
                 }
             }
             self.use_reg(&reg, false);
-            return Ok(Src { code: reg.code, kind: SrcKind::Reg(reg), range });
+            return Ok(Src {
+                code: reg.code,
+                kind: SrcKind::Reg(reg),
+                range,
+            });
         }
         if expr.kind() == SyntaxKind::REG_INDEX {
             return Err(EncodeError::new(range, "expected a register"));
         }
         if !spec.inline && !spec.literal {
-            let what = if spec.vgpr && !spec.sgpr { "vector" } else { "scalar" };
+            let what = if spec.vgpr && !spec.sgpr {
+                "vector"
+            } else {
+                "scalar"
+            };
             return Err(EncodeError::new(
                 range,
-                format!("expected {} {what} register{}", spec.regs, plural(spec.regs as u32)),
+                format!(
+                    "expected {} {what} register{}",
+                    spec.regs,
+                    plural(spec.regs as u32)
+                ),
             ));
         }
         let imm = self.imm(expr)?;
         self.check_float(&imm, spec.ty, range)?;
         if spec.inline && !spec.force_literal {
             if let Some(code) = inline_constant(&imm, spec.ty, self.gen(), self.fp_rules()) {
-                return Ok(Src { code, kind: SrcKind::Inline, range });
+                return Ok(Src {
+                    code,
+                    kind: SrcKind::Inline,
+                    range,
+                });
             }
         }
         self.literal_src(imm, expr, range, spec)
@@ -1792,7 +2132,11 @@ impl<'a> Cx<'a> {
         self.warn_if_wider_than_literal(&imm, value_expr);
         self.set_literal(imm.bits(spec.ty, self.fp_rules()), value_expr)
             .map_err(|e| EncodeError::new(range, e.message))?;
-        Ok(Src { code: 255, kind: SrcKind::Literal, range })
+        Ok(Src {
+            code: 255,
+            kind: SrcKind::Literal,
+            range,
+        })
     }
 
     /// Peels operand modifiers: `sext(x)`, `-x` (on a register, `|…|`, `abs()`, `neg()`;
@@ -1805,7 +2149,10 @@ impl<'a> Cx<'a> {
             let next = match &e {
                 ast::Expr::Call(c) => {
                     let name = c.name_token();
-                    let is = |what: &str| name.as_ref().is_some_and(|t| t.text().eq_ignore_ascii_case(what));
+                    let is = |what: &str| {
+                        name.as_ref()
+                            .is_some_and(|t| t.text().eq_ignore_ascii_case(what))
+                    };
                     let (which, flag) = if is("abs") {
                         ("abs", &mut mods.abs)
                     } else if is("neg") {
@@ -1831,16 +2178,23 @@ impl<'a> Cx<'a> {
                     mods.abs = true;
                     match a.expr() {
                         Some(inner) => inner,
-                        None => return Err(EncodeError::new(a.syntax().text_range(), "expected an operand")),
+                        None => {
+                            return Err(EncodeError::new(
+                                a.syntax().text_range(),
+                                "expected an operand",
+                            ))
+                        }
                     }
                 }
                 ast::Expr::Prefix(p) if p.op().is_some_and(|t| t.kind() == SyntaxKind::MINUS) => {
                     let Some(inner) = p.expr() else { break };
                     let strip = match &inner {
                         ast::Expr::Register(_) | ast::Expr::RegIndex(_) | ast::Expr::Abs(_) => true,
-                        ast::Expr::Call(c) => c
-                            .name_token()
-                            .is_some_and(|t| ["abs", "neg", "sext"].iter().any(|n| t.text().eq_ignore_ascii_case(n))),
+                        ast::Expr::Call(c) => c.name_token().is_some_and(|t| {
+                            ["abs", "neg", "sext"]
+                                .iter()
+                                .any(|n| t.text().eq_ignore_ascii_case(n))
+                        }),
                         ast::Expr::NameRef(n) => n
                             .name_token()
                             .is_some_and(|t| self.register_symbol(t.text()).is_some()),
@@ -1871,7 +2225,9 @@ impl<'a> Cx<'a> {
         let mut node = green;
         let mut start = expr.range().start();
         if node.kind() == tree::raw(SyntaxKind::PREFIX_EXPR) {
-            let [minus, NodeOrToken::Node(inner)] = two_children(node)? else { return None };
+            let [minus, NodeOrToken::Node(inner)] = two_children(node)? else {
+                return None;
+            };
             if minus.kind() != tree::raw(SyntaxKind::MINUS) {
                 return None;
             }
@@ -1885,7 +2241,8 @@ impl<'a> Cx<'a> {
             let open = children.next()?.into_token()?;
             let inner = children.next()?.into_node()?;
             let close = children.next()?.into_token()?;
-            let bars = open.kind() == tree::raw(SyntaxKind::PIPE) && close.kind() == tree::raw(SyntaxKind::PIPE);
+            let bars = open.kind() == tree::raw(SyntaxKind::PIPE)
+                && close.kind() == tree::raw(SyntaxKind::PIPE);
             if !bars || children.next().is_some() {
                 return None;
             }
@@ -1895,10 +2252,19 @@ impl<'a> Cx<'a> {
         } else if node.kind() == tree::raw(SyntaxKind::CALL_EXPR) && !mods.neg {
             // `abs(r)`: the name, the parentheses and the register.
             let mut children = node.children();
-            let name = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::NAME))?;
-            let open = children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::L_PAREN))?;
+            let name = children
+                .next()?
+                .into_token()
+                .filter(|t| t.kind() == tree::raw(SyntaxKind::NAME))?;
+            let open = children
+                .next()?
+                .into_token()
+                .filter(|t| t.kind() == tree::raw(SyntaxKind::L_PAREN))?;
             let inner = children.next()?.into_node()?;
-            children.next()?.into_token().filter(|t| t.kind() == tree::raw(SyntaxKind::R_PAREN))?;
+            children
+                .next()?
+                .into_token()
+                .filter(|t| t.kind() == tree::raw(SyntaxKind::R_PAREN))?;
             if children.next().is_some() {
                 return None;
             }
@@ -1919,7 +2285,14 @@ impl<'a> Cx<'a> {
             return None;
         }
         let range = TextRange::at(start, node.text_len());
-        Some((PeeledOperand { outer: expr, green: node, range }, mods))
+        Some((
+            PeeledOperand {
+                outer: expr,
+                green: node,
+                range,
+            },
+            mods,
+        ))
     }
 
     // ---- instruction modifiers -----------------------------------------------------
@@ -1945,16 +2318,25 @@ impl<'a> Cx<'a> {
     /// `name:value` with a known value; an error for a bare `name`.
     pub fn mod_int(&mut self, m: &ModifierRef) -> Result<i64> {
         match m.value()? {
-            None => Err(EncodeError::new(m.range(), format!("expected `:` and a value after `{}`", m.name()))),
+            None => Err(EncodeError::new(
+                m.range(),
+                format!("expected `:` and a value after `{}`", m.name()),
+            )),
             Some(e) => self.known(&e),
         }
     }
 
     /// `name:value` whose value may be pending: returns the value expression too, for a
     /// fixup.
-    pub fn mod_pending<'m, 'i>(&mut self, m: &'m ModifierRef<'i>) -> Result<(Value, ModValue<'m, 'i>)> {
+    pub fn mod_pending<'m, 'i>(
+        &mut self,
+        m: &'m ModifierRef<'i>,
+    ) -> Result<(Value, ModValue<'m, 'i>)> {
         match m.value_syntax()? {
-            None => Err(EncodeError::new(m.range(), format!("expected `:` and a value after `{}`", m.name()))),
+            None => Err(EncodeError::new(
+                m.range(),
+                format!("expected `:` and a value after `{}`", m.name()),
+            )),
             Some(e) => Ok((self.eval(&e)?, e)),
         }
     }
@@ -1969,7 +2351,10 @@ impl<'a> Cx<'a> {
                 let mut bits = 0u32;
                 for (i, item) in list.items().enumerate() {
                     if i as u32 >= n {
-                        return Err(EncodeError::new(range_of(&item), format!("too many elements: at most {n}")));
+                        return Err(EncodeError::new(
+                            range_of(&item),
+                            format!("too many elements: at most {n}"),
+                        ));
                     }
                     match self.known(&item)? {
                         0 => {}
@@ -1994,8 +2379,12 @@ fn check_align(reg: &Reg, align: Align) -> Result<()> {
     let code = reg.code;
     let count = reg.count;
     let bad = match align {
-        Align::Scalar => (count == 2 && !code.is_multiple_of(2)) || (count >= 3 && !code.is_multiple_of(4)),
-        Align::Vector => count > 1 && code < 128 && code / 4 != (code + count - 1) / 4 && !code.is_multiple_of(4),
+        Align::Scalar => {
+            (count == 2 && !code.is_multiple_of(2)) || (count >= 3 && !code.is_multiple_of(4))
+        }
+        Align::Vector => {
+            count > 1 && code < 128 && code / 4 != (code + count - 1) / 4 && !code.is_multiple_of(4)
+        }
         Align::None => false,
     };
     if bad {
@@ -2041,7 +2430,17 @@ fn float_literal(expr: &ast::Expr) -> Option<Option<FloatLit>> {
                 return None;
             }
             let inner = float_literal(&p.expr()?)?;
-            Some(inner.map(|f| if op == SyntaxKind::MINUS { FloatLit { value: -f.value, single: -f.single, ..f } } else { f }))
+            Some(inner.map(|f| {
+                if op == SyntaxKind::MINUS {
+                    FloatLit {
+                        value: -f.value,
+                        single: -f.single,
+                        ..f
+                    }
+                } else {
+                    f
+                }
+            }))
         }
         ast::Expr::Paren(p) => float_literal(&p.expr()?),
         _ => None,
@@ -2075,7 +2474,9 @@ fn short_decimal(text: &str) -> Option<i64> {
     if !starts_well || b.len() > 18 {
         return None;
     }
-    b.iter().try_fold(0i64, |n, &d| d.is_ascii_digit().then(|| n * 10 + (d - b'0') as i64))
+    b.iter().try_fold(0i64, |n, &d| {
+        d.is_ascii_digit().then(|| n * 10 + (d - b'0') as i64)
+    })
 }
 
 #[cfg(test)]
@@ -2106,9 +2507,17 @@ mod tests {
         }
     }
 
-    fn encode(symbols: &'static [(&'static str, RegRange)], src: &str) -> std::result::Result<Encoded, EncodeError> {
+    fn encode(
+        symbols: &'static [(&'static str, RegRange)],
+        src: &str,
+    ) -> std::result::Result<Encoded, EncodeError> {
         let device = Device::from_name("pitcairn").unwrap();
-        let target = Target { device, gen: device.generation(), wave32: false, buggy_fp_lit: false };
+        let target = Target {
+            device,
+            gen: device.generation(),
+            wave32: false,
+            buggy_fp_lit: false,
+        };
         let parse = gcn_syntax::parse(src);
         let instr = parse
             .tree()
@@ -2126,32 +2535,65 @@ mod tests {
     #[test]
     fn constant_symbol_ranges() {
         // dreg = %-12 (inline constant code 204): whole, `[0]` or `[0:n-1]` for n registers.
-        const SYMS: &[(&str, RegRange)] = &[("dreg", RegRange { file: SGPR, first: 204, count: 1 })];
+        const SYMS: &[(&str, RegRange)] = &[(
+            "dreg",
+            RegRange {
+                file: SGPR,
+                first: 204,
+                count: 1,
+            },
+        )];
         for good in ["dreg", "dreg[0]", "dreg[0:1]"] {
             let e = encode(SYMS, &format!("s_xor_b64 s[22:23], {good}, s[62:63]")).unwrap();
             assert_eq!(e.words[..], [0x8996_3ecc], "{good}");
         }
-        assert_eq!(encode(SYMS, "s_xor_b32 s22, dreg[0], s62").unwrap().words[..], [0x8916_3ecc]);
+        assert_eq!(
+            encode(SYMS, "s_xor_b32 s22, dreg[0], s62").unwrap().words[..],
+            [0x8916_3ecc]
+        );
         for bad in ["dreg[1:1]", "dreg[0:2]", "dreg[1:2]"] {
             let src = format!("s_xor_b64 s[22:23], {bad}, s[62:63]");
             let err = encode(SYMS, &src).unwrap_err();
-            assert!(err.message.contains("constant register symbol"), "{bad}: {}", err.message);
+            assert!(
+                err.message.contains("constant register symbol"),
+                "{bad}: {}",
+                err.message
+            );
             assert_eq!(&src[err.range], bad);
         }
         let err = encode(SYMS, "s_xor_b32 s22, dreg[0:1], s62").unwrap_err();
-        assert!(err.message.contains("constant register symbol"), "{}", err.message);
+        assert!(
+            err.message.contains("constant register symbol"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]
     fn source_only_symbol_is_one_register() {
         // k = %execz: one register through the symbol, while `execz` itself stands for any
         // count.
-        const SYMS: &[(&str, RegRange)] = &[("k", RegRange { file: SGPR, first: 252, count: 1 })];
+        const SYMS: &[(&str, RegRange)] = &[(
+            "k",
+            RegRange {
+                file: SGPR,
+                first: 252,
+                count: 1,
+            },
+        )];
         let err = encode(SYMS, "s_xor_b64 s[30:31], k, s[14:15]").unwrap_err();
         assert_eq!(err.message, "required 2 scalar registers, not 1");
         assert_eq!(&"s_xor_b64 s[30:31], k, s[14:15]"[err.range], "k");
-        assert_eq!(encode(SYMS, "s_xor_b64 s[30:31], execz, s[14:15]").unwrap().words[..], [0x899e_0efc]);
-        assert_eq!(encode(SYMS, "s_xor_b32 s30, k, s14").unwrap().words[..], [0x891e_0efc]);
+        assert_eq!(
+            encode(SYMS, "s_xor_b64 s[30:31], execz, s[14:15]")
+                .unwrap()
+                .words[..],
+            [0x899e_0efc]
+        );
+        assert_eq!(
+            encode(SYMS, "s_xor_b32 s30, k, s14").unwrap().words[..],
+            [0x891e_0efc]
+        );
     }
 
     #[test]
@@ -2168,14 +2610,28 @@ mod tests {
 
     #[test]
     fn floats() {
-        assert_eq!(parse_float("6.9551627e+13").unwrap().bits(FloatKind::Single), 0x567d0700);
-        assert_eq!(parse_float("0.51119751l").unwrap().bits(FloatKind::Double), 0x3fe05bbb);
+        assert_eq!(
+            parse_float("6.9551627e+13")
+                .unwrap()
+                .bits(FloatKind::Single),
+            0x567d0700
+        );
+        assert_eq!(
+            parse_float("0.51119751l").unwrap().bits(FloatKind::Double),
+            0x3fe05bbb
+        );
         assert_eq!(parse_float("0x1.8p1").unwrap().value, 3.0);
         assert_eq!(parse_float("1.5e"), None);
         let f = parse_float("0.15915494").unwrap();
         let new = FpRules::default();
-        assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_2, new), Some(248));
-        assert_eq!(inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_0, new), None);
+        assert_eq!(
+            inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_2, new),
+            Some(248)
+        );
+        assert_eq!(
+            inline_constant(&Imm::Float(f), ValueType::Int, Generation::Gcn1_0, new),
+            None
+        );
     }
 
     #[test]
@@ -2185,21 +2641,42 @@ mod tests {
         let g = Generation::Gcn1_2;
         let fl = |t: &str| Imm::Float(parse_float(t).unwrap());
         // Integers are constants only from -16 to 64, whatever their bits.
-        assert_eq!(inline_constant(&Imm::Int(0x4000_0000), ValueType::F32, g, new), None);
-        assert_eq!(inline_constant(&Imm::Int(0x3c00), ValueType::F16, g, new), None);
-        assert_eq!(inline_constant(&Imm::Int(-16), ValueType::F32, g, new), Some(208));
+        assert_eq!(
+            inline_constant(&Imm::Int(0x4000_0000), ValueType::F32, g, new),
+            None
+        );
+        assert_eq!(
+            inline_constant(&Imm::Int(0x3c00), ValueType::F16, g, new),
+            None
+        );
+        assert_eq!(
+            inline_constant(&Imm::Int(-16), ValueType::F32, g, new),
+            Some(208)
+        );
         // A float in another precision than the operand's is a literal.
         assert_eq!(inline_constant(&fl("2.0l"), ValueType::F32, g, new), None);
         assert_eq!(inline_constant(&fl("0.0h"), ValueType::F32, g, new), None);
         assert_eq!(inline_constant(&fl("2.0s"), ValueType::F64, g, new), None);
-        assert_eq!(inline_constant(&fl("2.0l"), ValueType::F64, g, new), Some(244));
+        assert_eq!(
+            inline_constant(&fl("2.0l"), ValueType::F64, g, new),
+            Some(244)
+        );
         // A tiny float whose bits are a small integer is no integer constant.
         assert_eq!(inline_constant(&fl("1e-44"), ValueType::F32, g, new), None);
         // CLRX 0.1.2: single precision everywhere, half only for 0, double never.
-        assert_eq!(inline_constant(&fl("2.0s"), ValueType::F64, g, buggy), Some(244));
+        assert_eq!(
+            inline_constant(&fl("2.0s"), ValueType::F64, g, buggy),
+            Some(244)
+        );
         assert_eq!(inline_constant(&fl("1.0"), ValueType::F16, g, buggy), None);
-        assert_eq!(inline_constant(&fl("0.0"), ValueType::F16, g, buggy), Some(128));
-        assert_eq!(inline_constant(&fl("1.0s"), ValueType::F16, g, buggy), Some(242));
+        assert_eq!(
+            inline_constant(&fl("0.0"), ValueType::F16, g, buggy),
+            Some(128)
+        );
+        assert_eq!(
+            inline_constant(&fl("1.0s"), ValueType::F16, g, buggy),
+            Some(242)
+        );
         assert_eq!(inline_constant(&fl("0.0l"), ValueType::F32, g, buggy), None);
         assert_eq!(fl("1.5").bits(ValueType::F64, buggy), Some(0x3fc0_0000));
         assert_eq!(fl("1.5").bits(ValueType::F64, new), Some(0x3ff8_0000));

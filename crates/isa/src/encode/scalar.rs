@@ -9,10 +9,12 @@ use rowan::GreenNodeData;
 use smallvec::smallvec;
 
 use super::operands::{
-    call_named, expect_operand_count, is_bare_register_name, range_of, word_of, Align, Cx, InstrOperand, Items, ModValue,
-    OperandSyntax, SrcSpec,
+    call_named, expect_operand_count, is_bare_register_name, range_of, word_of, Align, Cx,
+    InstrOperand, Items, ModValue, OperandSyntax, SrcSpec,
 };
-use super::{memory, tree, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value, Words};
+use super::{
+    memory, tree, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value, Words,
+};
 use crate::arch::Generation;
 use crate::lookup::{split_suffix, Suffix};
 use crate::table::{Encoding, Flags, Instruction, Operand, OperandKind};
@@ -29,7 +31,10 @@ pub(super) fn dispatch(
     // The mnemonic, read from the green node (no token allocation).
     let green = instr.syntax().green();
     let Some((tok, offset)) = tree::first_token(&green, SyntaxKind::NAME) else {
-        return Err(vec![EncodeError::new(instr.syntax().text_range(), "expected an instruction")]);
+        return Err(vec![EncodeError::new(
+            instr.syntax().text_range(),
+            "expected an instruction",
+        )]);
     };
     let text = tok.text();
     let mrange = TextRange::at(instr.syntax().text_range().start() + offset, tok.text_len());
@@ -41,7 +46,10 @@ pub(super) fn dispatch(
         all = crate::lookup::lookup(base);
     }
     if all.is_empty() {
-        return Err(vec![EncodeError::new(mrange, format!("unknown instruction `{text}`"))]);
+        return Err(vec![EncodeError::new(
+            mrange,
+            format!("unknown instruction `{text}`"),
+        )]);
     }
     let gen = target.gen;
     let mut rows: [Option<&'static Instruction>; 4] = [None; 4];
@@ -53,16 +61,27 @@ pub(super) fn dispatch(
         }
     }
     if n == 0 {
-        let gens: Vec<&str> = crate::lookup::generations_of(base).iter().map(|g| g.name()).collect();
+        let gens: Vec<&str> = crate::lookup::generations_of(base)
+            .iter()
+            .map(|g| g.name())
+            .collect();
         return Err(vec![EncodeError::new(
             mrange,
-            format!("unknown instruction: `{base}` is not available on {gen} (only on {})", gens.join(", ")),
+            format!(
+                "unknown instruction: `{base}` is not available on {gen} (only on {})",
+                gens.join(", ")
+            ),
         )]);
     }
     let first = rows[0].unwrap();
     if matches!(
         first.encoding,
-        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p | Encoding::Vintrp
+        Encoding::Vop1
+            | Encoding::Vop2
+            | Encoding::Vopc
+            | Encoding::Vop3
+            | Encoding::Vop3p
+            | Encoding::Vintrp
     ) {
         // Two vector rows on one generation: a 32-bit form and a VOP3-only form; `_e64`
         // picks the VOP3-only one.
@@ -124,7 +143,10 @@ fn encode_scalar(
     let mut items = Items::default();
     items.read(instr, green)?;
     // s_waitcnt accepts its counters without `&` between them (juxtaposed operands).
-    let waitcnt = row.operands.first().is_some_and(|o| o.kind == OperandKind::WaitCnt);
+    let waitcnt = row
+        .operands
+        .first()
+        .is_some_and(|o| o.kind == OperandKind::WaitCnt);
     if !waitcnt {
         items.require_commas()?;
     }
@@ -158,13 +180,15 @@ fn encode_scalar(
                 match o.kind {
                     OperandKind::SDst => sdst = sdst_code(cx, o, e, true)?,
                     OperandKind::SSrc => {
-                        let mut spec = SrcSpec::scalar(o.min_regs, o.ty).force_literal(force_literal);
+                        let mut spec =
+                            SrcSpec::scalar(o.min_regs, o.ty).force_literal(force_literal);
                         // clrxasm refuses a literal SSRC1 after a literal SSRC0, even of the
                         // same value (ONLYINLINECONSTS, GCNAsmEncode1.cpp parseSOP2Encoding
                         // and parseSOPCEncoding); it promotes the constants of `_e64` forms
                         // to literals only after parsing.
                         if nsrc == 1 && src0_literal {
-                            spec = spec.no_literal("only one literal can be used in an instruction");
+                            spec =
+                                spec.no_literal("only one literal can be used in an instruction");
                         }
                         let code = cx.src(e, &spec)?.code as u32;
                         if nsrc == 0 && code == 255 {
@@ -181,7 +205,8 @@ fn encode_scalar(
                 }
             }
             Ok(smallvec![match row.encoding {
-                Encoding::Sop2 => 0x8000_0000 | (op & 0x7f) << 23 | sdst << 16 | srcs[1] << 8 | srcs[0],
+                Encoding::Sop2 =>
+                    0x8000_0000 | (op & 0x7f) << 23 | sdst << 16 | srcs[1] << 8 | srcs[0],
                 Encoding::Sop1 => 0xbe80_0000 | sdst << 16 | (op & 0xff) << 8 | srcs[0],
                 _ => 0xbf00_0000 | (op & 0x7f) << 16 | srcs[1] << 8 | srcs[0],
             }])
@@ -197,7 +222,9 @@ fn encode_scalar(
             for (o, e) in ops.iter().zip(&items.operands) {
                 match o.kind {
                     OperandKind::SDst => sdst = sdst_code(cx, o, e, !reads)?,
-                    OperandKind::SImm16 | OperandKind::Imm16 => imm = imm16(cx, e, o.kind == OperandKind::SImm16)?,
+                    OperandKind::SImm16 | OperandKind::Imm16 => {
+                        imm = imm16(cx, e, o.kind == OperandKind::SImm16)?
+                    }
                     OperandKind::RelAddr => imm = branch(cx, &e.expr())?,
                     OperandKind::HwReg => imm = hwreg(cx, &e.expr())?,
                     OperandKind::Imm32 => {
@@ -207,7 +234,9 @@ fn encode_scalar(
                     _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
                 }
             }
-            Ok(smallvec![0xb000_0000 | (op & 0x1f) << 23 | sdst << 16 | (imm & 0xffff)])
+            Ok(smallvec![
+                0xb000_0000 | (op & 0x1f) << 23 | sdst << 16 | (imm & 0xffff)
+            ])
         }
         Encoding::Sopp => {
             let mut imm = 0u32;
@@ -216,7 +245,9 @@ fn encode_scalar(
             } else {
                 for (o, e) in ops.iter().zip(&items.operands) {
                     imm = match o.kind {
-                        OperandKind::SImm16 | OperandKind::Imm16 => imm16(cx, e, o.kind == OperandKind::SImm16)?,
+                        OperandKind::SImm16 | OperandKind::Imm16 => {
+                            imm16(cx, e, o.kind == OperandKind::SImm16)?
+                        }
                         OperandKind::RelAddr => branch(cx, &e.expr())?,
                         OperandKind::SendMsg => sendmsg(cx, &e.expr())?,
                         OperandKind::GprIdxMode => gpr_idx_mode(cx, &e.expr(), 0, 16)?,
@@ -231,7 +262,12 @@ fn encode_scalar(
 }
 
 /// SDST: scalar registers only, aligned for scalar instructions.
-fn sdst_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E, write: bool) -> Result<u32> {
+fn sdst_code<E: OperandSyntax + ?Sized>(
+    cx: &mut Cx<'_>,
+    o: &Operand,
+    e: &E,
+    write: bool,
+) -> Result<u32> {
     Ok(cx.sreg(e, o.min_regs as u32, Align::Scalar, write)?.code8() as u32)
 }
 
@@ -253,7 +289,8 @@ fn imm16<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, e: &E, signed: bool) -> Res
 
 fn float_like<E: OperandSyntax + ?Sized>(e: &E) -> Option<TextRange> {
     let float = e.kind() == SyntaxKind::LITERAL
-        && tree::literal_token(&e.green()).is_some_and(|(_, kind)| kind == SyntaxKind::FLOAT_NUMBER);
+        && tree::literal_token(&e.green())
+            .is_some_and(|(_, kind)| kind == SyntaxKind::FLOAT_NUMBER);
     float.then(|| range_of(e))
 }
 
@@ -261,12 +298,20 @@ fn float_like<E: OperandSyntax + ?Sized>(e: &E) -> Option<TextRange> {
 fn branch(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     let target = match cx.resolver.eval_branch(e) {
         Ok(v) => v,
-        Err(m) => return Err(EncodeError::new(cx.resolver.error_range().unwrap_or_else(|| range_of(e)), m)),
+        Err(m) => {
+            return Err(EncodeError::new(
+                cx.resolver.error_range().unwrap_or_else(|| range_of(e)),
+                m,
+            ))
+        }
     };
     match target {
         Value::Known(v) => {
             if !(-0x8000..=0x7fff).contains(&v) {
-                return Err(EncodeError::new(range_of(e), "jump out of range (more than 32767 words)"));
+                return Err(EncodeError::new(
+                    range_of(e),
+                    "jump out of range (more than 32767 words)",
+                ));
             }
             Ok(v as u32 & 0xffff)
         }
@@ -282,7 +327,10 @@ fn known_param(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<i64> {
     match e {
         ast::Expr::At(a) => match a.expr() {
             Some(inner) => cx.known(&inner),
-            None => Err(EncodeError::new(range_of(e), "expected an expression after `@`")),
+            None => Err(EncodeError::new(
+                range_of(e),
+                "expected an expression after `@`",
+            )),
         },
         _ => cx.known(e),
     }
@@ -298,7 +346,11 @@ fn name_arg(e: &ast::Expr) -> Option<String> {
         return Some(t.text().to_ascii_lowercase());
     }
     let mut s = String::new();
-    for t in e.syntax().descendants_with_tokens().filter_map(|x| x.into_token()) {
+    for t in e
+        .syntax()
+        .descendants_with_tokens()
+        .filter_map(|x| x.into_token())
+    {
         if !t.kind().is_trivia() {
             s.push_str(&t.text().to_ascii_lowercase());
         }
@@ -310,23 +362,34 @@ fn name_arg(e: &ast::Expr) -> Option<String> {
 fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     // clrxasm reads only the function here, not a plain number.
     let Some(call) = call_named(e, "hwreg") else {
-        return Err(EncodeError::new(range_of(e), "expected `hwreg(name, offset, size)`"));
+        return Err(EncodeError::new(
+            range_of(e),
+            "expected `hwreg(name, offset, size)`",
+        ));
     };
     let args: Vec<ast::Expr> = call.args().collect();
     if args.len() != 3 {
-        return Err(EncodeError::new(range_of(e), "expected `hwreg(name, offset, size)`"));
+        return Err(EncodeError::new(
+            range_of(e),
+            "expected `hwreg(name, offset, size)`",
+        ));
     }
     let gen = cx.gen();
     let id = match name_arg(&args[0]) {
-        Some(name) => {
-            match operand_names::hwreg(&name, gen) {
-                Some(n) => n.value,
-                None => {
-                    let later = operand_names::later_note(operand_names::HWREGS, name.strip_prefix("hwreg_").unwrap_or(&name), gen);
-                    return Err(EncodeError::new(range_of(&args[0]), format!("unknown hardware register `{name}` on {gen}{later}")));
-                }
+        Some(name) => match operand_names::hwreg(&name, gen) {
+            Some(n) => n.value,
+            None => {
+                let later = operand_names::later_note(
+                    operand_names::HWREGS,
+                    name.strip_prefix("hwreg_").unwrap_or(&name),
+                    gen,
+                );
+                return Err(EncodeError::new(
+                    range_of(&args[0]),
+                    format!("unknown hardware register `{name}` on {gen}{later}"),
+                ));
             }
-        }
+        },
         None => {
             let v = known_param(cx, &args[0])?;
             cx.known_field(&args[0], v, 6, false)
@@ -336,11 +399,17 @@ fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     // then overflow into the next field: so does this.
     let offset = cx.known(&args[1])?;
     if !(0..32).contains(&offset) {
-        cx.warn(range_of(&args[1]), format!("bit offset {offset} out of range (0-31)"));
+        cx.warn(
+            range_of(&args[1]),
+            format!("bit offset {offset} out of range (0-31)"),
+        );
     }
     let size = cx.known(&args[2])?;
     if !(1..=32).contains(&size) {
-        cx.warn(range_of(&args[2]), format!("bit size {size} out of range (1-32)"));
+        cx.warn(
+            range_of(&args[2]),
+            format!("bit size {size} out of range (1-32)"),
+        );
     }
     let packed = i64::from(id) | offset.wrapping_shl(6) | size.wrapping_sub(1).wrapping_shl(11);
     Ok(packed as u32 & 0xffff)
@@ -350,23 +419,34 @@ fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
 fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     // clrxasm reads only the function here, not a plain number.
     let Some(call) = call_named(e, "sendmsg") else {
-        return Err(EncodeError::new(range_of(e), "expected `sendmsg(message, operation, stream)`"));
+        return Err(EncodeError::new(
+            range_of(e),
+            "expected `sendmsg(message, operation, stream)`",
+        ));
     };
     let args: Vec<ast::Expr> = call.args().collect();
     if args.is_empty() || args.len() > 3 {
-        return Err(EncodeError::new(range_of(e), "expected `sendmsg(message, operation, stream)`"));
+        return Err(EncodeError::new(
+            range_of(e),
+            "expected `sendmsg(message, operation, stream)`",
+        ));
     }
     let gen = cx.gen();
     let msg = match name_arg(&args[0]) {
-        Some(name) => {
-            match operand_names::message(&name, gen) {
-                Some(n) => n.value,
-                None => {
-                    let later = operand_names::later_note(operand_names::MESSAGES, name.strip_prefix("msg_").unwrap_or(&name), gen);
-                    return Err(EncodeError::new(range_of(&args[0]), format!("unknown message `{name}` on {gen}{later}")));
-                }
+        Some(name) => match operand_names::message(&name, gen) {
+            Some(n) => n.value,
+            None => {
+                let later = operand_names::later_note(
+                    operand_names::MESSAGES,
+                    name.strip_prefix("msg_").unwrap_or(&name),
+                    gen,
+                );
+                return Err(EncodeError::new(
+                    range_of(&args[0]),
+                    format!("unknown message `{name}` on {gen}{later}"),
+                ));
             }
-        }
+        },
         None => {
             let v = known_param(cx, &args[0])?;
             cx.known_field(&args[0], v, 4, false)
@@ -375,12 +455,15 @@ fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     let mut value = msg;
     if let Some(op) = args.get(1) {
         let gs_op = match name_arg(op) {
-            Some(name) => {
-                match operand_names::gs_op(&name) {
-                    Some(n) => n.value,
-                    None => return Err(EncodeError::new(range_of(op), format!("unknown GS operation `{name}`"))),
+            Some(name) => match operand_names::gs_op(&name) {
+                Some(n) => n.value,
+                None => {
+                    return Err(EncodeError::new(
+                        range_of(op),
+                        format!("unknown GS operation `{name}`"),
+                    ))
                 }
-            }
+            },
             None => {
                 let v = known_param(cx, op)?;
                 cx.known_field(op, v, 3, false)
@@ -391,7 +474,10 @@ fn sendmsg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
     if let Some(stream) = args.get(2) {
         let id = cx.known(stream)?;
         if !(0..=3).contains(&id) {
-            cx.warn(range_of(stream), format!("stream id {id} out of range (0-3): its low 2 bits are kept"));
+            cx.warn(
+                range_of(stream),
+                format!("stream id {id} out of range (0-3): its low 2 bits are kept"),
+            );
         }
         value |= (id as u32 & 3) << 8;
     }
@@ -409,7 +495,12 @@ fn gpr_idx_mode(cx: &mut Cx<'_>, e: &ast::Expr, shift: u8, bits: u8) -> Result<u
                 Some("src1") => 2,
                 Some("src2") => 4,
                 Some("dst") => 8,
-                _ => return Err(EncodeError::new(range_of(&a), "expected SRC0, SRC1, SRC2 or DST")),
+                _ => {
+                    return Err(EncodeError::new(
+                        range_of(&a),
+                        "expected SRC0, SRC1, SRC2 or DST",
+                    ))
+                }
             };
             v |= bit;
         }
@@ -449,9 +540,17 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     }
     const COUNTERS: [&str; 3] = operand_names::WAIT_COUNTERS;
     // Which counter a term names (0 vmcnt, 1 expcnt, 2 lgkmcnt), and its call.
-    let counter = |e: &ast::Expr| COUNTERS.iter().enumerate().find_map(|(i, n)| call_named(e, n).map(|c| (i, c.clone())));
+    let counter = |e: &ast::Expr| {
+        COUNTERS
+            .iter()
+            .enumerate()
+            .find_map(|(i, n)| call_named(e, n).map(|c| (i, c.clone())))
+    };
     if let Some(at) = operands.iter().find_map(|o| o.comma_before()) {
-        return Err(EncodeError::new(TextRange::empty(at), "unexpected `,`: the counters are joined by `&` or spaces"));
+        return Err(EncodeError::new(
+            TextRange::empty(at),
+            "unexpected `,`: the counters are joined by `&` or spaces",
+        ));
     }
     if let ([only], [term]) = (operands, terms.as_slice()) {
         if counter(term).is_none() {
@@ -462,17 +561,26 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
     for t in &terms {
         match counter(t) {
             Some((which, call)) => counters.push((t, which, call)),
-            None => return Err(EncodeError::new(range_of(t), "expected vmcnt(N), expcnt(N) or lgkmcnt(N)")),
+            None => {
+                return Err(EncodeError::new(
+                    range_of(t),
+                    "expected vmcnt(N), expcnt(N) or lgkmcnt(N)",
+                ))
+            }
         }
     }
     let gen = cx.gen();
-    let [vm_mask, exp_mask, lgkm_mask] = [0, 1, 2].map(|which| operand_names::wait_counter_max(which, gen));
+    let [vm_mask, exp_mask, lgkm_mask] =
+        [0, 1, 2].map(|which| operand_names::wait_counter_max(which, gen));
     let (mut vm, mut exp, mut lgkm) = (vm_mask, exp_mask, lgkm_mask);
     let mut given = [false; 3];
     for (t, which, call) in counters {
         let name = COUNTERS[which];
         if std::mem::replace(&mut given[which], true) {
-            cx.warn(range_of(t), format!("`{name}` is given twice: the last one counts"));
+            cx.warn(
+                range_of(t),
+                format!("`{name}` is given twice: the last one counts"),
+            );
         }
         let mut args = call.args();
         let (Some(a), None) = (args.next(), args.next()) else {
@@ -481,7 +589,10 @@ fn waitcnt_value(cx: &mut Cx<'_>, operands: &[InstrOperand]) -> Result<u32> {
         let v = cx.known(&a)?;
         let mask = [vm_mask, exp_mask, lgkm_mask][which];
         if !(0..=i64::from(mask)).contains(&v) {
-            cx.warn(range_of(&a), format!("`{name}` value {v} out of range (0-{mask}): its low bits are kept"));
+            cx.warn(
+                range_of(&a),
+                format!("`{name}` value {v} out of range (0-{mask}): its low bits are kept"),
+            );
         }
         match which {
             0 => vm = v as u32 & mask,
@@ -520,10 +631,16 @@ fn smrd(
                     match cx.reg(e)? {
                         // A register name that is no offset register (`vccz`) names the
                         // symbol of that name, as in clrxasm.
-                        Some(reg) if !reg.is_scalar() && !reg.is_vgpr() && is_bare_register_name(&e.expr()) => {}
+                        Some(reg)
+                            if !reg.is_scalar()
+                                && !reg.is_vgpr()
+                                && is_bare_register_name(&e.expr()) => {}
                         Some(reg) => {
                             if !reg.is_scalar() {
-                                return Err(EncodeError::new(range_of(e), "expected a scalar register or an offset"));
+                                return Err(EncodeError::new(
+                                    range_of(e),
+                                    "expected a scalar register or an offset",
+                                ));
                             }
                             cx.check_scalar(&reg, 1, Align::None)?;
                             cx.use_reg(&reg, false);
@@ -536,7 +653,10 @@ fn smrd(
                 let gen = cx.gen();
                 if lit.is_some() || force_literal {
                     if gen < Generation::Gcn1_1 {
-                        return Err(EncodeError::new(range_of(e), "a literal offset needs GCN 1.1"));
+                        return Err(EncodeError::new(
+                            range_of(e),
+                            "a literal offset needs GCN 1.1",
+                        ));
                     }
                     cx.src(e, &SrcSpec::scalar(1, o.ty).force_literal(true))?;
                     offset = 0xff;
@@ -560,12 +680,18 @@ fn smrd(
             _ => return Err(EncodeError::new(range_of(e), "unsupported operand")),
         }
     }
-    Ok(smallvec![0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset])
+    Ok(smallvec![
+        0xc000_0000 | (op & 0x1f) << 22 | sdst << 15 | (sbase >> 1) << 9 | imm << 8 | offset
+    ])
 }
 
 /// Whether a source encoded as a literal under `_e64` would be one without it: a
 /// `lit()`, a pending value or a value that is no inline constant.
-fn written_literal<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, e: &E, spec: &SrcSpec) -> Result<bool> {
+fn written_literal<E: OperandSyntax + ?Sized>(
+    cx: &mut Cx<'_>,
+    e: &E,
+    spec: &SrcSpec,
+) -> Result<bool> {
     if e.kind() == SyntaxKind::CALL_EXPR && call_named(&e.expr(), "lit").is_some() {
         return Ok(true);
     }
@@ -578,13 +704,22 @@ fn written_literal<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, e: &E, spec: &Src
 fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) -> Result<u32> {
     let reg = cx.sreg(e, o.min_regs as u32, Align::None, false)?;
     if reg.code % 2 != 0 && reg.kind == super::operands::RegKind::Sgpr {
-        return Err(EncodeError::new(reg.range, "unaligned scalar register range"));
+        return Err(EncodeError::new(
+            reg.range,
+            "unaligned scalar register range",
+        ));
     }
     Ok(reg.code8() as u32)
 }
 
 /// SMEM (GCN 1.2/1.4, and GCN 1.5's layout).
-fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whole: TextRange) -> Result<Words> {
+fn smem(
+    cx: &mut Cx<'_>,
+    row: &'static Instruction,
+    op: u32,
+    items: &Items,
+    whole: TextRange,
+) -> Result<Words> {
     let gen = cx.gen();
     let gfx10 = gen.is_gfx10();
     let ops = row.operands;
@@ -593,7 +728,9 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     let mut operands = &items.operands[..];
     while operands.len() > ops.len() {
         let last = &operands[operands.len() - 1];
-        let Some(word) = word_of(&last.expr()) else { break };
+        let Some(word) = word_of(&last.expr()) else {
+            break;
+        };
         match word.text().to_ascii_lowercase().as_str() {
             "glc" => glc = true,
             "nv" if gen >= Generation::Gcn1_4 => nv = true,
@@ -645,7 +782,10 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
                 has_offset_operand = true;
                 if let Some(reg) = cx.reg(e)? {
                     if !reg.is_scalar() {
-                        return Err(EncodeError::new(range_of(e), "expected a scalar register or an offset"));
+                        return Err(EncodeError::new(
+                            range_of(e),
+                            "expected a scalar register or an offset",
+                        ));
                     }
                     cx.check_scalar(&reg, 1, Align::None)?;
                     if store_like && gen == Generation::Gcn1_2 && !reg.is_m0() {
@@ -681,7 +821,10 @@ fn smem(cx: &mut Cx<'_>, row: &'static Instruction, op: u32, items: &Items, whol
     }
     if let Some((v, e)) = &offset_mod {
         if !has_offset_operand {
-            return Err(EncodeError::new(range_of(e), "this instruction takes no offset"));
+            return Err(EncodeError::new(
+                range_of(e),
+                "this instruction takes no offset",
+            ));
         }
         match *v {
             Value::Known(v) => offset = cx.known_field(e, v, offset_bits, gfx10),
@@ -718,7 +861,9 @@ mod tests {
     use gcn_syntax::ast;
 
     use crate::encode::operands::parse_int;
-    use crate::encode::{encode_instruction, EncodeError, Encoded, FixupKind, RegRange, Resolver, Target, Value};
+    use crate::encode::{
+        encode_instruction, EncodeError, Encoded, FixupKind, RegRange, Resolver, Target, Value,
+    };
     use crate::Device;
 
     /// Integer literals are known; the symbol `vccz` is 33 once `defined`, pending before;
@@ -730,11 +875,15 @@ mod tests {
     impl Resolver for Vccz {
         fn eval(&mut self, expr: &ast::Expr) -> Result<Value, String> {
             match expr {
-                ast::Expr::Literal(l) => {
-                    l.token().and_then(|t| parse_int(t.text())).map(Value::Known).ok_or_else(|| "not an integer".into())
-                }
+                ast::Expr::Literal(l) => l
+                    .token()
+                    .and_then(|t| parse_int(t.text()))
+                    .map(Value::Known)
+                    .ok_or_else(|| "not an integer".into()),
                 // The core evaluates a register name alone as the symbol of that name.
-                ast::Expr::Register(r) if r.name_token().is_some_and(|t| t.text() == "vccz") && self.defined => {
+                ast::Expr::Register(r)
+                    if r.name_token().is_some_and(|t| t.text() == "vccz") && self.defined =>
+                {
                     Ok(Value::Known(33))
                 }
                 _ => Ok(Value::Pending),
@@ -750,7 +899,12 @@ mod tests {
 
     fn encode(src: &str, defined: bool) -> Result<Encoded, EncodeError> {
         let device = Device::from_name("pitcairn").unwrap();
-        let target = Target { device, gen: device.generation(), wave32: false, buggy_fp_lit: false };
+        let target = Target {
+            device,
+            gen: device.generation(),
+            wave32: false,
+            buggy_fp_lit: false,
+        };
         let parse = gcn_syntax::parse(src);
         let instr = parse
             .tree()
@@ -772,11 +926,24 @@ mod tests {
         assert_eq!(pending.words[..], [0xc019_3b00]);
         assert_eq!(pending.fixups.len(), 1);
         let f = &pending.fixups[0];
-        assert_eq!((f.word, f.shift, f.bits, f.kind), (0, 0, 8, FixupKind::Value));
+        assert_eq!(
+            (f.word, f.shift, f.bits, f.kind),
+            (0, 0, 8, FixupKind::Value)
+        );
         assert_eq!(&src[crate::encode::operands::range_of(&f.expr)], "vccz");
         // Scalar registers stay registers; a VGPR is refused.
-        assert_eq!(encode("s_load_dword s50, s[58:59], m0", true).unwrap().words[..], [0xc019_3a7c]);
-        assert_eq!(encode("s_load_dword s50, s[58:59], s5", true).unwrap().words[..], [0xc019_3a05]);
+        assert_eq!(
+            encode("s_load_dword s50, s[58:59], m0", true)
+                .unwrap()
+                .words[..],
+            [0xc019_3a7c]
+        );
+        assert_eq!(
+            encode("s_load_dword s50, s[58:59], s5", true)
+                .unwrap()
+                .words[..],
+            [0xc019_3a05]
+        );
         assert!(encode("s_load_dword s50, s[58:59], v5", true).is_err());
     }
 }

@@ -75,7 +75,10 @@ pub(crate) fn register_parts(
 /// `None` for any other shape.
 pub(crate) fn plain_register(node: &GreenNodeData) -> Option<(&[u8], Option<&GreenNodeData>)> {
     let mut children = node.children();
-    let name = children.next()?.into_token().filter(|t| t.kind() == raw(SyntaxKind::NAME))?;
+    let name = children
+        .next()?
+        .into_token()
+        .filter(|t| t.kind() == raw(SyntaxKind::NAME))?;
     let index = match children.next() {
         None => None,
         Some(NodeOrToken::Node(n)) if n.kind() == raw(SyntaxKind::REG_RANGE) => Some(n),
@@ -92,7 +95,9 @@ pub(crate) fn short_decimal(digits: &[u8]) -> Option<i64> {
     if digits.is_empty() || digits.len() > 9 {
         return None;
     }
-    digits.iter().try_fold(0i64, |n, &d| d.is_ascii_digit().then(|| n * 10 + (d - b'0') as i64))
+    digits.iter().try_fold(0i64, |n, &d| {
+        d.is_ascii_digit().then(|| n * 10 + (d - b'0') as i64)
+    })
 }
 
 /// `[a:b]` or `[a]` (a `REG_RANGE` node) written with plain decimal numbers and nothing
@@ -122,9 +127,14 @@ pub(crate) fn plain_index(range: &GreenNodeData) -> Option<(i64, i64)> {
 /// A `LITERAL` node holding only a decimal `INT_NUMBER` without leading zeros (`0`,
 /// `17`; `017` is octal): its value.
 fn plain_int(element: Element<'_>) -> Option<i64> {
-    let node = element.into_node().filter(|n| n.kind() == raw(SyntaxKind::LITERAL))?;
+    let node = element
+        .into_node()
+        .filter(|n| n.kind() == raw(SyntaxKind::LITERAL))?;
     let mut children = node.children();
-    let token = children.next()?.into_token().filter(|t| t.kind() == raw(SyntaxKind::INT_NUMBER))?;
+    let token = children
+        .next()?
+        .into_token()
+        .filter(|t| t.kind() == raw(SyntaxKind::INT_NUMBER))?;
     let digits = token.text().as_bytes();
     if children.next().is_some() || (digits.len() > 1 && digits[0] == b'0') {
         return None;

@@ -11,8 +11,22 @@ pub fn completion(state: &State, params: CompletionParams) -> Option<CompletionR
     let uri = &params.text_document_position.text_document.uri;
     let document = state.snapshot(uri)?;
     let encoding = state.encoding();
-    let offset = convert::offset(&document.rope, params.text_document_position.position, encoding);
+    let offset = convert::offset(
+        &document.rope,
+        params.text_document_position.position,
+        encoding,
+    );
     let (generation, format) = super::defaults::defaults(state, uri);
-    let completions = gcn_ide::completions(&document.parse, &document.index(), offset, generation, format);
-    Some(CompletionResponse::List(convert::completions(&document.rope, &completions, encoding)))
+    let completions = gcn_ide::completions(
+        &document.parse,
+        &document.index(),
+        offset,
+        generation,
+        format,
+    );
+    Some(CompletionResponse::List(convert::completions(
+        &document.rope,
+        &completions,
+        encoding,
+    )))
 }

@@ -15,7 +15,9 @@ pub fn parse(value: &Value) -> Result<Option<gcn_ide::Settings>, String> {
     if value.is_null() {
         return Ok(None);
     }
-    serde_json::from_value(value.clone()).map(Some).map_err(|e| format!("gcn: bad settings ({e}); the previous ones stay"))
+    serde_json::from_value(value.clone())
+        .map(Some)
+        .map_err(|e| format!("gcn: bad settings ({e}); the previous ones stay"))
 }
 
 pub async fn did_change_configuration(server: &Server, settings: Value) {
@@ -25,6 +27,11 @@ pub async fn did_change_configuration(server: &Server, settings: Value) {
             diagnostics::reanalyse_all(server);
         }
         Ok(None) => {}
-        Err(message) => server.client.show_message(MessageType::ERROR, message).await,
+        Err(message) => {
+            server
+                .client
+                .show_message(MessageType::ERROR, message)
+                .await
+        }
     }
 }

@@ -11,5 +11,8 @@ use crate::server::State;
 pub fn defaults(state: &State, uri: &Url) -> (Generation, Formats) {
     let settings = state.settings.lock().unwrap().clone();
     let options = gcn_ide::file_options(&document_path(uri), &settings).asm_options();
-    (options.device.generation(), gcn_ide::scan::formats_of(options.format))
+    (
+        options.device.generation(),
+        gcn_ide::scan::formats_of(options.format),
+    )
 }

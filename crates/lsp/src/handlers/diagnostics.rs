@@ -24,17 +24,27 @@ use crate::server::{Server, State};
 /// The path a document is analysed under: its file, or for another scheme (an unsaved
 /// buffer) its URI's path, which names no file.
 pub fn document_path(uri: &Url) -> PathBuf {
-    uri.to_file_path().unwrap_or_else(|_| PathBuf::from(uri.path()))
+    uri.to_file_path()
+        .unwrap_or_else(|_| PathBuf::from(uri.path()))
 }
 
 /// The LSP diagnostics of an analysis of `document`.
-pub fn diagnostics(document: &Document, analysis: &Analysis, encoding: PositionEncoding) -> Vec<Diagnostic> {
+pub fn diagnostics(
+    document: &Document,
+    analysis: &Analysis,
+    encoding: PositionEncoding,
+) -> Vec<Diagnostic> {
     to_lsp(document, &analysis.diagnostics, analysis, encoding)
 }
 
 /// `diags`, of `document`, in LSP terms; the other files their related places name are
 /// read as `analysis` read them.
-fn to_lsp(document: &Document, diags: &[gcn_ide::Diagnostic], analysis: &Analysis, encoding: PositionEncoding) -> Vec<Diagnostic> {
+fn to_lsp(
+    document: &Document,
+    diags: &[gcn_ide::Diagnostic],
+    analysis: &Analysis,
+    encoding: PositionEncoding,
+) -> Vec<Diagnostic> {
     let mut indexes: HashMap<&Path, Option<LineIndex>> = HashMap::new();
     diags
         .iter()
@@ -44,9 +54,13 @@ fn to_lsp(document: &Document, diags: &[gcn_ide::Diagnostic], analysis: &Analysi
                 .related
                 .iter()
                 .filter_map(|r| {
-                    let index = indexes.entry(&r.file).or_insert_with(|| match analysis.file_text(&r.file) {
-                        Some(text) => Some(LineIndex::new(text)),
-                        None => gcn_ide::read_source(&r.file).ok().map(|t| LineIndex::new(&t)),
+                    let index = indexes.entry(&r.file).or_insert_with(|| {
+                        match analysis.file_text(&r.file) {
+                            Some(text) => Some(LineIndex::new(text)),
+                            None => gcn_ide::read_source(&r.file)
+                                .ok()
+                                .map(|t| LineIndex::new(&t)),
+                        }
                     });
                     let (start, end) = index.as_ref()?.range(r.range, encoding);
                     let uri = Url::from_file_path(&r.file).ok()?;
@@ -75,7 +89,9 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
             tokio::time::sleep(delay).await;
         }
         let uri = task_uri;
-        let Some(analysis) = analyse(&state, &uri, revision).await else { return };
+        let Some(analysis) = analyse(&state, &uri, revision).await else {
+            return;
+        };
         let _publishing = state.publish.lock().await;
         let Some(document) = state.snapshot(&uri).filter(|d| d.revision == revision) else {
             return;
@@ -86,10 +102,15 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
             None => diagnostics(&document, &analysis, state.encoding()),
         };
         if state.is_current(&uri, revision) {
-            client.publish_diagnostics(uri.clone(), diagnostics, Some(document.version)).await;
+            client
+                .publish_diagnostics(uri.clone(), diagnostics, Some(document.version))
+                .await;
             publish_included(&state, &client, &uri, &analysis).await;
             publish_config_problems(&state, &client, &analysis).await;
-            if state.inlay_refresh.load(std::sync::atomic::Ordering::Relaxed) {
+            if state
+                .inlay_refresh
+                .load(std::sync::atomic::Ordering::Relaxed)
+            {
                 // Not awaited here: this task is aborted by the next change, and
                 // tower-lsp must not see the wait for the client's answer dropped.
                 let client = client.clone();
@@ -125,7 +146,11 @@ async fn analyse(state: &Arc<State>, uri: &Url, revision: u64) -> Option<Arc<Ana
         return Some(analysis);
     }
     let cancel = Arc::new(AtomicBool::new(false));
-    state.running.lock().unwrap().insert(uri.clone(), cancel.clone());
+    state
+        .running
+        .lock()
+        .unwrap()
+        .insert(uri.clone(), cancel.clone());
     let input = AnalysisInput {
         path: document_path(uri),
         text: document.shared_text(),
@@ -135,12 +160,18 @@ async fn analyse(state: &Arc<State>, uri: &Url, revision: u64) -> Option<Arc<Ana
         cancel: Some(cancel),
         encode_cache: Some(state.encode_cache(uri)),
     };
-    let analysis = tokio::task::spawn_blocking(move || gcn_ide::analyse(input)).await.ok()?;
+    let analysis = tokio::task::spawn_blocking(move || gcn_ide::analyse(input))
+        .await
+        .ok()?;
     if analysis.cancelled || !state.is_current(uri, revision) {
         return None;
     }
     let analysis = Arc::new(analysis);
-    state.analyses.lock().unwrap().insert(uri.clone(), (revision, analysis.clone()));
+    state
+        .analyses
+        .lock()
+        .unwrap()
+        .insert(uri.clone(), (revision, analysis.clone()));
     Some(analysis)
 }
 
@@ -160,7 +191,11 @@ pub(crate) fn open_files(state: &State, uri: &Url) -> OpenFiles {
 /// The diagnostics an open document shows as a file that another open document
 /// includes: those that source's latest analysis made in it, if it read the document's
 /// current text (else that source is being analysed again, and publishes them then).
-fn includer_view(state: &State, uri: &Url, document: &Document) -> Option<(Arc<Analysis>, Vec<gcn_ide::Diagnostic>)> {
+fn includer_view(
+    state: &State,
+    uri: &Url,
+    document: &Document,
+) -> Option<(Arc<Analysis>, Vec<gcn_ide::Diagnostic>)> {
     let includer = includer_of(state, uri, document)?;
     let diagnostics = includer.diagnostics_in(&gcn_ide::analysis::normalize(&document_path(uri)));
     Some((includer, diagnostics))
@@ -181,18 +216,34 @@ pub(crate) fn includer_of(state: &State, uri: &Url, document: &Document) -> Opti
 
 /// After the diagnostics of `uri` (analysed as `analysis`) are published: those of
 /// the open documents it includes, as this analysis found them there.
-async fn publish_included(state: &State, client: &tower_lsp::Client, uri: &Url, analysis: &Analysis) {
+async fn publish_included(
+    state: &State,
+    client: &tower_lsp::Client,
+    uri: &Url,
+    analysis: &Analysis,
+) {
     for path in &analysis.included {
-        let Ok(included) = Url::from_file_path(path) else { continue };
+        let Ok(included) = Url::from_file_path(path) else {
+            continue;
+        };
         if included == *uri {
             continue;
         }
-        let Some(document) = state.snapshot(&included) else { continue };
+        let Some(document) = state.snapshot(&included) else {
+            continue;
+        };
         if analysis.file_text(path) != Some(&*document.shared_text()) {
             continue;
         }
-        let diagnostics = to_lsp(&document, &analysis.diagnostics_in(path), analysis, state.encoding());
-        client.publish_diagnostics(included, diagnostics, Some(document.version)).await;
+        let diagnostics = to_lsp(
+            &document,
+            &analysis.diagnostics_in(path),
+            analysis,
+            state.encoding(),
+        );
+        client
+            .publish_diagnostics(included, diagnostics, Some(document.version))
+            .await;
     }
 }
 
@@ -202,7 +253,11 @@ pub fn reanalyse_includers(server: &Server, path: &Path) {
     let path = gcn_ide::analysis::normalize(path);
     let includers: Vec<Url> = {
         let analyses = server.state.analyses.lock().unwrap();
-        analyses.iter().filter(|(_, (_, a))| a.included.contains(&path)).map(|(u, _)| u.clone()).collect()
+        analyses
+            .iter()
+            .filter(|(_, (_, a))| a.included.contains(&path))
+            .map(|(u, _)| u.clone())
+            .collect()
     };
     for uri in includers {
         if let Some(revision) = server.state.touch(&uri) {
@@ -214,7 +269,9 @@ pub fn reanalyse_includers(server: &Server, path: &Path) {
 /// Analyses again the open documents among `paths`.
 pub fn reanalyse_open(server: &Server, paths: &[PathBuf]) {
     for path in paths {
-        let Ok(uri) = Url::from_file_path(path) else { continue };
+        let Ok(uri) = Url::from_file_path(path) else {
+            continue;
+        };
         if let Some(revision) = server.state.touch(&uri) {
             schedule(server, uri, revision, server.state.debounce());
         }
@@ -236,10 +293,15 @@ async fn publish_config_problems(state: &State, client: &tower_lsp::Client, anal
     let mut by_file: HashMap<Url, Vec<Diagnostic>> = HashMap::new();
     for problem in &analysis.config_problems {
         let Some(file) = &problem.file else { continue };
-        let Ok(uri) = Url::from_file_path(file) else { continue };
+        let Ok(uri) = Url::from_file_path(file) else {
+            continue;
+        };
         let text = gcn_ide::read_source(file).unwrap_or_default();
         let index = LineIndex::new(&text);
-        let range = problem.range.filter(|r| usize::from(r.end()) <= text.len()).unwrap_or_default();
+        let range = problem
+            .range
+            .filter(|r| usize::from(r.end()) <= text.len())
+            .unwrap_or_default();
         let (start, end) = index.range(range, state.encoding());
         by_file.entry(uri).or_default().push(Diagnostic {
             range: convert::lsp_range(start, end),
@@ -256,8 +318,17 @@ async fn publish_config_problems(state: &State, client: &tower_lsp::Client, anal
     }
     let cleared: Vec<Url> = {
         let mut known = state.config_files.lock().unwrap();
-        let cleared = known.iter().filter(|u| by_file.get(*u).is_some_and(|d| d.is_empty())).cloned().collect();
-        known.extend(by_file.iter().filter(|(_, d)| !d.is_empty()).map(|(u, _)| u.clone()));
+        let cleared = known
+            .iter()
+            .filter(|u| by_file.get(*u).is_some_and(|d| d.is_empty()))
+            .cloned()
+            .collect();
+        known.extend(
+            by_file
+                .iter()
+                .filter(|(_, d)| !d.is_empty())
+                .map(|(u, _)| u.clone()),
+        );
         cleared
     };
     for (uri, diagnostics) in by_file {

@@ -16,12 +16,26 @@ pub async fn hover(state: &Arc<State>, params: HoverParams) -> Option<Hover> {
     diagnostics::current(state, uri).await;
     let document = state.snapshot(uri)?;
     // In a file an open source includes, names are what that source's assembly made.
-    let analysis = diagnostics::includer_of(state, uri, &document).or_else(|| state.current_analysis(uri, document.revision));
+    let analysis = diagnostics::includer_of(state, uri, &document)
+        .or_else(|| state.current_analysis(uri, document.revision));
     let encoding = state.encoding();
-    let offset = convert::offset(&document.rope, params.text_document_position_params.position, encoding);
+    let offset = convert::offset(
+        &document.rope,
+        params.text_document_position_params.position,
+        encoding,
+    );
     let (generation, _) = super::defaults::defaults(state, uri);
     let path = document_path(uri);
-    let program = analysis.as_deref().map(|analysis| gcn_ide::hover::Program { analysis, file: &path });
-    let result = gcn_ide::hover(&document.parse, &document.index(), offset, generation, program)?;
+    let program = analysis.as_deref().map(|analysis| gcn_ide::hover::Program {
+        analysis,
+        file: &path,
+    });
+    let result = gcn_ide::hover(
+        &document.parse,
+        &document.index(),
+        offset,
+        generation,
+        program,
+    )?;
     Some(convert::hover(&document.rope, &result, encoding))
 }

@@ -38,13 +38,24 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
         .and_then(|w| w.inlay_hint.as_ref())
         .and_then(|h| h.refresh_support)
         .unwrap_or(false);
-    state.inlay_refresh.store(refresh, std::sync::atomic::Ordering::Relaxed);
+    state
+        .inlay_refresh
+        .store(refresh, std::sync::atomic::Ordering::Relaxed);
     let watch = super::watched_files::client_can_register(&params.capabilities);
-    state.watch_files.store(watch, std::sync::atomic::Ordering::Relaxed);
+    state
+        .watch_files
+        .store(watch, std::sync::atomic::Ordering::Relaxed);
     #[allow(deprecated)] // `root_uri` is what older clients send instead of folders.
     let folders: Vec<std::path::PathBuf> = match &params.workspace_folders {
-        Some(folders) => folders.iter().filter_map(|f| f.uri.to_file_path().ok()).collect(),
-        None => params.root_uri.iter().filter_map(|u| u.to_file_path().ok()).collect(),
+        Some(folders) => folders
+            .iter()
+            .filter_map(|f| f.uri.to_file_path().ok())
+            .collect(),
+        None => params
+            .root_uri
+            .iter()
+            .filter_map(|u| u.to_file_path().ok())
+            .collect(),
     };
     *state.workspace_folders.lock().unwrap() = folders;
     InitializeResult {
@@ -54,7 +65,9 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
                 TextDocumentSyncOptions {
                     open_close: Some(true),
                     change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                        include_text: Some(false),
+                    })),
                     ..Default::default()
                 },
             )),
@@ -70,21 +83,29 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
                 retrigger_characters: None,
                 work_done_progress_options: Default::default(),
             }),
-            semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
-                legend: convert::semantic_tokens_legend(),
-                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
-                range: Some(true),
-                ..Default::default()
-            })),
+            semantic_tokens_provider: Some(
+                SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+                    legend: convert::semantic_tokens_legend(),
+                    full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                    range: Some(true),
+                    ..Default::default()
+                }),
+            ),
             folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
             selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
-            document_link_provider: Some(DocumentLinkOptions { resolve_provider: Some(false), work_done_progress_options: Default::default() }),
+            document_link_provider: Some(DocumentLinkOptions {
+                resolve_provider: Some(false),
+                work_done_progress_options: Default::default(),
+            }),
             inlay_hint_provider: Some(OneOf::Left(true)),
             definition_provider: Some(OneOf::Left(true)),
             declaration_provider: Some(DeclarationCapability::Simple(true)),
             references_provider: Some(OneOf::Left(true)),
             document_highlight_provider: Some(OneOf::Left(true)),
-            rename_provider: Some(OneOf::Right(RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
+            rename_provider: Some(OneOf::Right(RenameOptions {
+                prepare_provider: Some(true),
+                work_done_progress_options: Default::default(),
+            })),
             workspace_symbol_provider: Some(OneOf::Left(true)),
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: vec![super::on_save::ASSEMBLE.to_string()],

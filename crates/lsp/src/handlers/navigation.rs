@@ -15,7 +15,15 @@ use crate::server::Server;
 /// `position`. That analysis is the one of an open source that includes the document
 /// (and read its current text), so that a name the source defines before its
 /// `.include` is found; else the document's own.
-pub(crate) async fn at(server: &Server, uri: &Url, position: Position) -> Option<(Document, std::sync::Arc<gcn_ide::Analysis>, gcn_ide::TextSize)> {
+pub(crate) async fn at(
+    server: &Server,
+    uri: &Url,
+    position: Position,
+) -> Option<(
+    Document,
+    std::sync::Arc<gcn_ide::Analysis>,
+    gcn_ide::TextSize,
+)> {
     let own = diagnostics::current(&server.state, uri).await?;
     let document = server.state.snapshot(uri)?;
     let analysis = diagnostics::includer_of(&server.state, uri, &document).unwrap_or(own);
@@ -23,40 +31,84 @@ pub(crate) async fn at(server: &Server, uri: &Url, position: Position) -> Option
     Some((document, analysis, offset))
 }
 
-pub async fn definition(server: &Server, params: TextDocumentPositionParams) -> Result<Option<GotoDefinitionResponse>> {
+pub async fn definition(
+    server: &Server,
+    params: TextDocumentPositionParams,
+) -> Result<Option<GotoDefinitionResponse>> {
     let uri = params.text_document.uri;
-    let Some((document, analysis, offset)) = at(server, &uri, params.position).await else { return Ok(None) };
+    let Some((document, analysis, offset)) = at(server, &uri, params.position).await else {
+        return Ok(None);
+    };
     let path = document_path(&uri);
     let targets = gcn_ide::navigation::goto_definition(&analysis, &path, offset);
-    let mut locations = Locations::new(&uri, &document.rope, &path, &analysis, server.state.encoding());
-    let found: Vec<Location> = targets.iter().filter_map(|t| locations.location(&t.file, t.range)).collect();
+    let mut locations = Locations::new(
+        &uri,
+        &document.rope,
+        &path,
+        &analysis,
+        server.state.encoding(),
+    );
+    let found: Vec<Location> = targets
+        .iter()
+        .filter_map(|t| locations.location(&t.file, t.range))
+        .collect();
     Ok((!found.is_empty()).then_some(GotoDefinitionResponse::Array(found)))
 }
 
 pub async fn references(server: &Server, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
     let position = params.text_document_position;
     let uri = position.text_document.uri;
-    let Some((document, analysis, offset)) = at(server, &uri, position.position).await else { return Ok(None) };
-    let path = document_path(&uri);
-    let Some(found) = gcn_ide::navigation::references(&analysis, &path, offset, params.context.include_declaration) else {
+    let Some((document, analysis, offset)) = at(server, &uri, position.position).await else {
         return Ok(None);
     };
-    let mut locations = Locations::new(&uri, &document.rope, &path, &analysis, server.state.encoding());
-    Ok(Some(found.iter().filter_map(|r| locations.location(&r.file, r.range)).collect()))
+    let path = document_path(&uri);
+    let Some(found) = gcn_ide::navigation::references(
+        &analysis,
+        &path,
+        offset,
+        params.context.include_declaration,
+    ) else {
+        return Ok(None);
+    };
+    let mut locations = Locations::new(
+        &uri,
+        &document.rope,
+        &path,
+        &analysis,
+        server.state.encoding(),
+    );
+    Ok(Some(
+        found
+            .iter()
+            .filter_map(|r| locations.location(&r.file, r.range))
+            .collect(),
+    ))
 }
 
-pub async fn highlight(server: &Server, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+pub async fn highlight(
+    server: &Server,
+    params: DocumentHighlightParams,
+) -> Result<Option<Vec<DocumentHighlight>>> {
     let position = params.text_document_position_params;
     let uri = position.text_document.uri;
-    let Some((document, analysis, offset)) = at(server, &uri, position.position).await else { return Ok(None) };
-    let Some(found) = gcn_ide::navigation::highlights(&analysis, &document_path(&uri), offset) else { return Ok(None) };
+    let Some((document, analysis, offset)) = at(server, &uri, position.position).await else {
+        return Ok(None);
+    };
+    let Some(found) = gcn_ide::navigation::highlights(&analysis, &document_path(&uri), offset)
+    else {
+        return Ok(None);
+    };
     let encoding = server.state.encoding();
     Ok(Some(
         found
             .iter()
             .map(|h| DocumentHighlight {
                 range: convert::range(&document.rope, h.range, encoding),
-                kind: Some(if h.write { DocumentHighlightKind::WRITE } else { DocumentHighlightKind::READ }),
+                kind: Some(if h.write {
+                    DocumentHighlightKind::WRITE
+                } else {
+                    DocumentHighlightKind::READ
+                }),
             })
             .collect(),
     ))

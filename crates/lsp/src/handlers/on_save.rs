@@ -24,8 +24,14 @@ pub async fn did_save(server: &Server, uri: Url) {
         }
         Ok(None) => {}
         Err(message) => {
-            server.client.log_message(MessageType::ERROR, &message).await;
-            server.client.show_message(MessageType::ERROR, message).await;
+            server
+                .client
+                .log_message(MessageType::ERROR, &message)
+                .await;
+            server
+                .client
+                .show_message(MessageType::ERROR, message)
+                .await;
         }
     }
 }
@@ -64,17 +70,31 @@ enum Saved {
 
 /// Assembles the open document `uri` and writes its on-save output: the path written,
 /// `None` when no output is set, or why nothing was written.
-async fn assemble(server: &Server, uri: &Url, saved: Saved) -> std::result::Result<Option<PathBuf>, String> {
+async fn assemble(
+    server: &Server,
+    uri: &Url,
+    saved: Saved,
+) -> std::result::Result<Option<PathBuf>, String> {
     let state = server.state.clone();
-    let document = state.snapshot(uri).ok_or_else(|| format!("gcn: {uri} is not open"))?;
+    let document = state
+        .snapshot(uri)
+        .ok_or_else(|| format!("gcn: {uri} is not open"))?;
     let path = diagnostics::document_path(uri);
     let options = gcn_ide::file_options(&path, &state.settings.lock().unwrap());
     if options.on_save_output.is_none() {
         return Ok(None);
     }
     let buffer = document.shared_text();
-    let text = if saved == Saved::Yes { gcn_ide::on_save::saved_text(&path, &buffer) } else { buffer.clone() };
-    let parse = if Arc::ptr_eq(&text, &buffer) { document.parse.clone() } else { gcn_syntax::parse(&text) };
+    let text = if saved == Saved::Yes {
+        gcn_ide::on_save::saved_text(&path, &buffer)
+    } else {
+        buffer.clone()
+    };
+    let parse = if Arc::ptr_eq(&text, &buffer) {
+        document.parse.clone()
+    } else {
+        gcn_syntax::parse(&text)
+    };
     let input = gcn_ide::AnalysisInput {
         path,
         text,
@@ -95,11 +115,17 @@ async fn assemble(server: &Server, uri: &Url, saved: Saved) -> std::result::Resu
         Err(gcn_ide::on_save::NotWritten::NoOutput) => Ok(None),
         // Saving a file that only defines things (written to be included) is no failure.
         Err(gcn_ide::on_save::NotWritten::Nothing) if saved == Saved::Yes => {
-            let message = format!("gcn: nothing written for {}: {}", uri, gcn_ide::on_save::NOTHING_TO_WRITE);
+            let message = format!(
+                "gcn: nothing written for {}: {}",
+                uri,
+                gcn_ide::on_save::NOTHING_TO_WRITE
+            );
             server.client.log_message(MessageType::INFO, message).await;
             Ok(None)
         }
-        Err(gcn_ide::on_save::NotWritten::Nothing) => Err(format!("gcn: {}", gcn_ide::on_save::NOTHING_TO_WRITE)),
+        Err(gcn_ide::on_save::NotWritten::Nothing) => {
+            Err(format!("gcn: {}", gcn_ide::on_save::NOTHING_TO_WRITE))
+        }
         Err(gcn_ide::on_save::NotWritten::Refused(why)) => Err(format!("gcn: {why}")),
     }
 }

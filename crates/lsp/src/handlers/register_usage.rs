@@ -22,7 +22,9 @@ pub async fn register_usage(server: &Server, params: Value) -> Result<Value> {
         .ok_or_else(|| Error::invalid_params("expected { textDocument: { uri } }"))?;
     let uri = document.uri;
     let not_open = || Error::invalid_params(format!("{uri} is not open"));
-    let analysis = diagnostics::current(&server.state, &uri).await.ok_or_else(not_open)?;
+    let analysis = diagnostics::current(&server.state, &uri)
+        .await
+        .ok_or_else(not_open)?;
     let document = server.state.snapshot(&uri).ok_or_else(not_open)?;
     let encoding = server.state.encoding();
     let kernels: Vec<Value> = analysis
@@ -46,10 +48,17 @@ pub async fn register_usage(server: &Server, params: Value) -> Result<Value> {
 }
 
 /// Inlay hints: `SGPR 16 · VGPR 24 · 10 waves` after each kernel's label in `range`.
-pub async fn inlay_hints(server: &Server, params: lsp::InlayHintParams) -> Result<Option<Vec<lsp::InlayHint>>> {
+pub async fn inlay_hints(
+    server: &Server,
+    params: lsp::InlayHintParams,
+) -> Result<Option<Vec<lsp::InlayHint>>> {
     let uri = params.text_document.uri;
-    let Some(analysis) = diagnostics::current(&server.state, &uri).await else { return Ok(None) };
-    let Some(document) = server.state.snapshot(&uri) else { return Ok(None) };
+    let Some(analysis) = diagnostics::current(&server.state, &uri).await else {
+        return Ok(None);
+    };
+    let Some(document) = server.state.snapshot(&uri) else {
+        return Ok(None);
+    };
     let encoding = server.state.encoding();
     let hints = analysis
         .kernels
@@ -75,6 +84,14 @@ pub async fn inlay_hints(server: &Server, params: lsp::InlayHintParams) -> Resul
 }
 
 /// The end of line `line` (before its line break).
-fn line_end(document: &crate::document::Document, line: u32, encoding: gcn_ide::PositionEncoding) -> lsp::Position {
-    convert::position(&document.rope, convert::offset(&document.rope, lsp::Position::new(line, u32::MAX), encoding), encoding)
+fn line_end(
+    document: &crate::document::Document,
+    line: u32,
+    encoding: gcn_ide::PositionEncoding,
+) -> lsp::Position {
+    convert::position(
+        &document.rope,
+        convert::offset(&document.rope, lsp::Position::new(line, u32::MAX), encoding),
+        encoding,
+    )
 }

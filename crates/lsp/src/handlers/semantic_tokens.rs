@@ -26,25 +26,36 @@ pub struct Sent {
     data: Vec<SemanticToken>,
 }
 
-pub async fn full(state: &Arc<State>, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+pub async fn full(
+    state: &Arc<State>,
+    params: SemanticTokensParams,
+) -> Result<Option<SemanticTokensResult>> {
     let uri = params.text_document.uri;
     let encoding = state.encoding();
     off_loop(state, &uri.clone(), move |state, document, cancelled| {
         let tokens = gcn_ide::semantic_tokens_until(&document.parse, None, cancelled)?;
-        let data = convert::semantic_tokens(&document.rope, &document.shared_text(), &tokens, encoding);
+        let data =
+            convert::semantic_tokens(&document.rope, &document.shared_text(), &tokens, encoding);
         let result_id = keep(state, &uri, data.clone());
-        Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(result_id), data }))
+        Some(SemanticTokensResult::Tokens(SemanticTokens {
+            result_id: Some(result_id),
+            data,
+        }))
     })
     .await
 }
 
-pub async fn full_delta(state: &Arc<State>, params: SemanticTokensDeltaParams) -> Result<Option<SemanticTokensFullDeltaResult>> {
+pub async fn full_delta(
+    state: &Arc<State>,
+    params: SemanticTokensDeltaParams,
+) -> Result<Option<SemanticTokensFullDeltaResult>> {
     let uri = params.text_document.uri;
     let previous_id = params.previous_result_id;
     let encoding = state.encoding();
     off_loop(state, &uri.clone(), move |state, document, cancelled| {
         let tokens = gcn_ide::semantic_tokens_until(&document.parse, None, cancelled)?;
-        let data = convert::semantic_tokens(&document.rope, &document.shared_text(), &tokens, encoding);
+        let data =
+            convert::semantic_tokens(&document.rope, &document.shared_text(), &tokens, encoding);
         let mut sent = state.semantic_tokens.lock().unwrap();
         let previous = sent.remove(&uri).filter(|s| s.result_id == previous_id);
         let result_id = next_result_id();
@@ -53,7 +64,10 @@ pub async fn full_delta(state: &Arc<State>, params: SemanticTokensDeltaParams) -
                 result_id: Some(result_id.clone()),
                 edits: diff(&previous.data, &data),
             }),
-            None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(result_id.clone()), data: data.clone() }),
+            None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+                result_id: Some(result_id.clone()),
+                data: data.clone(),
+            }),
         };
         sent.insert(uri.clone(), Sent { result_id, data });
         Some(result)
@@ -61,14 +75,29 @@ pub async fn full_delta(state: &Arc<State>, params: SemanticTokensDeltaParams) -
     .await
 }
 
-pub async fn range(state: &Arc<State>, params: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+pub async fn range(
+    state: &Arc<State>,
+    params: SemanticTokensRangeParams,
+) -> Result<Option<SemanticTokensRangeResult>> {
     let encoding = state.encoding();
-    off_loop(state, &params.text_document.uri, move |_, document, cancelled| {
-        let range = convert::text_range(&document.rope, params.range, encoding);
-        let tokens = gcn_ide::semantic_tokens_until(&document.parse, Some(range), cancelled)?;
-        let data = convert::semantic_tokens(&document.rope, &document.shared_text(), &tokens, encoding);
-        Some(SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data }))
-    })
+    off_loop(
+        state,
+        &params.text_document.uri,
+        move |_, document, cancelled| {
+            let range = convert::text_range(&document.rope, params.range, encoding);
+            let tokens = gcn_ide::semantic_tokens_until(&document.parse, Some(range), cancelled)?;
+            let data = convert::semantic_tokens(
+                &document.rope,
+                &document.shared_text(),
+                &tokens,
+                encoding,
+            );
+            Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
+                result_id: None,
+                data,
+            }))
+        },
+    )
     .await
 }
 
@@ -80,7 +109,9 @@ where
     T: Send + 'static,
     F: FnOnce(&State, &Document, &dyn Fn() -> bool) -> Option<T> + Send + 'static,
 {
-    let Some(document) = state.snapshot(uri) else { return Ok(None) };
+    let Some(document) = state.snapshot(uri) else {
+        return Ok(None);
+    };
     // tower-lsp drops the request's future on `$/cancelRequest` (and the guard with it).
     let guard = CancelOnDrop::default();
     let request_cancelled = guard.0.clone();
@@ -111,7 +142,13 @@ impl Drop for CancelOnDrop {
 /// Keeps `data` as the tokens last sent for `uri`; their new `resultId`.
 fn keep(state: &State, uri: &Url, data: Vec<SemanticToken>) -> String {
     let result_id = next_result_id();
-    state.semantic_tokens.lock().unwrap().insert(uri.clone(), Sent { result_id: result_id.clone(), data });
+    state.semantic_tokens.lock().unwrap().insert(
+        uri.clone(),
+        Sent {
+            result_id: result_id.clone(),
+            data,
+        },
+    );
     result_id
 }
 
@@ -127,7 +164,12 @@ fn next_result_id() -> String {
 pub(crate) fn diff(old: &[SemanticToken], new: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let (old, new) = (&old[prefix..], &new[prefix..]);
-    let suffix = old.iter().rev().zip(new.iter().rev()).take_while(|(a, b)| a == b).count();
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
     let (deleted, inserted) = (&old[..old.len() - suffix], &new[..new.len() - suffix]);
     if deleted.is_empty() && inserted.is_empty() {
         return Vec::new();
@@ -146,15 +188,40 @@ mod tests {
     use super::*;
 
     fn token(n: u32) -> SemanticToken {
-        SemanticToken { delta_line: n / 3, delta_start: n % 3, length: 1 + n % 2, token_type: n % 10, token_modifiers_bitset: 0 }
+        SemanticToken {
+            delta_line: n / 3,
+            delta_start: n % 3,
+            length: 1 + n % 2,
+            token_type: n % 10,
+            token_modifiers_bitset: 0,
+        }
     }
 
     /// `edits` applied to the integers of `old`, as a client applies them.
     fn apply(old: &[SemanticToken], edits: &[SemanticTokensEdit]) -> Vec<u32> {
-        let mut ints: Vec<u32> = old.iter().flat_map(|t| [t.delta_line, t.delta_start, t.length, t.token_type, t.token_modifiers_bitset]).collect();
+        let mut ints: Vec<u32> = old
+            .iter()
+            .flat_map(|t| {
+                [
+                    t.delta_line,
+                    t.delta_start,
+                    t.length,
+                    t.token_type,
+                    t.token_modifiers_bitset,
+                ]
+            })
+            .collect();
         // From the last edit back, so that the earlier offsets stay right.
         for edit in edits.iter().rev() {
-            let data = edit.data.iter().flatten().flat_map(|t| [t.delta_line, t.delta_start, t.length, t.token_type, t.token_modifiers_bitset]);
+            let data = edit.data.iter().flatten().flat_map(|t| {
+                [
+                    t.delta_line,
+                    t.delta_start,
+                    t.length,
+                    t.token_type,
+                    t.token_modifiers_bitset,
+                ]
+            });
             let start = edit.start as usize;
             ints.splice(start..start + edit.delete_count as usize, data);
         }
@@ -176,10 +243,24 @@ mod tests {
     fn one_edit_between_prefix_and_suffix() {
         let old: Vec<_> = [1, 2, 3, 4, 5].map(token).to_vec();
         let new: Vec<_> = [1, 2, 7, 8, 4, 5].map(token).to_vec();
-        assert_eq!(diff(&old, &new), vec![SemanticTokensEdit { start: 10, delete_count: 5, data: Some(vec![token(7), token(8)]) }]);
+        assert_eq!(
+            diff(&old, &new),
+            vec![SemanticTokensEdit {
+                start: 10,
+                delete_count: 5,
+                data: Some(vec![token(7), token(8)])
+            }]
+        );
         // Prefix and suffix never overlap: [1 1] to [1 1 1] inserts one token.
         let (old, new) = ([1, 1].map(token), [1, 1, 1].map(token));
-        assert_eq!(diff(&old, &new), vec![SemanticTokensEdit { start: 10, delete_count: 0, data: Some(vec![token(1)]) }]);
+        assert_eq!(
+            diff(&old, &new),
+            vec![SemanticTokensEdit {
+                start: 10,
+                delete_count: 0,
+                data: Some(vec![token(1)])
+            }]
+        );
         assert_eq!(apply(&new, &diff(&new, &old)), ints(&old));
     }
 

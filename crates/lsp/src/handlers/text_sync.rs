@@ -15,7 +15,10 @@ pub fn did_open(server: &Server, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
     let revision = server.state.next_revision();
     let document = Document::new(&doc.text, doc.version, revision);
-    if let Some(old) = server.state.with_documents(|docs| docs.insert(doc.uri.clone(), document)) {
+    if let Some(old) = server
+        .state
+        .with_documents(|docs| docs.insert(doc.uri.clone(), document))
+    {
         old.mark_replaced();
     }
     diagnostics::schedule(server, doc.uri.clone(), revision, std::time::Duration::ZERO);
@@ -50,7 +53,14 @@ pub async fn did_close(server: &Server, params: DidCloseTextDocumentParams) {
     }
     server.state.set_pending(uri.clone(), None);
     // The open files it included showed what it found in them: now their own.
-    let included = server.state.analyses.lock().unwrap().get(&uri).map(|(_, a)| a.included.clone()).unwrap_or_default();
+    let included = server
+        .state
+        .analyses
+        .lock()
+        .unwrap()
+        .get(&uri)
+        .map(|(_, a)| a.included.clone())
+        .unwrap_or_default();
     server.state.forget(&uri);
     diagnostics::reanalyse_includers(server, &diagnostics::document_path(&uri));
     diagnostics::reanalyse_open(server, &included);

@@ -39,7 +39,12 @@ pub fn register(server: &Server) {
             register_options: Some(options),
         };
         if let Err(e) = client.register_capability(vec![registration]).await {
-            client.log_message(MessageType::WARNING, format!("gcn: file watching not registered: {e}")).await;
+            client
+                .log_message(
+                    MessageType::WARNING,
+                    format!("gcn: file watching not registered: {e}"),
+                )
+                .await;
         }
     });
 }
@@ -51,7 +56,9 @@ pub fn did_change_watched_files(server: &Server, params: DidChangeWatchedFilesPa
         if open.contains(&change.uri) {
             continue;
         }
-        let Ok(path) = change.uri.to_file_path() else { continue };
+        let Ok(path) = change.uri.to_file_path() else {
+            continue;
+        };
         let project_file = path.file_name().is_some_and(|n| n == "gcn.toml");
         if project_file || change.typ != FileChangeType::CHANGED {
             everything = true;

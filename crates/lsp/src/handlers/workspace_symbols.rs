@@ -19,16 +19,33 @@ pub const MAX_FILES: usize = 2000;
 pub const MAX_FILE_SIZE: u64 = 4 << 20;
 pub const MAX_RESULTS: usize = 2000;
 
-pub async fn symbols(server: &Server, params: WorkspaceSymbolParams) -> Result<Option<Vec<SymbolInformation>>> {
-    let analyses: Vec<Arc<gcn_ide::Analysis>> = server.state.analyses.lock().unwrap().values().map(|(_, a)| a.clone()).collect();
+pub async fn symbols(
+    server: &Server,
+    params: WorkspaceSymbolParams,
+) -> Result<Option<Vec<SymbolInformation>>> {
+    let analyses: Vec<Arc<gcn_ide::Analysis>> = server
+        .state
+        .analyses
+        .lock()
+        .unwrap()
+        .values()
+        .map(|(_, a)| a.clone())
+        .collect();
     let folders = server.state.workspace_folders.lock().unwrap().clone();
     let encoding = server.state.encoding();
     let query = params.query;
-    let found = tokio::task::spawn_blocking(move || collect(&analyses, &folders, &query, encoding)).await.unwrap_or_default();
+    let found = tokio::task::spawn_blocking(move || collect(&analyses, &folders, &query, encoding))
+        .await
+        .unwrap_or_default();
     Ok(Some(found))
 }
 
-fn collect(analyses: &[Arc<gcn_ide::Analysis>], folders: &[PathBuf], query: &str, encoding: PositionEncoding) -> Vec<SymbolInformation> {
+fn collect(
+    analyses: &[Arc<gcn_ide::Analysis>],
+    folders: &[PathBuf],
+    query: &str,
+    encoding: PositionEncoding,
+) -> Vec<SymbolInformation> {
     let mut out = Vec::new();
     let mut seen: HashSet<(PathBuf, gcn_ide::TextRange)> = HashSet::new();
     let mut covered: HashSet<PathBuf> = HashSet::new();
@@ -43,8 +60,13 @@ fn collect(analyses: &[Arc<gcn_ide::Analysis>], folders: &[PathBuf], query: &str
             if !seen.insert((s.file.clone(), s.range)) {
                 continue;
             }
-            let index = indexes.entry(s.file.clone()).or_insert_with(|| analysis.file_text(&s.file).map(LineIndex::new));
-            if let Some(info) = index.as_ref().and_then(|index| information(&s, index, encoding)) {
+            let index = indexes
+                .entry(s.file.clone())
+                .or_insert_with(|| analysis.file_text(&s.file).map(LineIndex::new));
+            if let Some(info) = index
+                .as_ref()
+                .and_then(|index| information(&s, index, encoding))
+            {
                 out.push(info);
             }
         }
@@ -60,7 +82,9 @@ fn collect(analyses: &[Arc<gcn_ide::Analysis>], folders: &[PathBuf], query: &str
         if covered.contains(&gcn_ide::analysis::normalize(&file)) {
             continue;
         }
-        let Ok(text) = gcn_ide::read_source(&file) else { continue };
+        let Ok(text) = gcn_ide::read_source(&file) else {
+            continue;
+        };
         let index = LineIndex::new(&text);
         for s in file_symbols(&file, &gcn_syntax::parse(&text), query) {
             if out.len() >= MAX_RESULTS {
@@ -76,7 +100,9 @@ fn collect(analyses: &[Arc<gcn_ide::Analysis>], folders: &[PathBuf], query: &str
 
 /// The `.s` files under `dir` (not in hidden folders or `target`), up to [`MAX_FILES`].
 fn source_files(dir: &Path, files: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
@@ -85,16 +111,25 @@ fn source_files(dir: &Path, files: &mut Vec<PathBuf>) {
         }
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         if kind.is_dir() && !name.starts_with('.') && name != "target" && name != "node_modules" {
             source_files(&entry.path(), files);
-        } else if kind.is_file() && name.ends_with(".s") && entry.metadata().is_ok_and(|m| m.len() <= MAX_FILE_SIZE) {
+        } else if kind.is_file()
+            && name.ends_with(".s")
+            && entry.metadata().is_ok_and(|m| m.len() <= MAX_FILE_SIZE)
+        {
             files.push(entry.path());
         }
     }
 }
 
-fn information(s: &WorkspaceSymbol, index: &LineIndex, encoding: PositionEncoding) -> Option<SymbolInformation> {
+fn information(
+    s: &WorkspaceSymbol,
+    index: &LineIndex,
+    encoding: PositionEncoding,
+) -> Option<SymbolInformation> {
     let (start, end) = index.range(s.range, encoding);
     #[allow(deprecated)] // `deprecated` has no default; `tags` replaces it.
     Some(SymbolInformation {
@@ -102,7 +137,10 @@ fn information(s: &WorkspaceSymbol, index: &LineIndex, encoding: PositionEncodin
         kind: convert::symbol_kind(s.kind),
         tags: None,
         deprecated: None,
-        location: Location::new(Url::from_file_path(&s.file).ok()?, convert::lsp_range(start, end)),
+        location: Location::new(
+            Url::from_file_path(&s.file).ok()?,
+            convert::lsp_range(start, end),
+        ),
         container_name: s.container.clone(),
     })
 }

@@ -196,8 +196,10 @@ fn line_head_index(p: &Parser) -> usize {
     let mut n = 0;
     loop {
         let mut end = n;
-        while matches!(p.nth(end), NAME | INT_NUMBER | BACKSLASH | L_PAREN | R_PAREN | AT)
-            && (end == n || !p.nth_spaced(end))
+        while matches!(
+            p.nth(end),
+            NAME | INT_NUMBER | BACKSLASH | L_PAREN | R_PAREN | AT
+        ) && (end == n || !p.nth_spaced(end))
         {
             end += 1;
         }

@@ -29,12 +29,26 @@ const PREFIX_BP: u8 = 7;
 
 /// Parses one expression; false (with an error) when nothing could start one.
 pub(crate) fn expr(p: &mut Parser, mode: ExprMode) -> bool {
-    expr_with(p, Restrictions { mode, no_pipe: false, words: false })
+    expr_with(
+        p,
+        Restrictions {
+            mode,
+            no_pipe: false,
+            words: false,
+        },
+    )
 }
 
 /// A modifier's value: an expression, or a word such as `2d` or `8_8`.
 pub(crate) fn modifier_expr(p: &mut Parser) -> bool {
-    expr_with(p, Restrictions { mode: ExprMode::Value, no_pipe: false, words: true })
+    expr_with(
+        p,
+        Restrictions {
+            mode: ExprMode::Value,
+            no_pipe: false,
+            words: true,
+        },
+    )
 }
 
 fn expr_with(p: &mut Parser, r: Restrictions) -> bool {
@@ -87,7 +101,12 @@ fn expr_bp_inner(p: &mut Parser, r: Restrictions, min_bp: u8) -> Option<Complete
 
 /// The operators after `lhs`, each nesting the tree a level deeper, up to [`MAX_CHAIN`]
 /// levels: the rest of a longer statement is an error.
-fn operator_chain(p: &mut Parser, r: Restrictions, min_bp: u8, mut lhs: CompletedMarker) -> CompletedMarker {
+fn operator_chain(
+    p: &mut Parser,
+    r: Restrictions,
+    min_bp: u8,
+    mut lhs: CompletedMarker,
+) -> CompletedMarker {
     loop {
         let op = p.current();
         let binary = infix_bp(op, r).is_some_and(|bp| bp >= min_bp);
@@ -136,7 +155,9 @@ fn lone_atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
     }
     let kind = match p.current() {
         INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => LITERAL,
-        NAME if r.mode == ExprMode::Operand && is_register_bytes(p.current_bytes(), false) => REGISTER,
+        NAME if r.mode == ExprMode::Operand && is_register_bytes(p.current_bytes(), false) => {
+            REGISTER
+        }
         NAME => NAME_REF,
         _ => return None,
     };
@@ -160,13 +181,20 @@ fn lone_number_range(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker>
     if !range {
         return None;
     }
-    let kind = if is_register_bytes(p.current_bytes(), true) { REGISTER } else { REG_INDEX };
+    let kind = if is_register_bytes(p.current_bytes(), true) {
+        REGISTER
+    } else {
+        REG_INDEX
+    };
     Some(number_range(p, kind))
 }
 
 /// Tokens that neither an operator (for any `Restrictions`) nor an atom's suffix can be.
 fn ends_expression(kind: SyntaxKind) -> bool {
-    matches!(kind, COMMA | NEWLINE | SEMICOLON | EOF | R_BRACK | R_PAREN | COLON)
+    matches!(
+        kind,
+        COMMA | NEWLINE | SEMICOLON | EOF | R_BRACK | R_PAREN | COLON
+    )
 }
 
 fn operand_or_error(p: &mut Parser, r: Restrictions, min_bp: u8) {
@@ -193,14 +221,20 @@ fn unary(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
         AT => {
             let m = p.start();
             p.bump(AT);
-            let value = Restrictions { mode: ExprMode::Value, ..r };
+            let value = Restrictions {
+                mode: ExprMode::Value,
+                ..r
+            };
             operand_or_error(p, value, PREFIX_BP);
             Some(m.complete(p, AT_EXPR))
         }
         PERCENT => {
             let m = p.start();
             p.bump(PERCENT);
-            let operand = Restrictions { mode: ExprMode::Operand, ..r };
+            let operand = Restrictions {
+                mode: ExprMode::Operand,
+                ..r
+            };
             operand_or_error(p, operand, PREFIX_BP);
             Some(m.complete(p, PERCENT_EXPR))
         }
@@ -209,7 +243,10 @@ fn unary(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
 }
 
 fn atom(p: &mut Parser, r: Restrictions) -> Option<CompletedMarker> {
-    let inner = Restrictions { no_pipe: false, ..r };
+    let inner = Restrictions {
+        no_pipe: false,
+        ..r
+    };
     match p.current() {
         INT_NUMBER | FLOAT_NUMBER | LOCAL_LABEL_REF | STRING | CHAR => Some(p.leaf_node(LITERAL)),
         BAD_NUMBER => {
@@ -264,7 +301,11 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
     if call {
         p.bump(NAME);
         p.bump(L_PAREN);
-        let args = Restrictions { no_pipe: false, mode: ExprMode::Operand, words: r.words };
+        let args = Restrictions {
+            no_pipe: false,
+            mode: ExprMode::Operand,
+            words: r.words,
+        };
         comma_separated(p, args, R_PAREN);
         p.expect(R_PAREN, "`)`");
         return m.complete(p, CALL_EXPR);
@@ -283,7 +324,10 @@ fn name_atom(p: &mut Parser, r: Restrictions) -> CompletedMarker {
 /// of two `LITERAL`s.
 fn number_range(p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
     use Event::{Finish, Token};
-    let start = |kind| Event::Start { kind, forward_parent: None };
+    let start = |kind| Event::Start {
+        kind,
+        forward_parent: None,
+    };
     let (number, colon, bracket) = (start(LITERAL), Token, Token);
     #[rustfmt::skip]
     let events = [
@@ -303,7 +347,11 @@ fn number_range(p: &mut Parser, kind: SyntaxKind) -> CompletedMarker {
 fn reg_range(p: &mut Parser) {
     let m = p.start();
     p.bump(L_BRACK);
-    let r = Restrictions { mode: ExprMode::Value, no_pipe: false, words: false };
+    let r = Restrictions {
+        mode: ExprMode::Value,
+        no_pipe: false,
+        words: false,
+    };
     operand_or_error(p, r, TERNARY_BP + 1);
     if p.eat(COLON) {
         operand_or_error(p, r, TERNARY_BP + 1);
@@ -340,7 +388,13 @@ fn is_special_register(name: &[u8]) -> bool {
     loop {
         match SPECIAL_REGISTER_SLOTS[slot] {
             0 => return false,
-            index if SPECIAL_REGISTERS[index as usize - 1].as_bytes().eq_ignore_ascii_case(name) => return true,
+            index
+                if SPECIAL_REGISTERS[index as usize - 1]
+                    .as_bytes()
+                    .eq_ignore_ascii_case(name) =>
+            {
+                return true
+            }
             _ => slot = (slot + 1) % SPECIAL_REGISTER_SLOTS.len(),
         }
     }
@@ -378,12 +432,44 @@ const fn folded(name: &[u8], i: usize) -> usize {
 
 /// Named registers of every generation (which exist where is the ISA's business).
 pub const SPECIAL_REGISTERS: &[&str] = &[
-    "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "vccz", "execz",
-    "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi", "flat_scratch", "flat_scratch_lo",
-    "flat_scratch_hi", "xnack_mask", "xnack_mask_lo", "xnack_mask_hi", "lds", "lds_direct",
-    "src_lds_direct", "src_shared_base", "src_shared_limit", "src_private_base",
-    "src_private_limit", "pops_exiting_wave_id", "src_pops_exiting_wave_id", "null",
-    "src_vccz", "src_execz", "src_scc", "shared_base", "shared_limit", "private_base",
+    "vcc",
+    "vcc_lo",
+    "vcc_hi",
+    "exec",
+    "exec_lo",
+    "exec_hi",
+    "m0",
+    "scc",
+    "vccz",
+    "execz",
+    "tba",
+    "tba_lo",
+    "tba_hi",
+    "tma",
+    "tma_lo",
+    "tma_hi",
+    "flat_scratch",
+    "flat_scratch_lo",
+    "flat_scratch_hi",
+    "xnack_mask",
+    "xnack_mask_lo",
+    "xnack_mask_hi",
+    "lds",
+    "lds_direct",
+    "src_lds_direct",
+    "src_shared_base",
+    "src_shared_limit",
+    "src_private_base",
+    "src_private_limit",
+    "pops_exiting_wave_id",
+    "src_pops_exiting_wave_id",
+    "null",
+    "src_vccz",
+    "src_execz",
+    "src_scc",
+    "shared_base",
+    "shared_limit",
+    "private_base",
     "private_limit",
 ];
 
@@ -395,9 +481,22 @@ mod tests {
     fn special_registers_are_found_in_any_case() {
         for name in SPECIAL_REGISTERS {
             assert!(is_register_name(name, false), "{name}");
-            assert!(is_register_name(&name.to_ascii_uppercase(), false), "{name}");
+            assert!(
+                is_register_name(&name.to_ascii_uppercase(), false),
+                "{name}"
+            );
         }
-        for name in ["vcc_l", "vccx", "exec_lo1", "m1", "", "flat_scratch_lox", "src", "label", "_"] {
+        for name in [
+            "vcc_l",
+            "vccx",
+            "exec_lo1",
+            "m1",
+            "",
+            "flat_scratch_lox",
+            "src",
+            "label",
+            "_",
+        ] {
             assert!(!is_register_name(name, false), "{name}");
         }
     }
@@ -408,7 +507,10 @@ mod tests {
             assert!(is_register_name(name, false), "{name}");
         }
         for name in ["s", "v", "ttmp"] {
-            assert!(is_register_name(name, true) && !is_register_name(name, false), "{name}");
+            assert!(
+                is_register_name(name, true) && !is_register_name(name, false),
+                "{name}"
+            );
         }
         for name in ["s1x", "sx", "v1.5", "ttm1", "t1", "x1"] {
             assert!(!is_register_name(name, false), "{name}");

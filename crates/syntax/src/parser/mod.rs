@@ -25,7 +25,10 @@ use crate::{SyntaxError, SyntaxKind, SyntaxKind::*};
 pub(crate) enum Event {
     /// Open a node. `forward_parent` points (relatively) at a `Start` that must be opened
     /// around this one: how a finished `1` becomes the left side of `1 + 2`.
-    Start { kind: SyntaxKind, forward_parent: Option<NonZeroU32> },
+    Start {
+        kind: SyntaxKind,
+        forward_parent: Option<NonZeroU32>,
+    },
     Finish,
     /// One non-trivia token.
     Token,
@@ -72,7 +75,12 @@ pub(crate) fn parse_tokens(
         Entry::Statements => statements::statement_list(&mut p),
         Entry::BodyLine => blocks::body_line(&mut p),
     }
-    ParseOutput { events: p.events, errors: p.errors, quiet: p.quiet, ctx: p.ctx }
+    ParseOutput {
+        events: p.events,
+        errors: p.errors,
+        quiet: p.quiet,
+        ctx: p.ctx,
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -111,7 +119,12 @@ pub(crate) struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str, raw: &[Token], ctx: ParseContext) -> Self {
-        let eof = |start, spaced| Tok { kind: EOF, start, len: 0, spaced };
+        let eof = |start, spaced| Tok {
+            kind: EOF,
+            start,
+            len: 0,
+            spaced,
+        };
         let mut tokens = vec![eof(0, false); raw.len() + 1 + EOF_PADDING];
         let mut count = 0;
         let mut offset = 0u32;
@@ -122,8 +135,17 @@ impl<'t> Parser<'t> {
             let trivia = t.kind.is_trivia();
             // A comment over a line break ends the statement: the grammar sees a line
             // break (the tree keeps the comment).
-            let kind = if t.kind == MULTILINE_COMMENT { NEWLINE } else { t.kind };
-            tokens[count] = Tok { kind, start: offset, len: t.len, spaced };
+            let kind = if t.kind == MULTILINE_COMMENT {
+                NEWLINE
+            } else {
+                t.kind
+            };
+            tokens[count] = Tok {
+                kind,
+                start: offset,
+                len: t.len,
+                spaced,
+            };
             count += usize::from(!trivia);
             spaced = trivia;
             offset += t.len;
@@ -134,7 +156,17 @@ impl<'t> Parser<'t> {
         // A token event and one or two node events per token (about 2.4 in dense
         // instructions, 2.7 in varied sources): growing the vector would copy it.
         let events = Vec::with_capacity((count + 1) * 3);
-        Parser { text, tokens, pos: 0, events, errors: Vec::new(), quiet: Vec::new(), ctx, depth: 0, chain: 0 }
+        Parser {
+            text,
+            tokens,
+            pos: 0,
+            events,
+            errors: Vec::new(),
+            quiet: Vec::new(),
+            ctx,
+            depth: 0,
+            chain: 0,
+        }
     }
 
     #[inline]
@@ -238,7 +270,10 @@ impl<'t> Parser<'t> {
     #[inline]
     pub(crate) fn start(&mut self) -> Marker {
         let pos = self.events.len() as u32;
-        self.events.push(Event::Start { kind: EOF, forward_parent: None });
+        self.events.push(Event::Start {
+            kind: EOF,
+            forward_parent: None,
+        });
         Marker { pos, done: false }
     }
 
@@ -249,7 +284,14 @@ impl<'t> Parser<'t> {
         debug_assert_ne!(self.current(), EOF);
         let pos = self.events.len() as u32;
         self.pos += 1;
-        self.events.extend_from_slice(&[Event::Start { kind, forward_parent: None }, Event::Token, Event::Finish]);
+        self.events.extend_from_slice(&[
+            Event::Start {
+                kind,
+                forward_parent: None,
+            },
+            Event::Token,
+            Event::Finish,
+        ]);
         CompletedMarker { pos }
     }
 
@@ -391,7 +433,9 @@ impl CompletedMarker {
     pub(crate) fn precede(self, p: &mut Parser) -> Marker {
         let m = p.start();
         match &mut p.events[self.pos as usize] {
-            Event::Start { forward_parent, .. } => *forward_parent = NonZeroU32::new(m.pos - self.pos),
+            Event::Start { forward_parent, .. } => {
+                *forward_parent = NonZeroU32::new(m.pos - self.pos)
+            }
             _ => unreachable!(),
         }
         m

@@ -54,9 +54,8 @@ pub(crate) fn directive_at(p: &Parser) -> Option<String> {
 /// [`directive_at`] for a statement starting with a dotted name.
 #[inline(never)]
 fn dotted_directive(p: &Parser) -> Option<String> {
-    let is_directive = p.current_bytes().len() > 1
-        && p.nth(1) != EQ
-        && (p.nth(1) != COLON || p.nth_spaced(1));
+    let is_directive =
+        p.current_bytes().len() > 1 && p.nth(1) != EQ && (p.nth(1) != COLON || p.nth_spaced(1));
     is_directive.then(|| p.nth_text(0).to_ascii_lowercase())
 }
 
@@ -138,9 +137,27 @@ pub(crate) fn pseudo_op(p: &mut Parser, name: &str) {
 /// parameter lists, strings compared as text, register declarations.
 fn takes_raw_args(name: &str) -> bool {
     const RAW: &[&str] = &[
-        ".arg", ".macro", ".irp", ".irpc", ".regvar", ".enum", ".kcode", ".printf", ".purgem",
-        ".ifc", ".ifnc", ".ifb", ".ifnb", ".ifeqs", ".ifnes", ".elseifc", ".elseifnc",
-        ".elseifb", ".elseifnb", ".elseifeqs", ".elseifnes",
+        ".arg",
+        ".macro",
+        ".irp",
+        ".irpc",
+        ".regvar",
+        ".enum",
+        ".kcode",
+        ".printf",
+        ".purgem",
+        ".ifc",
+        ".ifnc",
+        ".ifb",
+        ".ifnb",
+        ".ifeqs",
+        ".ifnes",
+        ".elseifc",
+        ".elseifnc",
+        ".elseifb",
+        ".elseifnb",
+        ".elseifeqs",
+        ".elseifnes",
     ];
     RAW.contains(&name)
 }
@@ -148,7 +165,10 @@ fn takes_raw_args(name: &str) -> bool {
 /// Conditions on the raw text of their arguments (the reference's `getStringToCompare`
 /// and blank test): their text is not tokens, and its lexer errors do not count.
 fn compares_raw_text(name: &str) -> bool {
-    matches!(name, ".ifc" | ".ifnc" | ".elseifc" | ".elseifnc" | ".ifb" | ".ifnb" | ".elseifb" | ".elseifnb")
+    matches!(
+        name,
+        ".ifc" | ".ifnc" | ".elseifc" | ".elseifnc" | ".ifb" | ".ifnb" | ".elseifb" | ".elseifnb"
+    )
 }
 
 /// Comma-separated expression arguments; an argument may be empty (`.cws 8,,`).

@@ -294,7 +294,13 @@ pub struct KernelArg {
 #[cfg(test)]
 impl KernelArg {
     /// An argument without address space, qualifiers, flags, alignment or offset.
-    pub fn plain(name: &str, type_name: &str, size: u64, kind: ValueKind, value_type: ValueType) -> KernelArg {
+    pub fn plain(
+        name: &str,
+        type_name: &str,
+        size: u64,
+        kind: ValueKind,
+        value_type: ValueType,
+    ) -> KernelArg {
         KernelArg {
             name: name.into(),
             type_name: type_name.into(),
@@ -433,8 +439,12 @@ fn escape_c(bytes: &[u8]) -> String {
 /// space or a digit, or ends with a space.
 fn yaml_string(s: &str) -> String {
     let b = s.as_bytes();
-    let special = b.iter().any(|&c| !(0x20..0x80).contains(&c) || b"*&!@'\"".contains(&c));
-    let edges = b.first().is_some_and(|c| c.is_ascii_whitespace() || c.is_ascii_digit())
+    let special = b
+        .iter()
+        .any(|&c| !(0x20..0x80).contains(&c) || b"*&!@'\"".contains(&c));
+    let edges = b
+        .first()
+        .is_some_and(|c| c.is_ascii_whitespace() || c.is_ascii_digit())
         || b.last().is_some_and(|c| c.is_ascii_whitespace());
     if special || edges {
         format!("'{}'", escape_c(b))
@@ -477,7 +487,10 @@ pub fn printf_ids(printfs: &[PrintfInfo]) -> Result<Vec<u32>, String> {
 }
 
 /// The metadata YAML. `kernels`: each kernel's name, metadata and descriptor values.
-pub fn yaml(md: &Metadata, kernels: &[(&str, &KernelMetadata, DescriptorValues)]) -> Result<String, String> {
+pub fn yaml(
+    md: &Metadata,
+    kernels: &[(&str, &KernelMetadata, DescriptorValues)],
+) -> Result<String, String> {
     let mut out = String::from("---\n");
     let (major, minor) = md.version.unwrap_or((1, 0));
     out += "Version:         ";
@@ -500,7 +513,11 @@ pub fn yaml(md: &Metadata, kernels: &[(&str, &KernelMetadata, DescriptorValues)]
         out += "  - Name:            ";
         out += name;
         out += "\n    SymbolName:      ";
-        out += &yaml_string(&k.symbol_name.clone().unwrap_or_else(|| format!("{name}@kd")));
+        out += &yaml_string(
+            &k.symbol_name
+                .clone()
+                .unwrap_or_else(|| format!("{name}@kd")),
+        );
         out += "\n";
         if !k.language.is_empty() {
             out += "    Language:        ";
@@ -552,7 +569,10 @@ pub fn yaml(md: &Metadata, kernels: &[(&str, &KernelMetadata, DescriptorValues)]
                 out += &yaml_string(&a.type_name);
                 out += "\n        ";
             }
-            out += &format!("Size:            {}\n        Align:           {}\n", a.size, a.align);
+            out += &format!(
+                "Size:            {}\n        Align:           {}\n",
+                a.size, a.align
+            );
             out += &format!("        ValueKind:       {}\n", a.kind.yaml());
             out += &format!("        ValueType:       {}\n", a.value_type.yaml());
             if a.kind == ValueKind::DynSharedPtr {
@@ -565,7 +585,10 @@ pub fn yaml(md: &Metadata, kernels: &[(&str, &KernelMetadata, DescriptorValues)]
             if matches!(a.kind, ValueKind::Image | ValueKind::Pipe) {
                 out += &format!("        AccQual:         {}\n", a.access.yaml());
             }
-            if matches!(a.kind, ValueKind::GlobalBuffer | ValueKind::Image | ValueKind::Pipe) {
+            if matches!(
+                a.kind,
+                ValueKind::GlobalBuffer | ValueKind::Image | ValueKind::Pipe
+            ) {
                 out += &format!("        ActualAccQual:   {}\n", a.actual_access.yaml());
             }
             for (on, what) in [
@@ -581,28 +604,48 @@ pub fn yaml(md: &Metadata, kernels: &[(&str, &KernelMetadata, DescriptorValues)]
             }
         }
         out += "    CodeProps:       \n";
-        out += &format!("      KernargSegmentSize: {}\n", k.kernarg_segment_size.unwrap_or(d.kernarg_segment_size));
+        out += &format!(
+            "      KernargSegmentSize: {}\n",
+            k.kernarg_segment_size.unwrap_or(d.kernarg_segment_size)
+        );
         out += &format!(
             "      GroupSegmentFixedSize: {}\n",
-            k.group_segment_fixed_size.unwrap_or(u64::from(d.group_segment_size))
+            k.group_segment_fixed_size
+                .unwrap_or(u64::from(d.group_segment_size))
         );
         out += &format!(
             "      PrivateSegmentFixedSize: {}\n",
-            k.private_segment_fixed_size.unwrap_or(u64::from(d.private_segment_size))
+            k.private_segment_fixed_size
+                .unwrap_or(u64::from(d.private_segment_size))
         );
         // As in the reference, the descriptor's alignment is written as stored (log2).
-        out += &format!("      KernargSegmentAlign: {}\n", k.kernarg_segment_align.unwrap_or(u64::from(d.kernarg_segment_align)));
-        let wavefront = k.wavefront_size.unwrap_or_else(|| 1u32.checked_shl(u32::from(d.wavefront_size)).unwrap_or(0));
+        out += &format!(
+            "      KernargSegmentAlign: {}\n",
+            k.kernarg_segment_align
+                .unwrap_or(u64::from(d.kernarg_segment_align))
+        );
+        let wavefront = k
+            .wavefront_size
+            .unwrap_or_else(|| 1u32.checked_shl(u32::from(d.wavefront_size)).unwrap_or(0));
         out += &format!("      WavefrontSize:   {wavefront}\n");
-        out += &format!("      NumSGPRs:        {}\n", k.sgprs.unwrap_or(u32::from(d.sgprs)));
-        out += &format!("      NumVGPRs:        {}\n", k.vgprs.unwrap_or(u32::from(d.vgprs)));
+        out += &format!(
+            "      NumSGPRs:        {}\n",
+            k.sgprs.unwrap_or(u32::from(d.sgprs))
+        );
+        out += &format!(
+            "      NumVGPRs:        {}\n",
+            k.vgprs.unwrap_or(u32::from(d.vgprs))
+        );
         if let Some(n) = k.spilled_sgprs {
             out += &format!("      NumSpilledSGPRs: {n}\n");
         }
         if let Some(n) = k.spilled_vgprs {
             out += &format!("      NumSpilledVGPRs: {n}\n");
         }
-        out += &format!("      MaxFlatWorkGroupSize: {}\n", k.max_flat_work_group_size.unwrap_or(256));
+        out += &format!(
+            "      MaxFlatWorkGroupSize: {}\n",
+            k.max_flat_work_group_size.unwrap_or(256)
+        );
         if set(&k.fixed_work_group_size) {
             out += "      FixedWorkGroupSize:   ";
             out += &array(&k.fixed_work_group_size);
@@ -616,8 +659,18 @@ pub fn yaml(md: &Metadata, kernels: &[(&str, &KernelMetadata, DescriptorValues)]
 mod tests {
     use super::*;
 
-    fn arg(name: &str, type_name: &str, size: u64, align: u64, kind: ValueKind, value_type: ValueType) -> KernelArg {
-        KernelArg { align, ..KernelArg::plain(name, type_name, size, kind, value_type) }
+    fn arg(
+        name: &str,
+        type_name: &str,
+        size: u64,
+        align: u64,
+        kind: ValueKind,
+        value_type: ValueType,
+    ) -> KernelArg {
+        KernelArg {
+            align,
+            ..KernelArg::plain(name, type_name, size, kind, value_type)
+        }
     }
 
     #[test]
@@ -646,7 +699,10 @@ mod tests {
             vgprs: 1,
             ..Default::default()
         };
-        let md = Metadata { version: Some((1, 0)), printfs: Vec::new() };
+        let md = Metadata {
+            version: Some((1, 0)),
+            printfs: Vec::new(),
+        };
         assert_eq!(yaml(&md, &[("vectorAdd", &k, d)]).unwrap(), want);
     }
 
@@ -655,9 +711,21 @@ mod tests {
         let md = Metadata {
             version: Some((3, 5)),
             printfs: vec![
-                PrintfInfo { id: Some(1), arg_sizes: vec![5, 7, 2, 11], format: b"sometext %d %e %f".to_vec() },
-                PrintfInfo { id: Some(2), arg_sizes: vec![], format: b"a:b\n".to_vec() },
-                PrintfInfo { id: None, arg_sizes: vec![16], format: b"x".to_vec() },
+                PrintfInfo {
+                    id: Some(1),
+                    arg_sizes: vec![5, 7, 2, 11],
+                    format: b"sometext %d %e %f".to_vec(),
+                },
+                PrintfInfo {
+                    id: Some(2),
+                    arg_sizes: vec![],
+                    format: b"a:b\n".to_vec(),
+                },
+                PrintfInfo {
+                    id: None,
+                    arg_sizes: vec![16],
+                    format: b"x".to_vec(),
+                },
             ],
         };
         let text = yaml(&md, &[]).unwrap();

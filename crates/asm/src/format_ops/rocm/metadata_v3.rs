@@ -45,12 +45,20 @@ pub fn missing_values(k: &KernelMetadata) -> Vec<&'static str> {
         k.spilled_vgprs.is_some(),
         k.wavefront_size.is_some(),
     ];
-    REQUIRED.iter().zip(given).filter(|(_, g)| !g).map(|(name, _)| *name).collect()
+    REQUIRED
+        .iter()
+        .zip(given)
+        .filter(|(_, g)| !g)
+        .map(|(name, _)| *name)
+        .collect()
 }
 
 /// The v3 metadata. `kernels`: each kernel's name, metadata and descriptor values; each
 /// must have the values of [`REQUIRED`].
-pub fn msgpack(md: &Metadata, kernels: &[(&str, &KernelMetadata, KernelDescriptor)]) -> Result<Vec<u8>, String> {
+pub fn msgpack(
+    md: &Metadata,
+    kernels: &[(&str, &KernelMetadata, KernelDescriptor)],
+) -> Result<Vec<u8>, String> {
     let mut kernel_maps = Vec::with_capacity(kernels.len());
     for &(name, k, d) in kernels {
         kernel_maps.push(kernel(name, k, d)?);
@@ -58,7 +66,12 @@ pub fn msgpack(md: &Metadata, kernels: &[(&str, &KernelMetadata, KernelDescripto
     let mut top = vec![("amdhsa.kernels".to_string(), Value::Array(kernel_maps))];
     if !md.printfs.is_empty() {
         let ids = printf_ids(&md.printfs)?;
-        let printfs = md.printfs.iter().zip(ids).map(|(p, id)| Value::Str(printf_string(id, &p.arg_sizes, &p.format))).collect();
+        let printfs = md
+            .printfs
+            .iter()
+            .zip(ids)
+            .map(|(p, id)| Value::Str(printf_string(id, &p.arg_sizes, &p.format)))
+            .collect();
         top.push(("amdhsa.printf".to_string(), Value::Array(printfs)));
     }
     let (major, minor) = md.version.unwrap_or((1, 0));
@@ -94,8 +107,16 @@ pub fn missing_message(kernel: &str, pseudo_op: &str) -> String {
 
 /// [`missing_message`] for all the values missing at once.
 pub fn missing_list_message(kernel: &str, pseudo_ops: &[&str]) -> String {
-    let list = pseudo_ops.iter().map(|op| format!("`{op}`")).collect::<Vec<_>>().join(", ");
-    let defaults = if pseudo_ops.len() == 1 { "its default is" } else { "their defaults are" };
+    let list = pseudo_ops
+        .iter()
+        .map(|op| format!("`{op}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let defaults = if pseudo_ops.len() == 1 {
+        "its default is"
+    } else {
+        "their defaults are"
+    };
     format!("kernel `{kernel}`: the v3 metadata needs {list} ({defaults} not supported yet)")
 }
 
@@ -107,34 +128,76 @@ fn required<T>(value: Option<T>, name: &str, pseudo_op: &str) -> Result<T, Strin
 fn kernel(name: &str, k: &KernelMetadata, d: KernelDescriptor) -> Result<Value, String> {
     let symbol = required(k.symbol_name.as_deref(), name, ".md_symname")?;
     let set = |v: &[u32; 3]| v.iter().any(|&x| x != 0);
-    let mut m: Vec<(&str, Value)> = vec![(".args", Value::Array(k.args.iter().map(argument).collect()))];
-    let group = k.group_segment_fixed_size.unwrap_or(u64::from(d.group_segment_fixed_size));
+    let mut m: Vec<(&str, Value)> =
+        vec![(".args", Value::Array(k.args.iter().map(argument).collect()))];
+    let group = k
+        .group_segment_fixed_size
+        .unwrap_or(u64::from(d.group_segment_fixed_size));
     m.push((".group_segment_fixed_size", Value::UInt(group)));
-    m.push((".kernarg_segment_align", Value::UInt(required(k.kernarg_segment_align, name, ".md_kernarg_segment_align")?)));
-    m.push((".kernarg_segment_size", Value::UInt(required(k.kernarg_segment_size, name, ".md_kernarg_segment_size")?)));
+    m.push((
+        ".kernarg_segment_align",
+        Value::UInt(required(
+            k.kernarg_segment_align,
+            name,
+            ".md_kernarg_segment_align",
+        )?),
+    ));
+    m.push((
+        ".kernarg_segment_size",
+        Value::UInt(required(
+            k.kernarg_segment_size,
+            name,
+            ".md_kernarg_segment_size",
+        )?),
+    ));
     if !k.language.is_empty() {
         m.push((".language", Value::str(&k.language)));
     }
     if let Some((major, minor)) = k.language_version {
         m.push((".language_version", uints(&[major, minor])));
     }
-    let max_flat = required(k.max_flat_work_group_size, name, ".max_flat_work_group_size")?;
+    let max_flat = required(
+        k.max_flat_work_group_size,
+        name,
+        ".max_flat_work_group_size",
+    )?;
     m.push((".max_flat_workgroup_size", Value::UInt(max_flat)));
     m.push((".name", Value::str(name)));
-    let private = k.private_segment_fixed_size.unwrap_or(u64::from(d.private_segment_fixed_size));
+    let private = k
+        .private_segment_fixed_size
+        .unwrap_or(u64::from(d.private_segment_fixed_size));
     m.push((".private_segment_fixed_size", Value::UInt(private)));
     if set(&k.reqd_work_group_size) {
         m.push((".reqd_workgroup_size", uints(&k.reqd_work_group_size)));
     }
-    m.push((".sgpr_count", Value::UInt(u64::from(required(k.sgprs, name, ".md_sgprsnum")?))));
-    m.push((".sgpr_spill_count", Value::UInt(u64::from(required(k.spilled_sgprs, name, ".spilledsgprs")?))));
+    m.push((
+        ".sgpr_count",
+        Value::UInt(u64::from(required(k.sgprs, name, ".md_sgprsnum")?)),
+    ));
+    m.push((
+        ".sgpr_spill_count",
+        Value::UInt(u64::from(required(k.spilled_sgprs, name, ".spilledsgprs")?)),
+    ));
     m.push((".symbol", Value::str(symbol)));
     if !k.vec_type_hint.is_empty() {
         m.push((".vec_type_hint", Value::str(&k.vec_type_hint)));
     }
-    m.push((".vgpr_count", Value::UInt(u64::from(required(k.vgprs, name, ".md_vgprsnum")?))));
-    m.push((".vgpr_spill_count", Value::UInt(u64::from(required(k.spilled_vgprs, name, ".spilledvgprs")?))));
-    m.push((".wavefront_size", Value::UInt(u64::from(required(k.wavefront_size, name, ".md_wavefront_size")?))));
+    m.push((
+        ".vgpr_count",
+        Value::UInt(u64::from(required(k.vgprs, name, ".md_vgprsnum")?)),
+    ));
+    m.push((
+        ".vgpr_spill_count",
+        Value::UInt(u64::from(required(k.spilled_vgprs, name, ".spilledvgprs")?)),
+    ));
+    m.push((
+        ".wavefront_size",
+        Value::UInt(u64::from(required(
+            k.wavefront_size,
+            name,
+            ".md_wavefront_size",
+        )?)),
+    ));
     if set(&k.work_group_size_hint) {
         m.push((".workgroup_size_hint", uints(&k.work_group_size_hint)));
     }
@@ -142,7 +205,12 @@ fn kernel(name: &str, k: &KernelMetadata, d: KernelDescriptor) -> Result<Value, 
 }
 
 fn map(entries: Vec<(&str, Value)>) -> Value {
-    Value::Map(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    Value::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
 }
 
 /// One argument's map. The access qualifier is written for images and pipes, the actual
@@ -164,7 +232,12 @@ fn argument(a: &KernelArg) -> Value {
     if let (Some(space), GlobalBuffer | DynSharedPtr) = (a.address_space, a.kind) {
         m.push((".address_space", Value::str(space.v3())));
     }
-    for (on, key) in [(a.is_const, ".is_const"), (a.is_pipe, ".is_pipe"), (a.is_restrict, ".is_restrict"), (a.is_volatile, ".is_volatile")] {
+    for (on, key) in [
+        (a.is_const, ".is_const"),
+        (a.is_pipe, ".is_pipe"),
+        (a.is_restrict, ".is_restrict"),
+        (a.is_volatile, ".is_volatile"),
+    ] {
         if on {
             m.push((key, Value::Bool(true)));
         }
@@ -193,7 +266,10 @@ mod tests {
     /// The bytes of a hex fixture (`#` lines are comments).
     fn hex_fixture(text: &str) -> Vec<u8> {
         let digits: String = text.lines().filter(|l| !l.starts_with('#')).collect();
-        (0..digits.len()).step_by(2).map(|i| u8::from_str_radix(&digits[i..i + 2], 16).unwrap()).collect()
+        (0..digits.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).unwrap())
+            .collect()
     }
 
     /// The reference's expected bytes without the kernel's `.device_enqueue_symbol`
@@ -201,9 +277,15 @@ mod tests {
     /// `map 16`) counts one fewer.
     fn without_device_enqueue_symbol(mut bytes: Vec<u8>) -> Vec<u8> {
         let entry = [b"\xb6.device_enqueue_symbol".as_slice(), b"\xa4abcd"].concat();
-        let at = bytes.windows(entry.len()).position(|w| w == entry.as_slice()).expect("the entry");
+        let at = bytes
+            .windows(entry.len())
+            .position(|w| w == entry.as_slice())
+            .expect("the entry");
         bytes.drain(at..at + entry.len());
-        let header = bytes.windows(3).position(|w| w == [0xde, 0x00, 0x13]).expect("the kernel map");
+        let header = bytes
+            .windows(3)
+            .position(|w| w == [0xde, 0x00, 0x13])
+            .expect("the kernel map");
         bytes[header + 2] = 0x12;
         bytes
     }
@@ -212,11 +294,27 @@ mod tests {
 
     fn arg(spec: ArgSpec) -> KernelArg {
         let ArgSpec(name, type_name, size, offset, kind, value_type) = spec;
-        KernelArg { offset, ..KernelArg::plain(name, type_name, size, kind, value_type) }
+        KernelArg {
+            offset,
+            ..KernelArg::plain(name, type_name, size, kind, value_type)
+        }
     }
 
-    fn buffer(name: &'static str, type_name: &'static str, offset: u64, value_type: ValueType, space: AddressSpace) -> KernelArg {
-        let mut a = arg(ArgSpec(name, type_name, 8, offset, ValueKind::GlobalBuffer, value_type));
+    fn buffer(
+        name: &'static str,
+        type_name: &'static str,
+        offset: u64,
+        value_type: ValueType,
+        space: AddressSpace,
+    ) -> KernelArg {
+        let mut a = arg(ArgSpec(
+            name,
+            type_name,
+            8,
+            offset,
+            ValueKind::GlobalBuffer,
+            value_type,
+        ));
         a.address_space = Some(space);
         a
     }
@@ -226,7 +324,12 @@ mod tests {
     }
 
     /// The kernel values of the reference's two test cases (`None`: from the descriptor).
-    fn test_kernel(name: &str, args: Vec<KernelArg>, group: Option<u64>, private: Option<u64>) -> KernelMetadata {
+    fn test_kernel(
+        name: &str,
+        args: Vec<KernelArg>,
+        group: Option<u64>,
+        private: Option<u64>,
+    ) -> KernelMetadata {
         KernelMetadata {
             symbol_name: Some(format!("{name}.kd")),
             language: "OpenCL C".into(),
@@ -299,12 +402,25 @@ mod tests {
         let md = Metadata {
             version: Some((39, 52)),
             printfs: vec![
-                PrintfInfo { id: Some(2), arg_sizes: vec![4, 4, 4, 4], format: b"i=%d,a=%f,b=%f,c=%f\n".to_vec() },
-                PrintfInfo { id: Some(1), arg_sizes: vec![4], format: b"indexa%d\n".to_vec() },
+                PrintfInfo {
+                    id: Some(2),
+                    arg_sizes: vec![4, 4, 4, 4],
+                    format: b"i=%d,a=%f,b=%f,c=%f\n".to_vec(),
+                },
+                PrintfInfo {
+                    id: Some(1),
+                    arg_sizes: vec![4],
+                    format: b"indexa%d\n".to_vec(),
+                },
             ],
         };
-        let want = without_device_enqueue_symbol(hex_fixture(include_str!("../../../test_data/rocm_v3/reference_case0.hex")));
-        assert_eq!(msgpack(&md, &[("testerek", &k, KernelDescriptor::default())]).unwrap(), want);
+        let want = without_device_enqueue_symbol(hex_fixture(include_str!(
+            "../../../test_data/rocm_v3/reference_case0.hex"
+        )));
+        assert_eq!(
+            msgpack(&md, &[("testerek", &k, KernelDescriptor::default())]).unwrap(),
+            want
+        );
     }
 
     #[test]
@@ -321,9 +437,18 @@ mod tests {
         for a in &mut k.args[..2] {
             a.is_const = true;
         }
-        let md = Metadata { version: Some((39, 52)), printfs: Vec::new() };
-        let d = KernelDescriptor { group_segment_fixed_size: 231, private_segment_fixed_size: 5422, ..KernelDescriptor::default() };
-        let want = without_device_enqueue_symbol(hex_fixture(include_str!("../../../test_data/rocm_v3/reference_case1.hex")));
+        let md = Metadata {
+            version: Some((39, 52)),
+            printfs: Vec::new(),
+        };
+        let d = KernelDescriptor {
+            group_segment_fixed_size: 231,
+            private_segment_fixed_size: 5422,
+            ..KernelDescriptor::default()
+        };
+        let want = without_device_enqueue_symbol(hex_fixture(include_str!(
+            "../../../test_data/rocm_v3/reference_case1.hex"
+        )));
         assert_eq!(msgpack(&md, &[("vectors", &k, d)]).unwrap(), want);
     }
 
@@ -332,18 +457,38 @@ mod tests {
         let md = Metadata {
             version: None,
             printfs: vec![
-                PrintfInfo { id: None, arg_sizes: vec![], format: b"a:b\n".to_vec() },
-                PrintfInfo { id: Some(1), arg_sizes: vec![8], format: b"%s\"".to_vec() },
+                PrintfInfo {
+                    id: None,
+                    arg_sizes: vec![],
+                    format: b"a:b\n".to_vec(),
+                },
+                PrintfInfo {
+                    id: Some(1),
+                    arg_sizes: vec![8],
+                    format: b"%s\"".to_vec(),
+                },
             ],
         };
         let want = Value::Map(vec![
             ("amdhsa.kernels".into(), Value::Array(Vec::new())),
-            ("amdhsa.printf".into(), Value::Array(vec![Value::str("2:0:a\\72b\n"), Value::str("1:1:8:%s\"")])),
-            ("amdhsa.version".into(), Value::Array(vec![Value::UInt(1), Value::UInt(0)])),
+            (
+                "amdhsa.printf".into(),
+                Value::Array(vec![Value::str("2:0:a\\72b\n"), Value::str("1:1:8:%s\"")]),
+            ),
+            (
+                "amdhsa.version".into(),
+                Value::Array(vec![Value::UInt(1), Value::UInt(0)]),
+            ),
         ]);
         assert_eq!(msgpack(&md, &[]).unwrap(), encode(&want));
-        let twice = Metadata { version: None, printfs: vec![md.printfs[1].clone(), md.printfs[1].clone()] };
-        assert_eq!(msgpack(&twice, &[]).unwrap_err(), "printf id 1 is used twice");
+        let twice = Metadata {
+            version: None,
+            printfs: vec![md.printfs[1].clone(), md.printfs[1].clone()],
+        };
+        assert_eq!(
+            msgpack(&twice, &[]).unwrap_err(),
+            "printf id 1 is used twice"
+        );
     }
 
     #[test]

@@ -247,9 +247,11 @@ impl Field {
             "src0_sel" => Field::Src0Sel,
             "src1_sel" => Field::Src1Sel,
             "dst_unused" | "dst_un" => Field::DstUnused,
-            "quad_perm" | "row_shl" | "row_shr" | "row_ror" | "row_share" | "row_xmask" | "wave_shl" | "wave_shr"
-            | "wave_rol" | "wave_ror" | "row_mirror" | "row_half_mirror" | "row_hmirror" | "row_bcast15"
-            | "row_bcast31" | "row_bcast" => Field::DppCtrl,
+            "quad_perm" | "row_shl" | "row_shr" | "row_ror" | "row_share" | "row_xmask"
+            | "wave_shl" | "wave_shr" | "wave_rol" | "wave_ror" | "row_mirror"
+            | "row_half_mirror" | "row_hmirror" | "row_bcast15" | "row_bcast31" | "row_bcast" => {
+                Field::DppCtrl
+            }
             "bank_mask" => Field::BankMask,
             "row_mask" => Field::RowMask,
             "bound_ctrl" => Field::BoundCtrl,
@@ -369,7 +371,10 @@ pub(super) fn parse(
         if let Some(field) = Field::of(name) {
             let bit = 1u32 << field as u32;
             if set_fields & bit != 0 {
-                cx.warn(range, format!("{} is given twice: the last one counts", field.what()));
+                cx.warn(
+                    range,
+                    format!("{} is given twice: the last one counts", field.what()),
+                );
             }
             set_fields |= bit;
         }
@@ -633,10 +638,9 @@ pub(super) fn parse(
                 match value {
                     Ok(15) => mods.dpp_ctrl = 0x142,
                     Ok(31) => mods.dpp_ctrl = 0x143,
-                    Ok(_) => errors.push(EncodeError::new(
-                        at,
-                        "thread to broadcast must be 15 or 31",
-                    )),
+                    Ok(_) => {
+                        errors.push(EncodeError::new(at, "thread to broadcast must be 15 or 31"))
+                    }
                     Err(e) => errors.push(e),
                 }
             }
