@@ -89,9 +89,42 @@ pub fn message(name: &str, gen: Generation) -> Option<&'static Named> {
 /// ` (GENERATION and later have it)` when `name` (lower case, without its prefix) is in
 /// `table` only from a later generation than `gen`, else nothing: for "unknown" messages.
 pub fn later_note(table: &[Named], name: &str, gen: Generation) -> String {
-    match table.iter().find(|n| n.name == name && n.since > gen) {
-        Some(n) => format!(" ({} and later have it)", n.since),
+    match later_generation(table, name, gen) {
+        Some(since) => format!(" ({since} and later have it)"),
         None => String::new(),
+    }
+}
+
+/// The generation after `gen` that first has `name` in `table`, if one does.
+fn later_generation(table: &[Named], name: &str, gen: Generation) -> Option<Generation> {
+    table
+        .iter()
+        .find(|n| n.name == name && n.since > gen)
+        .map(|n| n.since)
+}
+
+/// What follows "unknown hardware register `name` on GEN" for `name` (lower case): LLVM's
+/// spelling (`hw_reg_mode`) answered with CLRX's, and the generation that has the
+/// register when it is a later one, as in ` (CLRX writes it `mode` or `hwreg_mode`;
+/// GCN1.5 and later have it)`.
+pub fn unknown_hwreg_note(name: &str, gen: Generation) -> String {
+    let llvm_key = name
+        .strip_prefix("hw_reg_")
+        .filter(|key| HWREGS.iter().any(|n| n.name == *key));
+    let key = llvm_key
+        .or_else(|| name.strip_prefix("hwreg_"))
+        .unwrap_or(name);
+    let mut notes = Vec::new();
+    if let Some(key) = llvm_key {
+        notes.push(format!("CLRX writes it `{key}` or `hwreg_{key}`"));
+    }
+    if let Some(since) = later_generation(HWREGS, key, gen) {
+        notes.push(format!("{since} and later have it"));
+    }
+    if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join("; "))
     }
 }
 

@@ -379,14 +379,10 @@ fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
         Some(name) => match operand_names::hwreg(&name, gen) {
             Some(n) => n.value,
             None => {
-                let later = operand_names::later_note(
-                    operand_names::HWREGS,
-                    name.strip_prefix("hwreg_").unwrap_or(&name),
-                    gen,
-                );
+                let note = operand_names::unknown_hwreg_note(&name, gen);
                 return Err(EncodeError::new(
                     range_of(&args[0]),
-                    format!("unknown hardware register `{name}` on {gen}{later}"),
+                    format!("unknown hardware register `{name}` on {gen}{note}"),
                 ));
             }
         },
