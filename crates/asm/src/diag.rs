@@ -20,6 +20,9 @@ pub struct Diagnostic {
     pub len: u32,
     pub message: String,
     pub origin: Vec<(String, Location)>,
+    /// Names the text the diagnostic covers may be a slip for (an unknown instruction,
+    /// macro or pseudo-op), nearest first; the message says them too ("did you mean").
+    pub suggestions: Vec<String>,
 }
 
 impl Diagnostic {

@@ -298,6 +298,7 @@ fn define_command_line_symbols(asm: &mut Asm) {
                 len: 0,
                 message: "a definition of `.` on the command line is ignored".into(),
                 origin: Vec::new(),
+                suggestions: Vec::new(),
             });
             continue;
         }
@@ -379,6 +380,7 @@ fn process_stream(asm: &mut Asm, input: StreamInput) {
             len: 0,
             message,
             origin: Vec::new(),
+            suggestions: Vec::new(),
         });
     }
 }

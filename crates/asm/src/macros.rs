@@ -47,6 +47,13 @@ pub(crate) struct Macro {
     loc: Location,
 }
 
+impl Macro {
+    /// The name as its `.macro` writes it.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+}
+
 // ---- character classes ---------------------------------------------------------------
 
 /// The reference's token classes of ASCII characters (from 0x20): a character continues

@@ -297,9 +297,19 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
                             .map(|f| format!("`{f}`"))
                             .collect();
                         let format = asm.layout.format.name();
-                        format!("`{name}` is a pseudo-op of the {} binary format; the format in use is `{format}`", formats.join(" and "))
+                        let (list, plural) = match formats.as_slice() {
+                            [only] => (only.clone(), ""),
+                            [first @ .., last] => (format!("{} and {last}", first.join(", ")), "s"),
+                            [] => (String::new(), ""),
+                        };
+                        format!("`{name}` is a pseudo-op of the {list} binary format{plural}; the format in use is `{format}`")
                     }
-                    _ => format!("`{name}` is neither a pseudo-op nor a macro"),
+                    _ => {
+                        let at = op.name_token().map_or(range, |t| t.text_range());
+                        let message = format!("`{name}` is neither a pseudo-op nor a macro");
+                        let suggestions = asm.pseudo_op_suggestions(&name);
+                        return suggest_or_continue(asm, ctx, at, message, suggestions);
+                    }
                 };
                 asm.error_at(ctx, range, message);
             }
@@ -1482,6 +1492,18 @@ fn compare_text(s: &str) -> String {
         out.pop();
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Reports an unknown pseudo-op with the names it may be a slip for.
+fn suggest_or_continue(
+    asm: &mut Asm,
+    ctx: &Ctx,
+    at: TextRange,
+    message: String,
+    suggestions: Vec<String>,
+) -> Flow {
+    asm.error_suggesting(ctx, at, message, suggestions);
+    Flow::Continue
 }
 
 #[cfg(test)]

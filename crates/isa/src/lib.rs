@@ -16,6 +16,8 @@
 //! - [`operand_names`]: the names operands take besides registers (`hwreg(trapsts, …)`,
 //!   `sendmsg(gs, emit, …)`, the `s_waitcnt` counters, SDWA selections, MTBUF formats).
 //!
+//! - [`suggest`]: "did you mean": the known names nearest to a misspelled one.
+//!
 //! - [`encode`]: from a syntax-tree instruction to machine words, per encoding class.
 //!
 //! The table is generated from `data/instructions.txt`, the source of truth, into
@@ -27,6 +29,7 @@ pub mod encode;
 pub mod lookup;
 pub mod operand_names;
 pub mod pseudo_ops;
+pub mod suggest;
 pub mod table;
 
 #[rustfmt::skip]

@@ -232,6 +232,7 @@ pub(crate) fn gallium(
                 len: 0,
                 message,
                 origin: Vec::new(),
+                suggestions: Vec::new(),
             });
             continue;
         }

@@ -104,6 +104,7 @@ fn error(a: &Assembly, location: Option<Location>, message: impl Into<String>) -
         len: 0,
         message: message.into(),
         origin: Vec::new(),
+        suggestions: Vec::new(),
     }
 }
 

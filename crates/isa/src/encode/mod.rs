@@ -195,6 +195,17 @@ pub type RegUses = SmallVec<[RegUse; 8]>;
 pub struct EncodeError {
     pub range: TextRange,
     pub message: String,
+    pub kind: EncodeErrorKind,
+}
+
+/// What the assembler may add to an [`EncodeError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EncodeErrorKind {
+    Other,
+    /// The mnemonic (the error's range) is no instruction of any generation: the
+    /// assembler looks for the names it may be a slip for (`crate::suggest`), macros
+    /// included.
+    UnknownMnemonic,
 }
 
 impl EncodeError {
@@ -202,6 +213,7 @@ impl EncodeError {
         EncodeError {
             range,
             message: message.into(),
+            kind: EncodeErrorKind::Other,
         }
     }
 }

@@ -13,7 +13,8 @@ use super::operands::{
     InstrOperand, Items, ModValue, OperandSyntax, SrcSpec,
 };
 use super::{
-    memory, tree, vector, EncodeError, Encoded, FixupKind, Resolver, Target, Value, Words,
+    memory, tree, vector, EncodeError, EncodeErrorKind, Encoded, FixupKind, Resolver, Target,
+    Value, Words,
 };
 use crate::arch::Generation;
 use crate::lookup::{split_suffix, Suffix};
@@ -46,10 +47,10 @@ pub(super) fn dispatch(
         all = crate::lookup::lookup(base);
     }
     if all.is_empty() {
-        return Err(vec![EncodeError::new(
-            mrange,
-            format!("unknown instruction `{text}`"),
-        )]);
+        return Err(vec![EncodeError {
+            kind: EncodeErrorKind::UnknownMnemonic,
+            ..EncodeError::new(mrange, format!("unknown instruction `{text}`"))
+        }]);
     }
     let gen = target.gen;
     let mut rows: [Option<&'static Instruction>; 4] = [None; 4];

@@ -1,0 +1,91 @@
+//! "Did you mean": the known names nearest to one that is not known, for the errors of
+//! an unknown instruction, macro or pseudo-op (and the editor's quick fixes, which
+//! replace the name with one of them).
+
+use crate::{lookup::instructions, Generation};
+
+/// At most this many suggestions: more would be a list, not a hint.
+pub const MAX_SUGGESTIONS: usize = 3;
+
+/// The edits (insertions, deletions, substitutions, swaps of two neighbours) a name of
+/// `len` characters may be away from a suggestion: a slip of the keyboard, not another
+/// word. Names of two characters or fewer get none.
+fn max_edits(len: usize) -> usize {
+    match len {
+        0..=2 => 0,
+        3..=6 => 1,
+        7..=12 => 2,
+        _ => 3,
+    }
+}
+
+/// The candidates nearest to `name` (letter case ignored), when near enough
+/// ([`max_edits`]): all those at the least distance, sorted, at most
+/// [`MAX_SUGGESTIONS`]. A candidate equal to `name` is not a suggestion.
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let name = name.to_ascii_lowercase();
+    let limit = max_edits(name.chars().count());
+    if limit == 0 {
+        return Vec::new();
+    }
+    let mut best = limit + 1;
+    let mut found: Vec<&'a str> = Vec::new();
+    for candidate in candidates {
+        // Cheap first: the length alone can rule a candidate out.
+        if candidate.len().abs_diff(name.len()) > best.min(limit) {
+            continue;
+        }
+        let distance = strsim::osa_distance(&name, &candidate.to_ascii_lowercase());
+        if distance == 0 || distance > best {
+            continue;
+        }
+        if distance < best {
+            best = distance;
+            found.clear();
+        }
+        found.push(candidate);
+    }
+    found.sort_unstable();
+    found.dedup();
+    found.truncate(MAX_SUGGESTIONS);
+    found
+}
+
+/// The mnemonics of `gen` nearest to `name` (see [`nearest`]).
+pub fn mnemonics(name: &str, gen: Generation) -> Vec<&'static str> {
+    let on_gen = instructions()
+        .iter()
+        .filter(|i| i.exists_on(gen))
+        .map(|i| i.mnemonic);
+    nearest(name, on_gen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_swap_a_missing_or_an_extra_letter_is_suggested() {
+        assert_eq!(mnemonics("v_add_f23", Generation::Gcn1_2), ["v_add_f32"]);
+        assert_eq!(mnemonics("S_MOV_B33", Generation::Gcn1_0), ["s_mov_b32"]);
+        assert_eq!(mnemonics("s_endpgmm", Generation::Gcn1_0), ["s_endpgm"]);
+    }
+
+    #[test]
+    fn only_the_generation_s_mnemonics_are_suggested() {
+        // v_add_co_u32 is GCN 1.4's name; on GCN 1.2 the nearest is v_add_u32's family.
+        assert!(!mnemonics("v_add_co_u3", Generation::Gcn1_2).contains(&"v_add_co_u32"));
+        assert_eq!(
+            mnemonics("v_add_co_u3", Generation::Gcn1_4),
+            ["v_add_co_u32"]
+        );
+    }
+
+    #[test]
+    fn ties_are_all_given_and_far_names_get_none() {
+        assert_eq!(nearest("abd", ["abc", "abe", "xyz"]), ["abc", "abe"]);
+        assert!(nearest("mov", ["v_mov_b32"]).is_empty());
+        assert!(nearest("ab", ["ac"]).is_empty());
+        assert!(nearest("same", ["same"]).is_empty());
+    }
+}
