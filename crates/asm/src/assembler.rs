@@ -291,7 +291,7 @@ impl Asm {
     /// The names `name` may be a slip for among `candidates` (`gcn_isa::suggest`), found
     /// once per name, and for at most [`SUGGESTION_SEARCHES`] names in a program, so that
     /// a file of some other language stays quick to assemble.
-    pub(crate) fn suggestions<'a>(
+    pub(crate) fn suggestions(
         &mut self,
         name: &str,
         candidates: impl FnOnce(&Self) -> Vec<String>,
