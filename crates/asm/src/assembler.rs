@@ -265,8 +265,8 @@ impl Asm {
         self.report(ctx, range, Severity::Error, message.into());
     }
 
-    /// An error about a name that is not known, with the `suggestions` of names it may
-    /// be a slip for, which the message lists.
+    /// An error about a name that is not known (the text at `range`), with the
+    /// `suggestions` of names it may be a slip for, which the message lists.
     pub(crate) fn error_suggesting(
         &mut self,
         ctx: &Ctx,
@@ -283,7 +283,22 @@ impl Asm {
             }
         };
         self.report(ctx, range, Severity::Error, message);
-        if let Some(d) = self.diags.last_mut() {
+        // A quick fix replaces the text the diagnostic points at: only where that is the
+        // name itself (not a macro parameter it was substituted for).
+        let name = &ctx.source[std::ops::Range::<usize>::from(range)];
+        let Some(d) = self.diags.last_mut() else {
+            return;
+        };
+        let Some(at) = d.location else {
+            return;
+        };
+        let start = at.offset as usize;
+        let there = self
+            .sources
+            .file(at.file)
+            .text
+            .get(start..start + d.len as usize);
+        if there.is_some_and(|t| t.eq_ignore_ascii_case(name)) {
             d.suggestions = suggestions;
         }
     }

@@ -174,6 +174,7 @@ impl Analysis {
                     message: d.message.clone(),
                     related,
                     code: None,
+                    suggestions: d.suggestions.clone(),
                 }
             })
             .collect();
@@ -277,6 +278,7 @@ fn config_warning(problem: &ConfigProblem) -> Diagnostic {
         message: format!("{what}: {}", problem.message),
         related,
         code: Some(crate::diagnostics::PROJECT_OPTIONS),
+        suggestions: Vec::new(),
     }
 }
 
@@ -375,8 +377,14 @@ const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
 fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
     let related_at = |loc: &Location, message: &str| related_at(assembly, loc, message);
     let mut related: Vec<Related> = Vec::new();
+    let mut suggestions = Vec::new();
     let range = match d.location {
-        Some(loc) if loc.file == SOURCE => TextRange::at(loc.offset.into(), d.len.into()),
+        Some(loc) if loc.file == SOURCE => {
+            let range = TextRange::at(loc.offset.into(), d.len.into());
+            // The quick fixes replace the name at its own place, not at a line leading there.
+            suggestions = d.suggestions.clone();
+            range
+        }
         Some(loc) => {
             let mut place = related_at(&loc, "the error is here");
             place.range = TextRange::at(loc.offset.into(), d.len.into());
@@ -403,6 +411,7 @@ fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
         message: d.message.clone(),
         related,
         code: None,
+        suggestions,
     }
 }
 

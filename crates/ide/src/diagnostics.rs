@@ -30,6 +30,10 @@ pub struct Diagnostic {
     /// For what the editor adds to the assembler's own diagnostics (which are
     /// `gcnasm`'s, and have none): what kind of check it is.
     pub code: Option<&'static str>,
+    /// Names the text at `range` may be a slip for, nearest first (the assembler's, for
+    /// an unknown instruction, macro or pseudo-op): each a quick fix
+    /// ([`crate::code_actions`]).
+    pub suggestions: Vec<String>,
 }
 
 /// The code of the warning that `.sgprsnum`/`.vgprsnum` is below what the code uses.
@@ -56,6 +60,7 @@ pub fn diagnostics(parse: &Parse) -> Vec<Diagnostic> {
             message: e.message.clone(),
             related: Vec::new(),
             code: None,
+            suggestions: Vec::new(),
         })
         .collect()
 }

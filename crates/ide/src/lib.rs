@@ -11,6 +11,7 @@
 //! - [`analysis`]: a source assembled as `gcnasm` would, off the editor's loop and
 //!   cancellable: its diagnostics, register usage and included files.
 //! - [`diagnostics`](mod@diagnostics): problems to show in the editor.
+//! - [`code_actions`]: quick fixes of those problems (a misspelled name).
 //! - [`reg_usage`]: the registers and occupancy of each kernel.
 //! - [`symbol_index`]: where each name is defined and used, across included files.
 //! - [`navigation`]: go to definition, references and highlights of a name.
@@ -41,6 +42,7 @@
 //! ```
 
 pub mod analysis;
+pub mod code_actions;
 pub mod completion;
 pub mod diagnostics;
 pub mod document_links;
@@ -65,6 +67,7 @@ pub use gcn_isa::{Formats, Generation};
 pub use gcn_syntax::{TextRange, TextSize};
 
 pub use crate::analysis::{analyse, read_source, Analysis, AnalysisInput, OpenFiles};
+pub use crate::code_actions::{quick_fixes, QuickFix};
 pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};
 pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
 pub use crate::document_links::{document_links, DocumentLink};

@@ -108,6 +108,7 @@ pub fn count_warnings(kernels: &[KernelUsage]) -> Vec<Diagnostic> {
             message: format!("kernel `{}`: {message}", k.name),
             related: Vec::new(),
             code: Some(crate::diagnostics::REGISTER_COUNT),
+            suggestions: Vec::new(),
         })
     };
     for k in kernels {

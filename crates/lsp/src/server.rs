@@ -263,6 +263,10 @@ impl LanguageServer for Server {
         }
     }
 
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        Ok(handlers::code_actions::code_actions(&self.state, params).await)
+    }
+
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         handlers::register_usage::inlay_hints(self, params).await
     }

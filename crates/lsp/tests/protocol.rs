@@ -1906,3 +1906,53 @@ async fn workspace_symbols_search_the_folder_on_disk() {
 fn url_of(path: &std::path::Path) -> String {
     format!("file://{}", path.display())
 }
+
+#[tokio::test]
+async fn a_misspelled_mnemonic_gets_a_quick_fix_that_edits_it() {
+    let mut client = TestClient::default().await;
+    assert_eq!(
+        client.initialize_result["capabilities"]["codeActionProvider"]["codeActionKinds"],
+        json!(["quickfix"])
+    );
+    client
+        .open(&FEATURES.replace("v_mul_lo_u32", "v_mul_lo_u23"))
+        .await;
+    let (_, published) = client.diagnostics().await;
+    let at = |line: u32, character: u32, only: Option<&str>| {
+        let mut context = json!({ "diagnostics": published });
+        if let Some(kind) = only {
+            context["only"] = json!([kind]);
+        }
+        json!({
+            "textDocument": { "uri": URI },
+            "range": { "start": { "line": line, "character": character }, "end": { "line": line, "character": character } },
+            "context": context,
+        })
+    };
+    let actions = client
+        .request("textDocument/codeAction", at(11, 12, None))
+        .await;
+    let fix = &actions[0];
+    assert_eq!(fix["title"], "Change to `v_mul_lo_u32`", "{actions}");
+    assert_eq!(fix["kind"], "quickfix");
+    assert_eq!(fix["isPreferred"], true);
+    assert!(fix["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("did you mean `v_mul_lo_u32`?"));
+    let range =
+        json!({ "start": { "line": 11, "character": 8 }, "end": { "line": 11, "character": 20 } });
+    assert_eq!(
+        fix["edit"]["changes"][URI],
+        json!([{ "range": range, "newText": "v_mul_lo_u32" }])
+    );
+    // Elsewhere, or when only refactorings are asked for, there is none.
+    let none = client
+        .request("textDocument/codeAction", at(12, 10, None))
+        .await;
+    assert_eq!(none, json!([]));
+    let none = client
+        .request("textDocument/codeAction", at(11, 12, Some("refactor")))
+        .await;
+    assert_eq!(none, json!([]));
+}

@@ -135,6 +135,25 @@ end), 'a repeated error is one diagnostic, with its places: ' .. tostring(repeat
 vim.api.nvim_buf_set_lines(buf, at, at + 3, false, {})
 check(wait(function() return #vim.diagnostic.get(buf) == 0 end), 'and gone with the repetition')
 
+-- A misspelled mnemonic: the error says what it may be, and the quick fix corrects it.
+if caps.codeActionProvider then
+  vim.api.nvim_buf_set_lines(buf, at, at, false, { '        s_mov_b33 s0, s1' })
+  check(wait(function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.lnum == at and d.message:find('did you mean `s_mov_b32`?', 1, true) then return true end
+    end
+  end), 'an unknown mnemonic says what it may be a slip for')
+  vim.api.nvim_win_set_cursor(0, { at + 1, 10 })
+  vim.lsp.buf.code_action({ apply = true, context = { only = { 'quickfix' } } })
+  check(wait(function()
+    return vim.api.nvim_buf_get_lines(buf, at, at + 1, false)[1] == '        s_mov_b32 s0, s1'
+  end), 'the quick fix changes s_mov_b33 to s_mov_b32: ' .. vim.api.nvim_buf_get_lines(buf, at, at + 1, false)[1])
+  vim.api.nvim_buf_set_lines(buf, at, at + 1, false, {})
+  check(wait(function() return #vim.diagnostic.get(buf) == 0 end), 'and no error once the line is gone')
+else
+  skip('quick fix of a misspelled mnemonic', 'codeActionProvider')
+end
+
 -- Hover on an instruction.
 local mul = line_of('^%s+v_mul_lo_u32')
 if caps.hoverProvider then

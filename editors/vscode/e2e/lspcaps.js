@@ -55,6 +55,7 @@ function probe(serverPath, file, timeoutMs = 20000) {
       resolve({
         caps,
         hover: Boolean(caps.hoverProvider),
+        quickFix: Boolean(caps.codeActionProvider),
         definition: Boolean(caps.definitionProvider),
         inlayHints: Boolean(caps.inlayHintProvider),
         registerUsage: !usage.error,

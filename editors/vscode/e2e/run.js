@@ -304,6 +304,20 @@ async function main() {
       await until(async () => (await page.locator('.monaco-editor .squiggly-error').count()) === 0, 'no squiggle');
     });
 
+    await step('a misspelled mnemonic: Ctrl+. offers the fix, Enter applies it', async () => {
+      await insertAfter(endpgm, 's_mov_b33 s0, s1');
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: WAIT });
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Control+.');
+      const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to `s_mov_b32`' }).first();
+      await fix.waitFor({ timeout: WAIT });
+      await page.keyboard.press('Enter');
+      await token('s_mov_b32').waitFor({ timeout: WAIT });
+      await until(async () => (await page.locator('.monaco-editor .squiggly-error').count()) === 0, 'no squiggle after the fix');
+      await page.keyboard.press('Control+Shift+K');
+    }, has.quickFix ? undefined : 'codeActionProvider');
+
     await step('hover on an instruction shows its description', async () => {
       await token('v_mul_lo_u32').hover();
       const hover = page.locator('.monaco-hover-content', { hasText: 'v_mul_lo_u32' }).first();

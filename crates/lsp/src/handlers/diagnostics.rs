@@ -28,13 +28,21 @@ pub fn document_path(uri: &Url) -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from(uri.path()))
 }
 
-/// The LSP diagnostics of an analysis of `document`.
-pub fn diagnostics(
+/// The diagnostics `document` shows, given its own `analysis`, and the analysis they come
+/// from: an included file shows what the open source that includes it gets there.
+pub(crate) fn shown(
+    state: &State,
+    uri: &Url,
     document: &Document,
-    analysis: &Analysis,
-    encoding: PositionEncoding,
-) -> Vec<Diagnostic> {
-    to_lsp(document, &analysis.diagnostics, analysis, encoding)
+    analysis: Arc<Analysis>,
+) -> (Arc<Analysis>, Vec<gcn_ide::Diagnostic>) {
+    match includer_view(state, uri, document) {
+        Some(view) => view,
+        None => {
+            let diagnostics = analysis.diagnostics.clone();
+            (analysis, diagnostics)
+        }
+    }
 }
 
 /// `diags`, of `document`, in LSP terms; the other files their related places name are
@@ -96,11 +104,8 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
         let Some(document) = state.snapshot(&uri).filter(|d| d.revision == revision) else {
             return;
         };
-        // An included file shows what the open source that includes it gets there.
-        let diagnostics = match includer_view(&state, &uri, &document) {
-            Some((includer, diags)) => to_lsp(&document, &diags, &includer, state.encoding()),
-            None => diagnostics(&document, &analysis, state.encoding()),
-        };
+        let (shown_by, shown) = shown(&state, &uri, &document, analysis.clone());
+        let diagnostics = to_lsp(&document, &shown, &shown_by, state.encoding());
         if state.is_current(&uri, revision) {
             client
                 .publish_diagnostics(uri.clone(), diagnostics, Some(document.version))

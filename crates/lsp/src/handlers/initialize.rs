@@ -98,6 +98,10 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
                 work_done_progress_options: Default::default(),
             }),
             inlay_hint_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            })),
             definition_provider: Some(OneOf::Left(true)),
             declaration_provider: Some(DeclarationCapability::Simple(true)),
             references_provider: Some(OneOf::Left(true)),

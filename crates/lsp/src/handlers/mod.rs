@@ -1,6 +1,7 @@
 //! One module per protocol feature; each turns protocol parameters into calls to
 //! `gcn-ide` and the answers back into protocol types through [`crate::convert`].
 
+pub mod code_actions;
 pub mod completion;
 pub mod configuration;
 pub mod defaults;

@@ -1,0 +1,82 @@
+//! Quick fixes: for a diagnostic of an unknown instruction, macro or pseudo-op, replacing
+//! the name with one the assembler suggests (`v_add_f23` → `v_add_f32`).
+//!
+//! The fixes come from the diagnostics themselves ([`Diagnostic::suggestions`]), which the
+//! assembler made: nothing is looked up again here.
+
+use gcn_syntax::TextRange;
+
+use crate::Diagnostic;
+
+/// One fix: replace `range` with `replacement`, for `diagnostic`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuickFix {
+    pub title: String,
+    pub range: TextRange,
+    pub replacement: String,
+    /// The one fix of its diagnostic: an editor may apply it at a keystroke.
+    pub preferred: bool,
+    pub diagnostic: Diagnostic,
+}
+
+/// The fixes of the diagnostics that `range` touches (a cursor inside or at either end of
+/// one counts), in the order of the diagnostics and their suggestions.
+pub fn quick_fixes(diagnostics: &[Diagnostic], range: TextRange) -> Vec<QuickFix> {
+    let touches = |d: &Diagnostic| d.range.start() <= range.end() && range.start() <= d.range.end();
+    let mut out = Vec::new();
+    for d in diagnostics.iter().filter(|d| touches(d)) {
+        for suggestion in &d.suggestions {
+            out.push(QuickFix {
+                title: format!("Change to `{suggestion}`"),
+                range: d.range,
+                replacement: suggestion.clone(),
+                preferred: d.suggestions.len() == 1,
+                diagnostic: d.clone(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+    use std::path::Path;
+
+    use super::*;
+    use crate::test_util::{analyse_case, check_dir_files, cursors, range_text};
+
+    /// Each `$0` of a case: the fixes there, and the text with each applied.
+    fn render(path: &Path, marked: &str) -> String {
+        let (text, offsets) = cursors(marked);
+        let analysis = analyse_case(path, &text);
+        let mut out = String::new();
+        for offset in offsets {
+            let fixes = quick_fixes(&analysis.diagnostics, TextRange::empty(offset));
+            let line = text[..usize::from(offset)].lines().count().max(1);
+            writeln!(out, "line {line}:").unwrap();
+            if fixes.is_empty() {
+                writeln!(out, "  (none)").unwrap();
+            }
+            for fix in fixes {
+                let mut fixed = text.clone();
+                fixed.replace_range(std::ops::Range::<usize>::from(fix.range), &fix.replacement);
+                let fixed_line = fixed.lines().nth(line - 1).unwrap_or("");
+                let star = if fix.preferred { " (preferred)" } else { "" };
+                writeln!(
+                    out,
+                    "  {}{star} at {} -> {fixed_line:?}",
+                    fix.title,
+                    range_text(&text, fix.range)
+                )
+                .unwrap();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn code_actions() {
+        check_dir_files("code_actions", render);
+    }
+}

@@ -1,0 +1,21 @@
+# args: -g Tonga -b rawcode
+.macro store_result reg
+    .int \reg
+.endm
+    v_add_f$023 v1, v2, v3
+    $0s_mov_b33 s0, s1
+    v_ad_f32$0 v1, v2, v3
+    store_reslut$0 3
+    .inculde$0 "x.s"
+    frobnicate$0
+    v_add_f32 v1, v2$0, v3
+# In a macro, the fix is in the body when the name is written there.
+.macro bad
+    s_endpgmm$0
+.endm
+bad
+# A name given as a macro argument is not fixed in the body.
+.macro call name
+    \name$0 v1, v2
+.endm
+call v_mov_b3$0
