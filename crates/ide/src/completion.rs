@@ -293,7 +293,7 @@ fn mnemonic_items(gen: Generation) -> &'static [CompletionItem] {
             .into_iter()
             .map(|mnemonic| {
                 let row = gcn_isa::lookup_on(mnemonic, gen).next();
-                let detail = row.map(|r| isa_docs::syntax(mnemonic, r));
+                let detail = row.map(|r| r.syntax(mnemonic));
                 item(mnemonic, CompletionKind::Instruction, detail)
             })
             .collect()

@@ -251,7 +251,7 @@ pub fn instruction_hover(mnemonic: &str, gen: Generation) -> Option<String> {
     out.push_str("```gcn\n");
     let mut seen = Vec::new();
     for row in &shown {
-        let s = isa_docs::syntax(&mnemonic.to_ascii_lowercase(), row);
+        let s = row.syntax(&mnemonic.to_ascii_lowercase());
         if !seen.contains(&s) {
             writeln!(out, "{s}").unwrap();
             seen.push(s);

@@ -98,7 +98,8 @@ fn instruction_signatures(mnemonic: &str, gen: Generation) -> Vec<Signature> {
     for row in gcn_isa::lookup_on(base, gen) {
         let mut label = mnemonic.to_ascii_lowercase();
         let mut parameters = Vec::new();
-        for (i, (name, op)) in isa_docs::operand_labels(row)
+        for (i, (name, op)) in row
+            .operand_labels()
             .into_iter()
             .zip(row.operands)
             .enumerate()

@@ -243,6 +243,66 @@ impl Flags {
 /// Marks a generation without the row in the opcode arrays.
 const ABSENT: u16 = u16::MAX;
 
+impl OperandKind {
+    /// How the syntax of an instruction names an operand of this kind (`SDST`, `VSRC`).
+    pub fn label(self) -> &'static str {
+        use OperandKind::*;
+        match self {
+            SDst => "SDST",
+            SSrc => "SSRC",
+            SData => "SDATA",
+            SDataImm => "IMM7",
+            SImm16 => "SIMM16",
+            Imm16 => "IMM16",
+            Imm32 => "IMM32",
+            RelAddr => "TARGET",
+            HwReg => "HWREG",
+            SendMsg => "SENDMSG",
+            WaitCnt => "WAITCNT",
+            GprIdxMode => "GPRIDXMODE",
+            SBase => "SBASE",
+            SmemOffset => "OFFSET",
+            VDst => "VDST",
+            Src => "SRC",
+            VSrc => "VSRC",
+            VccDst => "VCC",
+            VccSrc => "VCC",
+            KImm => "K",
+            Attr => "ATTR",
+            InterpParam => "PARAM",
+            DsAddr => "VADDR",
+            VData => "VDATA",
+            VAddr => "VADDR",
+            SRsrc => "SRSRC",
+            SOffset => "SOFFSET",
+            SSamp => "SSAMP",
+            SAddr => "SADDR",
+            ExpTarget => "TARGET",
+            ExpSrc => "VSRC",
+        }
+    }
+}
+
+impl Operand {
+    /// `[2]` or `[1-4]` for a register range, then `:f32` for a value type other than
+    /// integer.
+    fn label_suffix(&self) -> String {
+        let mut out = String::new();
+        if self.max_regs > 1 {
+            if self.min_regs == self.max_regs {
+                out.push_str(&format!("[{}]", self.max_regs));
+            } else {
+                out.push_str(&format!("[{}-{}]", self.min_regs, self.max_regs));
+            }
+        }
+        if self.ty != ValueType::Int {
+            out.push(':');
+            out.push_str(self.ty.token());
+        }
+        out
+    }
+}
+
 /// One row of the instruction table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instruction {
@@ -274,6 +334,39 @@ impl Instruction {
             flags,
             opcodes,
             vop3_opcodes,
+        }
+    }
+
+    /// The operands as the syntax writes them: `SDST[2], SSRC0[2], SSRC1[2]` (sources
+    /// numbered in order).
+    pub fn operand_labels(&self) -> Vec<String> {
+        let mut src = 0;
+        self.operands
+            .iter()
+            .map(|op| {
+                let numbered = matches!(
+                    op.kind,
+                    OperandKind::Src | OperandKind::SSrc | OperandKind::VSrc | OperandKind::ExpSrc
+                );
+                let mut label = op.kind.label().to_string();
+                if numbered {
+                    label.push_str(&src.to_string());
+                    src += 1;
+                }
+                label.push_str(&op.label_suffix());
+                label
+            })
+            .collect()
+    }
+
+    /// The syntax of the row, under the name `mnemonic`: `v_add_f32 VDST, SRC0:f32,
+    /// VSRC1:f32`.
+    pub fn syntax(&self, mnemonic: &str) -> String {
+        let ops = self.operand_labels();
+        if ops.is_empty() {
+            mnemonic.to_string()
+        } else {
+            format!("{mnemonic} {}", ops.join(", "))
         }
     }
 

@@ -206,6 +206,8 @@ pub enum EncodeErrorKind {
     /// assembler looks for the names it may be a slip for (`crate::suggest`), macros
     /// included.
     UnknownMnemonic,
+    /// Too few or too many operands: the message gets the instruction's syntax.
+    OperandCount,
 }
 
 impl EncodeError {

@@ -67,8 +67,8 @@ use smallvec::SmallVec;
 
 use super::tree;
 use super::{
-    EncodeError, EncodeWarning, Encoded, Fixup, FixupKind, RegFile, RegRange, RegUse, RegUses,
-    Resolver, Target, Value, Words,
+    EncodeError, EncodeErrorKind, EncodeWarning, Encoded, Fixup, FixupKind, RegFile, RegRange,
+    RegUse, RegUses, Resolver, Target, Value, Words,
 };
 use crate::arch::{Generation, SpecialReg};
 use crate::table::ValueType;
@@ -868,8 +868,12 @@ pub fn expect_operand_count(
     whole: TextRange,
 ) -> Result<()> {
     let n = operands.len();
+    let count_error = |range, message| EncodeError {
+        kind: EncodeErrorKind::OperandCount,
+        ..EncodeError::new(range, message)
+    };
     if n > max {
-        return Err(EncodeError::new(
+        return Err(count_error(
             range_of(&operands[max]),
             format!("too many operands: expected {max}"),
         ));
@@ -879,7 +883,7 @@ pub fn expect_operand_count(
             .last()
             .map(range_of)
             .map_or(whole, |r| TextRange::new(r.end(), whole.end()));
-        return Err(EncodeError::new(
+        return Err(count_error(
             if at.is_empty() { whole } else { at },
             format!("expected {min} operand{}, found {n}", plural(min as u32)),
         ));

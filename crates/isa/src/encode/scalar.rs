@@ -93,7 +93,8 @@ pub(super) fn dispatch(
             rows.clone().find(|r| r.encoding != Encoding::Vop3)
         };
         let row = row.unwrap_or(first);
-        return vector::encode(target, instr, &green, mrange, row, suffix, resolver);
+        let result = vector::encode(target, instr, &green, mrange, row, suffix, resolver);
+        return result.map_err(|errors| with_syntax(errors, row, base));
     }
     let scalar = is_scalar(first.encoding);
     let force_literal = match suffix {
@@ -116,8 +117,28 @@ pub(super) fn dispatch(
     };
     match result {
         Ok(words) => Ok(cx.finish(words)),
-        Err(e) => Err(vec![e]),
+        Err(e) => Err(with_syntax(vec![e], first, base)),
     }
+}
+
+/// An error about the number of operands ends with the instruction's syntax, so that
+/// what is missing can be seen (`v_add_u32` takes a VCC destination before GCN 1.4).
+fn with_syntax(
+    mut errors: Vec<EncodeError>,
+    row: &Instruction,
+    mnemonic: &str,
+) -> Vec<EncodeError> {
+    for e in errors
+        .iter_mut()
+        .filter(|e| e.kind == EncodeErrorKind::OperandCount)
+    {
+        e.message = format!(
+            "{} (syntax: `{}`)",
+            e.message,
+            row.syntax(&mnemonic.to_ascii_lowercase())
+        );
+    }
+    errors
 }
 
 fn is_scalar(e: Encoding) -> bool {
