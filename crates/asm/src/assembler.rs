@@ -163,10 +163,8 @@ pub(crate) struct Asm {
     /// `local` names so far (alternate macro syntax: `.LL0`, `.LL1`, …).
     pub local_count: u64,
     pub expanded_statements: u64,
-    /// The suggestions found for each unknown name (lower case, with the generation and
-    /// the number of macros: what the candidates depend on); at most
-    /// [`SUGGESTION_SEARCHES`] entries.
-    suggestion_memo: HashMap<String, Vec<String>>,
+    /// "Did you mean" for unknown names (`crate::suggestions`).
+    pub suggestions: crate::suggestions::Suggestions,
     /// Whether the assembly stopped because [`crate::Options::cancel`] was set.
     pub cancelled: bool,
     /// Where names are defined and used, when [`crate::Options::record_symbols`].
@@ -233,7 +231,7 @@ impl Asm {
             macro_count: 0,
             local_count: 0,
             expanded_statements: 0,
-            suggestion_memo: HashMap::new(),
+            suggestions: Default::default(),
             cancelled: false,
             index: None,
             include_depth: 0,
@@ -263,101 +261,6 @@ impl Asm {
 
     pub(crate) fn error_at(&mut self, ctx: &Ctx, range: TextRange, message: impl Into<String>) {
         self.report(ctx, range, Severity::Error, message.into());
-    }
-
-    /// An error about a name that is not known (the text at `range`), with the
-    /// `suggestions` of names it may be a slip for, which the message lists.
-    pub(crate) fn error_suggesting(
-        &mut self,
-        ctx: &Ctx,
-        range: TextRange,
-        message: String,
-        suggestions: Vec<String>,
-    ) {
-        let message = match suggestions.as_slice() {
-            [] => message,
-            [only] => format!("{message} (did you mean `{only}`?)"),
-            [first @ .., last] => {
-                let first: Vec<String> = first.iter().map(|s| format!("`{s}`")).collect();
-                format!("{message} (did you mean {} or `{last}`?)", first.join(", "))
-            }
-        };
-        self.report(ctx, range, Severity::Error, message);
-        // A quick fix replaces the text the diagnostic points at: only where that is the
-        // name itself (not a macro parameter it was substituted for).
-        let name = &ctx.source[std::ops::Range::<usize>::from(range)];
-        let Some(d) = self.diags.last_mut() else {
-            return;
-        };
-        let Some(at) = d.location else {
-            return;
-        };
-        let start = at.offset as usize;
-        let there = self
-            .sources
-            .file(at.file)
-            .text
-            .get(start..start + d.len as usize);
-        if there.is_some_and(|t| t.eq_ignore_ascii_case(name)) {
-            d.suggestions = suggestions;
-        }
-    }
-
-    /// The names `name` may be a slip for among `candidates` (`gcn_isa::suggest`), found
-    /// once per name, and for at most [`SUGGESTION_SEARCHES`] names in a program, so that
-    /// a file of some other language stays quick to assemble.
-    pub(crate) fn suggestions(
-        &mut self,
-        name: &str,
-        candidates: impl FnOnce(&Self) -> Vec<String>,
-    ) -> Vec<String> {
-        // The candidates change with the generation and the macros defined so far.
-        let key = format!(
-            "{}:{}:{}",
-            name.to_ascii_lowercase(),
-            self.target.gen.name(),
-            self.macros.len()
-        );
-        if let Some(found) = self.suggestion_memo.get(&key) {
-            return found.clone();
-        }
-        if self.suggestion_memo.len() >= SUGGESTION_SEARCHES {
-            return Vec::new();
-        }
-        let found = candidates(self);
-        self.suggestion_memo.insert(key, found.clone());
-        found
-    }
-
-    /// The mnemonics of the generation and the macros nearest to `name`.
-    fn instruction_suggestions(&mut self, name: &str) -> Vec<String> {
-        let gen = self.target.gen;
-        self.suggestions(name, |asm| {
-            let mnemonics = gcn_isa::instructions()
-                .iter()
-                .filter(|i| i.exists_on(gen))
-                .map(|i| i.mnemonic);
-            let macros = asm.macros.values().map(|m| m.name());
-            gcn_isa::suggest::nearest(name, mnemonics.chain(macros))
-                .into_iter()
-                .map(str::to_string)
-                .collect()
-        })
-    }
-
-    /// The pseudo-ops of the binary format in use nearest to `name` (with its dot).
-    pub(crate) fn pseudo_op_suggestions(&mut self, name: &str) -> Vec<String> {
-        let format = gcn_isa::Formats::from_format_name(self.layout.format.name());
-        self.suggestions(name, |_| {
-            let valid = gcn_isa::pseudo_ops()
-                .iter()
-                .filter(|p| format.is_some_and(|f| p.formats.contains(f)))
-                .map(|p| p.name);
-            gcn_isa::suggest::nearest(name, valid)
-                .into_iter()
-                .map(str::to_string)
-                .collect()
-        })
     }
 
     pub(crate) fn warn_at(&mut self, ctx: &Ctx, range: TextRange, message: impl Into<String>) {
@@ -2133,11 +2036,13 @@ impl Asm {
                 }
             }
             for name in names {
-                let message = match severity {
-                    Severity::Warning => format!("Unresolved symbol '{name}': 0 was stored"),
-                    _ => format!("Unresolved symbol '{name}'"),
-                };
-                self.pending_diag(index, severity, message);
+                match severity {
+                    Severity::Warning => {
+                        let message = format!("Unresolved symbol '{name}': 0 was stored");
+                        self.pending_diag(index, severity, message);
+                    }
+                    _ => self.unresolved_error(index, &name, format!("Unresolved symbol '{name}'")),
+                }
             }
         }
     }
@@ -2449,10 +2354,6 @@ fn little_endian<'a>(words: &[u32], buffer: &'a mut [u8; 64]) -> Option<&'a [u8]
 }
 
 /// Why a value that must be known now is not.
-/// How many unknown names of a program are looked up for suggestions (each compares the
-/// name with every mnemonic of the generation); the rest get none.
-pub(crate) const SUGGESTION_SEARCHES: usize = 1000;
-
 pub(crate) const PLACES_LATER: &str =
     "the value depends on the places of sections in the binary, known only at the end";
 

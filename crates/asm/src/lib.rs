@@ -30,6 +30,7 @@ mod parts;
 mod pseudo;
 pub mod regusage;
 pub mod source;
+mod suggestions;
 pub mod symbols;
 mod text;
 

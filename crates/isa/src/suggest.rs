@@ -19,10 +19,12 @@ fn max_edits(len: usize) -> usize {
     }
 }
 
-/// The candidates nearest to `name` (letter case ignored), when near enough
+/// The candidates nearest to `name` (letter case ignored: a candidate that differs only
+/// in case is the nearest, for names that are case-sensitive), when near enough
 /// ([`max_edits`]): all those at the least distance, sorted, at most
 /// [`MAX_SUGGESTIONS`]. A candidate equal to `name` is not a suggestion.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let written = name;
     let name = name.to_ascii_lowercase();
     let limit = max_edits(name.chars().count());
     if limit == 0 {
@@ -35,8 +37,11 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         if candidate.len().abs_diff(name.len()) > best.min(limit) {
             continue;
         }
+        if candidate == written {
+            continue;
+        }
         let distance = strsim::osa_distance(&name, &candidate.to_ascii_lowercase());
-        if distance == 0 || distance > best {
+        if distance > best {
             continue;
         }
         if distance < best {
@@ -87,5 +92,6 @@ mod tests {
         assert!(nearest("mov", ["v_mov_b32"]).is_empty());
         assert!(nearest("ab", ["ac"]).is_empty());
         assert!(nearest("same", ["same"]).is_empty());
+        assert_eq!(nearest("Loop", ["loop", "Lop"]), ["loop"]);
     }
 }

@@ -19,3 +19,9 @@ bad
     \name$0 v1, v2
 .endm
 call v_mov_b3$0
+# An unresolved label: the defined one it may be a slip for.
+loop:
+    s_branch lo$0p
+    s_branch Loop$0
+# In an expression, the message names it but the fix would have to find it: none.
+    .int lop + 4$0

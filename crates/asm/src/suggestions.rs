@@ -1,0 +1,191 @@
+//! "Did you mean": the names an unknown instruction, macro, pseudo-op or symbol may be a
+//! slip for, in its error message and kept on the diagnostic for the editor's quick fix.
+//!
+//! Each unknown name is looked up once (the answer is kept), against the generation's
+//! mnemonics and the macros, the format's pseudo-ops, or the symbols defined in the
+//! name's scope. The comparisons of a program are limited
+//! ([`SUGGESTION_COMPARISONS`]), so that a source of some other language, or one with
+//! thousands of unresolved names among a hundred thousand labels, stays quick to
+//! assemble: past the limit, errors come without suggestions.
+
+use std::collections::HashMap;
+
+use gcn_syntax::TextRange;
+
+use crate::assembler::{Asm, Ctx};
+use crate::diag::{Diagnostic, Severity};
+
+/// Names compared with unknown names in one program, at most (about a second).
+pub(crate) const SUGGESTION_COMPARISONS: usize = 5_000_000;
+
+/// What was found for each unknown name, and the comparisons left.
+#[derive(Debug)]
+pub(crate) struct Suggestions {
+    found: HashMap<String, Vec<String>>,
+    comparisons_left: usize,
+}
+
+impl Default for Suggestions {
+    fn default() -> Self {
+        Suggestions {
+            found: HashMap::new(),
+            comparisons_left: SUGGESTION_COMPARISONS,
+        }
+    }
+}
+
+/// `MESSAGE (did you mean `a`, `b` or `c`?)`.
+fn with_suggestions(message: String, suggestions: &[String]) -> String {
+    match suggestions {
+        [] => message,
+        [only] => format!("{message} (did you mean `{only}`?)"),
+        [first @ .., last] => {
+            let first: Vec<String> = first.iter().map(|s| format!("`{s}`")).collect();
+            format!("{message} (did you mean {} or `{last}`?)", first.join(", "))
+        }
+    }
+}
+
+impl Asm {
+    /// An error about the unknown name written at `range`, with the `suggestions` of
+    /// names it may be a slip for.
+    pub(crate) fn error_suggesting(
+        &mut self,
+        ctx: &Ctx,
+        range: TextRange,
+        message: String,
+        suggestions: Vec<String>,
+    ) {
+        let name = ctx.source[std::ops::Range::<usize>::from(range)].to_string();
+        self.error_at(ctx, range, with_suggestions(message, &suggestions));
+        self.keep_suggestions(&name, suggestions);
+    }
+
+    /// Keeps `suggestions` on the last diagnostic when it covers `name` as written: a
+    /// quick fix replaces that text, so not where the name came from a macro parameter
+    /// (the diagnostic is then on the parameter in the body).
+    fn keep_suggestions(&mut self, name: &str, suggestions: Vec<String>) {
+        let Some(d) = self.diags.last_mut() else {
+            return;
+        };
+        let Some(at) = d.location else {
+            return;
+        };
+        let start = at.offset as usize;
+        let file = &self.sources.file(at.file).text;
+        if file.get(start..start + d.len as usize) == Some(name) {
+            d.suggestions = suggestions;
+        }
+    }
+
+    /// Looks `name` up once among what `candidates` gives, within the comparisons left.
+    /// `kind` and the state the candidates depend on make the key of the answer.
+    fn suggest(
+        &mut self,
+        key: String,
+        name: &str,
+        candidates: impl FnOnce(&Asm) -> Vec<&str>,
+    ) -> Vec<String> {
+        if let Some(found) = self.suggestions.found.get(&key) {
+            return found.clone();
+        }
+        if self.suggestions.comparisons_left == 0 {
+            return Vec::new();
+        }
+        let (found, compared) = {
+            let candidates = candidates(self);
+            let compared = candidates.len();
+            let found: Vec<String> = gcn_isa::suggest::nearest(name, candidates)
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            (found, compared)
+        };
+        let left = &mut self.suggestions.comparisons_left;
+        *left = left.saturating_sub(compared);
+        self.suggestions.found.insert(key, found.clone());
+        found
+    }
+
+    /// The mnemonics of the generation and the macros nearest to `name`.
+    pub(crate) fn instruction_suggestions(&mut self, name: &str) -> Vec<String> {
+        let gen = self.target.gen;
+        // The candidates change with the generation and the macros defined so far.
+        let key = format!(
+            "instruction {} {} {}",
+            name.to_ascii_lowercase(),
+            gen.name(),
+            self.macros.len()
+        );
+        self.suggest(key, name, |asm| {
+            let mnemonics = gcn_isa::instructions()
+                .iter()
+                .filter(|i| i.exists_on(gen))
+                .map(|i| i.mnemonic);
+            mnemonics
+                .chain(asm.macros.values().map(|m| m.name()))
+                .collect()
+        })
+    }
+
+    /// The pseudo-ops of the binary format in use nearest to `name` (with its dot).
+    pub(crate) fn pseudo_op_suggestions(&mut self, name: &str) -> Vec<String> {
+        let format = gcn_isa::Formats::from_format_name(self.layout.format.name());
+        let key = format!(
+            "pseudo-op {} {}",
+            name.to_ascii_lowercase(),
+            self.layout.format.name()
+        );
+        self.suggest(key, name, |_| {
+            let valid = gcn_isa::pseudo_ops()
+                .iter()
+                .filter(|p| format.is_some_and(|f| p.formats.contains(f)));
+            valid.map(|p| p.name).collect()
+        })
+    }
+
+    /// The defined symbols and labels nearest to the unresolved `full_name` (its scope
+    /// path first: `a::b::x`), by their names in its scope or the global one, as a use
+    /// there writes them.
+    pub(crate) fn symbol_suggestions(&mut self, full_name: &str) -> Vec<String> {
+        let (scope, name) = split_scope(full_name);
+        let key = format!("symbol {full_name}");
+        self.suggest(key, name, |asm| {
+            let defined = asm
+                .symbols
+                .iter()
+                .map(|(_, s)| s)
+                .filter(|s| s.is_defined() && s.register.is_none());
+            defined
+                .map(|s| split_scope(&s.name))
+                .filter(|(s, n)| {
+                    (s.is_empty() || *s == scope)
+                        && n.starts_with(|c: char| !c.is_ascii_digit() && c != '.')
+                })
+                .map(|(_, n)| n)
+                .collect()
+        })
+    }
+
+    /// The unresolved-symbol error of pending fixup `index`: at its expression, with the
+    /// symbols `name` may be a slip for.
+    pub(crate) fn unresolved_error(&mut self, index: usize, full_name: &str, message: String) {
+        let suggestions = self.symbol_suggestions(full_name);
+        let p = &self.pending[index];
+        let (loc, len, origin) = (p.loc, p.len, p.origin.as_ref().clone());
+        self.diags.push(Diagnostic {
+            severity: Severity::Error,
+            location: Some(loc),
+            len,
+            message: crate::encoding::escape_raw_bytes(with_suggestions(message, &suggestions)),
+            origin,
+            suggestions: Vec::new(),
+        });
+        self.keep_suggestions(split_scope(full_name).1, suggestions);
+    }
+}
+
+/// `("a::b", "x")` for `a::b::x`, `("", "x")` for `x`.
+fn split_scope(full_name: &str) -> (&str, &str) {
+    full_name.rsplit_once("::").unwrap_or(("", full_name))
+}
