@@ -28,6 +28,7 @@ pub(super) fn hover(token: &SyntaxToken, gen: Generation) -> Option<HoverResult>
                 SyntaxKind::CALL_EXPR => argument(&lower, token.text(), &holder, &parent, gen)?,
                 SyntaxKind::MODIFIER => modifier_value(&lower, token.text(), &holder)?,
                 SyntaxKind::LIST_EXPR => format_item(&lower, token.text(), &holder, &parent)?,
+                SyntaxKind::OPERAND_LIST if lower == "off" => OFF.to_string(),
                 _ => return None,
             }
         }
@@ -35,6 +36,11 @@ pub(super) fn hover(token: &SyntaxToken, gen: Generation) -> Option<HoverResult>
     };
     Some(HoverResult { range, markdown })
 }
+
+/// `off` written for an operand.
+const OFF: &str = "**off** — the operand is left out: a `global_` instruction without an \
+SADDR base (VADDR then holds the whole 64-bit address), a `scratch_` instruction without \
+SADDR or VADDR, or a component an `exp` does not write";
 
 /// Whether `token`, a name in an operand, names one of these values where it stands
 /// (on any generation): then it is no symbol (semantic tokens leave it uncoloured).
@@ -66,6 +72,7 @@ pub(crate) fn is_operand_name(token: &SyntaxToken) -> bool {
         }
         SyntaxKind::MODIFIER => modifier_value(&lower, token.text(), &holder).is_some(),
         SyntaxKind::LIST_EXPR => format_item(&lower, token.text(), &holder, &name_ref).is_some(),
+        SyntaxKind::OPERAND_LIST => lower == "off",
         _ => false,
     }
 }

@@ -15,3 +15,4 @@ NOTNAME = 1
 .gpu GFX1010
         s_waitcnt       lgkm$0cnt(0)
         s_getreg_b32    s1, hwreg(flat_$0scr_lo, 0, 32)
+        global_load_dword v1, v[2:3], o$0ff

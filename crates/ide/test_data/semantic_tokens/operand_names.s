@@ -10,3 +10,4 @@
         s_set_gpr_idx_on s1, gpr_idx(src0, dst)
 trapsts = 5
         s_add_u32       s1, s2, trapsts
+        global_load_dword v1, v[2:3], off
