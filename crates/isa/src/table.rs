@@ -276,7 +276,7 @@ impl OperandKind {
             SRsrc => "SRSRC",
             SOffset => "SOFFSET",
             SSamp => "SSAMP",
-            SAddr => "SADDR",
+            SAddr => "SADDR|off",
             ExpTarget => "TARGET",
             ExpSrc => "VSRC",
         }
