@@ -2249,12 +2249,17 @@ impl Asm {
             }
             Err(errors) => {
                 for e in errors {
-                    if e.kind == encode::EncodeErrorKind::UnknownMnemonic {
-                        let name = ctx.source[std::ops::Range::<usize>::from(e.range)].to_string();
-                        let suggestions = self.instruction_suggestions(&name);
-                        self.error_suggesting(ctx, e.range, e.message, suggestions);
-                    } else {
-                        self.error_at(ctx, e.range, e.message);
+                    let name = || ctx.source[std::ops::Range::<usize>::from(e.range)].to_string();
+                    match e.kind {
+                        encode::EncodeErrorKind::UnknownMnemonic => {
+                            let suggestions = self.instruction_suggestions(&name());
+                            self.error_suggesting(ctx, e.range, e.message, suggestions);
+                        }
+                        encode::EncodeErrorKind::NotARegister => {
+                            let suggestions = self.register_suggestions(&name());
+                            self.error_suggesting(ctx, e.range, e.message, suggestions);
+                        }
+                        _ => self.error_at(ctx, e.range, e.message),
                     }
                 }
             }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use gcn_syntax::TextRange;
 
-use crate::assembler::{Asm, Ctx};
+use crate::assembler::{Asm, Ctx, PendingTarget};
 use crate::diag::{Diagnostic, Severity};
 
 /// Names compared with unknown names in one program, at most (about a second).
@@ -144,33 +144,58 @@ impl Asm {
         })
     }
 
+    /// The special registers and register symbols nearest to `name`, written where a
+    /// scalar register must be.
+    pub(crate) fn register_suggestions(&mut self, name: &str) -> Vec<String> {
+        let key = format!("register {name}");
+        self.suggest(key, name, |asm| {
+            let symbols = asm
+                .symbols
+                .iter()
+                .map(|(_, s)| s)
+                .filter(|s| s.register.is_some());
+            let symbols = symbols.map(|s| split_scope(&s.name).1);
+            gcn_syntax::SPECIAL_REGISTERS
+                .iter()
+                .copied()
+                .chain(symbols)
+                .collect()
+        })
+    }
+
     /// The defined symbols and labels nearest to the unresolved `full_name` (its scope
     /// path first: `a::b::x`), by their names in its scope or the global one, as a use
-    /// there writes them.
-    pub(crate) fn symbol_suggestions(&mut self, full_name: &str) -> Vec<String> {
+    /// there writes them; with the special registers (`vcc_lo`, `exec`) where the name
+    /// is an instruction's operand.
+    pub(crate) fn symbol_suggestions(&mut self, full_name: &str, operand: bool) -> Vec<String> {
         let (scope, name) = split_scope(full_name);
-        let key = format!("symbol {full_name}");
+        let key = format!("symbol {full_name} {operand}");
         self.suggest(key, name, |asm| {
             let defined = asm
                 .symbols
                 .iter()
                 .map(|(_, s)| s)
                 .filter(|s| s.is_defined() && s.register.is_none());
-            defined
+            let symbols = defined
                 .map(|s| split_scope(&s.name))
                 .filter(|(s, n)| {
                     (s.is_empty() || *s == scope)
                         && n.starts_with(|c: char| !c.is_ascii_digit() && c != '.')
                 })
-                .map(|(_, n)| n)
-                .collect()
+                .map(|(_, n)| n);
+            let registers = gcn_syntax::SPECIAL_REGISTERS
+                .iter()
+                .copied()
+                .filter(|_| operand);
+            symbols.chain(registers).collect()
         })
     }
 
     /// The unresolved-symbol error of pending fixup `index`: at its expression, with the
     /// symbols `name` may be a slip for.
     pub(crate) fn unresolved_error(&mut self, index: usize, full_name: &str, message: String) {
-        let suggestions = self.symbol_suggestions(full_name);
+        let operand = matches!(self.pending[index].target, PendingTarget::Field { .. });
+        let suggestions = self.symbol_suggestions(full_name, operand);
         let p = &self.pending[index];
         let (loc, len, origin) = (p.loc, p.len, p.origin.as_ref().clone());
         self.diags.push(Diagnostic {

@@ -208,6 +208,9 @@ pub enum EncodeErrorKind {
     UnknownMnemonic,
     /// Too few or too many operands: the message gets the instruction's syntax.
     OperandCount,
+    /// A name (the error's range) where a scalar register must be: the assembler looks
+    /// for the special registers and register symbols it may be a slip for.
+    NotARegister,
 }
 
 impl EncodeError {

@@ -1917,10 +1917,19 @@ impl<'a> Cx<'a> {
     ) -> Result<Reg> {
         let range = range_of(expr);
         let Some(reg) = self.reg(expr)? else {
-            return Err(EncodeError::new(
-                range,
-                format!("expected {count} scalar register{}", plural(count)),
-            ));
+            // A name that is no register may be a slip for one (`exec_low`).
+            let kind = if expr.kind() == SyntaxKind::NAME_REF {
+                EncodeErrorKind::NotARegister
+            } else {
+                EncodeErrorKind::Other
+            };
+            return Err(EncodeError {
+                kind,
+                ..EncodeError::new(
+                    range,
+                    format!("expected {count} scalar register{}", plural(count)),
+                )
+            });
         };
         if !reg.is_scalar() {
             return Err(EncodeError::new(
