@@ -2259,6 +2259,11 @@ impl Asm {
                             let suggestions = self.register_suggestions(&name());
                             self.error_suggesting(ctx, e.range, e.message, suggestions);
                         }
+                        _ if !e.suggestions.is_empty() => {
+                            let suggestions = e.suggestions.iter().map(|s| s.to_string()).collect();
+                            self.error_at(ctx, e.range, e.message);
+                            self.keep_suggestions(&name(), suggestions);
+                        }
                         _ => self.error_at(ctx, e.range, e.message),
                     }
                 }

@@ -64,7 +64,7 @@ impl Asm {
     /// Keeps `suggestions` on the last diagnostic when it covers `name` as written: a
     /// quick fix replaces that text, so not where the name came from a macro parameter
     /// (the diagnostic is then on the parameter in the body).
-    fn keep_suggestions(&mut self, name: &str, suggestions: Vec<String>) {
+    pub(crate) fn keep_suggestions(&mut self, name: &str, suggestions: Vec<String>) {
         let Some(d) = self.diags.last_mut() else {
             return;
         };

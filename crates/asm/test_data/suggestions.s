@@ -10,7 +10,7 @@ s_endpgmm
 store_reslut 3
 # Ties are all listed (at most three).
 v_ad_f32 v1, v2, v3
-# Only the generation's: v_add_co_u32 is GCN 1.4's (the error says so, nothing else).
+# v_add_co_u32 is GCN 1.4's name: the error gives GCN 1.2's for the same instruction.
 v_add_co_u32 v1, vcc, v2, v3
 # Too far from any name: no suggestion.
 frobnicate

@@ -16,6 +16,8 @@
 //! - [`operand_names`]: the names operands take besides registers (`hwreg(trapsts, …)`,
 //!   `sendmsg(gs, emit, …)`, the `s_waitcnt` counters, SDWA selections, MTBUF formats).
 //!
+//! - [`counterparts`]: the instructions generations name differently (`v_add_u32` →
+//!   `v_add_co_u32`), for porting a kernel.
 //! - [`suggest`]: "did you mean": the known names nearest to a misspelled one.
 //!
 //! - [`encode`]: from a syntax-tree instruction to machine words, per encoding class.
@@ -25,6 +27,7 @@
 //! the test rewrites a stale file and fails once).
 
 pub mod arch;
+pub mod counterparts;
 pub mod encode;
 pub mod lookup;
 pub mod operand_names;

@@ -25,3 +25,5 @@ loop:
     s_branch Loop$0
 # In an expression, the message names it but the fix would have to find it: none.
     .int lop + 4$0
+# An instruction this generation names differently: its name here.
+    v_add_co_u32$0 v1, vcc, v2, v3

@@ -196,6 +196,8 @@ pub struct EncodeError {
     pub range: TextRange,
     pub message: String,
     pub kind: EncodeErrorKind,
+    /// Names to write instead of the text at `range` (the message says them too).
+    pub suggestions: Vec<&'static str>,
 }
 
 /// What the assembler may add to an [`EncodeError`].
@@ -219,6 +221,7 @@ impl EncodeError {
             range,
             message: message.into(),
             kind: EncodeErrorKind::Other,
+            suggestions: Vec::new(),
         }
     }
 }

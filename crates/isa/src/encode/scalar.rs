@@ -66,13 +66,11 @@ pub(super) fn dispatch(
             .iter()
             .map(|g| g.name())
             .collect();
-        return Err(vec![EncodeError::new(
-            mrange,
-            format!(
-                "unknown instruction: `{base}` is not available on {gen} (only on {})",
-                gens.join(", ")
-            ),
-        )]);
+        let message = format!(
+            "unknown instruction: `{base}` is not available on {gen} (only on {})",
+            gens.join(", ")
+        );
+        return Err(vec![renamed(base, gen, mrange, message)]);
     }
     let first = rows[0].unwrap();
     if matches!(
@@ -118,6 +116,39 @@ pub(super) fn dispatch(
     match result {
         Ok(words) => Ok(cx.finish(words)),
         Err(e) => Err(with_syntax(vec![e], first, base)),
+    }
+}
+
+/// The error of `mnemonic`, which `gen` lacks: with the name `gen` gives the same
+/// instruction, when it has one under another name (`v_add_co_u32` is GCN 1.2's
+/// `v_add_u32`), as a suggestion.
+fn renamed(mnemonic: &str, gen: Generation, range: TextRange, message: String) -> EncodeError {
+    let counterparts = crate::counterparts::on_generation(&mnemonic.to_ascii_lowercase(), gen);
+    let note = match counterparts.as_slice() {
+        [] => String::new(),
+        [(name, _, _)] => format!("; on {gen} it is `{name}`"),
+        several => {
+            let each: Vec<String> = several
+                .iter()
+                .map(|(name, from, to)| {
+                    format!("`{name}` (what `{mnemonic}` is on {})", span(*from, *to))
+                })
+                .collect();
+            format!("; on {gen} it is {}", each.join(" or "))
+        }
+    };
+    EncodeError {
+        suggestions: counterparts.iter().map(|(name, _, _)| *name).collect(),
+        ..EncodeError::new(range, message + &note)
+    }
+}
+
+/// `GCN1.0 to GCN1.2`, or one generation.
+fn span(from: Generation, to: Generation) -> String {
+    if from == to {
+        from.name().to_string()
+    } else {
+        format!("{} to {}", from.name(), to.name())
     }
 }
 
