@@ -25,10 +25,10 @@ pub async fn code_actions(
     let uri = &params.text_document.uri;
     let analysis = diagnostics::current(state, uri).await?;
     let document = state.snapshot(uri)?;
-    let (_, shown) = diagnostics::shown(state, uri, &document, analysis);
+    let shown = diagnostics::shown(state, uri, &document, analysis);
     let encoding = state.encoding();
     let range = convert::text_range(&document.rope, params.range, encoding);
-    let actions = gcn_ide::quick_fixes(&shown, range)
+    let actions = gcn_ide::quick_fixes(shown.diagnostics(), range)
         .into_iter()
         .map(|fix| {
             let edit = TextEdit {

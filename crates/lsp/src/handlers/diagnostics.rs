@@ -28,20 +28,39 @@ pub fn document_path(uri: &Url) -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from(uri.path()))
 }
 
-/// The diagnostics `document` shows, given its own `analysis`, and the analysis they come
-/// from: an included file shows what the open source that includes it gets there.
+/// The diagnostics a document shows, and the analysis they come from.
+pub(crate) enum Shown {
+    /// Its own analysis's.
+    Own(Arc<Analysis>),
+    /// An included file's: what the open source that includes it gets there.
+    Included(Arc<Analysis>, Vec<gcn_ide::Diagnostic>),
+}
+
+impl Shown {
+    pub(crate) fn analysis(&self) -> &Analysis {
+        match self {
+            Shown::Own(analysis) | Shown::Included(analysis, _) => analysis,
+        }
+    }
+
+    pub(crate) fn diagnostics(&self) -> &[gcn_ide::Diagnostic] {
+        match self {
+            Shown::Own(analysis) => &analysis.diagnostics,
+            Shown::Included(_, diagnostics) => diagnostics,
+        }
+    }
+}
+
+/// What `document`, whose own analysis is `analysis`, shows.
 pub(crate) fn shown(
     state: &State,
     uri: &Url,
     document: &Document,
     analysis: Arc<Analysis>,
-) -> (Arc<Analysis>, Vec<gcn_ide::Diagnostic>) {
+) -> Shown {
     match includer_view(state, uri, document) {
-        Some(view) => view,
-        None => {
-            let diagnostics = analysis.diagnostics.clone();
-            (analysis, diagnostics)
-        }
+        Some((includer, diagnostics)) => Shown::Included(includer, diagnostics),
+        None => Shown::Own(analysis),
     }
 }
 
@@ -104,8 +123,13 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
         let Some(document) = state.snapshot(&uri).filter(|d| d.revision == revision) else {
             return;
         };
-        let (shown_by, shown) = shown(&state, &uri, &document, analysis.clone());
-        let diagnostics = to_lsp(&document, &shown, &shown_by, state.encoding());
+        let shown = shown(&state, &uri, &document, analysis.clone());
+        let diagnostics = to_lsp(
+            &document,
+            shown.diagnostics(),
+            shown.analysis(),
+            state.encoding(),
+        );
         if state.is_current(&uri, revision) {
             client
                 .publish_diagnostics(uri.clone(), diagnostics, Some(document.version))
