@@ -117,7 +117,7 @@ impl Asm {
             gen.name(),
             self.macros.len()
         );
-        self.suggest(key, name, |asm| {
+        let found = self.suggest(key, name, |asm| {
             let mnemonics = gcn_isa::instructions()
                 .iter()
                 .filter(|i| i.exists_on(gen))
@@ -125,6 +125,10 @@ impl Asm {
             mnemonics
                 .chain(asm.macros.values().map(|m| m.name()))
                 .collect()
+        });
+        let macros_any_case = self.opts.macro_case_insensitive;
+        in_case_of(name, found, |s| {
+            macros_any_case || !gcn_isa::lookup(s).is_empty()
         })
     }
 
@@ -136,19 +140,20 @@ impl Asm {
             name.to_ascii_lowercase(),
             self.layout.format.name()
         );
-        self.suggest(key, name, |_| {
+        let found = self.suggest(key, name, |_| {
             let valid = gcn_isa::pseudo_ops()
                 .iter()
                 .filter(|p| format.is_some_and(|f| p.formats.contains(f)));
             valid.map(|p| p.name).collect()
-        })
+        });
+        in_case_of(name, found, |_| true)
     }
 
     /// The special registers and register symbols nearest to `name`, written where a
     /// scalar register must be.
     pub(crate) fn register_suggestions(&mut self, name: &str) -> Vec<String> {
         let key = format!("register {name}");
-        self.suggest(key, name, |asm| {
+        let found = self.suggest(key, name, |asm| {
             let symbols = asm
                 .symbols
                 .iter()
@@ -160,7 +165,8 @@ impl Asm {
                 .copied()
                 .chain(symbols)
                 .collect()
-        })
+        });
+        in_case_of(name, found, |s| gcn_syntax::SPECIAL_REGISTERS.contains(&s))
     }
 
     /// The defined symbols and labels nearest to the unresolved `full_name` (its scope
@@ -208,6 +214,30 @@ impl Asm {
         });
         self.keep_suggestions(split_scope(full_name).1, suggestions);
     }
+}
+
+/// `found` in upper case when `name` is written in upper case (`V_ADD_F23`), those
+/// whose case does not matter (`any_case`): a fix keeps the source's style.
+pub(crate) fn in_case_of(
+    name: &str,
+    found: Vec<String>,
+    any_case: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let upper = name.bytes().any(|b| b.is_ascii_uppercase())
+        && !name.bytes().any(|b| b.is_ascii_lowercase());
+    if !upper {
+        return found;
+    }
+    found
+        .into_iter()
+        .map(|s| {
+            if any_case(&s) {
+                s.to_ascii_uppercase()
+            } else {
+                s
+            }
+        })
+        .collect()
 }
 
 /// `("a::b", "x")` for `a::b::x`, `("", "x")` for `x`.

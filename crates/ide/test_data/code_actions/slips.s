@@ -27,3 +27,4 @@ loop:
     .int lop + 4$0
 # An instruction this generation names differently: its name here.
     v_add_co_u32$0 v1, vcc, v2, v3
+    V_ADD_CO_U32$0 v1, vcc, v2, v3
