@@ -2260,10 +2260,10 @@ impl Asm {
                             self.error_suggesting(ctx, e.range, e.message, suggestions);
                         }
                         _ if !e.suggestions.is_empty() => {
-                            let suggestions = e.suggestions.iter().map(|s| s.to_string()).collect();
-                            // Instruction names: the letter case of the source is kept.
+                            // Instruction and hardware register names: the letter case
+                            // of the source is kept.
                             let suggestions =
-                                crate::suggestions::in_case_of(&name(), suggestions, |_| true);
+                                crate::suggestions::in_case_of(&name(), e.suggestions, |_| true);
                             self.error_at(ctx, e.range, e.message);
                             self.keep_suggestions(&name(), suggestions);
                         }

@@ -106,8 +106,8 @@ fn later_generation(table: &[Named], name: &str, gen: Generation) -> Option<Gene
 /// What follows "unknown hardware register `name` on GEN" for `name` (lower case): LLVM's
 /// spelling (`hw_reg_mode`) answered with CLRX's, and the generation that has the
 /// register when it is a later one, as in ` (CLRX writes it `mode` or `hwreg_mode`;
-/// GCN1.5 and later have it)`.
-pub fn unknown_hwreg_note(name: &str, gen: Generation) -> String {
+/// GCN1.5 and later have it)`; with CLRX's name to write instead, when `gen` has it.
+pub fn unknown_hwreg_note(name: &str, gen: Generation) -> (String, Option<String>) {
     let llvm_key = name
         .strip_prefix("hw_reg_")
         .filter(|key| HWREGS.iter().any(|n| n.name == *key));
@@ -118,13 +118,17 @@ pub fn unknown_hwreg_note(name: &str, gen: Generation) -> String {
     if let Some(key) = llvm_key {
         notes.push(format!("CLRX writes it `{key}` or `hwreg_{key}`"));
     }
-    if let Some(since) = later_generation(HWREGS, key, gen) {
+    let later = later_generation(HWREGS, key, gen);
+    if let Some(since) = later {
         notes.push(format!("{since} and later have it"));
     }
+    let instead = llvm_key
+        .filter(|_| later.is_none())
+        .map(|key| format!("hwreg_{key}"));
     if notes.is_empty() {
-        String::new()
+        (String::new(), instead)
     } else {
-        format!(" ({})", notes.join("; "))
+        (format!(" ({})", notes.join("; ")), instead)
     }
 }
 

@@ -28,3 +28,5 @@ loop:
 # An instruction this generation names differently: its name here.
     v_add_co_u32$0 v1, vcc, v2, v3
     V_ADD_CO_U32$0 v1, vcc, v2, v3
+# LLVM's name of a hardware register: CLRX's, in the source's case.
+    s_getreg_b32 s6, hwreg(HW_REG_MODE$0, 0, 4)

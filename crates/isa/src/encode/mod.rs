@@ -197,7 +197,7 @@ pub struct EncodeError {
     pub message: String,
     pub kind: EncodeErrorKind,
     /// Names to write instead of the text at `range` (the message says them too).
-    pub suggestions: Vec<&'static str>,
+    pub suggestions: Vec<String>,
 }
 
 /// What the assembler may add to an [`EncodeError`].

@@ -138,7 +138,10 @@ fn renamed(mnemonic: &str, gen: Generation, range: TextRange, message: String) -
         }
     };
     EncodeError {
-        suggestions: counterparts.iter().map(|(name, _, _)| *name).collect(),
+        suggestions: counterparts
+            .iter()
+            .map(|(name, _, _)| name.to_string())
+            .collect(),
         ..EncodeError::new(range, message + &note)
     }
 }
@@ -432,11 +435,14 @@ fn hwreg(cx: &mut Cx<'_>, e: &ast::Expr) -> Result<u32> {
         Some(name) => match operand_names::hwreg(&name, gen) {
             Some(n) => n.value,
             None => {
-                let note = operand_names::unknown_hwreg_note(&name, gen);
-                return Err(EncodeError::new(
-                    range_of(&args[0]),
-                    format!("unknown hardware register `{name}` on {gen}{note}"),
-                ));
+                let (note, instead) = operand_names::unknown_hwreg_note(&name, gen);
+                return Err(EncodeError {
+                    suggestions: instead.into_iter().collect(),
+                    ..EncodeError::new(
+                        range_of(&args[0]),
+                        format!("unknown hardware register `{name}` on {gen}{note}"),
+                    )
+                });
             }
         },
         None => {
