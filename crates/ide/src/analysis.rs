@@ -15,7 +15,7 @@ use std::sync::Arc;
 use gcn_asm::{Assembly, FileLoader, Files, Location};
 use gcn_syntax::{Parse, TextRange, TextSize};
 
-use crate::diagnostics::{Diagnostic, Related, Severity};
+use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
 use crate::project::{ConfigProblem, FileOptions};
 use crate::reg_usage::{kernel_usage, KernelUsage};
 use crate::symbol_index::SymbolIndex;
@@ -174,7 +174,7 @@ impl Analysis {
                     message: d.message.clone(),
                     related,
                     code: None,
-                    suggestions: d.suggestions.clone(),
+                    fixes: Fix::renames(range, &d.suggestions),
                 }
             })
             .collect();
@@ -225,7 +225,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     }
     let names = SymbolIndex::new(&assembly);
     let kernels = kernel_usage(&assembly, &names, &input.path);
-    diagnostics.extend(crate::reg_usage::count_warnings(&kernels));
+    diagnostics.extend(crate::reg_usage::count_warnings(&kernels, &input.parse));
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let diagnostics = merge_repeated(diagnostics, &input.path);
     let included = (1..assembly.sources.len())
@@ -278,7 +278,7 @@ fn config_warning(problem: &ConfigProblem) -> Diagnostic {
         message: format!("{what}: {}", problem.message),
         related,
         code: Some(crate::diagnostics::PROJECT_OPTIONS),
-        suggestions: Vec::new(),
+        fixes: Vec::new(),
     }
 }
 
@@ -377,12 +377,12 @@ const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
 fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
     let related_at = |loc: &Location, message: &str| related_at(assembly, loc, message);
     let mut related: Vec<Related> = Vec::new();
-    let mut suggestions = Vec::new();
+    let mut fixes = Vec::new();
     let range = match d.location {
         Some(loc) if loc.file == SOURCE => {
             let range = TextRange::at(loc.offset.into(), d.len.into());
             // The quick fixes replace the name at its own place, not at a line leading there.
-            suggestions = d.suggestions.clone();
+            fixes = Fix::renames(range, &d.suggestions);
             range
         }
         Some(loc) => {
@@ -411,7 +411,7 @@ fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
         message: d.message.clone(),
         related,
         code: None,
-        suggestions,
+        fixes,
     }
 }
 

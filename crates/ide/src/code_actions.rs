@@ -1,8 +1,7 @@
-//! Quick fixes: for a diagnostic of an unknown instruction, macro or pseudo-op, replacing
-//! the name with one the assembler suggests (`v_add_f23` → `v_add_f32`).
-//!
-//! The fixes come from the diagnostics themselves ([`Diagnostic::suggestions`]), which the
-//! assembler made: nothing is looked up again here.
+//! Quick fixes: the edits the diagnostics carry ([`Diagnostic::fixes`]): an unknown
+//! instruction, macro, pseudo-op, symbol or register replaced with a name the assembler
+//! suggests (`v_add_f23` → `v_add_f32`), a register count set to what the code uses.
+//! Nothing is looked up again here.
 
 use gcn_syntax::TextRange;
 
@@ -20,17 +19,17 @@ pub struct QuickFix {
 }
 
 /// The fixes of the diagnostics that `range` touches (a cursor inside or at either end of
-/// one counts), in the order of the diagnostics and their suggestions.
+/// one counts), in the order of the diagnostics and their fixes.
 pub fn quick_fixes(diagnostics: &[Diagnostic], range: TextRange) -> Vec<QuickFix> {
     let touches = |d: &Diagnostic| d.range.start() <= range.end() && range.start() <= d.range.end();
     let mut out = Vec::new();
     for d in diagnostics.iter().filter(|d| touches(d)) {
-        for suggestion in &d.suggestions {
+        for fix in &d.fixes {
             out.push(QuickFix {
-                title: format!("Change to `{suggestion}`"),
-                range: d.range,
-                replacement: suggestion.clone(),
-                preferred: d.suggestions.len() == 1,
+                title: fix.title.clone(),
+                range: fix.range,
+                replacement: fix.replacement.clone(),
+                preferred: d.fixes.len() == 1,
                 diagnostic: d.clone(),
             });
         }
@@ -53,7 +52,7 @@ mod tests {
         let mut out = String::new();
         for offset in offsets {
             let fixes = quick_fixes(&analysis.diagnostics, TextRange::empty(offset));
-            let line = text[..usize::from(offset)].lines().count().max(1);
+            let line = line_of(&text, offset);
             writeln!(out, "line {line}:").unwrap();
             if fixes.is_empty() {
                 writeln!(out, "  (none)").unwrap();
@@ -61,7 +60,9 @@ mod tests {
             for fix in fixes {
                 let mut fixed = text.clone();
                 fixed.replace_range(std::ops::Range::<usize>::from(fix.range), &fix.replacement);
-                let fixed_line = fixed.lines().nth(line - 1).unwrap_or("");
+                // The line the fix edits.
+                let edited = line_of(&text, fix.range.start());
+                let fixed_line = fixed.lines().nth(edited - 1).unwrap_or("");
                 let star = if fix.preferred { " (preferred)" } else { "" };
                 writeln!(
                     out,
@@ -73,6 +74,11 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The one-based line of `offset`.
+    fn line_of(text: &str, offset: gcn_syntax::TextSize) -> usize {
+        text[..usize::from(offset)].matches('\n').count() + 1
     }
 
     #[test]

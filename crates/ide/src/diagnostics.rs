@@ -30,10 +30,33 @@ pub struct Diagnostic {
     /// For what the editor adds to the assembler's own diagnostics (which are
     /// `gcnasm`'s, and have none): what kind of check it is.
     pub code: Option<&'static str>,
-    /// Names the text at `range` may be a slip for, nearest first (the assembler's, for
-    /// an unknown instruction, macro or pseudo-op): each a quick fix
-    /// ([`crate::code_actions`]).
-    pub suggestions: Vec<String>,
+    /// Edits that would correct it, each a quick fix ([`crate::code_actions`]): a name
+    /// the text at `range` may be a slip for (the assembler's suggestions), a count set
+    /// to what the code uses.
+    pub fixes: Vec<Fix>,
+}
+
+/// An edit that corrects a diagnostic: `replacement` for the text at `range`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fix {
+    pub title: String,
+    pub range: TextRange,
+    pub replacement: String,
+}
+
+impl Fix {
+    /// The fixes that replace the text at `range` (an unknown name) with one of the
+    /// assembler's `suggestions`.
+    pub fn renames(range: TextRange, suggestions: &[String]) -> Vec<Fix> {
+        suggestions
+            .iter()
+            .map(|s| Fix {
+                title: format!("Change to `{s}`"),
+                range,
+                replacement: s.clone(),
+            })
+            .collect()
+    }
 }
 
 /// The code of the warning that `.sgprsnum`/`.vgprsnum` is below what the code uses.
@@ -60,7 +83,7 @@ pub fn diagnostics(parse: &Parse) -> Vec<Diagnostic> {
             message: e.message.clone(),
             related: Vec::new(),
             code: None,
-            suggestions: Vec::new(),
+            fixes: Vec::new(),
         })
         .collect()
 }

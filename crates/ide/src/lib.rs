@@ -69,7 +69,7 @@ pub use gcn_syntax::{TextRange, TextSize};
 pub use crate::analysis::{analyse, read_source, Analysis, AnalysisInput, OpenFiles};
 pub use crate::code_actions::{quick_fixes, QuickFix};
 pub use crate::completion::{completions, CompletionItem, CompletionKind, Completions};
-pub use crate::diagnostics::{diagnostics, Diagnostic, Related, Severity};
+pub use crate::diagnostics::{diagnostics, Diagnostic, Fix, Related, Severity};
 pub use crate::document_links::{document_links, DocumentLink};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
 pub use crate::folding_ranges::{folding_ranges, Fold, FoldKind};

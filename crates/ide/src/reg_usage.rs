@@ -8,10 +8,11 @@ use std::path::Path;
 
 use gcn_asm::index::NameKind;
 use gcn_asm::Assembly;
-use gcn_syntax::TextRange;
+use gcn_isa::PseudoRole;
+use gcn_syntax::{ast, ast::AstNode, Parse, SyntaxKind, TextRange};
 
 use crate::analysis::normalize;
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Fix, Severity};
 use crate::symbol_index::SymbolIndex;
 
 /// The registers of one kernel.
@@ -98,17 +99,28 @@ fn kernel_range(names: &SymbolIndex, source: &Path, name: &str) -> Option<TextRa
 }
 
 /// A warning at the kernel for each count the source sets below what its code uses (an
-/// editor's check: `gcnasm`, like the reference, writes the count it is given).
-pub fn count_warnings(kernels: &[KernelUsage]) -> Vec<Diagnostic> {
+/// editor's check: `gcnasm`, like the reference, writes the count it is given), with the
+/// fix that sets it to that, where the source writes the count (`parse`).
+pub fn count_warnings(kernels: &[KernelUsage], parse: &Parse) -> Vec<Diagnostic> {
+    let settings = count_settings(parse);
     let mut out = Vec::new();
-    let mut warn = |k: &KernelUsage, message: String| {
+    let mut warn = |k: &KernelUsage, pseudo_op: &str, used: u32, message: String| {
+        let written = settings
+            .iter()
+            .rev()
+            .find(|(kernel, op, _)| *kernel == k.name && op == pseudo_op);
+        let fixes = written.map(|&(_, _, range)| Fix {
+            title: format!("Set `{pseudo_op}` to {used}, what the code uses"),
+            range,
+            replacement: used.to_string(),
+        });
         out.push(Diagnostic {
             range: k.range,
             severity: Severity::Warning,
             message: format!("kernel `{}`: {message}", k.name),
             related: Vec::new(),
             code: Some(crate::diagnostics::REGISTER_COUNT),
-            suggestions: Vec::new(),
+            fixes: fixes.into_iter().collect(),
         })
     };
     for k in kernels {
@@ -128,22 +140,55 @@ pub fn count_warnings(kernels: &[KernelUsage]) -> Vec<Diagnostic> {
             } else {
                 String::new()
             };
-            warn(
-                k,
-                format!(
-                    ".sgprsnum is {} but its code uses {used_sgprs} SGPRs{extra}",
-                    k.sgprsnum
-                ),
+            let message = format!(
+                ".sgprsnum is {} but its code uses {used_sgprs} SGPRs{extra}",
+                k.sgprsnum
             );
+            warn(k, ".sgprsnum", used_sgprs, message);
         }
         if k.vgprsnum_given && k.vgprsnum < k.vgprs {
-            warn(
-                k,
-                format!(
-                    ".vgprsnum is {} but its code uses {} VGPRs",
-                    k.vgprsnum, k.vgprs
-                ),
+            let message = format!(
+                ".vgprsnum is {} but its code uses {} VGPRs",
+                k.vgprsnum, k.vgprs
             );
+            warn(k, ".vgprsnum", k.vgprs, message);
+        }
+    }
+    out
+}
+
+/// Where the file's own lines set a kernel's `.sgprsnum` or `.vgprsnum`: the kernel, the
+/// pseudo-op (lower case) and its argument, in order. Statements in macro and repetition
+/// bodies are left out (a fix there would change every expansion).
+fn count_settings(parse: &Parse) -> Vec<(String, String, TextRange)> {
+    let mut kernel: Option<String> = None;
+    let mut out = Vec::new();
+    let body = |op: &ast::PseudoOp| {
+        op.syntax()
+            .ancestors()
+            .any(|n| matches!(n.kind(), SyntaxKind::MACRO_DEF | SyntaxKind::REPEAT))
+    };
+    for op in parse
+        .syntax_node()
+        .descendants()
+        .filter_map(ast::PseudoOp::cast)
+    {
+        if body(&op) {
+            continue;
+        }
+        let name = op.name().to_ascii_lowercase();
+        let first_arg = op.args().next();
+        match gcn_isa::pseudo_op(&name).map(|p| p.role) {
+            Some(PseudoRole::Kernel) => {
+                kernel = first_arg.map(|a| a.syntax().text().to_string().trim().to_string())
+            }
+            Some(PseudoRole::Leave) => kernel = None,
+            _ if name == ".sgprsnum" || name == ".vgprsnum" => {
+                if let (Some(k), Some(arg)) = (&kernel, first_arg) {
+                    out.push((k.clone(), name, arg.syntax().text_range()));
+                }
+            }
+            _ => {}
         }
     }
     out
