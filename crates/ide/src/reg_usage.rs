@@ -102,10 +102,12 @@ fn kernel_range(names: &SymbolIndex, source: &Path, name: &str) -> Option<TextRa
 /// editor's check: `gcnasm`, like the reference, writes the count it is given), with the
 /// fix that sets it to that, where the source writes the count (`parse`).
 pub fn count_warnings(kernels: &[KernelUsage], parse: &Parse) -> Vec<Diagnostic> {
-    let settings = count_settings(parse);
+    // Read from the tree only when there is a warning: a walk of a long file's every node.
+    let mut settings: Option<Vec<(String, String, TextRange)>> = None;
     let mut out = Vec::new();
     let mut warn = |k: &KernelUsage, pseudo_op: &str, used: u32, message: String| {
         let written = settings
+            .get_or_insert_with(|| count_settings(parse))
             .iter()
             .rev()
             .find(|(kernel, op, _)| *kernel == k.name && op == pseudo_op);
