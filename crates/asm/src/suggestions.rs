@@ -79,7 +79,8 @@ impl Asm {
     }
 
     /// Looks `name` up once among what `candidates` gives, within the comparisons left.
-    /// `kind` and the state the candidates depend on make the key of the answer.
+    /// `key` names the lookup: what is looked for, the name and the state the candidates
+    /// depend on (the generation, the macros defined so far).
     fn suggest(
         &mut self,
         key: String,
