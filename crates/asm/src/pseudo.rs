@@ -11,6 +11,7 @@ use crate::expr::Value;
 use crate::literals;
 use crate::macros::{eval_text_expr, name_len, token_class, TextCtx};
 use crate::options::BinaryFormat;
+use crate::suggestions::TargetName;
 use crate::symbols::Binding;
 use crate::text::{clean_text, Text};
 
@@ -155,7 +156,10 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
         ),
         Some(Id::Format) => match word(&args, 0).and_then(|f| format_by_name(&f)) {
             Some(f) => set_format(asm, ctx, range, f),
-            None => asm.error_at(ctx, range, "unknown binary format"),
+            None => match args.first().filter(|a| !a.text().is_empty()) {
+                Some(arg) => asm.unknown_target_name(ctx, arg, TargetName::Format),
+                None => asm.error_at(ctx, range, "expected a binary format"),
+            },
         },
         Some(Id::Gpu) => set_device(asm, ctx, range, &args, false),
         Some(Id::Arch) => set_device(asm, ctx, range, &args, true),
@@ -1251,14 +1255,14 @@ fn set_device(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], arc
             asm.target.wave32 = asm.opts.wave32 && asm.target.gen.is_gfx10();
             crate::format_ops::device_chosen(&mut asm.format_host(ctx), range);
         }
-        None => asm.error_at(
-            ctx,
-            range,
-            format!(
-                "unknown {} `{name}`",
-                if arch { "architecture" } else { "GPU device" }
-            ),
-        ),
+        None => {
+            let what = if arch {
+                TargetName::Arch
+            } else {
+                TargetName::Device
+            };
+            asm.unknown_target_name(ctx, &args[0], what);
+        }
     }
 }
 
@@ -1423,7 +1427,7 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
         }
         "arch" | "narch" => {
             let Some(g) = Generation::from_arch_name(&text(0)) else {
-                asm.error_at(ctx, range, format!("unknown architecture `{}`", text(0)));
+                unknown_target(asm, ctx, range, &args, TargetName::Arch);
                 return None;
             };
             let cur = asm.target.gen;
@@ -1435,14 +1439,14 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
         }
         "gpu" | "ngpu" => {
             let Some(d) = Device::from_name(&text(0)) else {
-                asm.error_at(ctx, range, format!("unknown GPU device `{}`", text(0)));
+                unknown_target(asm, ctx, range, &args, TargetName::Device);
                 return None;
             };
             (d == asm.target.device) == (kind == "gpu")
         }
         "fmt" | "nfmt" => {
             let Some(f) = format_by_name(&text(0)) else {
-                asm.error_at(ctx, range, format!("unknown binary format `{}`", text(0)));
+                unknown_target(asm, ctx, range, &args, TargetName::Format);
                 return None;
             };
             (f == asm.layout.format) == (kind == "fmt")
@@ -1454,6 +1458,15 @@ pub(crate) fn condition(asm: &mut Asm, ctx: &Ctx, header: &ast::PseudoOp) -> Opt
             return None;
         }
     })
+}
+
+/// The error of a conditional's unknown device, architecture or format name (or of its
+/// missing name, at the header).
+fn unknown_target(asm: &mut Asm, ctx: &Ctx, range: TextRange, args: &[ast::Arg], what: TargetName) {
+    match args.first().filter(|a| !a.text().is_empty()) {
+        Some(arg) => asm.unknown_target_name(ctx, arg, what),
+        None => asm.error_at(ctx, range, "expected a name"),
+    }
 }
 
 /// A `.ifc` operand as the reference compares it: blanks between tokens of different

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use gcn_syntax::TextRange;
+use gcn_syntax::{ast, ast::AstNode, TextRange};
 
 use crate::assembler::{Asm, Ctx, PendingTarget};
 use crate::diag::{Diagnostic, Severity};
@@ -150,6 +150,25 @@ impl Asm {
         in_case_of(name, found, |_| true)
     }
 
+    /// An error about the unknown device, architecture or format name written as
+    /// argument `arg`, with the names `what` it may be a slip for.
+    pub(crate) fn unknown_target_name(&mut self, ctx: &Ctx, arg: &ast::Arg, what: TargetName) {
+        let name = arg.text();
+        let noun = match what {
+            TargetName::Device => "GPU device",
+            TargetName::Arch => "architecture",
+            TargetName::Format => "binary format",
+        };
+        let key = format!("{noun} {}", name.to_ascii_lowercase());
+        let suggestions = self.suggest(key, &name, |_| match what {
+            TargetName::Device => gcn_isa::Device::names().map(|(n, _)| n).collect(),
+            TargetName::Arch => gcn_isa::arch::arch_names().map(|(n, _)| n).collect(),
+            TargetName::Format => FORMAT_NAMES.to_vec(),
+        });
+        let message = format!("unknown {noun} `{name}`");
+        self.error_suggesting(ctx, arg_word_range(arg), message, suggestions);
+    }
+
     /// The special registers and register symbols nearest to `name`, written where a
     /// scalar register must be.
     pub(crate) fn register_suggestions(&mut self, name: &str) -> Vec<String> {
@@ -214,6 +233,28 @@ impl Asm {
             suggestions: Vec::new(),
         });
         self.keep_suggestions(split_scope(full_name).1, suggestions);
+    }
+}
+
+/// What a name after `.gpu`, `.arch`, `.format` (and their conditionals) names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TargetName {
+    Device,
+    Arch,
+    Format,
+}
+
+/// The names `.format` and `.iffmt` take.
+const FORMAT_NAMES: [&str; 7] = [
+    "amd", "amdcl2", "catalyst", "gallium", "raw", "rawcode", "rocm",
+];
+
+/// The range of an argument's one word, else of the whole argument.
+fn arg_word_range(arg: &ast::Arg) -> TextRange {
+    let mut tokens = arg.raw_tokens().filter(|t| !t.kind().is_trivia());
+    match (tokens.next(), tokens.next()) {
+        (Some(only), None) => only.text_range(),
+        _ => arg.syntax().text_range(),
     }
 }
 

@@ -326,7 +326,26 @@ pub struct Gpu(pub gcn_isa::Device);
 fn parse_gpu(value: &str) -> Result<Gpu, String> {
     gcn_isa::Device::from_name(value.trim())
         .map(Gpu)
-        .ok_or_else(|| "unknown GPU device type".into())
+        .ok_or_else(|| {
+            let names = gcn_isa::Device::names().map(|(n, _)| n);
+            format!(
+                "unknown GPU device type{}",
+                did_you_mean(value.trim(), names)
+            )
+        })
+}
+
+/// ` (did you mean `Fiji`?)` when `value` is a slip for one of `names`, else nothing.
+fn did_you_mean<'a>(value: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    let found: Vec<String> = gcn_isa::suggest::nearest(value, names)
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if found.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", found.join(" or "))
+    }
 }
 
 /// `-A`: a GPU architecture (generation), by any name clrxasm accepts.
@@ -336,7 +355,13 @@ pub struct Arch(pub gcn_isa::Generation);
 fn parse_arch(value: &str) -> Result<Arch, String> {
     gcn_isa::Generation::from_arch_name(value.trim())
         .map(Arch)
-        .ok_or_else(|| "unknown GPU architecture".into())
+        .ok_or_else(|| {
+            let names = gcn_isa::arch::arch_names().map(|(n, _)| n);
+            format!(
+                "unknown GPU architecture{}",
+                did_you_mean(value.trim(), names)
+            )
+        })
 }
 
 /// `-D SYM[=VALUE]`: a symbol defined before the source is read.

@@ -21,8 +21,9 @@ fn max_edits(len: usize) -> usize {
 
 /// The candidates nearest to `name` (letter case ignored: a candidate that differs only
 /// in case is the nearest, for names that are case-sensitive), when near enough
-/// ([`max_edits`]): all those at the least distance, sorted, at most
-/// [`MAX_SUGGESTIONS`]. A candidate equal to `name` is not a suggestion.
+/// ([`max_edits`]): all those at the least distance, sorted, when they are
+/// [`MAX_SUGGESTIONS`] or fewer (more are no hint). A candidate equal to `name` is not a
+/// suggestion.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let written = name;
     let name = name.to_ascii_lowercase();
@@ -52,7 +53,10 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     }
     found.sort_unstable();
     found.dedup();
-    found.truncate(MAX_SUGGESTIONS);
+    // More at the same distance is no hint (`GCN1.3` is as near to five generations).
+    if found.len() > MAX_SUGGESTIONS {
+        found.clear();
+    }
     found
 }
 
@@ -93,5 +97,6 @@ mod tests {
         assert!(nearest("ab", ["ac"]).is_empty());
         assert!(nearest("same", ["same"]).is_empty());
         assert_eq!(nearest("Loop", ["loop", "Lop"]), ["loop"]);
+        assert!(nearest("abcd", ["abca", "abcb", "abcc", "abce"]).is_empty());
     }
 }

@@ -30,3 +30,6 @@ loop:
     V_ADD_CO_U32$0 v1, vcc, v2, v3
 # LLVM's name of a hardware register: CLRX's, in the source's case.
     s_getreg_b32 s6, hwreg(HW_REG_MODE$0, 0, 4)
+# A device name that is not one.
+.ifgpu Tonag$0
+.endif
