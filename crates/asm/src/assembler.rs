@@ -2263,7 +2263,7 @@ impl Asm {
                             // Instruction and hardware register names: the letter case
                             // of the source is kept.
                             let suggestions =
-                                crate::suggestions::in_case_of(&name(), e.suggestions, |_| true);
+                                gcn_isa::suggest::in_case_of(&name(), e.suggestions, |_| true);
                             self.error_at(ctx, e.range, e.message);
                             self.keep_suggestions(&name(), suggestions);
                         }

@@ -34,18 +34,6 @@ impl Default for Suggestions {
     }
 }
 
-/// `MESSAGE (did you mean `a`, `b` or `c`?)`.
-fn with_suggestions(message: String, suggestions: &[String]) -> String {
-    match suggestions {
-        [] => message,
-        [only] => format!("{message} (did you mean `{only}`?)"),
-        [first @ .., last] => {
-            let first: Vec<String> = first.iter().map(|s| format!("`{s}`")).collect();
-            format!("{message} (did you mean {} or `{last}`?)", first.join(", "))
-        }
-    }
-}
-
 impl Asm {
     /// An error about the unknown name written at `range`, with the `suggestions` of
     /// names it may be a slip for.
@@ -57,7 +45,11 @@ impl Asm {
         suggestions: Vec<String>,
     ) {
         let name = ctx.source[std::ops::Range::<usize>::from(range)].to_string();
-        self.error_at(ctx, range, with_suggestions(message, &suggestions));
+        self.error_at(
+            ctx,
+            range,
+            gcn_isa::suggest::did_you_mean(message, &suggestions),
+        );
         self.keep_suggestions(&name, suggestions);
     }
 
@@ -128,7 +120,7 @@ impl Asm {
                 .collect()
         });
         let macros_any_case = self.opts.macro_case_insensitive;
-        in_case_of(name, found, |s| {
+        gcn_isa::suggest::in_case_of(name, found, |s| {
             macros_any_case || !gcn_isa::lookup(s).is_empty()
         })
     }
@@ -147,7 +139,7 @@ impl Asm {
                 .filter(|p| format.is_some_and(|f| p.formats.contains(f)));
             valid.map(|p| p.name).collect()
         });
-        in_case_of(name, found, |_| true)
+        gcn_isa::suggest::in_case_of(name, found, |_| true)
     }
 
     /// An error about the unknown device, architecture or format name written as
@@ -186,7 +178,7 @@ impl Asm {
                 .chain(symbols)
                 .collect()
         });
-        in_case_of(name, found, |s| gcn_syntax::SPECIAL_REGISTERS.contains(&s))
+        gcn_isa::suggest::in_case_of(name, found, |s| gcn_syntax::SPECIAL_REGISTERS.contains(&s))
     }
 
     /// The defined symbols and labels nearest to the unresolved `full_name` (its scope
@@ -228,7 +220,10 @@ impl Asm {
             severity: Severity::Error,
             location: Some(loc),
             len,
-            message: crate::encoding::escape_raw_bytes(with_suggestions(message, &suggestions)),
+            message: crate::encoding::escape_raw_bytes(gcn_isa::suggest::did_you_mean(
+                message,
+                &suggestions,
+            )),
             origin,
             suggestions: Vec::new(),
         });
@@ -256,30 +251,6 @@ fn arg_word_range(arg: &ast::Arg) -> TextRange {
         (Some(only), None) => only.text_range(),
         _ => arg.syntax().text_range(),
     }
-}
-
-/// `found` in upper case when `name` is written in upper case (`V_ADD_F23`), those
-/// whose case does not matter (`any_case`): a fix keeps the source's style.
-pub(crate) fn in_case_of(
-    name: &str,
-    found: Vec<String>,
-    any_case: impl Fn(&str) -> bool,
-) -> Vec<String> {
-    let upper = name.bytes().any(|b| b.is_ascii_uppercase())
-        && !name.bytes().any(|b| b.is_ascii_lowercase());
-    if !upper {
-        return found;
-    }
-    found
-        .into_iter()
-        .map(|s| {
-            if any_case(&s) {
-                s.to_ascii_uppercase()
-            } else {
-                s
-            }
-        })
-        .collect()
 }
 
 /// `("a::b", "x")` for `a::b::x`, `("", "x")` for `x`.

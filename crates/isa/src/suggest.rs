@@ -42,7 +42,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             continue;
         }
         let distance = strsim::osa_distance(&name, &candidate.to_ascii_lowercase());
-        if distance > best {
+        if distance > best || distance > limit {
             continue;
         }
         if distance < best {
@@ -58,6 +58,38 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         found.clear();
     }
     found
+}
+
+/// `message` with the names it may be a slip for: ``message (did you mean `a` or `b`?)``.
+pub fn did_you_mean(message: String, suggestions: &[String]) -> String {
+    match suggestions {
+        [] => message,
+        [only] => format!("{message} (did you mean `{only}`?)"),
+        [first @ .., last] => {
+            let first: Vec<String> = first.iter().map(|s| format!("`{s}`")).collect();
+            format!("{message} (did you mean {} or `{last}`?)", first.join(", "))
+        }
+    }
+}
+
+/// `found` in upper case when `name` is written in upper case (`V_ADD_F23`), those
+/// whose case does not matter (`any_case`): a fix keeps the source's style.
+pub fn in_case_of(name: &str, found: Vec<String>, any_case: impl Fn(&str) -> bool) -> Vec<String> {
+    let upper = name.bytes().any(|b| b.is_ascii_uppercase())
+        && !name.bytes().any(|b| b.is_ascii_lowercase());
+    if !upper {
+        return found;
+    }
+    found
+        .into_iter()
+        .map(|s| {
+            if any_case(&s) {
+                s.to_ascii_uppercase()
+            } else {
+                s
+            }
+        })
+        .collect()
 }
 
 /// The mnemonics of `gen` nearest to `name` (see [`nearest`]).
@@ -98,5 +130,14 @@ mod tests {
         assert!(nearest("same", ["same"]).is_empty());
         assert_eq!(nearest("Loop", ["loop", "Lop"]), ["loop"]);
         assert!(nearest("abcd", ["abca", "abcb", "abcc", "abce"]).is_empty());
+    }
+
+    #[test]
+    fn one_edit_more_than_allowed_is_too_far() {
+        // A four-letter name allows one edit; `glc` is two away from `dlcc`.
+        assert!(nearest("dlcc", ["glc"]).is_empty());
+        assert_eq!(nearest("dlcc", ["glc", "dlc"]), ["dlc"]);
+        // Seven letters allow two.
+        assert!(nearest("abcdefg", ["abxyzfg"]).is_empty());
     }
 }

@@ -33,3 +33,6 @@ loop:
 # A device name that is not one.
 .ifgpu Tonag$0
 .endif
+# A misspelled modifier.
+    buffer_load_dword v1, v2, s[0:3], 0 ofset$0:4
+    v_mov_b32_dpp v1, v2 quad_perm:[0,1,2,3] rowmask$0:0xf

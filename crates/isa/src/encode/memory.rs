@@ -9,8 +9,8 @@ use rowan::GreenNodeData;
 use smallvec::smallvec;
 
 use super::operands::{
-    expect_operand_count, is_word, range_of, word_of, Align, Cx, Items, ModValue, ModifierRef,
-    OperandSyntax, Reg, SrcSpec,
+    expect_operand_count, is_word, range_of, unknown_modifier, word_of, Align, Cx, Items, ModValue,
+    ModifierRef, OperandSyntax, Reg, SrcSpec,
 };
 use super::{EncodeError, FixupKind, Value, Words};
 use crate::arch::Generation;
@@ -164,7 +164,12 @@ fn ds(
             }
             offset1 = Some(cx.mod_pending(m)?);
         } else {
-            return Err(m.unknown("DS"));
+            let accepted: &[&str] = if two {
+                &["gds", "offset", "offset0", "offset1"]
+            } else {
+                &["gds", "offset"]
+            };
+            return Err(m.unknown("DS", accepted.iter().copied()));
         }
     }
     let (mut vdst, mut addr, mut data) = (0u32, 0u32, [0u32; 2]);
@@ -176,7 +181,7 @@ fn ds(
                 comma_before_flag(*comma)?;
                 gds = true;
             } else {
-                return Err(EncodeError::new(*r, format!("unknown DS modifier `{w}`")));
+                return Err(unknown_modifier(*r, "DS", w, ["gds"]));
             }
         }
         let operands = &items.operands[..n];
@@ -343,6 +348,24 @@ struct BufferFlags {
 impl BufferFlags {
     /// The length of the longest flag name: longer names are none.
     const LONGEST_NAME: usize = "addr64".len();
+    /// Every flag's name, whichever instruction takes it.
+    const NAMES: [&'static str; 8] = [
+        "offen", "idxen", "glc", "slc", "tfe", "lds", "addr64", "dlc",
+    ];
+
+    /// The flags a MUBUF (or, `typed`, MTBUF) instruction takes on `gen`.
+    fn flags(typed: bool, gen: Generation) -> impl Iterator<Item = &'static str> {
+        Self::NAMES
+            .into_iter()
+            .filter(move |n| Self::default().named(n.as_bytes(), typed, gen).is_some())
+    }
+
+    /// All the modifiers such an instruction takes: the flags, `offset`, `format`.
+    fn modifiers(typed: bool, gen: Generation) -> impl Iterator<Item = &'static str> {
+        Self::flags(typed, gen)
+            .chain(["offset"])
+            .chain(typed.then_some("format"))
+    }
 
     /// The flag called `name` (lowercase), where the instruction (`typed`: MTBUF) takes it.
     fn named(&mut self, name: &[u8], typed: bool, gen: Generation) -> Option<&mut bool> {
@@ -401,7 +424,7 @@ fn buffer(
             }
             buffer_format(cx, m, gfx10, &mut fmt)?;
         } else {
-            return Err(m.unknown(class));
+            return Err(m.unknown(class, BufferFlags::modifiers(typed, gen)));
         }
     }
     let ops = row.operands;
@@ -415,9 +438,11 @@ fn buffer(
             // A word that could be an operand (`off`): put it back.
             n += 1;
         } else {
-            return Err(EncodeError::new(
+            return Err(unknown_modifier(
                 *r,
-                format!("unknown {class} modifier `{w}`"),
+                class,
+                w,
+                BufferFlags::flags(typed, gen),
             ));
         }
     }
@@ -550,6 +575,27 @@ const DIMS: &[&str] = &[
     "2d_msaa_array",
 ];
 
+/// The modifiers MIMG instructions take on `gen`.
+fn mimg_modifiers(gen: Generation) -> impl Iterator<Item = &'static str> + Clone {
+    let gfx10 = gen.is_gfx10();
+    [
+        ("dmask", true),
+        ("unorm", true),
+        ("glc", true),
+        ("slc", true),
+        ("r128", true),
+        ("tfe", true),
+        ("lwe", true),
+        ("da", true),
+        ("d16", gen >= Generation::Gcn1_2),
+        ("a16", gen >= Generation::Gcn1_4),
+        ("dlc", gfx10),
+        ("dim", gfx10),
+    ]
+    .into_iter()
+    .filter_map(|(name, taken)| taken.then_some(name))
+}
+
 fn mimg(
     cx: &mut Cx<'_>,
     row: &'static Instruction,
@@ -577,6 +623,9 @@ fn mimg(
     let mut dim: Option<u32> = None;
     let mut have_dmask = false;
     for m in &items.modifiers {
+        if !mimg_modifiers(gen).any(|n| m.is(n)) {
+            return Err(m.unknown("MIMG", mimg_modifiers(gen)));
+        }
         if m.is("dmask") {
             if std::mem::replace(&mut have_dmask, true) {
                 cx.warn_repeated(m);
@@ -612,13 +661,13 @@ fn mimg(
             lwe = cx.mod_flag(m)?;
         } else if m.is("da") {
             da = cx.mod_flag(m)?;
-        } else if m.is("d16") && gen >= Generation::Gcn1_2 {
+        } else if m.is("d16") {
             d16 = cx.mod_flag(m)?;
-        } else if m.is("a16") && gen >= Generation::Gcn1_4 {
+        } else if m.is("a16") {
             a16 = cx.mod_flag(m)?;
-        } else if m.is("dlc") && gfx10 {
+        } else if m.is("dlc") {
             dlc = cx.mod_flag(m)?;
-        } else if m.is("dim") && gfx10 {
+        } else if m.is("dim") {
             if dim.is_some() {
                 cx.warn_repeated(m);
             }
@@ -646,7 +695,7 @@ fn mimg(
                 }
             }
         } else {
-            return Err(m.unknown("MIMG"));
+            return Err(m.unknown("MIMG", mimg_modifiers(gen)));
         }
     }
     if gfx10 && dim.is_none() {
@@ -793,7 +842,7 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
         } else if m.is("compr") {
             compr = cx.mod_flag(m)?;
         } else {
-            return Err(m.unknown("EXP"));
+            return Err(m.unknown("EXP", ["done", "vm", "compr"]));
         }
     }
     items.expect_count(5, 5, whole)?;
@@ -851,6 +900,24 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
 
 // ---- FLAT / GLOBAL / SCRATCH ---------------------------------------------------------------
 
+/// The modifiers FLAT, GLOBAL and SCRATCH instructions take on `gen` (`lds` only
+/// GLOBAL and SCRATCH: FLAT gets its own error).
+fn flat_modifiers(gen: Generation) -> impl Iterator<Item = &'static str> + Clone {
+    let vega = gen >= Generation::Gcn1_4;
+    [
+        ("glc", true),
+        ("slc", true),
+        ("tfe", !vega),
+        ("nv", vega),
+        ("lds", vega),
+        ("dlc", gen.is_gfx10()),
+        ("offset", vega),
+        ("inst_offset", vega),
+    ]
+    .into_iter()
+    .filter_map(|(name, taken)| taken.then_some(name))
+}
+
 fn flat(
     cx: &mut Cx<'_>,
     row: &'static Instruction,
@@ -870,15 +937,18 @@ fn flat(
         (false, false, false, false, false, false);
     let mut offset: Option<(Value, ModValue)> = None;
     for m in &items.modifiers {
+        if !flat_modifiers(gen).any(|n| m.is(n)) {
+            return Err(m.unknown(class, flat_modifiers(gen)));
+        }
         if m.is("glc") {
             glc = cx.mod_flag(m)?;
         } else if m.is("slc") {
             slc = cx.mod_flag(m)?;
-        } else if m.is("tfe") && !vega {
+        } else if m.is("tfe") {
             tfe = cx.mod_flag(m)?;
-        } else if m.is("nv") && vega {
+        } else if m.is("nv") {
             nv = cx.mod_flag(m)?;
-        } else if m.is("lds") && vega {
+        } else if m.is("lds") {
             if row.encoding == Encoding::Flat {
                 return Err(EncodeError::new(
                     m.range(),
@@ -886,15 +956,15 @@ fn flat(
                 ));
             }
             lds = cx.mod_flag(m)?;
-        } else if m.is("dlc") && gfx10 {
+        } else if m.is("dlc") {
             dlc = cx.mod_flag(m)?;
-        } else if (m.is("offset") || m.is("inst_offset")) && vega {
+        } else if m.is("offset") || m.is("inst_offset") {
             if offset.is_some() {
                 cx.warn_repeated(m);
             }
             offset = Some(cx.mod_pending(m)?);
         } else {
-            return Err(m.unknown(class));
+            return Err(m.unknown(class, flat_modifiers(gen)));
         }
     }
     let ops = row.operands;

@@ -1111,16 +1111,46 @@ impl<'a> ModifierRef<'a> {
             TextRange::at(start, value.text_len()),
         ))
     }
-    /// "unknown modifier `x`" error, with the encoding's name (`"MUBUF"`).
-    pub fn unknown(&self, class: &str) -> EncodeError {
-        EncodeError::new(
-            self.range(),
-            format!("unknown {class} modifier `{}`", self.name()),
-        )
+    /// Where the name is written (the whole modifier when it has none).
+    pub fn name_range(&self) -> TextRange {
+        match tree::first_token(self.item.green, SyntaxKind::NAME) {
+            Some((t, offset)) => TextRange::at(self.item.range.start() + offset, t.text_len()),
+            None => self.range(),
+        }
+    }
+    /// "unknown modifier `x`" error at the name, with the encoding's name (`"MUBUF"`)
+    /// and the modifiers of `accepted` (those the instruction takes) it may be a slip
+    /// for.
+    pub fn unknown<'n>(
+        &self,
+        class: &str,
+        accepted: impl IntoIterator<Item = &'n str>,
+    ) -> EncodeError {
+        unknown_modifier(self.name_range(), class, self.name(), accepted)
     }
     /// "modifier `x` is not allowed here" error.
     pub fn illegal(&self, why: &str) -> EncodeError {
         EncodeError::new(self.range(), format!("modifier `{}` {why}", self.name()))
+    }
+}
+
+/// "unknown modifier" error for `name` written at `range` (a modifier, or a bare word
+/// taken for one), suggesting the names of `accepted` it may be a slip for.
+pub(crate) fn unknown_modifier<'n>(
+    range: TextRange,
+    class: &str,
+    name: &str,
+    accepted: impl IntoIterator<Item = &'n str>,
+) -> EncodeError {
+    let found = crate::suggest::nearest(name, accepted);
+    // Modifiers are names in any case: `GLCC` gets `GLC`.
+    let found = found.into_iter().map(str::to_string).collect();
+    let suggestions = crate::suggest::in_case_of(name, found, |_| true);
+    let message = format!("unknown {class} modifier `{name}`");
+    EncodeError {
+        message: crate::suggest::did_you_mean(message, &suggestions),
+        suggestions,
+        ..EncodeError::new(range, "")
     }
 }
 

@@ -215,7 +215,7 @@ fn encode_scalar(
         _ => {}
     }
     if let Some(m) = items.modifiers.first() {
-        return Err(m.unknown("scalar"));
+        return Err(m.unknown("scalar", []));
     }
     let ops = row.operands;
     let max = ops.len();
@@ -670,7 +670,7 @@ fn smrd(
     force_literal: bool,
 ) -> Result<Words> {
     if let Some(m) = items.modifiers.first() {
-        return Err(m.unknown("SMRD"));
+        return Err(m.unknown("SMRD", []));
     }
     let ops = row.operands;
     items.expect_count(ops.len(), ops.len(), whole)?;
@@ -767,6 +767,19 @@ fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) ->
     Ok(reg.code8() as u32)
 }
 
+/// The modifiers SMEM instructions take on `gen`.
+fn smem_modifiers(gen: Generation) -> impl Iterator<Item = &'static str> + Clone {
+    let gcn14 = gen >= Generation::Gcn1_4;
+    [
+        ("glc", true),
+        ("nv", gcn14),
+        ("dlc", gen.is_gfx10()),
+        ("offset", gcn14),
+    ]
+    .into_iter()
+    .filter_map(|(name, taken)| taken.then_some(name))
+}
+
 /// SMEM (GCN 1.2/1.4, and GCN 1.5's layout).
 fn smem(
     cx: &mut Cx<'_>,
@@ -799,19 +812,22 @@ fn smem(
     }
     let mut offset_mod: Option<(Value, ModValue)> = None;
     for m in &items.modifiers {
+        if !smem_modifiers(gen).any(|n| m.is(n)) {
+            return Err(m.unknown("SMEM", smem_modifiers(gen)));
+        }
         if m.is("glc") {
             glc = cx.mod_flag(m)?;
-        } else if m.is("nv") && gen >= Generation::Gcn1_4 {
+        } else if m.is("nv") {
             nv = cx.mod_flag(m)?;
-        } else if m.is("dlc") && gfx10 {
+        } else if m.is("dlc") {
             dlc = cx.mod_flag(m)?;
-        } else if m.is("offset") && gen >= Generation::Gcn1_4 {
+        } else if m.is("offset") {
             if offset_mod.is_some() {
                 cx.warn_repeated(m);
             }
             offset_mod = Some(cx.mod_pending(m)?);
         } else {
-            return Err(m.unknown("SMEM"));
+            return Err(m.unknown("SMEM", smem_modifiers(gen)));
         }
     }
     let store_like = row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC);

@@ -37,6 +37,81 @@ pub(super) struct ModSpec {
     pub interp: bool,
 }
 
+/// Every modifier name the parser knows, whichever instruction takes it ([`takes`]).
+const MODIFIERS: [&str; 41] = [
+    "mul",
+    "div",
+    "omod",
+    "clamp",
+    "abs",
+    "neg",
+    "neg_lo",
+    "neg_hi",
+    "sext",
+    "op_sel",
+    "op_sel_hi",
+    "vop3",
+    "dst_sel",
+    "src0_sel",
+    "src1_sel",
+    "dst_unused",
+    "dst_un",
+    "quad_perm",
+    "row_shl",
+    "row_shr",
+    "row_ror",
+    "row_share",
+    "row_xmask",
+    "wave_shl",
+    "wave_shr",
+    "wave_rol",
+    "wave_ror",
+    "row_mirror",
+    "row_half_mirror",
+    "row_hmirror",
+    "row_bcast15",
+    "row_bcast31",
+    "row_bcast",
+    "bank_mask",
+    "row_mask",
+    "bound_ctrl",
+    "fi",
+    "dpp8",
+    "sdwa",
+    "dpp",
+    "high",
+];
+
+/// Whether an instruction of `spec` takes the modifier `name` (lowercase) on `gen`:
+/// the parser refuses the others as unknown, and suggests among these.
+fn takes(spec: &ModSpec, gen: Generation, name: &str) -> bool {
+    let gfx10 = gen.is_gfx10();
+    let sources = spec.operands > 1;
+    match name {
+        "mul" | "div" | "omod" => !spec.vop3p,
+        "clamp" | "vop3" => true,
+        // Read by the interpolation encoder before these.
+        "high" => spec.interp,
+        "abs" => !spec.vop3p && sources,
+        "neg" => sources,
+        "neg_lo" | "neg_hi" => spec.vop3p && sources,
+        "sext" => !spec.vop3p && spec.sext && gen >= Generation::Gcn1_2 && sources,
+        "op_sel" => spec.op_sel && sources,
+        "op_sel_hi" => spec.vop3p && spec.op_sel && sources,
+        // SDWA and DPP.
+        _ if !spec.extra => false,
+        "dst_sel" | "dst_unused" | "dst_un" => spec.sdwa_operands >= 1 && !spec.no_dst_mods,
+        "src0_sel" => spec.sdwa_operands >= 2,
+        "src1_sel" => spec.sdwa_operands >= 3,
+        "quad_perm" | "row_shl" | "row_shr" | "row_ror" | "row_mirror" | "row_half_mirror"
+        | "row_hmirror" | "bank_mask" | "row_mask" | "bound_ctrl" | "sdwa" | "dpp" => true,
+        "row_share" | "row_xmask" | "fi" | "dpp8" => gfx10,
+        "wave_shl" | "wave_shr" | "wave_rol" | "wave_ror" | "row_bcast15" | "row_bcast31"
+        | "row_bcast" => !gfx10,
+        _ => false,
+    }
+}
+
 /// Which encoding the modifiers ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Extra {
@@ -332,7 +407,6 @@ pub(super) fn parse(
     let gen = cx.gen();
     let mut mods = VopMods::new(spec);
     let gcn14 = gen >= Generation::Gcn1_4;
-    let gfx10 = gen.is_gfx10();
     let mut have_dpp_ctrl = false;
     let mut have_bank = false;
     let mut have_row = false;
@@ -363,10 +437,8 @@ pub(super) fn parse(
             mref.name()
         };
         let unknown = |errors: &mut Vec<EncodeError>| {
-            errors.push(EncodeError::new(
-                range,
-                format!("unknown VOP modifier `{name}`"),
-            ));
+            let accepted = MODIFIERS.iter().copied().filter(|n| takes(spec, gen, n));
+            errors.push(mref.unknown("VOP", accepted));
         };
         if let Some(field) = Field::of(name) {
             let bit = 1u32 << field as u32;
@@ -378,8 +450,12 @@ pub(super) fn parse(
             }
             set_fields |= bit;
         }
+        if !takes(spec, gen, name) {
+            unknown(errors);
+            continue;
+        }
         match name {
-            "mul" | "div" if !spec.vop3p => {
+            "mul" | "div" => {
                 let what = if name == "mul" {
                     "multiplier number"
                 } else {
@@ -404,7 +480,7 @@ pub(super) fn parse(
                 }
                 mods.omod_range = Some(range);
             }
-            "omod" if !spec.vop3p => {
+            "omod" => {
                 let Some((value, at)) = known_value(cx, mref, "omod value", errors) else {
                     continue;
                 };
@@ -427,29 +503,27 @@ pub(super) fn parse(
                     }
                 }
             }
-            "abs" if !spec.vop3p && spec.operands > 1 => {
+            "abs" => {
                 if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.abs = v;
                 }
             }
-            "neg" | "neg_lo" if spec.operands > 1 && (name == "neg" || spec.vop3p) => {
+            "neg" | "neg_lo" => {
                 if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.neg = v;
                 }
             }
-            "neg_hi" if spec.vop3p && spec.operands > 1 => {
+            "neg_hi" => {
                 if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.neg_hi = v;
                 }
             }
-            "sext"
-                if !spec.vop3p && spec.sext && gen >= Generation::Gcn1_2 && spec.operands > 1 =>
-            {
+            "sext" => {
                 if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.sext = v;
                 }
             }
-            "op_sel" if spec.op_sel && spec.operands > 1 => {
+            "op_sel" => {
                 let bits = if spec.vop3p {
                     srcs
                 } else if spec.interp {
@@ -467,7 +541,7 @@ pub(super) fn parse(
                     mods.op_sel_range = Some(range);
                 }
             }
-            "op_sel_hi" if spec.vop3p && spec.op_sel && spec.operands > 1 => {
+            "op_sel_hi" => {
                 if let Some(v) = bool_array(cx, &mref.node(), srcs, errors) {
                     mods.op_sel_hi = v;
                 }
@@ -477,12 +551,7 @@ pub(super) fn parse(
                     mods.vop3 = on;
                 }
             }
-            _ if !spec.extra => unknown(errors),
-            "dst_sel" | "src0_sel" | "src1_sel"
-                if (name == "dst_sel" && spec.sdwa_operands >= 1 && !spec.no_dst_mods)
-                    || (name == "src0_sel" && spec.sdwa_operands >= 2)
-                    || (name == "src1_sel" && spec.sdwa_operands >= 3) =>
-            {
+            "dst_sel" | "src0_sel" | "src1_sel" => {
                 have_sdwa_sel = true;
                 let Some(v) = one_value(&mref.node(), name, errors) else {
                     continue;
@@ -521,7 +590,7 @@ pub(super) fn parse(
                     }
                 }
             }
-            "dst_unused" | "dst_un" if spec.sdwa_operands >= 1 && !spec.no_dst_mods => {
+            "dst_unused" | "dst_un" => {
                 have_sdwa_sel = true;
                 let Some(v) = one_value(&mref.node(), "dst_unused", errors) else {
                     continue;
@@ -583,7 +652,7 @@ pub(super) fn parse(
                     Err(e) => errors.push(e),
                 }
             }
-            "row_share" | "row_xmask" if gfx10 => {
+            "row_share" | "row_xmask" => {
                 have_dpp_ctrl = true;
                 let Some((value, at)) = known_value(cx, mref, name, errors) else {
                     continue;
@@ -596,7 +665,7 @@ pub(super) fn parse(
                     Err(e) => errors.push(e),
                 }
             }
-            "wave_shl" | "wave_shr" | "wave_rol" | "wave_ror" if !gfx10 => {
+            "wave_shl" | "wave_shr" | "wave_rol" | "wave_ror" => {
                 have_dpp_ctrl = true;
                 let node = mref.node();
                 let vals = values(&node);
@@ -626,11 +695,11 @@ pub(super) fn parse(
                 have_dpp_ctrl = true;
                 mods.dpp_ctrl = if name == "row_mirror" { 0x140 } else { 0x141 };
             }
-            "row_bcast15" | "row_bcast31" if !gfx10 => {
+            "row_bcast15" | "row_bcast31" => {
                 have_dpp_ctrl = true;
                 mods.dpp_ctrl = if name == "row_bcast15" { 0x142 } else { 0x143 };
             }
-            "row_bcast" if !gfx10 => {
+            "row_bcast" => {
                 have_dpp_ctrl = true;
                 let Some((value, at)) = known_value(cx, mref, "row_bcast", errors) else {
                     continue;
@@ -682,13 +751,13 @@ pub(super) fn parse(
                     )),
                 }
             }
-            "fi" if gfx10 => {
+            "fi" => {
                 if let Some(on) = enable(cx, mref, errors) {
                     mods.fi = on;
                     have_fi = true;
                 }
             }
-            "dpp8" if gfx10 => {
+            "dpp8" => {
                 have_dpp8 = true;
                 let Some(v) = one_value(&mref.node(), "dpp8", errors) else {
                     continue;

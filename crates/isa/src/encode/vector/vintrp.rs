@@ -106,9 +106,10 @@ pub(super) fn encode(
     let has_mods = ctx.items.modifiers.len() > consumed.len();
     let vop3_capable = !vintrp_row || row.vop3_opcode(gen).is_some();
     if has_mods && !vop3_capable {
+        // Without a VOP3 form (GCN 1.0/1.1) no modifier applies, `high` neither.
         for (i, m) in ctx.items.modifiers.iter().enumerate() {
             if !consumed.contains(&i) {
-                errors.push(m.unknown("VINTRP"));
+                errors.push(m.unknown("VINTRP", []));
             }
         }
         return None;

@@ -1,0 +1,220 @@
+//! The modifiers each encoding class takes on each generation, and that an unknown one's
+//! "did you mean" suggests exactly among those: for every name of [`NAMES`] written
+//! after a representative instruction, the encoder either takes it or calls it unknown,
+//! and the same name with a slip (a letter added) is suggested back exactly when the
+//! name is taken. What is taken is kept in `test_data/modifiers.txt`.
+
+use gcn_isa::encode::{encode_instruction, EncodeError, Resolver, Target, Value};
+use gcn_isa::Device;
+use gcn_syntax::ast;
+
+/// Every modifier name some instruction takes, somewhere.
+const NAMES: &[&str] = &[
+    // memory
+    "offset",
+    "offset0",
+    "offset1",
+    "gds",
+    "offen",
+    "idxen",
+    "glc",
+    "slc",
+    "tfe",
+    "lds",
+    "addr64",
+    "dlc",
+    "format",
+    "dmask",
+    "unorm",
+    "r128",
+    "lwe",
+    "da",
+    "d16",
+    "a16",
+    "dim",
+    "done",
+    "vm",
+    "compr",
+    "nv",
+    "inst_offset",
+    "high",
+    // vector ALU
+    "mul",
+    "div",
+    "omod",
+    "clamp",
+    "abs",
+    "neg",
+    "neg_lo",
+    "neg_hi",
+    "sext",
+    "op_sel",
+    "op_sel_hi",
+    "vop3",
+    "dst_sel",
+    "src0_sel",
+    "src1_sel",
+    "dst_unused",
+    "dst_un",
+    "quad_perm",
+    "row_shl",
+    "row_shr",
+    "row_ror",
+    "row_share",
+    "row_xmask",
+    "wave_shl",
+    "wave_shr",
+    "wave_rol",
+    "wave_ror",
+    "row_mirror",
+    "row_half_mirror",
+    "row_hmirror",
+    "row_bcast15",
+    "row_bcast31",
+    "row_bcast",
+    "bank_mask",
+    "row_mask",
+    "bound_ctrl",
+    "fi",
+    "dpp8",
+    "sdwa",
+    "dpp",
+];
+
+/// Representative instructions: (first device that has it as written, last, source).
+const LINES: &[(&str, &str, &str)] = &[
+    ("tahiti", "gfx1011", "s_add_u32 s1, s2, s3"),
+    ("tahiti", "hawaii", "s_load_dword s1, s[2:3], 0"),
+    ("tonga", "gfx1011", "s_load_dword s1, s[2:3], 0"),
+    ("tahiti", "gfx1011", "v_mov_b32 v1, v2"),
+    ("tahiti", "gfx1011", "v_add_f32 v1, v2, v3"),
+    ("tahiti", "gfx1011", "v_cmp_eq_f32 vcc, v1, v2"),
+    ("tahiti", "gfx1011", "v_mad_f32 v1, v2, v3, v4"),
+    ("tahiti", "gfx1011", "v_div_scale_f32 v1, vcc, v2, v3, v4"),
+    ("gfx900", "gfx1011", "v_pk_add_f16 v1, v2, v3"),
+    ("tahiti", "gfx1011", "v_interp_p1_f32 v1, v2, attr0.x"),
+    ("tahiti", "gfx1011", "ds_read_b32 v1, v2"),
+    ("tahiti", "gfx1011", "ds_read2_b32 v[1:2], v3"),
+    (
+        "tahiti",
+        "gfx1011",
+        "buffer_load_dword v1, v2, s[0:3], 0 offen",
+    ),
+    (
+        "tahiti",
+        "gfx1011",
+        "tbuffer_load_format_x v1, v2, s[0:3], 0 offen",
+    ),
+    (
+        "tahiti",
+        "gfx906",
+        "image_load v[1:4], v[2:5], s[4:11] dmask:15",
+    ),
+    (
+        "gfx1010",
+        "gfx1011",
+        "image_load v[1:4], v[2:5], s[4:11] dmask:15 dim:2d",
+    ),
+    ("tahiti", "gfx1011", "exp mrt0, v1, v2, v3, v4"),
+    ("hawaii", "gfx1011", "flat_load_dword v1, v[2:3]"),
+    ("gfx900", "gfx1011", "global_load_dword v1, v[2:3], off"),
+];
+
+/// One device per generation, oldest first.
+const DEVICES: &[&str] = &[
+    "tahiti", "hawaii", "tonga", "gfx900", "gfx906", "gfx1010", "gfx1011",
+];
+
+/// Integers are known, names are pending: enough to reach the modifiers.
+struct Pending;
+
+impl Resolver for Pending {
+    fn eval(&mut self, expr: &ast::Expr) -> Result<Value, String> {
+        let text = expr.syntax().text().to_string();
+        let known = gcn_isa::encode::operands::parse_int(text.trim());
+        Ok(known.map_or(Value::Pending, Value::Known))
+    }
+    fn eval_branch(&mut self, expr: &ast::Expr) -> Result<Value, String> {
+        self.eval(expr)
+    }
+    fn register_symbol(&mut self, _: &str) -> Option<gcn_isa::encode::RegRange> {
+        None
+    }
+}
+
+fn encode(device: Device, source: &str) -> Vec<EncodeError> {
+    let target = Target {
+        device,
+        gen: device.generation(),
+        wave32: false,
+        buggy_fp_lit: false,
+    };
+    let parse = gcn_syntax::parse(source);
+    let instr = parse
+        .tree()
+        .statements()
+        .find_map(|s| match s {
+            ast::Statement::Instruction(i) => Some(i),
+            _ => None,
+        })
+        .unwrap();
+    encode_instruction(&target, &instr, &mut Pending)
+        .err()
+        .unwrap_or_default()
+}
+
+/// The error calling `name` an unknown modifier, if any.
+fn unknown(errors: &[EncodeError], name: &str) -> Option<EncodeError> {
+    let tail = format!("modifier `{name}`");
+    errors
+        .iter()
+        .find(|e| e.message.starts_with("unknown") && e.message.contains(&tail))
+        .cloned()
+}
+
+#[test]
+fn unknown_modifiers_suggest_exactly_the_modifiers_taken() {
+    let mut taken_table = String::new();
+    for &(first, last, line) in LINES {
+        let range = DEVICES.iter().position(|d| *d == first).unwrap()
+            ..=DEVICES.iter().position(|d| *d == last).unwrap();
+        for name in &DEVICES[range] {
+            let device = Device::from_name(name).unwrap();
+            let plain = encode(device, line);
+            assert!(plain.is_empty(), "{name}: `{line}`: {plain:?}");
+            let mut taken = Vec::new();
+            for modifier in NAMES {
+                let is_taken =
+                    unknown(&encode(device, &format!("{line} {modifier}")), modifier).is_none();
+                if is_taken {
+                    taken.push(*modifier);
+                }
+                let slip = format!("{modifier}q");
+                let errors = encode(device, &format!("{line} {slip}"));
+                let error = unknown(&errors, &slip)
+                    .unwrap_or_else(|| panic!("{name}: `{line} {slip}`: {errors:?}"));
+                let suggested = error.suggestions.iter().any(|s| s == modifier);
+                assert_eq!(
+                    suggested, is_taken,
+                    "{name}: `{line} {slip}`: {} (`{modifier}` taken: {is_taken})",
+                    error.message
+                );
+                let at = gcn_syntax::TextRange::at(
+                    (line.len() as u32 + 1).into(),
+                    (slip.len() as u32).into(),
+                );
+                assert_eq!(
+                    error.range, at,
+                    "{name}: `{line} {slip}`: the error is at the name"
+                );
+            }
+            let taken = if taken.is_empty() {
+                "(none)".to_string()
+            } else {
+                taken.join(" ")
+            };
+            taken_table.push_str(&format!("{name:8} {line}\n    {taken}\n"));
+        }
+    }
+    expect_test::expect_file!["../test_data/modifiers.txt"].assert_eq(&taken_table);
+}
