@@ -8,6 +8,8 @@
 //!   defines, inserted as a snippet with their parameters.
 //! - In operands: the special registers of the generation, and the labels, symbols and
 //!   kernels the file defines.
+//! - After the operands ([`modifiers`]): the modifiers the instruction takes on the
+//!   generation, those with a value inserted with their colon (`offset:`).
 //! - After `.gpu`, `.arch`, `.format` (and `.ifgpu`, `.ifarch` and the like): device,
 //!   architecture and format names.
 //! - Where an operand takes a name ([`operand_names`]): `hwreg(...)`, `sendmsg(...)`
@@ -27,6 +29,7 @@ use gcn_syntax::{Parse, SyntaxKind, SyntaxToken, TextRange, TextSize};
 use crate::isa_docs;
 use crate::scan::{self, DefinitionKind, FileIndex};
 
+mod modifiers;
 mod operand_names;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -40,6 +43,8 @@ pub enum CompletionKind {
     Macro,
     /// A device, architecture or format name.
     Value,
+    /// An instruction's modifier (`offset:`, `glc`).
+    Modifier,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,6 +106,7 @@ pub fn completions(
         _ => (offset, String::new()),
     };
     let range = TextRange::new(start, offset);
+    let typed = left.clone().filter(|t| t.kind() == SyntaxKind::NAME);
     let before = left.and_then(|t| {
         if t.text_range().start() < start {
             Some(t)
@@ -150,6 +156,10 @@ pub fn completions(
             }
         }
     } else if let Some(values) = before.as_ref().and_then(|t| pseudo_op_values(t, &lower)) {
+        items = values;
+    } else if let Some(values) =
+        modifiers::items(typed.as_ref(), before.as_ref(), start, gen, &lower)
+    {
         items = values;
     } else if let Some(values) = before
         .as_ref()

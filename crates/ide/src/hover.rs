@@ -352,7 +352,7 @@ pub(crate) fn scope_text(op: &PseudoOp) -> String {
     }
 }
 
-fn modifier_hover(name: &str) -> Option<String> {
+pub(crate) fn modifier_hover(name: &str) -> Option<String> {
     let text = match name.to_ascii_lowercase().as_str() {
         "clamp" => "clamps the result to the range 0..1 (floats) or saturates (integers)",
         "mul" => "multiplies the result by 2 or 4 (`mul:2`, `mul:4`)",

@@ -193,6 +193,7 @@ pub fn completion_kind(kind: gcn_ide::CompletionKind) -> lsp::CompletionItemKind
         K::Kernel => lsp::CompletionItemKind::MODULE,
         K::Macro => lsp::CompletionItemKind::FUNCTION,
         K::Value => lsp::CompletionItemKind::VALUE,
+        K::Modifier => lsp::CompletionItemKind::PROPERTY,
     }
 }
 

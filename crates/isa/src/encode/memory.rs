@@ -128,7 +128,32 @@ fn name_or_value(cx: &mut Cx<'_>, e: &ast::Expr, bits: u8) -> Result<NameOrValue
     Ok(NameOrValue::Name(text))
 }
 
+/// The modifiers `row` takes on `gen` (see [`super::modifiers_taken`]).
+pub(super) fn modifiers_taken(row: &Instruction, gen: Generation) -> Vec<&'static str> {
+    match row.encoding {
+        Encoding::Ds => ds_modifiers(row).to_vec(),
+        Encoding::Mubuf | Encoding::Mtbuf => {
+            BufferFlags::modifiers(row.encoding == Encoding::Mtbuf, gen).collect()
+        }
+        Encoding::Mimg => mimg_modifiers(gen).collect(),
+        Encoding::Exp => EXP_MODIFIERS.to_vec(),
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => {
+            flat_modifiers(gen, row.encoding).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 // ---- DS ---------------------------------------------------------------------------------
+
+/// The modifiers a DS row takes (`offset0`/`offset1` those with two offsets).
+fn ds_modifiers(row: &Instruction) -> &'static [&'static str] {
+    if row.flags.contains(Flags::OFFSET2) {
+        &["gds", "offset", "offset0", "offset1"]
+    } else {
+        &["gds", "offset"]
+    }
+}
 
 fn ds(
     cx: &mut Cx<'_>,
@@ -164,12 +189,7 @@ fn ds(
             }
             offset1 = Some(cx.mod_pending(m)?);
         } else {
-            let accepted: &[&str] = if two {
-                &["gds", "offset", "offset0", "offset1"]
-            } else {
-                &["gds", "offset"]
-            };
-            return Err(m.unknown("DS", accepted.iter().copied()));
+            return Err(m.unknown("DS", ds_modifiers(row).iter().copied()));
         }
     }
     let (mut vdst, mut addr, mut data) = (0u32, 0u32, [0u32; 2]);
@@ -832,6 +852,9 @@ fn exp_target(text: &str) -> std::result::Result<u32, &'static str> {
     Err("unknown export target")
 }
 
+/// The modifiers of `exp`.
+const EXP_MODIFIERS: [&str; 3] = ["done", "vm", "compr"];
+
 fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
     let (mut done, mut vm, mut compr) = (false, false, false);
     for m in &items.modifiers {
@@ -842,7 +865,7 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
         } else if m.is("compr") {
             compr = cx.mod_flag(m)?;
         } else {
-            return Err(m.unknown("EXP", ["done", "vm", "compr"]));
+            return Err(m.unknown("EXP", EXP_MODIFIERS));
         }
     }
     items.expect_count(5, 5, whole)?;
@@ -900,16 +923,18 @@ fn exp(cx: &mut Cx<'_>, items: &Items, whole: TextRange) -> Result<Words> {
 
 // ---- FLAT / GLOBAL / SCRATCH ---------------------------------------------------------------
 
-/// The modifiers FLAT, GLOBAL and SCRATCH instructions take on `gen` (`lds` only
-/// GLOBAL and SCRATCH: FLAT gets its own error).
-fn flat_modifiers(gen: Generation) -> impl Iterator<Item = &'static str> + Clone {
+/// The modifiers FLAT, GLOBAL and SCRATCH instructions (`encoding`) take on `gen`.
+fn flat_modifiers(
+    gen: Generation,
+    encoding: Encoding,
+) -> impl Iterator<Item = &'static str> + Clone {
     let vega = gen >= Generation::Gcn1_4;
     [
         ("glc", true),
         ("slc", true),
         ("tfe", !vega),
         ("nv", vega),
-        ("lds", vega),
+        ("lds", vega && encoding != Encoding::Flat),
         ("dlc", gen.is_gfx10()),
         ("offset", vega),
         ("inst_offset", vega),
@@ -937,8 +962,14 @@ fn flat(
         (false, false, false, false, false, false);
     let mut offset: Option<(Value, ModValue)> = None;
     for m in &items.modifiers {
-        if !flat_modifiers(gen).any(|n| m.is(n)) {
-            return Err(m.unknown(class, flat_modifiers(gen)));
+        if !flat_modifiers(gen, row.encoding).any(|n| m.is(n)) {
+            if vega && m.is("lds") {
+                return Err(EncodeError::new(
+                    m.range(),
+                    "`lds` is allowed only for global_ and scratch_ instructions",
+                ));
+            }
+            return Err(m.unknown(class, flat_modifiers(gen, row.encoding)));
         }
         if m.is("glc") {
             glc = cx.mod_flag(m)?;
@@ -949,12 +980,6 @@ fn flat(
         } else if m.is("nv") {
             nv = cx.mod_flag(m)?;
         } else if m.is("lds") {
-            if row.encoding == Encoding::Flat {
-                return Err(EncodeError::new(
-                    m.range(),
-                    "`lds` is allowed only for global_ and scratch_ instructions",
-                ));
-            }
             lds = cx.mod_flag(m)?;
         } else if m.is("dlc") {
             dlc = cx.mod_flag(m)?;
@@ -964,7 +989,7 @@ fn flat(
             }
             offset = Some(cx.mod_pending(m)?);
         } else {
-            return Err(m.unknown(class, flat_modifiers(gen)));
+            return Err(m.unknown(class, flat_modifiers(gen, row.encoding)));
         }
     }
     let ops = row.operands;

@@ -234,6 +234,35 @@ pub struct EncodeWarning {
 }
 
 /// Encodes `instr` for `target`.
+/// The modifiers the instruction `mnemonic` (as written, a suffix included) takes on
+/// `gen` (`offset`, `glc`, `row_mask`, …): those its encoder accepts after the
+/// operands, and suggests among for an unknown one. For a VOP1, VOP2 or VOPC row these
+/// include the SDWA and DPP ones where the generation has them. Empty for a mnemonic
+/// the generation does not have.
+pub fn modifiers_of(mnemonic: &str, gen: Generation) -> Vec<&'static str> {
+    scalar::row_of(mnemonic, gen).map_or_else(Vec::new, |row| modifiers_taken(row, gen))
+}
+
+fn modifiers_taken(row: &crate::table::Instruction, gen: Generation) -> Vec<&'static str> {
+    use crate::table::Encoding;
+    match row.encoding {
+        Encoding::Vop1
+        | Encoding::Vop2
+        | Encoding::Vopc
+        | Encoding::Vop3
+        | Encoding::Vop3p
+        | Encoding::Vintrp => vector::modifiers_taken(row, gen),
+        Encoding::Smem
+        | Encoding::Smrd
+        | Encoding::Sop1
+        | Encoding::Sop2
+        | Encoding::Sopc
+        | Encoding::Sopk
+        | Encoding::Sopp => scalar::modifiers_taken(row, gen),
+        _ => memory::modifiers_taken(row, gen),
+    }
+}
+
 pub fn encode_instruction(
     target: &Target,
     instr: &ast::Instruction,

@@ -53,15 +53,7 @@ pub(super) fn dispatch(
         }]);
     }
     let gen = target.gen;
-    let mut rows: [Option<&'static Instruction>; 4] = [None; 4];
-    let mut n = 0;
-    for row in all.iter().filter(|r| r.exists_on(gen)) {
-        if n < rows.len() {
-            rows[n] = Some(row);
-            n += 1;
-        }
-    }
-    if n == 0 {
+    let Some(row) = pick_row(all, gen, suffix) else {
         let gens: Vec<&str> = crate::lookup::generations_of(base)
             .iter()
             .map(|g| g.name())
@@ -71,29 +63,12 @@ pub(super) fn dispatch(
             gens.join(", ")
         );
         return Err(vec![renamed(base, gen, mrange, message)]);
-    }
-    let first = rows[0].unwrap();
-    if matches!(
-        first.encoding,
-        Encoding::Vop1
-            | Encoding::Vop2
-            | Encoding::Vopc
-            | Encoding::Vop3
-            | Encoding::Vop3p
-            | Encoding::Vintrp
-    ) {
-        // Two vector rows on one generation: a 32-bit form and a VOP3-only form; `_e64`
-        // picks the VOP3-only one.
-        let rows = rows[..n].iter().map(|r| r.unwrap());
-        let row = if suffix == Some(Suffix::E64) {
-            rows.clone().find(|r| r.encoding == Encoding::Vop3)
-        } else {
-            rows.clone().find(|r| r.encoding != Encoding::Vop3)
-        };
-        let row = row.unwrap_or(first);
+    };
+    if is_vector(row.encoding) {
         let result = vector::encode(target, instr, &green, mrange, row, suffix, resolver);
         return result.map_err(|errors| with_syntax(errors, row, base));
     }
+    let first = row;
     let scalar = is_scalar(first.encoding);
     let force_literal = match suffix {
         None => false,
@@ -117,6 +92,49 @@ pub(super) fn dispatch(
         Ok(words) => Ok(cx.finish(words)),
         Err(e) => Err(with_syntax(vec![e], first, base)),
     }
+}
+
+fn is_vector(encoding: Encoding) -> bool {
+    matches!(
+        encoding,
+        Encoding::Vop1
+            | Encoding::Vop2
+            | Encoding::Vopc
+            | Encoding::Vop3
+            | Encoding::Vop3p
+            | Encoding::Vintrp
+    )
+}
+
+/// The row the encoder uses among a mnemonic's rows (`all`) on `gen`, with `suffix`
+/// written after it. Two vector rows on one generation are a 32-bit form and a
+/// VOP3-only form: `_e64` picks the VOP3-only one.
+fn pick_row(
+    all: &'static [Instruction],
+    gen: Generation,
+    suffix: Option<Suffix>,
+) -> Option<&'static Instruction> {
+    let mut rows = all.iter().filter(|r| r.exists_on(gen));
+    let first = rows.clone().next()?;
+    if !is_vector(first.encoding) {
+        return Some(first);
+    }
+    let row = if suffix == Some(Suffix::E64) {
+        rows.find(|r| r.encoding == Encoding::Vop3)
+    } else {
+        rows.find(|r| r.encoding != Encoding::Vop3)
+    };
+    Some(row.unwrap_or(first))
+}
+
+/// The row the encoder uses for `mnemonic` as written (a suffix included) on `gen`.
+pub(super) fn row_of(mnemonic: &str, gen: Generation) -> Option<&'static Instruction> {
+    let (base, suffix) = split_suffix(mnemonic);
+    let all = crate::lookup::lookup(base);
+    if all.is_empty() && suffix.is_some() {
+        return pick_row(crate::lookup::lookup(mnemonic), gen, None);
+    }
+    pick_row(all, gen, suffix)
 }
 
 /// The error of `mnemonic`, which `gen` lacks: with the name `gen` gives the same
@@ -765,6 +783,14 @@ fn sbase_code<E: OperandSyntax + ?Sized>(cx: &mut Cx<'_>, o: &Operand, e: &E) ->
         ));
     }
     Ok(reg.code8() as u32)
+}
+
+/// The modifiers `row` takes on `gen` (see [`super::modifiers_taken`]).
+pub(super) fn modifiers_taken(row: &Instruction, gen: Generation) -> Vec<&'static str> {
+    match row.encoding {
+        Encoding::Smem => smem_modifiers(gen).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The modifiers SMEM instructions take on `gen`.

@@ -27,6 +27,7 @@ use rowan::GreenNodeData;
 
 use super::operands::{range_of, Align, Cx, Items, OperandSyntax, Src, SrcMods, SrcSpec};
 use super::{EncodeError, Encoded, RegFile, RegRange, RegUse, Resolver, Target};
+use crate::arch::Generation;
 use crate::lookup::Suffix;
 use crate::table::{Encoding, Instruction};
 
@@ -76,6 +77,25 @@ pub(super) fn encode(
             Err(errors)
         }
     }
+}
+
+/// The modifiers `row` takes on `gen` (see [`super::modifiers_taken`]).
+pub(super) fn modifiers_taken(row: &Instruction, gen: Generation) -> Vec<&'static str> {
+    let interp = row.flags.contains(crate::table::Flags::INTERP);
+    let spec = match row.encoding {
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => vop::mod_spec(row, gen),
+        Encoding::Vintrp | Encoding::Vop3 | Encoding::Vop3p
+            if row.encoding == Encoding::Vintrp || interp =>
+        {
+            if !vintrp::has_vop3_form(row, gen) {
+                return Vec::new();
+            }
+            vintrp::mod_spec(row, gen)
+        }
+        Encoding::Vop3 | Encoding::Vop3p => vop3::mod_spec(row, gen),
+        _ => return Vec::new(),
+    };
+    mods::taken(&spec, gen).collect()
 }
 
 /// What every encoder of this module gets besides the `Cx`.

@@ -82,6 +82,11 @@ const MODIFIERS: [&str; 41] = [
     "high",
 ];
 
+/// The modifiers an instruction of `spec` takes on `gen`.
+pub(super) fn taken(spec: &ModSpec, gen: Generation) -> impl Iterator<Item = &'static str> + '_ {
+    MODIFIERS.into_iter().filter(move |n| takes(spec, gen, n))
+}
+
 /// Whether an instruction of `spec` takes the modifier `name` (lowercase) on `gen`:
 /// the parser refuses the others as unknown, and suggests among these.
 fn takes(spec: &ModSpec, gen: Generation, name: &str) -> bool {
@@ -437,8 +442,7 @@ pub(super) fn parse(
             mref.name()
         };
         let unknown = |errors: &mut Vec<EncodeError>| {
-            let accepted = MODIFIERS.iter().copied().filter(|n| takes(spec, gen, n));
-            errors.push(mref.unknown("VOP", accepted));
+            errors.push(mref.unknown("VOP", taken(spec, gen)));
         };
         if let Some(field) = Field::of(name) {
             let bit = 1u32 << field as u32;

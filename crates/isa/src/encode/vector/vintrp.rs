@@ -12,7 +12,30 @@ use crate::encode::operands::{range_of, Cx, Items, OperandSyntax, SrcSpec};
 use crate::encode::tree;
 use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
-use crate::table::{Encoding, OperandKind};
+use crate::table::{Encoding, Instruction, OperandKind};
+
+/// Whether the row has a VOP3 form on `gen`, where modifiers go (not GCN 1.0/1.1's
+/// VINTRP rows).
+pub(super) fn has_vop3_form(row: &Instruction, gen: Generation) -> bool {
+    row.encoding != Encoding::Vintrp || row.vop3_opcode(gen).is_some()
+}
+
+/// What the modifiers of an interpolation row may be on `gen`, in its VOP3 form
+/// ([`has_vop3_form`]: without one, none).
+pub(super) fn mod_spec(row: &Instruction, gen: Generation) -> ModSpec {
+    let src2 = row.operands.iter().any(|o| o.kind == OperandKind::Src);
+    ModSpec {
+        operands: 1 + 2 + src2 as u8,
+        sdwa_operands: 0,
+        clamp: true,
+        sext: false,
+        op_sel: gen >= Generation::Gcn1_4,
+        vop3p: false,
+        no_dst_mods: false,
+        extra: false,
+        interp: true,
+    }
+}
 
 pub(super) fn encode(
     cx: &mut Cx<'_>,
@@ -104,8 +127,7 @@ pub(super) fn encode(
         }
     }
     let has_mods = ctx.items.modifiers.len() > consumed.len();
-    let vop3_capable = !vintrp_row || row.vop3_opcode(gen).is_some();
-    if has_mods && !vop3_capable {
+    if has_mods && !has_vop3_form(row, gen) {
         // Without a VOP3 form (GCN 1.0/1.1) no modifier applies, `high` neither.
         for (i, m) in ctx.items.modifiers.iter().enumerate() {
             if !consumed.contains(&i) {
@@ -114,18 +136,8 @@ pub(super) fn encode(
         }
         return None;
     }
-    let nops = 1 + 2 + src2.is_some() as u8;
-    let spec = ModSpec {
-        operands: nops,
-        sdwa_operands: 0,
-        clamp: true,
-        sext: false,
-        op_sel: gen >= Generation::Gcn1_4,
-        vop3p: false,
-        no_dst_mods: false,
-        extra: false,
-        interp: true,
-    };
+    let spec = mod_spec(row, gen);
+    debug_assert_eq!(spec.operands, 1 + 2 + src2.is_some() as u8);
     let m = mods::parse(cx, &spec, &ctx.items.modifiers, &skip, ctx.whole, errors);
     if !errors.is_empty() {
         return None;

@@ -9,7 +9,7 @@ use crate::arch::Generation;
 use crate::encode::operands::{is_word, range_of, Align, Cx, OperandSyntax, Reg, SrcSpec};
 use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
-use crate::table::{Encoding, Flags, OperandKind, ValueType};
+use crate::table::{Encoding, Flags, Instruction, OperandKind, ValueType};
 
 /// The operands of a VOP1/VOP2/VOPC instruction once parsed.
 #[derive(Default)]
@@ -26,6 +26,44 @@ struct Parsed {
     kimm: bool,
     /// SRC1 is a scalar operand in the 32-bit form (V_READLANE/V_WRITELANE on GCN 1.0/1.1).
     src1_scalar: bool,
+}
+
+/// What the modifiers of a VOP1, VOP2 or VOPC row may be on `gen`.
+pub(super) fn mod_spec(row: &Instruction, gen: Generation) -> ModSpec {
+    let gcn12 = gen >= Generation::Gcn1_2;
+    let gcn14 = gen >= Generation::Gcn1_4;
+    let enc = row.encoding;
+    let has_dst_cc = has_dst_cc(row);
+    ModSpec {
+        operands: match enc {
+            Encoding::Vop1 if row.operands.is_empty() => 0,
+            Encoding::Vop1 => 2,
+            _ => 3,
+        },
+        sdwa_operands: if !gcn12 {
+            0
+        } else if enc == Encoding::Vop1 {
+            if row.operands.is_empty() {
+                0
+            } else {
+                2
+            }
+        } else {
+            3
+        },
+        clamp: !has_dst_cc || gcn12,
+        sext: true,
+        op_sel: gcn14 && !has_dst_cc,
+        vop3p: false,
+        no_dst_mods: enc == Encoding::Vopc && gcn14,
+        extra: gcn12,
+        interp: false,
+    }
+}
+
+/// A VOP2 row with a carry-out (VOP3B in its 64-bit form).
+fn has_dst_cc(row: &Instruction) -> bool {
+    row.encoding == Encoding::Vop2 && row.operands.iter().any(|o| o.kind == OperandKind::VccDst)
 }
 
 pub(super) fn encode(
@@ -50,8 +88,7 @@ pub(super) fn encode(
             return fail(errors, e);
         }
     }
-    let has_dst_cc =
-        enc == Encoding::Vop2 && row.operands.iter().any(|o| o.kind == OperandKind::VccDst);
+    let has_dst_cc = has_dst_cc(row);
     // GCN 1.0/1.1 VOP3B has no ABS field; GCN 1.2+ parses abs and refuses it later.
     let allow = ModAllow {
         abs: !has_dst_cc || gcn12,
@@ -130,31 +167,7 @@ pub(super) fn encode(
     }
 
     // ---- modifiers ------------------------------------------------------------------
-    let spec = ModSpec {
-        operands: match enc {
-            Encoding::Vop1 if row.operands.is_empty() => 0,
-            Encoding::Vop1 => 2,
-            _ => 3,
-        },
-        sdwa_operands: if !gcn12 {
-            0
-        } else if enc == Encoding::Vop1 {
-            if row.operands.is_empty() {
-                0
-            } else {
-                2
-            }
-        } else {
-            3
-        },
-        clamp: !has_dst_cc || gcn12,
-        sext: true,
-        op_sel: gcn14 && !has_dst_cc,
-        vop3p: false,
-        no_dst_mods: enc == Encoding::Vopc && gcn14,
-        extra: gcn12,
-        interp: false,
-    };
+    let spec = mod_spec(row, gen);
     let m = mods::parse(cx, &spec, &ctx.items.modifiers, &[], ctx.whole, errors);
     if !errors.is_empty() {
         return None;

@@ -8,11 +8,39 @@ use crate::arch::Generation;
 use crate::encode::operands::{range_of, Cx, Reg, SrcSpec};
 use crate::encode::{EncodeError, Words};
 use crate::lookup::Suffix;
-use crate::table::{Encoding, Flags, OperandKind};
+use crate::table::{Encoding, Flags, Instruction, OperandKind};
 
 /// Instructions that read VCC without naming it.
 fn reads_vcc(mnemonic: &str) -> bool {
     mnemonic.starts_with("v_div_fmas_")
+}
+
+/// What the modifiers of a VOP3-only or VOP3P row may be on `gen`.
+pub(super) fn mod_spec(row: &Instruction, gen: Generation) -> ModSpec {
+    let vop3b = row.flags.contains(Flags::VOP3B);
+    // The sources: at most three (the encoder's `nsrc`).
+    let sources = row
+        .operands
+        .iter()
+        .filter(|o| {
+            matches!(
+                o.kind,
+                OperandKind::Src | OperandKind::VSrc | OperandKind::SSrc
+            )
+        })
+        .count()
+        .min(3);
+    ModSpec {
+        operands: 1 + sources as u8,
+        sdwa_operands: 0,
+        clamp: gen >= Generation::Gcn1_2 || !vop3b,
+        sext: false,
+        op_sel: gen >= Generation::Gcn1_4 && !vop3b,
+        vop3p: row.encoding == Encoding::Vop3p,
+        no_dst_mods: false,
+        extra: false,
+        interp: false,
+    }
 }
 
 pub(super) fn encode(
@@ -23,7 +51,6 @@ pub(super) fn encode(
     let row = ctx.row;
     let gen = cx.gen();
     let gcn12 = gen >= Generation::Gcn1_2;
-    let gcn14 = gen >= Generation::Gcn1_4;
     let gfx10 = gen.is_gfx10();
     let vop3p = row.encoding == Encoding::Vop3p;
     let vop3b = row.flags.contains(Flags::VOP3B);
@@ -102,17 +129,8 @@ pub(super) fn encode(
         }
     }
 
-    let spec = ModSpec {
-        operands: 1 + nsrc as u8,
-        sdwa_operands: 0,
-        clamp: gcn12 || !vop3b,
-        sext: false,
-        op_sel: gcn14 && !vop3b,
-        vop3p,
-        no_dst_mods: false,
-        extra: false,
-        interp: false,
-    };
+    let spec = mod_spec(row, gen);
+    debug_assert_eq!(spec.operands, 1 + nsrc as u8);
     let m = mods::parse(cx, &spec, &ctx.items.modifiers, &[], ctx.whole, errors);
     if !errors.is_empty() {
         return None;
