@@ -283,6 +283,7 @@ impl Asm {
             message,
             origin: ctx.origin.as_ref().clone(),
             suggestions: Vec::new(),
+            suggestion_at: None,
         });
     }
 
@@ -312,6 +313,7 @@ impl Asm {
             message,
             origin,
             suggestions: Vec::new(),
+            suggestion_at: None,
         });
     }
 

@@ -23,6 +23,9 @@ pub struct Diagnostic {
     /// Names the text the diagnostic covers may be a slip for (an unknown instruction,
     /// macro or pseudo-op), nearest first; the message says them too ("did you mean").
     pub suggestions: Vec<String>,
+    /// Where the suggestions go (offset and length in the diagnostic's file) when that
+    /// is not all the diagnostic covers: a name inside the expression it is about.
+    pub suggestion_at: Option<(u32, u32)>,
 }
 
 impl Diagnostic {

@@ -300,6 +300,7 @@ fn define_command_line_symbols(asm: &mut Asm) {
                 message: "a definition of `.` on the command line is ignored".into(),
                 origin: Vec::new(),
                 suggestions: Vec::new(),
+                suggestion_at: None,
             });
             continue;
         }
@@ -382,6 +383,7 @@ fn process_stream(asm: &mut Asm, input: StreamInput) {
             message,
             origin: Vec::new(),
             suggestions: Vec::new(),
+            suggestion_at: None,
         });
     }
 }

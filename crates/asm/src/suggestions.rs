@@ -65,7 +65,14 @@ impl Asm {
         };
         let start = at.offset as usize;
         let file = &self.sources.file(at.file).text;
-        if file.get(start..start + d.len as usize) == Some(name) {
+        let Some(covered) = file.get(start..start + d.len as usize) else {
+            return;
+        };
+        if covered == name {
+            d.suggestions = suggestions;
+        } else if let Some(within) = only_word(covered, name) {
+            // An unresolved symbol in an expression: the fix replaces the name alone.
+            d.suggestion_at = Some(((start + within) as u32, name.len() as u32));
             d.suggestions = suggestions;
         }
     }
@@ -226,9 +233,27 @@ impl Asm {
             )),
             origin,
             suggestions: Vec::new(),
+            suggestion_at: None,
         });
         self.keep_suggestions(split_scope(full_name).1, suggestions);
     }
+}
+
+/// Where `name` is written in `text` as a whole name (not part of a longer one), when it
+/// is written there once.
+fn only_word(text: &str, name: &str) -> Option<usize> {
+    if name.is_empty() {
+        return None;
+    }
+    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$');
+    let bytes = text.as_bytes();
+    let mut found = text.match_indices(name).map(|(at, _)| at).filter(|&at| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(at + name.len()).copied();
+        !before.is_some_and(is_name_byte) && !after.is_some_and(is_name_byte)
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// What a name after `.gpu`, `.arch`, `.format` (and their conditionals) names.

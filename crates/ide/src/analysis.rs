@@ -174,7 +174,7 @@ impl Analysis {
                     message: d.message.clone(),
                     related,
                     code: None,
-                    fixes: Fix::renames(range, &d.suggestions),
+                    fixes: Fix::renames(fix_range(d, range), &d.suggestions),
                 }
             })
             .collect();
@@ -368,6 +368,13 @@ fn related_at(assembly: &Assembly, loc: &Location, message: &str) -> Related {
     }
 }
 
+/// What the quick fixes of `d` (shown at `range`) replace: the name its suggestions are
+/// for, which may be part of the range.
+fn fix_range(d: &gcn_asm::Diagnostic, range: TextRange) -> TextRange {
+    d.suggestion_at
+        .map_or(range, |(offset, len)| TextRange::at(offset.into(), len.into()))
+}
+
 /// The file of the source itself in an assembly.
 const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
 
@@ -382,7 +389,7 @@ fn place(assembly: &Assembly, d: &gcn_asm::Diagnostic) -> Diagnostic {
         Some(loc) if loc.file == SOURCE => {
             let range = TextRange::at(loc.offset.into(), d.len.into());
             // The quick fixes replace the name at its own place, not at a line leading there.
-            fixes = Fix::renames(range, &d.suggestions);
+            fixes = Fix::renames(fix_range(d, range), &d.suggestions);
             range
         }
         Some(loc) => {

@@ -233,6 +233,7 @@ pub(crate) fn gallium(
                 message,
                 origin: Vec::new(),
                 suggestions: Vec::new(),
+                suggestion_at: None,
             });
             continue;
         }

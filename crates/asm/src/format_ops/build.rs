@@ -105,6 +105,7 @@ fn error(a: &Assembly, location: Option<Location>, message: impl Into<String>) -
         message: message.into(),
         origin: Vec::new(),
         suggestions: Vec::new(),
+        suggestion_at: None,
     }
 }
 

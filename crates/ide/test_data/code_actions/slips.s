@@ -23,8 +23,10 @@ call v_mov_b3$0
 loop:
     s_branch lo$0p
     s_branch Loop$0
-# In an expression, the message names it but the fix would have to find it: none.
+# In an expression: the fix replaces the name alone (written twice there: no fix).
     .int lop + 4$0
+    .int (lop + lop)$0
+    .int 1 + (2 * lop)$0
 # An instruction this generation names differently: its name here.
     v_add_co_u32$0 v1, vcc, v2, v3
     V_ADD_CO_U32$0 v1, vcc, v2, v3
