@@ -20,7 +20,7 @@ use gcn_isa::encode::{self, RegRange, Target};
 use gcn_syntax::ast::{self, AstNode, Statement};
 use gcn_syntax::{SyntaxError, SyntaxKind, TextRange};
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Origin, Severity};
 use crate::expr::{bin_op, un_op, EvalError, Ir, OpAt, Sections, Value};
 use crate::index::NameKind;
 use crate::layout::{Layout, SectionKind};
@@ -43,7 +43,7 @@ pub(crate) enum CtxKind {
 pub(crate) struct Ctx {
     pub mapper: Mapper,
     /// "in macro X called from here" frames, outermost first.
-    pub origin: Rc<Vec<(String, Location)>>,
+    pub origin: Origin,
     /// Nesting of macro expansions and repetitions.
     pub depth: u32,
     pub kind: CtxKind,
@@ -55,12 +55,7 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    pub(crate) fn new(
-        mapper: Mapper,
-        origin: Rc<Vec<(String, Location)>>,
-        depth: u32,
-        kind: CtxKind,
-    ) -> Ctx {
+    pub(crate) fn new(mapper: Mapper, origin: Origin, depth: u32, kind: CtxKind) -> Ctx {
         Ctx {
             mapper,
             origin,
@@ -73,14 +68,13 @@ impl Ctx {
 
     /// A child context for a nested text: one more origin frame.
     pub(crate) fn nested(&self, mapper: Mapper, frame: (String, Location), kind: CtxKind) -> Ctx {
-        let mut origin = self.origin.as_ref().clone();
-        origin.push(frame);
+        let origin = self.origin.push(frame);
         let depth = if kind == CtxKind::File {
             self.depth
         } else {
             self.depth + 1
         };
-        Ctx::new(mapper, Rc::new(origin), depth, kind)
+        Ctx::new(mapper, origin, depth, kind)
     }
 
     pub(crate) fn loc(&self, offset: impl Into<u32>) -> Location {
@@ -139,7 +133,7 @@ pub(crate) struct Pending {
     pub loc: Location,
     /// The expression's length in bytes from `loc` (0 when it spans texts).
     pub len: u32,
-    pub origin: Rc<Vec<(String, Location)>>,
+    pub origin: Origin,
     /// Symbols still referenced.
     pub remaining: u32,
     pub done: bool,
@@ -281,7 +275,7 @@ impl Asm {
             location: Some(location),
             len,
             message,
-            origin: ctx.origin.as_ref().clone(),
+            origin: ctx.origin.to_vec(),
             suggestions: Vec::new(),
             suggestion_at: None,
         });
@@ -290,11 +284,11 @@ impl Asm {
     pub(crate) fn diag_at(
         &mut self,
         location: Location,
-        origin: Rc<Vec<(String, Location)>>,
+        origin: Origin,
         severity: Severity,
         message: String,
     ) {
-        self.diag_span(location, 0, origin.as_ref().clone(), severity, message);
+        self.diag_span(location, 0, origin.to_vec(), severity, message);
     }
 
     fn diag_span(
@@ -325,7 +319,7 @@ impl Asm {
         &mut self,
         start: Location,
         len: u32,
-        origin: &[(String, Location)],
+        origin: &Origin,
         message: String,
         at: Option<OpAt>,
     ) {

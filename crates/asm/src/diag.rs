@@ -4,6 +4,42 @@ use std::fmt::Write;
 
 use crate::source::{Location, SourceMap};
 
+/// The chain of expansions that led to a text ("in macro X called here"), shared: a
+/// nested text adds its frame without copying its parents' (a recursion 1,000 deep
+/// holds 1,000 frames, not half a million).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Origin(Option<std::rc::Rc<Frame>>);
+
+#[derive(Debug)]
+struct Frame {
+    what: String,
+    loc: Location,
+    parent: Origin,
+}
+
+impl Origin {
+    /// This chain with `frame` added inside it.
+    pub(crate) fn push(&self, (what, loc): (String, Location)) -> Origin {
+        Origin(Some(std::rc::Rc::new(Frame {
+            what,
+            loc,
+            parent: self.clone(),
+        })))
+    }
+
+    /// The frames, outermost first (as [`Diagnostic::origin`] holds them).
+    pub(crate) fn to_vec(&self) -> Vec<(String, Location)> {
+        let mut frames = Vec::new();
+        let mut at = &self.0;
+        while let Some(frame) = at {
+            frames.push((frame.what.clone(), frame.loc));
+            at = &frame.parent.0;
+        }
+        frames.reverse();
+        frames
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
     Warning,

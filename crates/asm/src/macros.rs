@@ -536,20 +536,24 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
         while let Some(line) = expander.next_statement(asm, ctx) {
             line.copy_range_to(0, line.text.len(), &mut expansion);
         }
-        let inner = ctx.nested(expansion.mapper(fallback), frame, CtxKind::Macro);
+        // What the expansion was made from is not needed while it runs (a recursive
+        // macro runs its whole depth inside this call).
+        drop(expander);
+        drop(values);
+        drop(args);
+        let (mapper, text) = expansion.into_mapper(fallback);
+        let inner = ctx.nested(mapper, frame, CtxKind::Macro);
         // The same call gives the same text: its parse is kept for a while.
-        let parsed = match asm.parse_cache.get(expansion.text.as_str()) {
+        let parsed = match asm.parse_cache.get(text.as_str()) {
             Some(p) => p.clone(),
             None => {
-                let p = Rc::new((
-                    gcn_syntax::parse(&expansion.text),
-                    std::sync::Arc::<str>::from(expansion.text.as_str()),
-                ));
-                if expansion.text.len() <= 4096 {
+                let cached = (text.len() <= 4096).then(|| text.clone());
+                let p = Rc::new((gcn_syntax::parse(&text), std::sync::Arc::<str>::from(text)));
+                if let Some(key) = cached {
                     if asm.parse_cache.len() >= 4096 {
                         asm.parse_cache.clear();
                     }
-                    asm.parse_cache.insert(expansion.text.clone(), p.clone());
+                    asm.parse_cache.insert(key, p.clone());
                 }
                 p
             }

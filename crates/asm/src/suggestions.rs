@@ -222,7 +222,7 @@ impl Asm {
         let operand = matches!(self.pending[index].target, PendingTarget::Field { .. });
         let suggestions = self.symbol_suggestions(full_name, operand);
         let p = &self.pending[index];
-        let (loc, len, origin) = (p.loc, p.len, p.origin.as_ref().clone());
+        let (loc, len, origin) = (p.loc, p.len, p.origin.to_vec());
         self.diags.push(Diagnostic {
             severity: Severity::Error,
             location: Some(loc),

@@ -269,6 +269,15 @@ impl Text {
             fallback,
         }
     }
+
+    /// [`mapper`](Self::mapper) made from the text's own pieces, and the text.
+    pub fn into_mapper(self, fallback: Location) -> (Mapper, String) {
+        let mapper = Mapper::Built {
+            pieces: self.pieces.into(),
+            fallback,
+        };
+        (mapper, self.text)
+    }
 }
 
 /// The text of the tokens under `node` from byte offset `from` (relative to the tree)

@@ -371,8 +371,9 @@ fn related_at(assembly: &Assembly, loc: &Location, message: &str) -> Related {
 /// What the quick fixes of `d` (shown at `range`) replace: the name its suggestions are
 /// for, which may be part of the range.
 fn fix_range(d: &gcn_asm::Diagnostic, range: TextRange) -> TextRange {
-    d.suggestion_at
-        .map_or(range, |(offset, len)| TextRange::at(offset.into(), len.into()))
+    d.suggestion_at.map_or(range, |(offset, len)| {
+        TextRange::at(offset.into(), len.into())
+    })
 }
 
 /// The file of the source itself in an assembly.
