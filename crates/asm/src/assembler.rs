@@ -52,6 +52,8 @@ pub(crate) struct Ctx {
     pub errors: Rc<RefCell<ErrorCursor>>,
     /// The text being processed (offsets of its syntax tree index it).
     pub source: std::sync::Arc<str>,
+    /// Whether a `\` ends a line of `source` (see [`Asm::joined_statement`]).
+    pub continued_lines: bool,
 }
 
 impl Ctx {
@@ -63,6 +65,7 @@ impl Ctx {
             kind,
             errors: Rc::default(),
             source: std::sync::Arc::from(""),
+            continued_lines: false,
         }
     }
 
@@ -90,6 +93,14 @@ pub(crate) struct ErrorCursor {
     /// The errors were reported already (a repetition's later iterations): statements
     /// with errors are still skipped, silently.
     silent: bool,
+}
+
+/// Whether a `\` ends a line of `text` (rare: most texts are not read twice).
+fn has_continued_lines(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    // `\` is found with memchr; most texts have none.
+    text.match_indices('\\')
+        .any(|(at, _)| matches!(bytes.get(at + 1), Some(b'\n' | b'\r')))
 }
 
 /// What processing a statement tells its caller.
@@ -375,6 +386,44 @@ impl Asm {
     }
 
     /// Drops the syntax errors before `end`.
+    /// A statement in which a `\` at the end of a line joins two parts of one word
+    /// (`v_add_\⏎f32`, `0x\⏎10`, `<\⏎<`): the reference's line reader joins the lines
+    /// before it reads words, so the statement is assembled from its text with the lines
+    /// joined, as a macro body is (a block, `.if` … `.endif`, is one statement, whole).
+    /// `None` for the others (almost all: in a text where no `\` ends a line, none is
+    /// looked at).
+    fn joined_statement(&mut self, ctx: &Ctx, stmt: &Statement) -> Option<Flow> {
+        if !ctx.continued_lines || matches!(stmt, Statement::MacroCall(_)) {
+            return None;
+        }
+        let node = stmt.syntax();
+        let range = node.text_range();
+        let bytes = ctx.source.as_bytes();
+        let word_byte = |at: Option<&u8>| at.is_some_and(|b| !b.is_ascii_whitespace());
+        let joins_a_word = node
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == SyntaxKind::LINE_CONTINUATION)
+            .any(|t| {
+                let r = t.text_range();
+                let before = usize::from(r.start()).checked_sub(1).map(|i| &bytes[i]);
+                word_byte(before) && word_byte(bytes.get(usize::from(r.end())))
+            });
+        if !joins_a_word {
+            return None;
+        }
+        let joined = crate::text::clean_text(node, range.start().into(), &ctx.mapper, &ctx.source);
+        Self::skip_errors(ctx, range.end().into());
+        let fallback = ctx.loc(range.start());
+        let inner = Ctx::new(
+            joined.mapper(fallback),
+            ctx.origin.clone(),
+            ctx.depth,
+            ctx.kind,
+        );
+        Some(self.process_text(inner, &joined.text))
+    }
+
     fn skip_errors(ctx: &Ctx, end: u32) {
         let mut cursor = ctx.errors.borrow_mut();
         while cursor.next < cursor.errors.len()
@@ -435,6 +484,7 @@ impl Asm {
         source: std::sync::Arc<str>,
         report_syntax: bool,
     ) -> Flow {
+        ctx.continued_lines = has_continued_lines(&source);
         ctx.source = source;
         ctx.errors = Rc::new(RefCell::new(ErrorCursor {
             errors: parse.errors().to_vec(),
@@ -477,6 +527,9 @@ impl Asm {
     fn statement(&mut self, ctx: &Ctx, stmt: Statement) -> Flow {
         let range = stmt.syntax().text_range();
         let end = u32::from(range.end());
+        if let Some(flow) = self.joined_statement(ctx, &stmt) {
+            return flow;
+        }
         match stmt {
             // A statement with syntax errors is not assembled (no cascade of errors).
             Statement::Label(label) => {

@@ -921,7 +921,7 @@ impl<'m> Expander<'m> {
 }
 
 /// How a statement changes the nesting of blocks (`.if`/`.macro`/`.rept`… and their ends).
-fn block_delta(text: &str) -> i32 {
+pub(crate) fn block_delta(text: &str) -> i32 {
     let bytes = text.as_bytes();
     let head = skip_labels(bytes, 0, bytes.len());
     let n = name_len(bytes, head);

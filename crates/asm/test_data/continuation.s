@@ -24,3 +24,19 @@ line comment */
     */ .byte 13
 .endm
 m
+# A `\` joins the lines before words are read: inside a number, a name, an operator.
+.byte 1\
+4
+v_add_\
+f32 v1, v2, v3
+s_mov_b32 s1, 0x\
+10
+lab\
+el: .byte 3
+.int 1 <\
+< 4, lab\
+el
+.if 1\
+0 == 10
+    .byte 7
+.endif
