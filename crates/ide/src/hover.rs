@@ -385,6 +385,23 @@ pub(crate) fn modifier_hover(name: &str) -> Option<String> {
         "format" => "the format of a typed buffer access: `format:[DATA, NUMBER]` before GCN 1.5, one unified format number (`format:22`) on GCN 1.5",
         "dfmt" | "nfmt" => "the data and number format of a typed buffer access",
         "vop3" => "forces the VOP3 encoding",
+        "sdwa" => "forces the SDWA encoding (GCN 1.2 and later)",
+        "dpp" => "forces the DPP encoding (GCN 1.2 and later)",
+        "abs" => "the absolute value of the sources marked with 1 (`abs:[1,0]`)",
+        "neg" => "negates the sources marked with 1 (`neg:[0,1]`); in packed instructions, their low halves",
+        "sext" => "SDWA: sign-extends the selected bits of the sources marked with 1 (`sext:[1,0]`)",
+        "omod" => "the output modifier as a number: 0 none, 1 times 2, 2 times 4, 3 divided by 2",
+        "inst_offset" => "a byte offset added to the address (as `offset`)",
+        "offset0" | "offset1" => "the offset of the first (`offset0`) or second (`offset1`) address, counted in elements of the data's size (64 of them in the `_st64` forms)",
+        "dim" => "the image's dimensions (`dim:1d`, `2d`, `3d`, `cube`, `1d_array`, `2d_array`, `2d_msaa`, `2d_msaa_array`): GCN 1.5's image instructions need it",
+        "high" => "16-bit interpolation: the attribute's high half",
+        "fi" => "DPP on GCN 1.5: lanes also read the lanes EXEC disables",
+        "dpp8" => "DPP8 (GCN 1.5): the lane each of 8 lanes reads (`dpp8:[7,6,5,4,3,2,1,0]`)",
+        "row_share" => "DPP on GCN 1.5: every lane reads lane N of its row (`row_share:N`)",
+        "row_xmask" => "DPP on GCN 1.5: every lane reads the lane of its row whose number is its own XOR N (`row_xmask:N`)",
+        "row_bcast15" | "row_bcast31" => "a DPP (data parallel primitives) control: broadcasts lane 15 of each row to the next row, or lane 31 to the upper rows",
+        "row_hmirror" => "a DPP (data parallel primitives) control (`row_half_mirror`)",
+        "dst_un" => "an SDWA (sub-dword addressing) selection (`dst_unused`)",
         _ => return None,
     };
     Some(format!("**{name}** — modifier: {text}"))
@@ -873,6 +890,23 @@ mod tests {
     #[test]
     fn snapshots() {
         check_dir("hover", render);
+    }
+
+    /// Completion shows a modifier's hover as its documentation: every modifier some
+    /// instruction takes on some generation has one.
+    #[test]
+    fn every_modifier_taken_has_a_hover() {
+        let mut missing = std::collections::BTreeSet::new();
+        for row in gcn_isa::instructions() {
+            for gen in Generation::ALL {
+                for name in gcn_isa::encode::modifiers_of(row.mnemonic, gen) {
+                    if modifier_hover(name).is_none() {
+                        missing.insert(name);
+                    }
+                }
+            }
+        }
+        assert!(missing.is_empty(), "no hover for {missing:?}");
     }
 
     /// Cases with the program's analysis (read from disk with their includes and the
