@@ -1272,6 +1272,27 @@ async fn completion_offers_the_generations_mnemonics_and_the_places_pseudo_ops()
 }
 
 #[tokio::test]
+async fn completion_after_the_operands_offers_the_instructions_modifiers() {
+    let mut client = TestClient::default().await;
+    client
+        .open(".gpu Tonga\nbuffer_load_dword v1, v2, s[0:3], 0 of\n")
+        .await;
+    let c = client
+        .request("textDocument/completion", position(1, 38))
+        .await;
+    let items = c["items"].as_array().unwrap();
+    let labels: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["offen", "offset"]);
+    // A property, inserted with its colon when it takes a value.
+    assert_eq!(items[1]["kind"], 10);
+    assert_eq!(items[1]["textEdit"]["newText"], "offset:");
+    assert!(items[1]["documentation"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("byte offset"));
+}
+
+#[tokio::test]
 async fn signature_help_for_instructions_and_macros() {
     let mut client = TestClient::default().await;
     client.open(FEATURES).await;
