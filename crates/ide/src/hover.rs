@@ -102,6 +102,14 @@ pub fn hover(
         });
     }
     let range = token.text_range();
+    if token.kind() == SyntaxKind::NAME {
+        if let Some(p) = crate::macro_params::parameter_at(parse, offset) {
+            return Some(HoverResult {
+                range: crate::macro_params::range_at(&p, offset),
+                markdown: crate::macro_params::hover_text(&p),
+            });
+        }
+    }
     if let Some(found) = program.and_then(|p| program_name_hover(p, &token, offset)) {
         return Some(found);
     }

@@ -51,6 +51,7 @@ pub mod folding_ranges;
 pub mod hover;
 mod isa_docs;
 pub mod line_index;
+pub mod macro_params;
 pub mod navigation;
 pub mod on_save;
 pub mod project;

@@ -40,6 +40,9 @@ impl FileRange {
 /// together), or the file an include's path at `offset` opens (an empty range at its
 /// start). Empty when there is nothing there or it has no definition.
 pub fn goto_definition(analysis: &Analysis, file: &Path, offset: TextSize) -> Vec<FileRange> {
+    if let Some(p) = parameter_at(analysis, file, offset) {
+        return vec![in_file(file, p.declaration)];
+    }
     if let Some(o) = analysis.names.at(file, offset) {
         let mut out: Vec<FileRange> = analysis
             .names
@@ -119,6 +122,12 @@ pub fn references(
     offset: TextSize,
     include_declaration: bool,
 ) -> Option<Vec<FileRange>> {
+    if let Some(p) = parameter_at(analysis, file, offset) {
+        let declaration = include_declaration.then_some(p.declaration);
+        let mut ranges: Vec<TextRange> = declaration.into_iter().chain(p.uses).collect();
+        ranges.sort_by_key(|r| (r.start(), r.end()));
+        return Some(ranges.into_iter().map(|r| in_file(file, r)).collect());
+    }
     let o = name_at(analysis, file, offset)?;
     let mut found: Vec<&NameOccurrence> = analysis
         .names
@@ -155,6 +164,22 @@ pub struct Highlight {
 /// The occurrences in `file` of the name at `offset` (the kernel and its label
 /// together), by place. `None` when there is no name there.
 pub fn highlights(analysis: &Analysis, file: &Path, offset: TextSize) -> Option<Vec<Highlight>> {
+    if let Some(p) = parameter_at(analysis, file, offset) {
+        let mut out: Vec<Highlight> = p
+            .uses
+            .iter()
+            .map(|&range| Highlight {
+                range,
+                write: false,
+            })
+            .collect();
+        out.push(Highlight {
+            range: p.declaration,
+            write: true,
+        });
+        out.sort_by_key(|h| (h.range.start(), h.range.end()));
+        return Some(out);
+    }
     let o = name_at(analysis, file, offset)?;
     let file = normalize(file);
     let mut out: Vec<Highlight> = analysis
@@ -169,6 +194,23 @@ pub fn highlights(analysis: &Analysis, file: &Path, offset: TextSize) -> Option<
     out.sort_by_key(|h| (h.range.start(), h.range.end(), !h.write));
     out.dedup_by_key(|h| h.range);
     Some(out)
+}
+
+/// The macro or repetition parameter declared or used at `offset` of `file`.
+pub(crate) fn parameter_at(
+    analysis: &Analysis,
+    file: &Path,
+    offset: TextSize,
+) -> Option<crate::macro_params::Parameter> {
+    let parse = analysis.parse_of(file)?;
+    crate::macro_params::parameter_at(&parse, offset)
+}
+
+fn in_file(file: &Path, range: TextRange) -> FileRange {
+    FileRange {
+        file: Arc::from(normalize(file)),
+        range,
+    }
 }
 
 /// The name at `offset` (on a path's scope, that scope).

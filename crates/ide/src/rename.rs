@@ -33,6 +33,9 @@ pub fn prepare_rename(
     file: &Path,
     offset: TextSize,
 ) -> Result<(TextRange, String), String> {
+    if let Some(p) = crate::navigation::parameter_at(analysis, file, offset) {
+        return Ok((crate::macro_params::range_at(&p, offset), p.name));
+    }
     let o = renamable(analysis, file, offset)?;
     let range = name_part(analysis, o);
     let text = analysis
@@ -50,6 +53,13 @@ pub fn rename(
     offset: TextSize,
     new_name: &str,
 ) -> Result<Vec<FileEdit>, String> {
+    if let Some(p) = crate::navigation::parameter_at(analysis, file, offset) {
+        let edits = crate::macro_params::rename(&p, new_name)?;
+        return Ok(vec![FileEdit {
+            file: crate::analysis::normalize(file),
+            edits,
+        }]);
+    }
     let o = renamable(analysis, file, offset)?;
     check_new_name(o.kind, new_name)?;
     if let Some(other) = analysis.names.collision(o, new_name) {
