@@ -1,6 +1,6 @@
 //! Semantic tokens: what each name, number, string and comment of a file is, from the
 //! syntax tree (no assembling): instructions, pseudo-ops, registers, labels, symbols,
-//! macros, numbers, strings, comments and modifiers.
+//! macros, numbers, strings, comments, modifiers and macro parameters.
 //!
 //! Macro and repetition bodies are raw lines until expanded; their tokens are classified
 //! by their shape (a line's first name is an instruction when the table knows it, a
@@ -23,10 +23,13 @@ pub enum SemanticTokenKind {
     String,
     Comment,
     Modifier,
+    /// A macro's parameter or a repetition's variable (`count` of `.macro m count`,
+    /// `\count` in the body).
+    Parameter,
 }
 
 impl SemanticTokenKind {
-    pub const ALL: [SemanticTokenKind; 10] = [
+    pub const ALL: [SemanticTokenKind; 11] = [
         SemanticTokenKind::Instruction,
         SemanticTokenKind::PseudoOp,
         SemanticTokenKind::Register,
@@ -37,6 +40,7 @@ impl SemanticTokenKind {
         SemanticTokenKind::String,
         SemanticTokenKind::Comment,
         SemanticTokenKind::Modifier,
+        SemanticTokenKind::Parameter,
     ];
 
     /// The name in the server's legend.
@@ -52,6 +56,7 @@ impl SemanticTokenKind {
             SemanticTokenKind::String => "string",
             SemanticTokenKind::Comment => "comment",
             SemanticTokenKind::Modifier => "modifier",
+            SemanticTokenKind::Parameter => "parameter",
         }
     }
 }
@@ -234,6 +239,22 @@ fn is_name_argument(arg: &SyntaxNode) -> bool {
     })
 }
 
+/// Whether `token`, a name in a `.macro` line past the macro's name, declares a
+/// parameter rather than being a default or qualifier (`=value`, `:req`).
+fn declares_a_parameter(token: &SyntaxToken) -> bool {
+    let before = std::iter::successors(token.prev_token(), |t| t.prev_token())
+        .inspect(|_| step())
+        .find(|t| !t.kind().is_trivia());
+    !before.is_some_and(|t| matches!(t.kind(), SyntaxKind::EQ | SyntaxKind::COLON))
+}
+
+/// `name` of `\name` in a body: a parameter's or variable's use.
+fn is_parameter_use(token: &SyntaxToken) -> bool {
+    token.prev_token().is_some_and(|t| {
+        t.kind() == SyntaxKind::BACKSLASH && t.text_range().end() == token.text_range().start()
+    })
+}
+
 /// What `token` is; `in_register` when it lies in a `REGISTER` node; `labels` are the
 /// file's label names.
 fn classify(
@@ -293,6 +314,16 @@ fn classify(
                         .is_some_and(|t| t.text().eq_ignore_ascii_case(".purgem"));
                     if first_arg && (macro_def || purgem) {
                         K::Macro
+                    } else if macro_def && declares_a_parameter(token) {
+                        K::Parameter
+                    } else if first_arg
+                        && op.parent().is_some_and(|d| d.kind() == SyntaxKind::REPEAT)
+                        && pseudo_op_of(&parent).is_some_and(|t| {
+                            t.text().eq_ignore_ascii_case(".irp")
+                                || t.text().eq_ignore_ascii_case(".irpc")
+                        })
+                    {
+                        K::Parameter
                     } else if is_name_argument(&parent) {
                         // `.arg NAME, "TYPE", …, globalbuf, f32`: names and kinds of a
                         // kernel argument, even `v30`.
@@ -304,7 +335,9 @@ fn classify(
                     }
                 }
                 SyntaxKind::LINE => {
-                    if is_head(token, &parent) {
+                    if is_parameter_use(token) {
+                        K::Parameter
+                    } else if is_head(token, &parent) {
                         if token.text().starts_with('.') {
                             K::PseudoOp
                         } else if !gcn_isa::lookup(gcn_isa::split_suffix(token.text()).0).is_empty()

@@ -1164,7 +1164,8 @@ async fn initialize_advertises_the_language_features() {
             "number",
             "string",
             "comment",
-            "modifier"
+            "modifier",
+            "parameter"
         ])
     );
     assert_eq!(caps["semanticTokensProvider"]["range"], json!(true));

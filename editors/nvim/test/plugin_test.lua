@@ -201,6 +201,8 @@ if st and type(st.full) == 'table' and st.full.delta then
   vim.cmd('colorscheme default')
   check(vim.api.nvim_get_hl(0, { name = '@lsp.type.label.clrx' }).link == 'Label',
     'label tokens are linked to Label, also after a colour scheme is loaded')
+  check(vim.api.nvim_get_hl(0, { name = '@lsp.type.parameter.clrx' }).link == 'Special',
+    'macro parameters keep the syntax file\'s colour of `\\name` (Special)')
 else
   skip('semantic tokens after edits, as deltas', 'semanticTokensProvider.full.delta')
 end

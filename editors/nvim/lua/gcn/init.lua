@@ -416,11 +416,14 @@ end
 
 -- Colours for the server's semantic tokens where they know more than the syntax file: a
 -- name in an operand that the file defines as a label, and symbols. The other types keep
--- the syntax file's colours (no link: nothing changes when the tokens arrive). Defaults
--- only, set again after a colour scheme clears them: a user's own links win.
+-- the syntax file's colours (no link: nothing changes when the tokens arrive), but for
+-- macro parameters, which Neovim itself links to a group of its own: they get the
+-- syntax file's colour of `\name`. Defaults only, set again after a colour scheme
+-- clears them: a user's own links win.
 local token_links = {
   ['@lsp.type.label.clrx'] = 'Label',
   ['@lsp.type.symbol.clrx'] = 'Constant',
+  ['@lsp.type.parameter.clrx'] = 'Special',
 }
 
 local function link_token_highlights()
