@@ -18,6 +18,8 @@
 //!   selections after `dst_sel:`/`src0_sel:`/`src1_sel:`/`dst_unused:`; MTBUF formats in
 //!   `format:[...]`.
 //!
+//! - After `\` in a macro or repetition body: the parameters it may name there.
+//!
 //! The prefix already typed (the name the cursor is in or just after) is what the items
 //! replace; items are filtered by it, case-insensitively.
 
@@ -45,6 +47,8 @@ pub enum CompletionKind {
     Value,
     /// An instruction's modifier (`offset:`, `glc`).
     Modifier,
+    /// A macro's parameter or a repetition's variable, after `\`.
+    Parameter,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +110,12 @@ pub fn completions(
         _ => (offset, String::new()),
     };
     let range = TextRange::new(start, offset);
+    if after_backslash(left.as_ref(), start) {
+        return Completions {
+            range,
+            items: parameter_items(parse, offset, &prefix),
+        };
+    }
     let typed = left.clone().filter(|t| t.kind() == SyntaxKind::NAME);
     let before = left.and_then(|t| {
         if t.text_range().start() < start {
@@ -190,6 +200,39 @@ pub fn completions(
         }
     }
     Completions { range, items }
+}
+
+/// Whether the prefix starting at `start` follows a `\` (`\co`, or a `\` just typed,
+/// which a line break after it makes a line continuation).
+fn after_backslash(left: Option<&SyntaxToken>, start: TextSize) -> bool {
+    let Some(left) = left else {
+        return false;
+    };
+    let backslash = match left.kind() {
+        SyntaxKind::NAME => left.prev_token(),
+        _ => Some(left.clone()),
+    };
+    backslash.is_some_and(|b| match b.kind() {
+        SyntaxKind::BACKSLASH => b.text_range().end() == start,
+        SyntaxKind::LINE_CONTINUATION => b.text_range().start() + TextSize::from(1) == start,
+        _ => false,
+    })
+}
+
+/// The parameters a `\` at `offset` may name, those starting with `prefix`.
+fn parameter_items(parse: &Parse, offset: TextSize, prefix: &str) -> Vec<CompletionItem> {
+    crate::macro_params::visible_at(parse, offset)
+        .into_iter()
+        .filter(|p| p.name.starts_with(prefix))
+        .map(|p| {
+            let detail = match &p.owner_name {
+                Some(m) if p.detail.is_empty() => format!("parameter of macro `{m}`"),
+                Some(m) => format!("parameter of macro `{m}` (`{}{}`)", p.name, p.detail),
+                None => format!("variable of `{}`: {}", p.owner_kind, p.detail),
+            };
+            item(&p.name, CompletionKind::Parameter, Some(detail))
+        })
+        .collect()
 }
 
 /// Whether `offset` is inside `token`, a comment, string or character literal, where

@@ -44,22 +44,62 @@ pub fn parameter_at(parse: &Parse, offset: TextSize) -> Option<Parameter> {
         .find(|p| p.declaration == token.text_range() || p.uses.contains(&token.text_range()))
 }
 
+/// The parameters a `\name` written at `offset` may name: those of the enclosing
+/// `.macro`/`.irp`/`.irpc` and of the blocks opened in its body before `offset` and
+/// still open there, the enclosing block's first.
+pub fn visible_at(parse: &Parse, offset: TextSize) -> Vec<Parameter> {
+    let root = parse.syntax_node();
+    let Some(token) = crate::scan::token_at_offset(&root, offset).left_biased() else {
+        return Vec::new();
+    };
+    let Some(block) = token
+        .parent_ancestors()
+        .find(|n| matches!(n.kind(), SyntaxKind::MACRO_DEF | SyntaxKind::REPEAT))
+    else {
+        return Vec::new();
+    };
+    let (all, outer, open) = scan(&block, Some(offset));
+    let mut visible: Vec<usize> = (0..outer).collect();
+    for (_, params) in &open {
+        for &i in params {
+            if !visible.iter().any(|&v| all[v].name == all[i].name) {
+                visible.push(i);
+            }
+        }
+    }
+    visible.into_iter().map(|i| all[i].clone()).collect()
+}
+
 /// The parameters of `block` (a `MACRO_DEF` or `REPEAT`) and of the blocks written in
 /// its body, each with its uses.
 fn scopes_of(block: &SyntaxNode) -> Vec<Parameter> {
+    scan(block, None).0
+}
+
+/// The blocks opened in a body and not closed yet: whether each is a macro, and the
+/// indices of its parameters.
+type OpenBlocks = Vec<(bool, Vec<usize>)>;
+
+/// The parameters of `block` and of the blocks in its body, with their uses (up to
+/// `until`, if given); how many of them are `block`'s own (they come first); the
+/// blocks open at `until` (or at the end).
+fn scan(block: &SyntaxNode, until: Option<TextSize>) -> (Vec<Parameter>, usize, OpenBlocks) {
     let Some(head) = block.children().find(|n| n.kind() == SyntaxKind::PSEUDO_OP) else {
-        return Vec::new();
+        return (Vec::new(), 0, Vec::new());
     };
     let mut out: Vec<Parameter> = Vec::new();
     let outer = declared(&significant_tokens(&head));
     let outer_count = outer.len();
     out.extend(outer);
     let Some(body) = block.children().find(|n| n.kind() == SyntaxKind::BODY) else {
-        return out;
+        return (out, outer_count, Vec::new());
     };
     // Blocks opened in the body: (is a macro, indices in `out` of their parameters).
-    let mut open: Vec<(bool, Vec<usize>)> = Vec::new();
+    let mut open: OpenBlocks = Vec::new();
     for line in body.children().filter(|n| n.kind() == SyntaxKind::LINE) {
+        if until.is_some_and(|u| line.text_range().end() >= u) {
+            break;
+        }
         let tokens = significant_tokens(&line);
         // Uses first: a `.macro` line's defaults may use the enclosing parameters.
         for pair in tokens.windows(2) {
@@ -100,7 +140,7 @@ fn scopes_of(block: &SyntaxNode) -> Vec<Parameter> {
             _ => {}
         }
     }
-    out
+    (out, outer_count, open)
 }
 
 fn significant_tokens(node: &SyntaxNode) -> Vec<SyntaxToken> {
@@ -245,5 +285,24 @@ pub fn hover_text(p: &Parameter) -> String {
             "**{}** — the variable of this `{kind}` (values: {}); {uses}",
             p.name, p.detail
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Completion after `\\` offers the enclosing macro's parameters, then the variables
+    /// of the blocks open in its body.
+    #[test]
+    fn a_block_opened_in_the_body_adds_its_variable() {
+        let text = ".macro jump target, count=1\n    .irp reg, v1, v2\n        v_mov_b32 \\, 0\n    .endr\n.endm\n";
+        let parse = gcn_syntax::parse(text);
+        let offset = TextSize::from(text.find("\\,").unwrap() as u32 + 1);
+        let v: Vec<String> = visible_at(&parse, offset)
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(v, ["target", "count", "reg"]);
     }
 }

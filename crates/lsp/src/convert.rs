@@ -194,6 +194,7 @@ pub fn completion_kind(kind: gcn_ide::CompletionKind) -> lsp::CompletionItemKind
         K::Macro => lsp::CompletionItemKind::FUNCTION,
         K::Value => lsp::CompletionItemKind::VALUE,
         K::Modifier => lsp::CompletionItemKind::PROPERTY,
+        K::Parameter => lsp::CompletionItemKind::VARIABLE,
     }
 }
 

@@ -1168,6 +1168,10 @@ async fn initialize_advertises_the_language_features() {
             "parameter"
         ])
     );
+    assert_eq!(
+        caps["completionProvider"]["triggerCharacters"],
+        json!([".", "\\"])
+    );
     assert_eq!(caps["semanticTokensProvider"]["range"], json!(true));
     assert_eq!(
         caps["semanticTokensProvider"]["full"],

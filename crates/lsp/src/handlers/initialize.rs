@@ -74,7 +74,8 @@ pub fn initialize(state: &State, params: InitializeParams) -> InitializeResult {
             document_symbol_provider: Some(OneOf::Left(true)),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             completion_provider: Some(CompletionOptions {
-                trigger_characters: Some(vec![".".to_string()]),
+                // `.` starts a pseudo-op, `\` a parameter in a macro body.
+                trigger_characters: Some(vec![".".to_string(), "\\".to_string()]),
                 resolve_provider: Some(true),
                 ..Default::default()
             }),
