@@ -232,6 +232,8 @@ impl FormatConfig {
 
 /// `.amd`, `.amdcl2`, `.gallium`, `.rocm`, `.rawcode`, `.format`: the layout of the
 /// format (nothing was written yet); the device's place is kept.
+pub(crate) use self::rocm::choose_amd3;
+
 pub(crate) fn set_layout(h: &mut dyn Host, range: TextRange, format: BinaryFormat) {
     let device_location = h.config().device_location;
     let format_location = h.location(range);

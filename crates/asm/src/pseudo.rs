@@ -148,14 +148,19 @@ pub(crate) fn pseudo_op(asm: &mut Asm, ctx: &Ctx, op: &ast::PseudoOp) -> Flow {
             asm.layout.enter_main();
         }
         Some(Id::Amd) | Some(Id::Amdcl2) | Some(Id::Gallium) | Some(Id::Rocm)
-        | Some(Id::Rawcode) => set_format(
-            asm,
-            ctx,
-            range,
-            BinaryFormat::from_name(&name[1..]).unwrap(),
-        ),
+        | Some(Id::Rawcode) => {
+            let format = BinaryFormat::from_name(&name[1..]).unwrap();
+            set_format(asm, ctx, range, format);
+        }
+        Some(Id::Amd3) => {
+            if set_format(asm, ctx, range, BinaryFormat::Rocm) {
+                crate::format_ops::choose_amd3(&mut asm.format_host(ctx), range);
+            }
+        }
         Some(Id::Format) => match word(&args, 0).and_then(|f| format_by_name(&f)) {
-            Some(f) => set_format(asm, ctx, range, f),
+            Some(f) => {
+                set_format(asm, ctx, range, f);
+            }
             None => match args.first().filter(|a| !a.text().is_empty()) {
                 Some(arg) => asm.unknown_target_name(ctx, arg, TargetName::Format),
                 None => asm.error_at(ctx, range, "expected a binary format"),
@@ -1206,7 +1211,8 @@ fn format_by_name(name: &str) -> Option<BinaryFormat> {
     }
 }
 
-fn set_format(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) {
+/// Chooses `format`; false (with an error) when output came before, in another format.
+fn set_format(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) -> bool {
     if asm.format_fixed {
         if asm.layout.format != format {
             asm.error_at(
@@ -1214,11 +1220,13 @@ fn set_format(asm: &mut Asm, ctx: &Ctx, range: TextRange, format: BinaryFormat) 
                 range,
                 "the binary format must be chosen before any output",
             );
+            return false;
         }
-        return;
+        return true;
     }
     asm.opts.format = format;
     crate::format_ops::set_layout(&mut asm.format_host(ctx), range, format);
+    true
 }
 
 fn bitness(asm: &mut Asm, ctx: &Ctx, range: TextRange, is64: bool) {

@@ -482,3 +482,26 @@ fn llvm10_metadata_as_llvm_reads_it() {
     assert_eq!(value(&format!("{kernel}/.args[3]/.actual_access")), None);
     assert_eq!(value(&format!("{kernel}/.args[6]/.type_name")), None);
 }
+
+/// `.amd3` is `.rocm`, `.llvm10binfmt` and `.metadatav3` in one (ClrxAsmPseudoOps.md):
+/// the example written either way gives the same bytes.
+#[test]
+fn amd3_is_the_llvm10_format_with_v3_metadata() {
+    let path = data_dir().join("rocm_llvm10/vector_add.s");
+    let text = std::fs::read_to_string(&path).expect("the source");
+    let spelled_out = ".rocm\n.gpu GFX1010\n";
+    assert!(text.contains(spelled_out) && text.contains(".llvm10binfmt\n.metadatav3\n"));
+    let amd3 = text
+        .replace(spelled_out, ".amd3\n.gpu GFX1010\n")
+        .replace(".llvm10binfmt\n.metadatav3\n", "");
+    let a = assemble_here(
+        vec![Input {
+            name: "amd3.s".into(),
+            text: amd3,
+        }],
+        Options::default(),
+    );
+    let errors: Vec<String> = a.diagnostics.iter().map(|d| d.render(&a.sources)).collect();
+    assert!(!a.has_errors(), "{errors:?}");
+    assert_eq!(a.binary().ok(), Some(binary(&path)));
+}

@@ -81,7 +81,7 @@ struct Outline {
 fn has_shared_code(format: &str) -> Option<bool> {
     match format.to_ascii_lowercase().trim_start_matches('.') {
         "amd" | "catalyst" | "amdcl2" => Some(false),
-        "rocm" | "gallium" | "rawcode" => Some(true),
+        "rocm" | "amd3" | "gallium" | "rawcode" => Some(true),
         _ => None,
     }
 }

@@ -141,12 +141,12 @@ fn step(context: &mut Context, node: &GreenNodeData) -> bool {
             }
         }
         PseudoRole::Format => {
-            let name = if lower == ".format" {
-                first_arg_word(node).unwrap_or("")
+            let format = if lower == ".format" {
+                Formats::from_format_name(first_arg_word(node).unwrap_or(""))
             } else {
-                &lower
+                Formats::from_format_pseudo_op(&lower)
             };
-            if let Some(format) = Formats::from_format_name(name) {
+            if let Some(format) = format {
                 context.format = Some(format);
             }
         }

@@ -127,6 +127,21 @@ pub(crate) fn in_section_space(layout: &Layout, section: usize) -> bool {
     })
 }
 
+/// `.llvm10binfmt` (at `location`): the LLVM 10 layout, which is the new one too.
+fn use_llvm10_format(h: &mut dyn Host, location: Location) {
+    let r = &mut h.config_mut().rocm;
+    r.llvm10_bin_format = Some(location);
+    r.new_bin_format = true;
+}
+
+/// `.amd3` (at `range`), once the ROCm format is chosen: the LLVM 10 layout with v3
+/// metadata, as `.llvm10binfmt` and `.metadatav3` ask.
+pub(crate) fn choose_amd3(h: &mut dyn Host, range: gcn_syntax::TextRange) {
+    let location = h.location(range);
+    use_llvm10_format(h, location);
+    h.config_mut().rocm.metadata_v3 = Some(location);
+}
+
 pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
     match st.id {
         Id::ArchMinor | Id::ArchStepping => gallium::arch_minor_or_stepping(h, st),
@@ -203,9 +218,7 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
         Id::Llvm10binfmt => {
             if no_args(h, st) {
                 let location = h.location(st.range);
-                let r = &mut h.config_mut().rocm;
-                r.llvm10_bin_format = Some(location);
-                r.new_bin_format = true;
+                use_llvm10_format(h, location);
             }
         }
         Id::MdLanguage => md_language(h, st),
