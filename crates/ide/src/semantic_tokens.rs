@@ -248,6 +248,15 @@ fn declares_a_parameter(token: &SyntaxToken) -> bool {
     !before.is_some_and(|t| matches!(t.kind(), SyntaxKind::EQ | SyntaxKind::COLON))
 }
 
+/// Whether `arg`, the first argument of the pseudo-op `op`, names the variable of an
+/// `.irp`/`.irpc` block.
+fn is_repetition_variable(op: &SyntaxNode, arg: &SyntaxNode) -> bool {
+    op.parent().is_some_and(|d| d.kind() == SyntaxKind::REPEAT)
+        && pseudo_op_of(arg).is_some_and(|t| {
+            t.text().eq_ignore_ascii_case(".irp") || t.text().eq_ignore_ascii_case(".irpc")
+        })
+}
+
 /// `name` of `\name` in a body: a parameter's or variable's use.
 fn is_parameter_use(token: &SyntaxToken) -> bool {
     token.prev_token().is_some_and(|t| {
@@ -314,14 +323,8 @@ fn classify(
                         .is_some_and(|t| t.text().eq_ignore_ascii_case(".purgem"));
                     if first_arg && (macro_def || purgem) {
                         K::Macro
-                    } else if macro_def && declares_a_parameter(token) {
-                        K::Parameter
-                    } else if first_arg
-                        && op.parent().is_some_and(|d| d.kind() == SyntaxKind::REPEAT)
-                        && pseudo_op_of(&parent).is_some_and(|t| {
-                            t.text().eq_ignore_ascii_case(".irp")
-                                || t.text().eq_ignore_ascii_case(".irpc")
-                        })
+                    } else if (macro_def && declares_a_parameter(token))
+                        || (first_arg && is_repetition_variable(&op, &parent))
                     {
                         K::Parameter
                     } else if is_name_argument(&parent) {

@@ -193,10 +193,7 @@ fn run_case(case: &Case) -> Outcome {
         buggy_fp_lit: false,
     };
     let parse = gcn_syntax::parse(&case.src);
-    let instr = parse.tree().statements().find_map(|s| match s {
-        ast::Statement::Instruction(i) => Some(i),
-        _ => None,
-    });
+    let instr = parse.tree().instructions().next();
     let parse_errors: Vec<String> = parse.errors().iter().map(|e| e.message.clone()).collect();
     let Some(instr) = instr else {
         return if case.good {
@@ -428,17 +425,9 @@ fn encode_list() {
         let Some(device) = Device::from_name(gpu) else {
             continue;
         };
-        let target = Target {
-            device,
-            gen: device.generation(),
-            wave32: false,
-            buggy_fp_lit: false,
-        };
+        let target = Target::of_device(device);
         let parse = gcn_syntax::parse(src);
-        let Some(instr) = parse.tree().statements().find_map(|s| match s {
-            ast::Statement::Instruction(i) => Some(i),
-            _ => None,
-        }) else {
+        let Some(instr) = parse.tree().instructions().next() else {
             println!("{gpu}\t{src}\tERR no instruction");
             continue;
         };
@@ -748,21 +737,9 @@ fn register_uses() {
     ];
     for (gpu, src, want) in cases {
         let device = Device::from_name(gpu).unwrap();
-        let target = Target {
-            device,
-            gen: device.generation(),
-            wave32: false,
-            buggy_fp_lit: false,
-        };
+        let target = Target::of_device(device);
         let parse = gcn_syntax::parse(src);
-        let instr = parse
-            .tree()
-            .statements()
-            .find_map(|s| match s {
-                ast::Statement::Instruction(i) => Some(i),
-                _ => None,
-            })
-            .unwrap();
+        let instr = parse.tree().instructions().next().unwrap();
         let enc = encode_instruction(&target, &instr, &mut TestResolver { labels: Vec::new() })
             .unwrap_or_else(|e| panic!("{src}: {e:?}"));
         let got: Vec<_> = enc
@@ -802,10 +779,7 @@ fn bench_encode() {
             buggy_fp_lit: false,
         };
         let parse = gcn_syntax::parse(&case.src);
-        if let Some(i) = parse.tree().statements().find_map(|s| match s {
-            ast::Statement::Instruction(i) => Some(i),
-            _ => None,
-        }) {
+        if let Some(i) = parse.tree().instructions().next() {
             parsed.push((target, i));
         }
     }

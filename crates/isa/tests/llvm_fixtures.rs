@@ -224,10 +224,7 @@ fn check(target: &Target, fx: &Fixture) -> Option<String> {
         let errs: Vec<_> = parse.errors().iter().map(|e| e.message.clone()).collect();
         return Some(format!("parse errors {errs:?}"));
     }
-    let Some(instr) = parse.tree().statements().find_map(|s| match s {
-        ast::Statement::Instruction(i) => Some(i),
-        _ => None,
-    }) else {
+    let Some(instr) = parse.tree().instructions().next() else {
         return Some("no instruction parsed".into());
     };
     match encode_instruction(target, &instr, &mut TinyResolver) {

@@ -1,5 +1,5 @@
 //! The modifiers each encoding class takes on each generation, and that an unknown one's
-//! "did you mean" suggests exactly among those: for every name of [`NAMES`] written
+//! "did you mean" suggests exactly among those: for every name of [`all_names`] written
 //! after a representative instruction, the encoder either takes it or calls it unknown,
 //! and the same name with a slip (a letter added) is suggested back exactly when the
 //! name is taken. `gcn_isa::encode::modifiers_of` (the editor's list) gives the same
@@ -9,78 +9,22 @@ use gcn_isa::encode::{encode_instruction, EncodeError, Resolver, Target, Value};
 use gcn_isa::Device;
 use gcn_syntax::ast;
 
-/// Every modifier name some instruction takes, somewhere.
-const NAMES: &[&str] = &[
-    // memory
-    "offset",
-    "offset0",
-    "offset1",
-    "gds",
-    "offen",
-    "idxen",
-    "glc",
-    "slc",
-    "tfe",
-    "lds",
-    "addr64",
-    "dlc",
-    "format",
-    "dmask",
-    "unorm",
-    "r128",
-    "lwe",
-    "da",
-    "d16",
-    "a16",
-    "dim",
-    "done",
-    "vm",
-    "compr",
-    "nv",
-    "inst_offset",
-    "high",
-    // vector ALU
-    "mul",
-    "div",
-    "omod",
-    "clamp",
-    "abs",
-    "neg",
-    "neg_lo",
-    "neg_hi",
-    "sext",
-    "op_sel",
-    "op_sel_hi",
-    "vop3",
-    "dst_sel",
-    "src0_sel",
-    "src1_sel",
-    "dst_unused",
-    "dst_un",
-    "quad_perm",
-    "row_shl",
-    "row_shr",
-    "row_ror",
-    "row_share",
-    "row_xmask",
-    "wave_shl",
-    "wave_shr",
-    "wave_rol",
-    "wave_ror",
-    "row_mirror",
-    "row_half_mirror",
-    "row_hmirror",
-    "row_bcast15",
-    "row_bcast31",
-    "row_bcast",
-    "bank_mask",
-    "row_mask",
-    "bound_ctrl",
-    "fi",
-    "dpp8",
-    "sdwa",
-    "dpp",
-];
+/// Every modifier name some instruction takes on some generation (as
+/// `modifiers_of` lists them, which the probes below hold to the encoders), the
+/// table's order kept.
+fn all_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for row in gcn_isa::instructions() {
+        for gen in gcn_isa::Generation::ALL {
+            for name in gcn_isa::encode::modifiers_of(row.mnemonic, gen) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+    }
+    names
+}
 
 /// Representative instructions: (first device that has it as written, last, source).
 const LINES: &[(&str, &str, &str)] = &[
@@ -148,21 +92,9 @@ impl Resolver for Pending {
 }
 
 fn encode(device: Device, source: &str) -> Vec<EncodeError> {
-    let target = Target {
-        device,
-        gen: device.generation(),
-        wave32: false,
-        buggy_fp_lit: false,
-    };
+    let target = Target::of_device(device);
     let parse = gcn_syntax::parse(source);
-    let instr = parse
-        .tree()
-        .statements()
-        .find_map(|s| match s {
-            ast::Statement::Instruction(i) => Some(i),
-            _ => None,
-        })
-        .unwrap();
+    let instr = parse.tree().instructions().next().unwrap();
     encode_instruction(&target, &instr, &mut Pending)
         .err()
         .unwrap_or_default()
@@ -179,6 +111,7 @@ fn unknown(errors: &[EncodeError], name: &str) -> Option<EncodeError> {
 
 #[test]
 fn unknown_modifiers_suggest_exactly_the_modifiers_taken() {
+    let names = all_names();
     let mut taken_table = String::new();
     for &(first, last, line) in LINES {
         let range = DEVICES.iter().position(|d| *d == first).unwrap()
@@ -188,7 +121,7 @@ fn unknown_modifiers_suggest_exactly_the_modifiers_taken() {
             let plain = encode(device, line);
             assert!(plain.is_empty(), "{name}: `{line}`: {plain:?}");
             let mut taken = Vec::new();
-            for modifier in NAMES {
+            for modifier in &names {
                 let mnemonic = line.split_whitespace().next().unwrap();
                 let is_taken = unknown(&encode(device, &format!("{line} {modifier}")), modifier)
                     .is_none()
@@ -218,10 +151,9 @@ fn unknown_modifiers_suggest_exactly_the_modifiers_taken() {
             let mnemonic = line.split_whitespace().next().unwrap();
             let mut listed = gcn_isa::encode::modifiers_of(mnemonic, device.generation());
             listed.sort_unstable();
-            let mut probed = taken.clone();
-            probed.sort_unstable();
+            taken.sort_unstable();
             assert_eq!(
-                listed, probed,
+                listed, taken,
                 "{name}: `{line}`: modifiers_of and the encoder"
             );
             let taken = if taken.is_empty() {

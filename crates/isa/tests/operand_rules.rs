@@ -58,14 +58,7 @@ fn encode(target: &Target, src: &str) -> Result<(Vec<u32>, Vec<String>), String>
     if let Some(e) = parse.errors().first() {
         return Err(format!("syntax: {e:?}"));
     }
-    let instr = parse
-        .tree()
-        .statements()
-        .find_map(|s| match s {
-            ast::Statement::Instruction(i) => Some(i),
-            _ => None,
-        })
-        .ok_or("no instruction")?;
+    let instr = parse.tree().instructions().next().ok_or("no instruction")?;
     match encode_instruction(target, &instr, &mut TinyResolver) {
         Ok(e) => {
             let warnings = e
@@ -83,12 +76,7 @@ fn target_of(spec: &str) -> Target {
     let mut parts = spec.split('+');
     let name = parts.next().unwrap_or_default();
     let device = Device::from_name(name).unwrap_or_else(|| panic!("unknown device {name}"));
-    let mut target = Target {
-        device,
-        gen: device.generation(),
-        wave32: false,
-        buggy_fp_lit: false,
-    };
+    let mut target = Target::of_device(device);
     for flag in parts {
         match flag {
             "wave32" => target.wave32 = true,

@@ -176,6 +176,14 @@ impl SourceFile {
     pub fn statements(&self) -> impl Iterator<Item = Statement> {
         self.syntax.children().filter_map(Statement::cast)
     }
+
+    /// The top-level instructions, in order.
+    pub fn instructions(&self) -> impl Iterator<Item = Instruction> {
+        self.statements().filter_map(|s| match s {
+            Statement::Instruction(i) => Some(i),
+            _ => None,
+        })
+    }
 }
 
 impl Label {

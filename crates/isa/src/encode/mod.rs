@@ -32,6 +32,18 @@ pub struct Target {
     pub buggy_fp_lit: bool,
 }
 
+impl Target {
+    /// `device` with its generation, 64 lanes, the current float-literal rules.
+    pub fn of_device(device: Device) -> Target {
+        Target {
+            device,
+            gen: device.generation(),
+            wave32: false,
+            buggy_fp_lit: false,
+        }
+    }
+}
+
 /// A register file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RegFile {

@@ -2555,21 +2555,9 @@ mod tests {
         src: &str,
     ) -> std::result::Result<Encoded, EncodeError> {
         let device = Device::from_name("pitcairn").unwrap();
-        let target = Target {
-            device,
-            gen: device.generation(),
-            wave32: false,
-            buggy_fp_lit: false,
-        };
+        let target = Target::of_device(device);
         let parse = gcn_syntax::parse(src);
-        let instr = parse
-            .tree()
-            .statements()
-            .find_map(|s| match s {
-                ast::Statement::Instruction(i) => Some(i),
-                _ => None,
-            })
-            .unwrap();
+        let instr = parse.tree().instructions().next().unwrap();
         encode_instruction(&target, &instr, &mut Symbols(symbols)).map_err(|mut e| e.remove(0))
     }
 

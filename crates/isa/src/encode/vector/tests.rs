@@ -41,14 +41,7 @@ fn run(device: &str, wave32: bool, src: &str) -> Result<Encoded, Vec<EncodeError
     };
     let parse = gcn_syntax::parse(src);
     assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());
-    let instr = parse
-        .tree()
-        .statements()
-        .find_map(|s| match s {
-            ast::Statement::Instruction(i) => Some(i),
-            _ => None,
-        })
-        .unwrap();
+    let instr = parse.tree().instructions().next().unwrap();
     encode_instruction(&target, &instr, &mut Pending)
 }
 
