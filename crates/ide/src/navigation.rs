@@ -202,6 +202,17 @@ pub(crate) fn parameter_at(
     file: &Path,
     offset: TextSize,
 ) -> Option<crate::macro_params::Parameter> {
+    // The assembler's names first (a parameter is none of them); an included file is
+    // parsed again only when it may hold a parameter.
+    if analysis.names.at(file, offset).is_some() {
+        return None;
+    }
+    let text = analysis.file_text(file)?.as_bytes();
+    let has_blocks = text.windows(4).any(|w| w.eq_ignore_ascii_case(b".irp"))
+        || text.windows(6).any(|w| w.eq_ignore_ascii_case(b".macro"));
+    if !has_blocks {
+        return None;
+    }
     let parse = analysis.parse_of(file)?;
     crate::macro_params::parameter_at(&parse, offset)
 }
