@@ -56,6 +56,7 @@ pub mod navigation;
 pub mod on_save;
 pub mod project;
 pub mod reg_usage;
+pub mod register_highlights;
 pub mod rename;
 pub mod scan;
 pub mod selection_ranges;

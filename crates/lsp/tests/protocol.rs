@@ -1793,6 +1793,14 @@ async fn navigation_across_an_included_open_document() {
         ["3@3", "3@7", "2@12"],
         "write for definitions, read for uses"
     );
+    // On a register operand: the kernel's operands that name it (`v1` is written).
+    let found = client
+        .request("textDocument/documentHighlight", at(10, 19))
+        .await;
+    assert_eq!(
+        found,
+        json!([{ "range": { "start": { "line": 10, "character": 18 }, "end": { "line": 10, "character": 20 } }, "kind": 3 }])
+    );
 
     let prepared = client.request("textDocument/prepareRename", at(9, 9)).await;
     assert_eq!(prepared["placeholder"], "bump");

@@ -94,8 +94,19 @@ pub async fn highlight(
     let Some((document, analysis, offset)) = at(server, &uri, position.position).await else {
         return Ok(None);
     };
-    let Some(found) = gcn_ide::navigation::highlights(&analysis, &document_path(&uri), offset)
-    else {
+    // A name's occurrences, else a register operand's (in the same kernel).
+    let found =
+        gcn_ide::navigation::highlights(&analysis, &document_path(&uri), offset).or_else(|| {
+            let (generation, _) = super::defaults::defaults(&server.state, &uri);
+            let index = document.index();
+            gcn_ide::register_highlights::register_highlights(
+                &document.parse,
+                &index,
+                offset,
+                generation,
+            )
+        });
+    let Some(found) = found else {
         return Ok(None);
     };
     let encoding = server.state.encoding();
