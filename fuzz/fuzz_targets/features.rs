@@ -1,4 +1,5 @@
-//! The per-request editor features on any text: hover, completion and signature help at
+//! The per-request editor features on any text: hover, completion, signature help,
+//! register highlights and macro parameters (with a rename) at
 //! every character boundary of the first 160 bytes and at the end, semantic tokens
 //! (whole and of a range), folding ranges, selection ranges and the outline. None may
 //! panic; the semantic tokens must lie inside the text, in order, without overlap.
@@ -25,6 +26,10 @@ fuzz_target!(|data: &[u8]| {
         let _ = gcn_ide::hover(&parse, &index, offset, generation, None);
         let _ = gcn_ide::completions(&parse, &index, offset, generation, Formats::AMD);
         let _ = gcn_ide::signature_help(&parse, &index, offset, generation);
+        let _ = gcn_ide::register_highlights::register_highlights(&parse, &index, offset, generation);
+        if let Some(p) = gcn_ide::macro_params::parameter_at(&parse, offset) {
+            let _ = gcn_ide::macro_params::rename(&p, "renamed");
+        }
     }
     let tokens = gcn_ide::semantic_tokens(&parse, None);
     let mut end = TextSize::from(0);
