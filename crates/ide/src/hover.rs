@@ -65,6 +65,13 @@ pub fn hover(
     default: Generation,
     program: Option<Program>,
 ) -> Option<HoverResult> {
+    // A macro's parameter or a repetition's variable, also as `\name` in a string.
+    if let Some(p) = crate::macro_params::parameter_at(parse, offset) {
+        return Some(HoverResult {
+            range: crate::macro_params::range_at(&p, offset),
+            markdown: crate::macro_params::hover_text(&p),
+        });
+    }
     let token = pick_token(parse, offset)?;
     let generation = || index.context_at(offset).generation.unwrap_or(default);
     if let Some(reg) = token
@@ -102,14 +109,6 @@ pub fn hover(
         });
     }
     let range = token.text_range();
-    if token.kind() == SyntaxKind::NAME {
-        if let Some(p) = crate::macro_params::parameter_at(parse, offset) {
-            return Some(HoverResult {
-                range: crate::macro_params::range_at(&p, offset),
-                markdown: crate::macro_params::hover_text(&p),
-            });
-        }
-    }
     if let Some(found) = program.and_then(|p| program_name_hover(p, &token, offset)) {
         return Some(found);
     }

@@ -31,17 +31,25 @@ pub struct Parameter {
 pub fn parameter_at(parse: &Parse, offset: TextSize) -> Option<Parameter> {
     let root = parse.syntax_node();
     let at = crate::scan::token_at_offset(&root, offset);
+    // A name, or a string or character literal with `\name` inside.
+    let may_hold = |t: &SyntaxToken| {
+        matches!(
+            t.kind(),
+            SyntaxKind::NAME | SyntaxKind::STRING | SyntaxKind::CHAR
+        )
+    };
     let token = at
         .clone()
         .right_biased()
-        .filter(|t| t.kind() == SyntaxKind::NAME)
-        .or_else(|| at.left_biased().filter(|t| t.kind() == SyntaxKind::NAME))?;
+        .filter(may_hold)
+        .or_else(|| at.left_biased().filter(may_hold))?;
     let block = token
         .parent_ancestors()
         .find(|n| matches!(n.kind(), SyntaxKind::MACRO_DEF | SyntaxKind::REPEAT))?;
+    let at_offset = |r: &TextRange| r.contains_inclusive(offset);
     scopes_of(&block)
         .into_iter()
-        .find(|p| p.declaration == token.text_range() || p.uses.contains(&token.text_range()))
+        .find(|p| at_offset(&p.declaration) || p.uses.iter().any(at_offset))
 }
 
 /// The parameters a `\name` written at `offset` may name: those of the enclosing
@@ -102,20 +110,13 @@ fn scan(block: &SyntaxNode, until: Option<TextSize>) -> (Vec<Parameter>, usize, 
         }
         let tokens = significant_tokens(&line);
         // Uses first: a `.macro` line's defaults may use the enclosing parameters.
-        for pair in tokens.windows(2) {
-            if pair[0].kind() != SyntaxKind::BACKSLASH || pair[1].kind() != SyntaxKind::NAME {
-                continue;
-            }
-            if pair[0].text_range().end() != pair[1].text_range().start() {
-                continue;
-            }
-            let name = pair[1].text();
+        for (name, range) in uses_in(&tokens) {
             let inner = open.iter().rev().flat_map(|(_, ps)| ps.iter().rev());
             let found = (0..outer_count)
                 .find(|&i| out[i].name == name)
                 .or_else(|| inner.copied().find(|&i| out[i].name == name));
             if let Some(i) = found {
-                out[i].uses.push(pair[1].text_range());
+                out[i].uses.push(range);
             }
         }
         let head = tokens.first().map(|t| t.text().to_ascii_lowercase());
@@ -141,6 +142,67 @@ fn scan(block: &SyntaxNode, until: Option<TextSize>) -> (Vec<Parameter>, usize, 
         }
     }
     (out, outer_count, open)
+}
+
+/// The `\name`s of a line's tokens, each with where its name is: a `\` token right
+/// before a name, and inside strings and character literals, where the reference
+/// substitutes parameters too (the text is read before its escapes: `"\\x"` is a `\`
+/// and `\x`).
+fn uses_in(tokens: &[SyntaxToken]) -> Vec<(String, TextRange)> {
+    let mut out = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        match t.kind() {
+            SyntaxKind::BACKSLASH => {
+                let Some(next) = tokens.get(i + 1) else {
+                    continue;
+                };
+                if next.kind() == SyntaxKind::NAME
+                    && t.text_range().end() == next.text_range().start()
+                {
+                    out.push((next.text().to_string(), next.text_range()));
+                }
+            }
+            SyntaxKind::STRING | SyntaxKind::CHAR => {
+                let start = t.text_range().start();
+                for (at, name) in backslash_names(t.text()) {
+                    let range =
+                        TextRange::at(start + TextSize::from(at as u32), TextSize::of(name));
+                    out.push((name.to_string(), range));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The names after each `\` in `text` (`\()` separates, `\` before anything else is
+/// kept), with where each name starts.
+fn backslash_names(text: &str) -> Vec<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$');
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let start = i + 1;
+        let starts_a_name = bytes
+            .get(start)
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');
+        if !starts_a_name {
+            i = start;
+            continue;
+        }
+        let end = (start..bytes.len())
+            .find(|&j| !is_name_byte(bytes[j]))
+            .unwrap_or(bytes.len());
+        out.push((start, &text[start..end]));
+        i = end;
+    }
+    out
 }
 
 fn significant_tokens(node: &SyntaxNode) -> Vec<SyntaxToken> {

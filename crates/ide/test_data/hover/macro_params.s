@@ -10,3 +10,6 @@
 .endr
 .macro unused x$0
 .endm
+.macro version major, minor
+    .ascii "v\major\().\mi$0nor"
+.endm

@@ -21,6 +21,10 @@ start:  jump start, 2
     .endr
     .int \a
 .endm
+# In strings too, as the reference substitutes them (`\\` is a backslash before `\major`).
+.macro version major, minor
+    .ascii "v\major\().\minor \\major", "\n"
+.endm
 #> count 0 rename=n
 #> count 1
 #> target 1 rename=count
@@ -31,3 +35,5 @@ start:  jump start, 2
 #> \b 0 rename=1b
 #> c:req 0
 #> \v 0 rename=w
+#> \minor 0 rename=mn
+#> major, 0 rename=maj
