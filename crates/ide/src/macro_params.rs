@@ -191,7 +191,7 @@ fn backslash_names(text: &str) -> Vec<(usize, &str)> {
         let start = i + 1;
         let starts_a_name = bytes
             .get(start)
-            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');
+            .is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'$'));
         if !starts_a_name {
             i = start;
             continue;

@@ -34,6 +34,9 @@ pub fn prepare_rename(
     offset: TextSize,
 ) -> Result<(TextRange, String), String> {
     if let Some(p) = crate::navigation::parameter_at(analysis, file, offset) {
+        if alternate_macro_syntax(analysis, file) {
+            return Err(ALTERNATE_SYNTAX.into());
+        }
         return Ok((crate::macro_params::range_at(&p, offset), p.name));
     }
     let o = renamable(analysis, file, offset)?;
@@ -54,6 +57,9 @@ pub fn rename(
     new_name: &str,
 ) -> Result<Vec<FileEdit>, String> {
     if let Some(p) = crate::navigation::parameter_at(analysis, file, offset) {
+        if alternate_macro_syntax(analysis, file) {
+            return Err(ALTERNATE_SYNTAX.into());
+        }
         let edits = crate::macro_params::rename(&p, new_name)?;
         return Ok(vec![FileEdit {
             file: crate::analysis::normalize(file),
@@ -84,6 +90,21 @@ pub fn rename(
             FileEdit { file, edits }
         })
         .collect())
+}
+
+/// Why a macro parameter is not renamed where the alternate syntax may be on.
+const ALTERNATE_SYNTAX: &str = "with the alternate macro syntax (`.altmacro`, `-a`) a body \
+    may use a parameter by its bare name, which rename does not follow: rename it by hand";
+
+/// Whether macros may use their parameters without `\` in `file`: the alternate
+/// syntax is on (`-a`), or the file turns it on somewhere (`.altmacro`).
+fn alternate_macro_syntax(analysis: &Analysis, file: &Path) -> bool {
+    analysis.asm_options.alt_macro
+        || analysis.file_text(file).is_some_and(|t| {
+            t.as_bytes()
+                .windows(9)
+                .any(|w| w.eq_ignore_ascii_case(b".altmacro"))
+        })
 }
 
 /// The occurrence at `offset`, or why there is nothing to rename there.
