@@ -92,13 +92,20 @@ pub fn completions(
     let root = parse.syntax_node();
     let offset = offset.min(root.text_range().end());
     let left = scan::token_at_offset(&root, offset).left_biased();
-    if left
-        .as_ref()
-        .is_some_and(|t| in_comment_or_string(t, offset))
-    {
-        return Completions {
-            range: TextRange::empty(offset),
-            items: Vec::new(),
+    if let Some(t) = left.as_ref().filter(|t| in_comment_or_string(t, offset)) {
+        // In a body's string the parameters after `\` are substituted too.
+        return match parameter_prefix_in_string(t, offset) {
+            Some(prefix) => {
+                let start = offset - TextSize::of(prefix.as_str());
+                Completions {
+                    range: TextRange::new(start, offset),
+                    items: parameter_items(parse, offset, &prefix),
+                }
+            }
+            None => Completions {
+                range: TextRange::empty(offset),
+                items: Vec::new(),
+            },
         };
     }
     // The prefix: the name the cursor is in or right after.
@@ -217,6 +224,22 @@ fn after_backslash(left: Option<&SyntaxToken>, start: TextSize) -> bool {
         SyntaxKind::LINE_CONTINUATION => b.text_range().start() + TextSize::from(1) == start,
         _ => false,
     })
+}
+
+/// In a string or character literal, the name typed after a `\` up to `offset` (empty
+/// right after the `\`).
+fn parameter_prefix_in_string(token: &SyntaxToken, offset: TextSize) -> Option<String> {
+    if !matches!(token.kind(), SyntaxKind::STRING | SyntaxKind::CHAR) {
+        return None;
+    }
+    let before = &token.text()[..usize::from(offset - token.text_range().start())];
+    let name_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+        .map_or(0, |i| i + 1);
+    let prefix = &before[name_start..];
+    before[..name_start]
+        .ends_with('\\')
+        .then(|| prefix.to_string())
 }
 
 /// The parameters a `\` at `offset` may name, those starting with `prefix`.

@@ -11,6 +11,12 @@
 .endr
 # Outside any body: nothing.
         .int \$0, 0
+# In a string of the body, after `\`.
+.macro version major, minor
+        .ascii "v\major\().\mi$0"
+        .ascii "\$0"
+        .ascii "no$0"
+.endm
 # A `\` just typed at a line's end joins the next line, yet completes.
 .macro m a
         .int \$0
