@@ -252,6 +252,27 @@ else
   skip('rename', 'renameProvider')
 end
 
+-- Highlight on a register: its operands in the same kernel, the load's as a write.
+if caps.documentHighlightProvider then
+  local load = line_of('s_load_dword%s+s6')
+  local col = vim.api.nvim_buf_get_lines(buf, load, load + 1, false)[1]:find('s6') - 1
+  local res = vim.lsp.buf_request_sync(buf, 'textDocument/documentHighlight', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    position = { line = load, character = col },
+  }, timeout)
+  local found = {}
+  for _, r in pairs(res or {}) do
+    for _, h in ipairs(r.result or {}) do
+      table.insert(found, ('%d:%d'):format(h.range.start.line - load, h.kind))
+    end
+  end
+  local read = line_of('v_mul_lo_u32%s+v3, v3, s6')
+  check(table.concat(found, ' ') == ('0:3 %d:2'):format(read - load),
+    'highlight on s6: the load writes it, the multiply reads it (' .. table.concat(found, ' ') .. ')')
+else
+  skip('register highlights', 'documentHighlightProvider')
+end
+
 -- Completion of a mnemonic.
 if caps.completionProvider then
   vim.api.nvim_buf_set_lines(buf, mul, mul, false, { '        v_mul_l' })
