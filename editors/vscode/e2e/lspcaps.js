@@ -58,6 +58,7 @@ function probe(serverPath, file, timeoutMs = 20000) {
         quickFix: Boolean(caps.codeActionProvider),
         definition: Boolean(caps.definitionProvider),
         inlayHints: Boolean(caps.inlayHintProvider),
+        highlight: Boolean(caps.documentHighlightProvider),
         registerUsage: !usage.error,
         registerUsageError: usage.error && usage.error.message,
         assemble: ((caps.executeCommandProvider || {}).commands || []).includes('gcn.assemble'),

@@ -113,6 +113,16 @@ async function gotoLine(n) {
   await until(async () => (await cursorLine()) === n, `cursor on line ${n}`, 10000);
 }
 
+/** Puts the cursor on line `n`, column `c` (both from 1). */
+async function gotoPosition(n, c) {
+  await page.keyboard.press('Control+g');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`:${n}:${c}`);
+  await page.keyboard.press('Enter');
+  await until(async () => (await cursorLine()) === n, `cursor on line ${n}`, 10000);
+}
+
 /** Types `text` on a new line after line `n` (the editor indents it like line `n`). */
 async function insertAfter(n, text) {
   await gotoLine(n);
@@ -336,6 +346,16 @@ async function main() {
       await page.keyboard.press('F12');
       await until(async () => (await cursorLine()) === def, `cursor on line ${def}`);
     }, has.definition ? undefined : 'definitionProvider');
+
+    await step('highlight on a register: the load writes s6, the multiply reads it', async () => {
+      const load = lineOf(kernel, /s_load_dword\s+s6/);
+      const column = fs.readFileSync(kernel, 'utf8').split('\n')[load - 1].indexOf('s6') + 2;
+      await gotoPosition(load, column);
+      const count = (cls) => page.locator(`.view-overlays .${cls}`).count();
+      await until(async () => (await count('wordHighlightStrong')) === 1 && (await count('wordHighlight')) === 1,
+        'one write and one read highlighted');
+      return `${await count('wordHighlightStrong')} write, ${await count('wordHighlight')} read`;
+    }, has.highlight ? undefined : 'documentHighlightProvider');
 
     const inLast = lineOf(kernel, /v_add_u32\s+v3, vcc, 7, v3/);
     const usageItem = page.locator('footer .statusbar-item', { hasText: /VGPR \d+/ }).first();
