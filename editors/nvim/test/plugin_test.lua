@@ -437,6 +437,31 @@ else
   skip('a closed include changed on disk', 'a workspace/didChangeWatchedFiles registration')
 end
 
+-- Rename a macro parameter from its use in the body: the declaration and every use,
+-- the one inside a string too.
+if caps.renameProvider then
+  vim.fn.writefile({
+    '.macro bump reg, count=1',
+    '        v_add_u32 \\reg, vcc, \\count, \\reg',
+    '        .ascii "\\count"',
+    '.endm',
+    'bump v1',
+  }, dir .. '/params.s')
+  vim.cmd('edit ' .. dir .. '/params.s')
+  local pbuf = vim.api.nvim_get_current_buf()
+  wait(function() return gcn.client(pbuf) ~= nil and #vim.diagnostic.get(pbuf) == 0 end, 3000)
+  local col = vim.api.nvim_buf_get_lines(pbuf, 1, 2, false)[1]:find('count')
+  vim.api.nvim_win_set_cursor(0, { 2, col })
+  vim.lsp.buf.rename('n')
+  local want = { '.macro bump reg, n=1', '        v_add_u32 \\reg, vcc, \\n, \\reg', '        .ascii "\\n"' }
+  check(wait(function()
+    return vim.deep_equal(vim.api.nvim_buf_get_lines(pbuf, 0, 3, false), want)
+  end), 'rename of a macro parameter from a use: `count` -> `n` in its declaration and uses')
+  vim.cmd('bwipeout! ' .. pbuf)
+else
+  skip('rename of a macro parameter', 'renameProvider')
+end
+
 -- :checkhealth gcn runs and finds the server.
 vim.cmd('checkhealth gcn')
 local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
