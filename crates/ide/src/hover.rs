@@ -65,6 +65,14 @@ pub fn hover(
     default: Generation,
     program: Option<Program>,
 ) -> Option<HoverResult> {
+    if let Some(range) = crate::macro_params::expansion_number_at(parse, offset) {
+        return Some(HoverResult {
+            range,
+            markdown: "**\\@** — the number of this macro expansion: every macro call counts, \
+                       from 0, so `name\\@:` makes a label of its own in each expansion"
+                .to_string(),
+        });
+    }
     // A macro's parameter or a repetition's variable, also as `\name` in a string.
     if let Some(p) = crate::macro_params::parameter_at(parse, offset) {
         return Some(HoverResult {

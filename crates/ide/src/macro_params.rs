@@ -52,6 +52,29 @@ pub fn parameter_at(parse: &Parse, offset: TextSize) -> Option<Parameter> {
         .find(|p| at_offset(&p.declaration) || p.uses.iter().any(at_offset))
 }
 
+/// Where `\@` is written, in a macro's body, when `offset` is on it.
+pub fn expansion_number_at(parse: &Parse, offset: TextSize) -> Option<TextRange> {
+    let root = parse.syntax_node();
+    let at = crate::scan::token_at_offset(&root, offset);
+    [at.clone().right_biased(), at.left_biased()]
+        .into_iter()
+        .flatten()
+        .find_map(|t| {
+            let (backslash, sign) = match t.kind() {
+                SyntaxKind::BACKSLASH => (t.clone(), t.next_token()?),
+                SyntaxKind::AT => (t.prev_token()?, t.clone()),
+                _ => return None,
+            };
+            let glued = backslash.kind() == SyntaxKind::BACKSLASH
+                && sign.kind() == SyntaxKind::AT
+                && backslash.text_range().end() == sign.text_range().start();
+            let in_macro = backslash
+                .parent_ancestors()
+                .any(|n| n.kind() == SyntaxKind::MACRO_DEF);
+            (glued && in_macro).then(|| backslash.text_range().cover(sign.text_range()))
+        })
+}
+
 /// The parameters a `\name` written at `offset` may name: those of the enclosing
 /// `.macro`/`.irp`/`.irpc` and of the blocks opened in its body before `offset` and
 /// still open there, the enclosing block's first.

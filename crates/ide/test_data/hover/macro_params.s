@@ -13,3 +13,7 @@
 .macro version major, minor
     .ascii "v\major\().\mi$0nor"
 .endm
+.macro unique
+lab\@$0:
+    .int \$0@
+.endm
