@@ -368,7 +368,7 @@ syn keyword clrxInstruction v_subrev_i32 v_subrev_nc_u32 v_subrev_u16 v_subrev_u
 syn keyword clrxInstruction v_swaprel_b32 v_trig_preop_f64 v_trunc_f16 v_trunc_f32 v_trunc_f64
 syn keyword clrxInstruction v_writelane_b32 v_writelane_regwr_b32 v_xad_u32 v_xnor_b32 v_xor3_b32
 syn keyword clrxInstruction v_xor_b32
-syn keyword clrxPseudoOp .32bit .64bit .abort .acl_version .align .altmacro .amd .amdcl2 .arch
+syn keyword clrxPseudoOp .32bit .64bit .abort .acl_version .align .altmacro .amd .amd3 .amdcl2 .arch
 syn keyword clrxPseudoOp .arch_minor .arch_stepping .arg .args .ascii .asciz .balign .balignl
 syn keyword clrxPseudoOp .balignw .boolconsts .bssdata .buggyfplit .byte .call_convention .calnote
 syn keyword clrxPseudoOp .cbid .cbmask .cf_call .cf_cjump .cf_end .cf_jump .cf_ret .cf_start
