@@ -143,7 +143,7 @@ fn operand_functions(
         SyntaxKind::AMP => usize::MAX,
         _ => return None,
     };
-    let row = gcn_isa::lookup_on(&mnemonic.text().to_ascii_lowercase(), gen).next()?;
+    let row = gcn_isa::encode::row_of(mnemonic.text(), gen)?;
     let kind = if index == usize::MAX {
         OperandKind::WaitCnt
     } else {

@@ -252,7 +252,14 @@ pub struct EncodeWarning {
 /// include the SDWA and DPP ones where the generation has them. Empty for a mnemonic
 /// the generation does not have.
 pub fn modifiers_of(mnemonic: &str, gen: Generation) -> Vec<&'static str> {
-    scalar::row_of(mnemonic, gen).map_or_else(Vec::new, |row| modifiers_taken(row, gen))
+    row_of(mnemonic, gen).map_or_else(Vec::new, |row| modifiers_taken(row, gen))
+}
+
+/// The table row the encoder uses for `mnemonic` as written (any case, a suffix such
+/// as `_e64` included) on `gen`: of a VOP1/VOP2/VOPC instruction that also has a
+/// VOP3-only row, that row only with `_e64`. `None` when `gen` has no such instruction.
+pub fn row_of(mnemonic: &str, gen: Generation) -> Option<&'static crate::table::Instruction> {
+    scalar::row_of(&mnemonic.to_ascii_lowercase(), gen)
 }
 
 fn modifiers_taken(row: &crate::table::Instruction, gen: Generation) -> Vec<&'static str> {
