@@ -598,7 +598,7 @@ const DIMS: &[&str] = &[
 /// The modifiers MIMG instructions take on `gen`.
 fn mimg_modifiers(gen: Generation) -> impl Iterator<Item = &'static str> + Clone {
     let gfx10 = gen.is_gfx10();
-    [
+    super::operands::taken_names([
         ("dmask", true),
         ("unorm", true),
         ("glc", true),
@@ -611,9 +611,7 @@ fn mimg_modifiers(gen: Generation) -> impl Iterator<Item = &'static str> + Clone
         ("a16", gen >= Generation::Gcn1_4),
         ("dlc", gfx10),
         ("dim", gfx10),
-    ]
-    .into_iter()
-    .filter_map(|(name, taken)| taken.then_some(name))
+    ])
 }
 
 fn mimg(
@@ -929,7 +927,7 @@ fn flat_modifiers(
     encoding: Encoding,
 ) -> impl Iterator<Item = &'static str> + Clone {
     let vega = gen >= Generation::Gcn1_4;
-    [
+    super::operands::taken_names([
         ("glc", true),
         ("slc", true),
         ("tfe", !vega),
@@ -938,9 +936,7 @@ fn flat_modifiers(
         ("dlc", gen.is_gfx10()),
         ("offset", vega),
         ("inst_offset", vega),
-    ]
-    .into_iter()
-    .filter_map(|(name, taken)| taken.then_some(name))
+    ])
 }
 
 fn flat(

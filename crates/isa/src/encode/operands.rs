@@ -1134,6 +1134,16 @@ impl<'a> ModifierRef<'a> {
     }
 }
 
+/// The names of `(name, taken)` pairs that are taken: an encoding class's modifiers on
+/// a generation, written as a table.
+pub(crate) fn taken_names<const N: usize>(
+    pairs: [(&'static str, bool); N],
+) -> impl Iterator<Item = &'static str> + Clone {
+    pairs
+        .into_iter()
+        .filter_map(|(name, taken)| taken.then_some(name))
+}
+
 /// "unknown modifier" error for `name` written at `range` (a modifier, or a bare word
 /// taken for one), suggesting the names of `accepted` it may be a slip for.
 pub(crate) fn unknown_modifier<'n>(

@@ -796,14 +796,12 @@ pub(super) fn modifiers_taken(row: &Instruction, gen: Generation) -> Vec<&'stati
 /// The modifiers SMEM instructions take on `gen`.
 fn smem_modifiers(gen: Generation) -> impl Iterator<Item = &'static str> + Clone {
     let gcn14 = gen >= Generation::Gcn1_4;
-    [
+    super::operands::taken_names([
         ("glc", true),
         ("nv", gcn14),
         ("dlc", gen.is_gfx10()),
         ("offset", gcn14),
-    ]
-    .into_iter()
-    .filter_map(|(name, taken)| taken.then_some(name))
+    ])
 }
 
 /// SMEM (GCN 1.2/1.4, and GCN 1.5's layout).
