@@ -66,8 +66,21 @@ const LINES: &[(&str, &str, &str)] = &[
 ];
 
 /// Modifiers an instruction does not take but refuses with an error of their own
-/// rather than as unknown: (mnemonic, modifier).
-const REFUSED_OTHERWISE: &[(&str, &str)] = &[("flat_load_dword", "lds")];
+/// rather than as unknown: (mnemonic, modifier, on these devices).
+const REFUSED_OTHERWISE: &[(&str, &str, &[&str])] = &[
+    (
+        "flat_load_dword",
+        "lds",
+        &["hawaii", "tonga", "gfx900", "gfx906", "gfx1010", "gfx1011"],
+    ),
+    ("v_div_scale_f32", "clamp", &["tahiti", "hawaii"]),
+];
+
+fn refused_otherwise(mnemonic: &str, modifier: &str, device: &str) -> bool {
+    REFUSED_OTHERWISE
+        .iter()
+        .any(|(m, name, devices)| *m == mnemonic && *name == modifier && devices.contains(&device))
+}
 
 /// One device per generation, oldest first.
 const DEVICES: &[&str] = &[
@@ -125,7 +138,7 @@ fn unknown_modifiers_suggest_exactly_the_modifiers_taken() {
                 let mnemonic = line.split_whitespace().next().unwrap();
                 let is_taken = unknown(&encode(device, &format!("{line} {modifier}")), modifier)
                     .is_none()
-                    && !REFUSED_OTHERWISE.contains(&(mnemonic, modifier));
+                    && !refused_otherwise(mnemonic, modifier, name);
                 if is_taken {
                     taken.push(*modifier);
                 }
@@ -165,4 +178,67 @@ fn unknown_modifiers_suggest_exactly_the_modifiers_taken() {
         }
     }
     expect_test::expect_file!["../test_data/modifiers.txt"].assert_eq(&taken_table);
+}
+
+/// The modifier as written in a program: with a value where it takes one.
+fn with_value(name: &str) -> String {
+    let value = match name {
+        "mul" | "div" => "2",
+        "omod" | "abs" | "neg" | "sext" | "row_shl" | "row_shr" | "row_ror" | "row_share"
+        | "row_xmask" | "wave_shl" | "wave_shr" | "wave_rol" | "wave_ror" | "bank_mask"
+        | "row_mask" | "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" => "1",
+        "dst_sel" => "byte0",
+        "src0_sel" | "src1_sel" => "word1",
+        "dst_unused" | "dst_un" => "sext",
+        "quad_perm" => "[0,1,2,3]",
+        "row_bcast" => "15",
+        "dpp8" => "[0,1,2,3,4,5,6,7]",
+        _ => return name.to_string(),
+    };
+    format!("{name}:{value}")
+}
+
+/// After a suffix (`_e64`, `_sdwa`, ...), `modifiers_of` lists only what the encoding
+/// the suffix fixes takes: each listed modifier, written after the instruction, is
+/// accepted. The lists are kept in `test_data/modifiers_after_suffix.txt`.
+#[test]
+fn modifiers_after_a_suffix_are_those_of_its_encoding() {
+    let mut table = String::new();
+    for &(first, last, line) in LINES {
+        let (mnemonic, operands) = line.split_once(' ').unwrap();
+        if !mnemonic.starts_with("v_") {
+            continue;
+        }
+        let range = DEVICES.iter().position(|d| *d == first).unwrap()
+            ..=DEVICES.iter().position(|d| *d == last).unwrap();
+        for name in &DEVICES[range] {
+            let device = Device::from_name(name).unwrap();
+            for suffix in ["e32", "e64", "sdwa", "dpp", "dpp8"] {
+                let suffixed = format!("{mnemonic}_{suffix}");
+                let plain = format!("{suffixed} {operands}");
+                if !encode(device, &plain).is_empty() {
+                    continue;
+                }
+                let listed = gcn_isa::encode::modifiers_of(&suffixed, device.generation());
+                for modifier in &listed {
+                    // `fi` alone does not make a DPP8 instruction: the lanes come first.
+                    let lanes = if suffix == "dpp8" && *modifier != "dpp8" {
+                        format!(" {}", with_value("dpp8"))
+                    } else {
+                        String::new()
+                    };
+                    let source = format!("{plain}{lanes} {}", with_value(modifier));
+                    let errors = encode(device, &source);
+                    assert!(errors.is_empty(), "{name}: `{source}`: {errors:?}");
+                }
+                let listed = if listed.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    listed.join(" ")
+                };
+                table.push_str(&format!("{name:8} {plain}\n    {listed}\n"));
+            }
+        }
+    }
+    expect_test::expect_file!["../test_data/modifiers_after_suffix.txt"].assert_eq(&table);
 }

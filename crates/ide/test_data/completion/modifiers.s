@@ -11,6 +11,9 @@
         v_add_f32 v1, v2, v3$0
         v_add_f32 v1, v[2$0
         v_add_f32 v1, v2, v3 offset:4$0
+        v_add_f32_e64 v1, v2, v3 $0
+        v_add_f32_sdwa v1, v2, v3 row$0
+        v_add_f32_dpp v1, v2, v3 $0
 .gpu GFX1010
         global_load_dword v1, v[2:3], off $0
         flat_load_dword v1, v[2:3] l$0

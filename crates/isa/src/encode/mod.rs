@@ -252,7 +252,19 @@ pub struct EncodeWarning {
 /// include the SDWA and DPP ones where the generation has them. Empty for a mnemonic
 /// the generation does not have.
 pub fn modifiers_of(mnemonic: &str, gen: Generation) -> Vec<&'static str> {
-    row_of(mnemonic, gen).map_or_else(Vec::new, |row| modifiers_taken(row, gen))
+    let Some(row) = row_of(mnemonic, gen) else {
+        return Vec::new();
+    };
+    let mut names = modifiers_taken(row, gen);
+    // A vector mnemonic's suffix fixes the encoding: the names of the others would be
+    // refused (or, after `_sdwa`, ignored), so they are not offered.
+    let lowercase = mnemonic.to_ascii_lowercase();
+    if let (_, Some(suffix)) = crate::lookup::split_suffix(&lowercase) {
+        if scalar::is_vector(row.encoding) {
+            names.retain(|name| vector::fits_suffix(name, suffix, row, gen));
+        }
+    }
+    names
 }
 
 /// The table row the encoder uses for `mnemonic` as written (any case, a suffix such

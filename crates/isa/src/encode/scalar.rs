@@ -94,7 +94,7 @@ pub(super) fn dispatch(
     }
 }
 
-fn is_vector(encoding: Encoding) -> bool {
+pub(super) fn is_vector(encoding: Encoding) -> bool {
     matches!(
         encoding,
         Encoding::Vop1

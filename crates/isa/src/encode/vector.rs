@@ -98,6 +98,12 @@ pub(super) fn modifiers_taken(row: &Instruction, gen: Generation) -> Vec<&'stati
     mods::taken(&spec, gen).collect()
 }
 
+/// Whether the modifier `name`, which the row takes, still applies after a mnemonic
+/// written with `suffix` (see [`mods::fits_suffix`]).
+pub(super) fn fits_suffix(name: &str, suffix: Suffix, row: &Instruction, gen: Generation) -> bool {
+    mods::fits_suffix(name, suffix, row.encoding == Encoding::Vopc, gen)
+}
+
 /// What every encoder of this module gets besides the `Cx`.
 struct Ctx<'a, 'i> {
     row: &'static Instruction,

@@ -14,6 +14,7 @@ use gcn_syntax::TextRange;
 use super::super::operands::{Cx, ModifierRef};
 use super::super::EncodeError;
 use crate::arch::Generation;
+use crate::lookup::Suffix;
 
 /// What the modifier parser accepts for one instruction.
 #[derive(Clone, Copy, Debug)]
@@ -84,7 +85,11 @@ const MODIFIERS: [&str; 41] = [
 
 /// The modifiers an instruction of `spec` takes on `gen`.
 pub(super) fn taken(spec: &ModSpec, gen: Generation) -> impl Iterator<Item = &'static str> + '_ {
-    MODIFIERS.into_iter().filter(move |n| takes(spec, gen, n))
+    // `clamp` is parsed everywhere, to be refused by name where it is illegal (VOP3B
+    // before GCN 1.2); it is neither offered nor suggested there.
+    MODIFIERS
+        .into_iter()
+        .filter(move |n| takes(spec, gen, n) && (*n != "clamp" || spec.clamp))
 }
 
 /// Whether an instruction of `spec` takes the modifier `name` (lowercase) on `gen`:
@@ -114,6 +119,34 @@ fn takes(spec: &ModSpec, gen: Generation, name: &str) -> bool {
         "wave_shl" | "wave_shr" | "wave_rol" | "wave_ror" | "row_bcast15" | "row_bcast31"
         | "row_bcast" => !gfx10,
         _ => false,
+    }
+}
+
+/// Whether the modifier `name` applies once `suffix` has fixed the encoding: `_e64`
+/// takes the VOP3 modifiers, `_sdwa` the SDWA selections with `abs`, `neg`, `clamp`
+/// (and from GCN 1.4 the output modifiers), `_dpp` the DPP controls with `abs` and
+/// `neg`, `_dpp8` its lane selects and `fi`; `_e32` none. A compare's SDWA form has no
+/// `clamp` or output modifier from GCN 1.4.
+pub(super) fn fits_suffix(name: &str, suffix: Suffix, compare: bool, gen: Generation) -> bool {
+    let sdwa = matches!(
+        name,
+        "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused" | "dst_un" | "sext" | "sdwa"
+    );
+    let dpp8 = matches!(name, "dpp8" | "fi");
+    let dpp = !sdwa
+        && !dpp8
+        && (name.starts_with("row_")
+            || name.starts_with("wave_")
+            || matches!(name, "quad_perm" | "bank_mask" | "bound_ctrl" | "dpp"));
+    let abs_neg = matches!(name, "abs" | "neg");
+    let omod = matches!(name, "mul" | "div" | "omod");
+    match suffix {
+        Suffix::E32 => false,
+        Suffix::E64 => !sdwa && !dpp && !dpp8,
+        Suffix::Sdwa if compare && gen >= Generation::Gcn1_4 => sdwa || abs_neg,
+        Suffix::Sdwa => sdwa || abs_neg || name == "clamp" || (omod && gen >= Generation::Gcn1_4),
+        Suffix::Dpp => dpp || abs_neg || (name == "fi" && gen.is_gfx10()),
+        Suffix::Dpp8 => dpp8,
     }
 }
 
