@@ -234,8 +234,9 @@ fn parameter_prefix_in_string(token: &SyntaxToken, offset: TextSize) -> Option<S
     }
     let before = &token.text()[..usize::from(offset - token.text_range().start())];
     let name_start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let prefix = &before[name_start..];
     before[..name_start]
         .ends_with('\\')

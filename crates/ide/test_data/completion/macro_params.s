@@ -16,6 +16,8 @@
         .ascii "v\major\().\mi$0"
         .ascii "\$0"
         .ascii "no$0"
+        .ascii "é$0"
+        .ascii "é\mi$0"
 .endm
 # A `\` just typed at a line's end joins the next line, yet completes.
 .macro m a
