@@ -12,6 +12,9 @@ const INSTALL_HINT =
   'Build it with `cargo build --release -p gcn-lsp` in the gcn-tools repository and put ' +
   'target/release on PATH, or set "gcn.server.path" to the binary.';
 const TREE_SCHEME = 'gcn-syntax-tree';
+const EXPANSION_SCHEME = 'gcn-expansion';
+// The texts of the expansions shown, by their document's URI.
+const expansions = new Map();
 
 let client;
 let extensionContext;
@@ -302,6 +305,46 @@ async function showSyntaxTree() {
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
 }
 
+const expansionProvider = {
+  provideTextDocumentContent(uri) {
+    return expansions.get(uri.toString()) || '# this expansion is no longer available\n';
+  },
+};
+
+// What the macro calls and repetitions on the cursor's line expand to, as the
+// assembler ran them (gcn/expandMacro), in a read-only document beside the source.
+async function expandMacro() {
+  const editor = activeClrxEditor();
+  if (!editor) return;
+  const source = editor.document;
+  const position = editor.selection.active;
+  let expansion;
+  try {
+    expansion = await client.sendRequest('gcn/expandMacro', {
+      textDocument: { uri: client.code2ProtocolConverter.asUri(source.uri) },
+      position: { line: position.line, character: position.character },
+    });
+  } catch (err) {
+    vscode.window.showErrorMessage(`CLRX: expanding failed: ${err.message}`);
+    return;
+  }
+  if (!expansion) {
+    vscode.window.showInformationMessage('CLRX: the assembler ran no macro call or repetition on this line.');
+    return;
+  }
+  const text = core.expansionText(expansion, source.uri.path.split('/').pop(), source.getText(
+    new vscode.Range(expansion.range.start.line, expansion.range.start.character,
+      expansion.range.end.line, expansion.range.end.character)));
+  const uri = vscode.Uri.from({
+    scheme: EXPANSION_SCHEME,
+    path: `${source.uri.path}.line${expansion.range.start.line + 1}.expansion.s`,
+  });
+  expansions.set(uri.toString(), text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'clrx');
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+}
+
 async function restartServer() {
   await stopClient();
   await startClient();
@@ -323,6 +366,8 @@ async function activate(context) {
     vscode.commands.registerCommand('gcn.assembleFile', assembleFile),
     vscode.commands.registerCommand('gcn.showRegisterUsage', showRegisterUsage),
     vscode.commands.registerCommand('gcn.showSyntaxTree', showSyntaxTree),
+    vscode.commands.registerCommand('gcn.expandMacro', expandMacro),
+    vscode.workspace.registerTextDocumentContentProvider(EXPANSION_SCHEME, expansionProvider),
     vscode.commands.registerCommand('gcn.restartServer', restartServer),
     vscode.commands.registerCommand('gcn.revealPosition', revealPosition),
     vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, treeProvider),

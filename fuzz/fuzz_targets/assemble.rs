@@ -1,14 +1,17 @@
 //! Any bytes (read as `gcnasm` reads a source) assemble, in memory, without panicking;
 //! runaway sources stop at the limits (libFuzzer's `-timeout` catches a hang). The limit
 //! of expanded statements is lowered from 10,000,000 to 100,000: the same check, reached
-//! in a moment instead of minutes under the sanitizer.
+//! in a moment instead of minutes under the sanitizer. What the calls of the first
+//! line expand to is recorded, as an editor's "expand macro" asks.
 #![no_main]
 
-use gcn_asm::{assemble, Input, Limits, Options};
+use gcn_asm::expansion::ExpandRequest;
+use gcn_asm::{assemble, FileId, Input, Limits, Options};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = gcn_asm::encoding::decode(data.to_vec());
+    let first_line = text.find('\n').unwrap_or(text.len()) as u32;
     let result = assemble(
         vec![Input { name: "fuzz.s".to_string(), text }],
         Options {
@@ -16,12 +19,21 @@ fuzz_target!(|data: &[u8]| {
                 expanded_statements: 100_000,
                 ..Limits::default()
             },
+            expand: Some(ExpandRequest {
+                file: FileId(0),
+                start: 0,
+                end: first_line,
+                max_statements: 1000,
+            }),
             ..Options::default()
         },
     );
     // Every diagnostic renders (its location exists in the source map).
     for d in &result.diagnostics {
         let _ = d.render(&result.sources);
+    }
+    if let Some(expansion) = &result.expansion {
+        let _ = expansion.to_text();
     }
     if !result.has_errors() {
         let _ = result.to_json();

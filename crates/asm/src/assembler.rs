@@ -71,7 +71,12 @@ impl Ctx {
 
     /// A child context for a nested text: one more origin frame.
     pub(crate) fn nested(&self, mapper: Mapper, frame: (String, Location), kind: CtxKind) -> Ctx {
-        let origin = self.origin.push(frame);
+        self.nested_in(self.origin.push(frame), mapper, kind)
+    }
+
+    /// A child context for a nested text with `origin`, this context's with a frame
+    /// added (one frame for several texts: a run of a macro given piece by piece).
+    pub(crate) fn nested_in(&self, origin: Origin, mapper: Mapper, kind: CtxKind) -> Ctx {
         let depth = if kind == CtxKind::File {
             self.depth
         } else {
@@ -210,6 +215,8 @@ pub(crate) struct Asm {
     /// The places of the sections of the ROCm section space (section, address), the
     /// lowest first, once known ([`Asm::place_sections`]).
     placed_sections: Option<Vec<(u32, i64)>>,
+    /// What the expansions [`Options::expand`] asks for ran, as they run.
+    pub expansion: Option<crate::expansion::Recorder>,
 }
 
 impl Asm {
@@ -256,7 +263,9 @@ impl Asm {
             places_symbol: None,
             placed_sections: None,
             encode_cache: None,
+            expansion: None,
         };
+        asm.expansion = asm.opts.expand.map(crate::expansion::Recorder::new);
         asm.index = asm.opts.record_symbols.then(Default::default);
         asm.encode_cache = asm.opts.encode_cache.as_ref().map(|c| c.take());
         asm
@@ -530,6 +539,9 @@ impl Asm {
         if let Some(flow) = self.joined_statement(ctx, &stmt) {
             return flow;
         }
+        if self.expansion.is_some() && ctx.depth > 0 && self.runs_itself(&stmt) {
+            self.record_expanded(ctx, &stmt);
+        }
         match stmt {
             // A statement with syntax errors is not assembled (no cascade of errors).
             Statement::Label(label) => {
@@ -662,6 +674,39 @@ impl Asm {
             }
         }
         Flow::Continue
+    }
+
+    /// Whether `stmt` is run as it is written, rather than as the statements it stands
+    /// for (a macro call, a repetition, a conditional): what an expansion shows.
+    fn runs_itself(&self, stmt: &Statement) -> bool {
+        let is_macro = |token: Option<gcn_syntax::SyntaxToken>| {
+            token.is_some_and(|t| self.find_macro(t.text()).is_some())
+        };
+        match stmt {
+            Statement::Label(_)
+            | Statement::Assignment(_)
+            | Statement::MacroDef(_)
+            | Statement::Error(_) => true,
+            Statement::PseudoOp(op) => {
+                crate::pseudo::is_pseudo_op(&op.name()) || !is_macro(op.name_token())
+            }
+            Statement::Instruction(instr) => !is_macro(instr.mnemonic_token()),
+            // Known as neither: refused, or run again as an instruction.
+            Statement::MacroCall(call) => {
+                !is_macro(call.name_token())
+                    && call.name_token().is_none_or(|t| {
+                        gcn_isa::lookup(gcn_isa::split_suffix(t.text()).0).is_empty()
+                    })
+            }
+            Statement::Repeat(_) | Statement::Conditional(_) => false,
+        }
+    }
+
+    fn record_expanded(&mut self, ctx: &Ctx, stmt: &Statement) {
+        let text = stmt.syntax().text().to_string();
+        if let Some(recorder) = self.expansion.as_mut() {
+            recorder.statement(&ctx.origin, &text);
+        }
     }
 
     /// A statement the parser read as a macro call, for a macro that does not exist (its

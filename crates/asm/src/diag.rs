@@ -15,16 +15,45 @@ struct Frame {
     what: String,
     loc: Location,
     parent: Origin,
+    /// Which frame this is, among all the thread made (a freed frame's address may be
+    /// reused by the next).
+    serial: u64,
+}
+
+thread_local! {
+    static FRAMES_MADE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 impl Origin {
     /// This chain with `frame` added inside it.
     pub(crate) fn push(&self, (what, loc): (String, Location)) -> Origin {
+        let serial = FRAMES_MADE.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
         Origin(Some(std::rc::Rc::new(Frame {
             what,
             loc,
             parent: self.clone(),
+            serial,
         })))
+    }
+
+    /// The outermost frame whose place satisfies `pred`: the frame's serial number
+    /// (one run of a call or iteration of a repetition has one), what it is and where.
+    pub(crate) fn outermost(
+        &self,
+        pred: impl Fn(&Location) -> bool,
+    ) -> Option<(u64, &str, Location)> {
+        let mut found = None;
+        let mut at = &self.0;
+        while let Some(frame) = at {
+            if pred(&frame.loc) {
+                found = Some((frame.serial, frame.what.as_str(), frame.loc));
+            }
+            at = &frame.parent.0;
+        }
+        found
     }
 
     /// The frames, outermost first (as [`Diagnostic::origin`] holds them).

@@ -17,6 +17,7 @@ mod assembler;
 pub mod diag;
 pub mod encode_cache;
 pub mod encoding;
+pub mod expansion;
 pub mod expr;
 mod format_host;
 mod format_ops;
@@ -136,6 +137,8 @@ pub struct Assembly {
     /// section, a kernel or a pseudo-op of a binary format. As for the reference, a source
     /// with none of these (empty, or only definitions) has no binary to write.
     pub has_output: bool,
+    /// The expansion [`Options::expand`] asked for.
+    pub expansion: Option<expansion::Expansion>,
 }
 
 impl Assembly {
@@ -452,5 +455,6 @@ fn finish(mut asm: Asm) -> Assembly {
         cancelled: asm.cancelled,
         index: asm.index,
         has_output: asm.format_fixed,
+        expansion: asm.expansion.map(expansion::Recorder::finish),
     }
 }

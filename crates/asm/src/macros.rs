@@ -564,7 +564,8 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
         };
     }
     // Statement by statement (whole blocks at once), so that `local` names are numbered
-    // in the reference's order.
+    // in the reference's order; one frame for the whole run.
+    let origin = ctx.origin.push(frame);
     let mut chunk = Text::default();
     let mut depth = 0i32;
     loop {
@@ -578,7 +579,7 @@ pub(crate) fn call(asm: &mut Asm, ctx: &Ctx, m: &Rc<Macro>, node: &SyntaxNode, f
             }
         }
         if !chunk.text.trim().is_empty() {
-            let inner = ctx.nested(chunk.mapper(fallback), frame.clone(), CtxKind::Macro);
+            let inner = ctx.nested_in(origin.clone(), chunk.mapper(fallback), CtxKind::Macro);
             match asm.process_text(inner, &chunk.text) {
                 Flow::Continue => {}
                 Flow::ExitMacro => return Flow::Continue,

@@ -109,6 +109,9 @@ pub struct Options {
     /// Encodings to reuse from the last assembly of the same source, and to keep for
     /// the next (an editor's).
     pub encode_cache: Option<crate::encode_cache::SharedEncodeCache>,
+    /// Record what the calls and repetitions written there expand to
+    /// ([`crate::Assembly::expansion`]), for an editor.
+    pub expand: Option<crate::expansion::ExpandRequest>,
 }
 
 impl Options {
@@ -266,6 +269,7 @@ impl Default for Options {
             cancel: None,
             record_symbols: false,
             encode_cache: None,
+            expand: None,
         }
     }
 }

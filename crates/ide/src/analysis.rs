@@ -144,15 +144,11 @@ impl Analysis {
     /// than its errors assembled alone (a symbol the source defines before the
     /// `.include` is unresolved there).
     pub fn diagnostics_in(&self, path: &Path) -> Vec<Diagnostic> {
-        let sources = &self.assembly.sources;
-        let path = normalize(path);
-        let Some(file) = (1..sources.len())
-            .map(|i| gcn_asm::FileId(i as u32))
-            .find(|&f| normalize(Path::new(&sources.file(f).name)) == path)
-        else {
+        let Some(file) = self.file_id(path).filter(|f| f.0 > 0) else {
             return Vec::new();
         };
-        let text = &sources.file(file).text;
+        let path = normalize(path);
+        let text = &self.assembly.sources.file(file).text;
         let mut out: Vec<Diagnostic> = self
             .assembly
             .diagnostics
@@ -184,12 +180,17 @@ impl Analysis {
 
     /// The text the assembly read for `path` (the source or an included file).
     pub fn file_text(&self, path: &Path) -> Option<&str> {
+        let file = self.file_id(path)?;
+        Some(&self.assembly.sources.file(file).text)
+    }
+
+    /// The assembler's id of `path`: the source's, or a file it includes.
+    pub fn file_id(&self, path: &Path) -> Option<gcn_asm::FileId> {
         let sources = &self.assembly.sources;
         let path = normalize(path);
         (0..sources.len())
-            .map(|i| sources.file(gcn_asm::FileId(i as u32)))
-            .find(|f| normalize(Path::new(&f.name)) == path)
-            .map(|f| &*f.text)
+            .map(|i| gcn_asm::FileId(i as u32))
+            .find(|&f| normalize(Path::new(&sources.file(f).name)) == path)
     }
 }
 

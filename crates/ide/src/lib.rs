@@ -47,6 +47,7 @@ pub mod completion;
 pub mod diagnostics;
 pub mod document_links;
 pub mod document_symbols;
+pub mod expand_macro;
 pub mod folding_ranges;
 pub mod hover;
 mod isa_docs;
@@ -74,6 +75,7 @@ pub use crate::completion::{completions, CompletionItem, CompletionKind, Complet
 pub use crate::diagnostics::{diagnostics, Diagnostic, Fix, Related, Severity};
 pub use crate::document_links::{document_links, DocumentLink};
 pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
+pub use crate::expand_macro::{expand_macro, MacroExpansion};
 pub use crate::folding_ranges::{folding_ranges, Fold, FoldKind};
 pub use crate::hover::{hover, HoverResult};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};

@@ -12,8 +12,9 @@
 //! a quiet period following changes, never for a stale version), hierarchical document
 //! symbols, hover, completion, signature help, semantic tokens (full, delta and
 //! range, made off the message loop), folding
-//! and selection ranges. A custom request, `gcn/syntaxTree`, shows the server's syntax tree of a
-//! document, for debugging.
+//! and selection ranges. Custom requests: `gcn/registerUsage` (each kernel's registers),
+//! `gcn/expandMacro` (what the calls on a line expand to) and `gcn/syntaxTree` (the
+//! server's syntax tree of a document, for debugging).
 
 pub mod convert;
 pub mod document;
@@ -29,6 +30,7 @@ pub fn service(config: Config) -> (tower_lsp::LspService<Server>, tower_lsp::Cli
     tower_lsp::LspService::build(move |client| Server::new(client, config))
         .custom_method(handlers::syntax_tree::METHOD, Server::syntax_tree)
         .custom_method(handlers::register_usage::METHOD, Server::register_usage)
+        .custom_method(handlers::expand_macro::METHOD, Server::expand_macro)
         .finish()
 }
 

@@ -389,6 +389,11 @@ impl Server {
         handlers::register_usage::register_usage(self, params).await
     }
 
+    /// The `gcn/expandMacro` custom request.
+    pub async fn expand_macro(&self, params: serde_json::Value) -> Result<serde_json::Value> {
+        handlers::expand_macro::expand_macro(self, params).await
+    }
+
     /// The `gcn/syntaxTree` custom request.
     pub async fn syntax_tree(&self, params: serde_json::Value) -> Result<String> {
         handlers::syntax_tree::syntax_tree(&self.state, params)

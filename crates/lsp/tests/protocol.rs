@@ -734,6 +734,22 @@ async fn project_sources_get_the_assemblers_diagnostics_and_counts() {
 }
 
 #[tokio::test]
+async fn expand_macro_shows_what_a_call_ran() {
+    let project = project();
+    let uri = project.uri("kernel.s");
+    let mut client = TestClient::default().await;
+    client.open_file(&uri, PROJECT_KERNEL).await;
+    let expand = |line: u32| json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": 9 } });
+    // `bump v5`, a macro of the included file.
+    let expansion = client.request("gcn/expandMacro", expand(8)).await;
+    expect![[r#"{"parts":["macro `bump`"],"range":{"end":{"character":15,"line":8},"start":{"character":8,"line":8}},"text":"        v_add_u32 v5, vcc, 1, v5\n"}"#]]
+    .assert_eq(&expansion.to_string());
+    // No call there.
+    let none = client.request("gcn/expandMacro", expand(7)).await;
+    assert_eq!(none, Value::Null);
+}
+
+#[tokio::test]
 async fn saving_writes_the_binary_and_keeps_it_when_the_source_has_errors() {
     let project = project();
     let uri = project.uri("kernel.s");

@@ -417,6 +417,21 @@ check(mclient and vim.tbl_get(mclient.capabilities, 'workspace', 'didChangeWatch
   'the client offers workspace.didChangeWatchedFiles.dynamicRegistration (watch_files)')
 wait(function() return #vim.diagnostic.get(multi) == 0 end, 3000)
 check(#vim.diagnostic.get(multi) == 0, 'multi.s has no diagnostics')
+
+-- :GcnExpandMacro on `zero v1`, a macro of the included inc/helpers.s.
+vim.api.nvim_win_set_cursor(0, { 11, 8 })
+vim.cmd('GcnExpandMacro')
+local expansion_name = 'gcn-expansion://' .. vim.api.nvim_buf_get_name(multi) .. ':11'
+check(wait(function()
+  local b = vim.fn.bufnr(expansion_name)
+  return b ~= -1 and vim.deep_equal(vim.api.nvim_buf_get_lines(b, 0, -1, false),
+    { '# zero v1 (multi.s:11) expands to:', '        v_mov_b32 v1, 0' })
+end), ':GcnExpandMacro on `zero v1` shows `v_mov_b32 v1, 0` beside')
+local expansion = vim.fn.bufnr(expansion_name)
+check(expansion ~= -1 and vim.bo[expansion].filetype == 'clrx' and gcn.client(expansion) == nil,
+  'the expansion is highlighted as clrx, and not sent to the server')
+vim.cmd('only')
+vim.cmd('buffer ' .. multi)
 local registered = mclient and wait(function()
   return mclient.dynamic_capabilities:get('workspace/didChangeWatchedFiles') ~= nil
 end, 3000)

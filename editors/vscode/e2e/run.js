@@ -169,7 +169,7 @@ async function main() {
 
   const has = await probe(server, kernel);
   log(`gcn-lsp offers: hover=${has.hover} definition=${has.definition} inlayHints=${has.inlayHints} registerUsage=${has.registerUsage} ` +
-    `gcn.assemble=${has.assemble} on-save=${has.onSave}`);
+    `gcn.assemble=${has.assemble} on-save=${has.onSave} expandMacro=${has.expandMacro}`);
   await step('VS Code knows every token type of the server\'s legend', async () => {
     const legend = ((has.caps.semanticTokensProvider || {}).legend || {}).tokenTypes || [];
     const unknown = unknownTokenTypes(legend, require(path.join(ext, 'package.json')));
@@ -478,6 +478,19 @@ async function main() {
       await until(async () => (await page.locator('.view-line', { hasText: /^SOURCE_FILE@0\.\./ }).count()) > 0 ||
         (await page.locator('.view-line', { hasText: /@0\.\.\d+/ }).count()) > 0, 'tree text');
     });
+
+    await step('CLRX: Expand Macro at Cursor shows what `zero v1` expands to', async () => {
+      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'multi.s' });
+      await row.click();
+      await page.locator('.tabs-container .tab', { hasText: 'multi.s' }).first().waitFor({ timeout: WAIT });
+      await token('STRIDE').waitFor({ timeout: WAIT });
+      await gotoPosition(11, 10);
+      await command('CLRX: Expand Macro at Cursor');
+      await page.locator('.tabs-container .tab', { hasText: 'multi.s.line11.expansion.s' }).waitFor({ timeout: WAIT });
+      await until(async () => (await page.locator('.view-line', { hasText: 'v_mov_b32 v1, 0' }).count()) > 0 &&
+        (await page.locator('.view-line', { hasText: '# zero v1 (multi.s:11) expands to:' }).count()) > 0,
+      'the expansion text');
+    }, has.expandMacro ? undefined : 'gcn/expandMacro');
 
   } finally {
     if (browser) await browser.close().catch(() => {});

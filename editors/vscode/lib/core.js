@@ -150,4 +150,14 @@ function usageDetail(k) {
   return bits.join(', ');
 }
 
-module.exports = { looksLikeClrx, serverSettings, findServer, onPath, makeShippedExecutable, kernelAt, usageText, usageDetail };
+// The text of an expansion's document (gcn/expandMacro's answer): a comment naming
+// what was expanded and where, then the statements the assembler ran.
+function expansionText(expansion, fileName, callText) {
+  const line = expansion.range.start.line + 1;
+  return `# ${callText.trim()} (${fileName}:${line}) expands to:\n${expansion.text}`;
+}
+
+module.exports = {
+  looksLikeClrx, serverSettings, findServer, onPath, makeShippedExecutable, kernelAt, usageText, usageDetail,
+  expansionText,
+};

@@ -68,3 +68,15 @@ test('CLRX sources are told from other assembly by their first lines', () => {
   assert.ok(!core.looksLikeClrx('.arch armv7-a\n.amdgcn_target "x"\n'));
   assert.ok(!core.looksLikeClrx(`${'nop\n'.repeat(60)}.gallium\n`));
 });
+
+test('expansionText names the call and its line before the statements', () => {
+  const expansion = {
+    range: { start: { line: 8, character: 8 }, end: { line: 8, character: 15 } },
+    parts: ['macro `bump`'],
+    text: '        v_add_u32 v5, vcc, 1, v5\n',
+  };
+  assert.strictEqual(
+    core.expansionText(expansion, 'kernel.s', ' bump v5 '),
+    '# bump v5 (kernel.s:9) expands to:\n        v_add_u32 v5, vcc, 1, v5\n',
+  );
+});

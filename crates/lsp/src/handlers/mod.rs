@@ -8,6 +8,7 @@ pub mod defaults;
 pub mod diagnostics;
 pub mod document_links;
 pub mod document_symbols;
+pub mod expand_macro;
 pub mod folding_ranges;
 pub mod hover;
 pub mod initialize;

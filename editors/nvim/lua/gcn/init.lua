@@ -322,6 +322,48 @@ function M.syntax_tree()
   end, bufnr)
 end
 
+-- What the macro calls and repetitions on the cursor's line expand to, as the assembler
+-- ran them (gcn/expandMacro), in a scratch buffer beside the source (filetype clrx).
+function M.expand_macro()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    return notify('gcn-lsp is not attached to this buffer', vim.log.levels.WARN)
+  end
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  client:request('gcn/expandMacro', params, function(err, result)
+    vim.schedule(function()
+      if err then
+        return notify('gcn/expandMacro failed: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+      end
+      if not result or result == vim.NIL then
+        return notify('the assembler ran no macro call or repetition on this line')
+      end
+      local line = result.range.start.line
+      local call = vim.trim((vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1] or ''))
+      local source = vim.api.nvim_buf_get_name(bufnr)
+      local lines = { ('# %s (%s:%d) expands to:'):format(call, vim.fn.fnamemodify(source, ':t'), line + 1) }
+      vim.list_extend(lines, vim.split(result.text, '\n', { trimempty = true }))
+      local name = ('gcn-expansion://%s:%d'):format(source, line + 1)
+      local view = vim.fn.bufnr(name)
+      if view == -1 then
+        view = vim.api.nvim_create_buf(false, true)
+        vim.api.nvim_buf_set_name(view, name)
+      end
+      vim.bo[view].modifiable = true
+      vim.api.nvim_buf_set_lines(view, 0, -1, false, lines)
+      vim.bo[view].modifiable = false
+      vim.bo[view].buftype = 'nofile'
+      vim.bo[view].bufhidden = 'wipe'
+      vim.bo[view].filetype = 'clrx'
+      if vim.fn.bufwinid(view) == -1 then
+        vim.cmd('vsplit')
+        vim.api.nvim_win_set_buf(0, view)
+      end
+    end)
+  end, bufnr)
+end
+
 -- ---- diagnostics -------------------------------------------------------------------------
 
 -- Neovim shows no relatedInformation: the places that explain a diagnostic (the line of
