@@ -2,7 +2,8 @@
 //! runaway sources stop at the limits (libFuzzer's `-timeout` catches a hang). The limit
 //! of expanded statements is lowered from 10,000,000 to 100,000: the same check, reached
 //! in a moment instead of minutes under the sanitizer. What the calls of the first
-//! line expand to is recorded, as an editor's "expand macro" asks.
+//! line expand to is recorded, as an editor's "expand macro" asks, and the loads in
+//! flight are followed, as the editor's check does.
 #![no_main]
 
 use gcn_asm::expansion::ExpandRequest;
@@ -25,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
                 end: first_line,
                 max_statements: 1000,
             }),
+            check_waits: true,
             ..Options::default()
         },
     );

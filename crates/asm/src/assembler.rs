@@ -217,6 +217,8 @@ pub(crate) struct Asm {
     placed_sections: Option<Vec<(u32, i64)>>,
     /// What the expansions [`Options::expand`] asks for ran, as they run.
     pub expansion: Option<crate::expansion::Recorder>,
+    /// The loads in flight, when [`Options::check_waits`] asks.
+    pub waits: Option<crate::waits::Waits>,
 }
 
 impl Asm {
@@ -264,7 +266,9 @@ impl Asm {
             placed_sections: None,
             encode_cache: None,
             expansion: None,
+            waits: None,
         };
+        asm.waits = asm.opts.check_waits.then(Default::default);
         asm.expansion = asm.opts.expand.map(crate::expansion::Recorder::new);
         asm.index = asm.opts.record_symbols.then(Default::default);
         asm.encode_cache = asm.opts.encode_cache.as_ref().map(|c| c.take());
@@ -2312,6 +2316,7 @@ impl Asm {
                 }
                 // The fixups' expressions are bound before the words are emitted: `.` in
                 // them is the start of the instruction.
+                let unresolved = !encoded.fixups.is_empty();
                 let fixups: Vec<(Option<Ir>, encode::Fixup)> = if encoded.fixups.is_empty() {
                     Vec::new()
                 } else {
@@ -2340,6 +2345,10 @@ impl Asm {
                 }
                 self.reg_usage
                     .record(self.target.gen, section, start, &encoded.regs);
+                if self.waits.is_some() {
+                    let first_word = (!unresolved).then(|| encoded.words[0]);
+                    self.follow_waits(ctx, instr, range, section, first_word, &encoded.regs);
+                }
             }
             Err(errors) => {
                 for e in errors {
@@ -2365,6 +2374,54 @@ impl Asm {
                     }
                 }
             }
+        }
+    }
+
+    /// Follows the loads in flight through an instruction that assembled
+    /// ([`crate::waits`]), and keeps the uses it finds of registers they write.
+    fn follow_waits(
+        &mut self,
+        ctx: &Ctx,
+        instr: &ast::Instruction,
+        range: TextRange,
+        section: usize,
+        first_word: Option<u32>,
+        regs: &[encode::RegUse],
+    ) {
+        let Some(row) = instr
+            .mnemonic_token()
+            .and_then(|t| encode::row_of(t.text(), self.target.gen))
+        else {
+            return;
+        };
+        let at = ctx.loc(range.start());
+        let end = ctx.loc(range.end());
+        let len = if end.file == at.file {
+            end.offset.saturating_sub(at.offset)
+        } else {
+            0
+        };
+        let gen = self.target.gen;
+        let Some(waits) = self.waits.as_mut() else {
+            return;
+        };
+        let found = waits.instruction(gen, section, row, first_word, regs, at, len);
+        for f in found {
+            let diagnostic = Diagnostic {
+                severity: Severity::Warning,
+                location: Some(at),
+                len,
+                message: f.message,
+                origin: ctx.origin.to_vec(),
+                suggestions: Vec::new(),
+                suggestion_at: None,
+            };
+            waits.hazards.push(crate::waits::WaitHazard {
+                diagnostic,
+                load: f.load,
+                load_len: f.load_len,
+                wait: f.wait,
+            });
         }
     }
 

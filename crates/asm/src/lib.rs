@@ -34,6 +34,7 @@ pub mod source;
 mod suggestions;
 pub mod symbols;
 mod text;
+pub mod waits;
 
 use gcn_isa::{Generation, SpecialRegUse};
 use std::sync::Arc;
@@ -139,6 +140,9 @@ pub struct Assembly {
     pub has_output: bool,
     /// The expansion [`Options::expand`] asked for.
     pub expansion: Option<expansion::Expansion>,
+    /// The registers used while a load may still write them, if
+    /// [`Options::check_waits`] asked.
+    pub wait_hazards: Vec<waits::WaitHazard>,
 }
 
 impl Assembly {
@@ -456,5 +460,6 @@ fn finish(mut asm: Asm) -> Assembly {
         index: asm.index,
         has_output: asm.format_fixed,
         expansion: asm.expansion.map(expansion::Recorder::finish),
+        wait_hazards: asm.waits.map(|w| w.hazards).unwrap_or_default(),
     }
 }

@@ -112,6 +112,9 @@ pub struct Options {
     /// Record what the calls and repetitions written there expand to
     /// ([`crate::Assembly::expansion`]), for an editor.
     pub expand: Option<crate::expansion::ExpandRequest>,
+    /// Look for registers used while a memory load may still write them
+    /// ([`crate::waits`]), for an editor.
+    pub check_waits: bool,
 }
 
 impl Options {
@@ -270,6 +273,7 @@ impl Default for Options {
             record_symbols: false,
             encode_cache: None,
             expand: None,
+            check_waits: false,
         }
     }
 }

@@ -201,6 +201,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     options.files = Files(input.open_files.clone());
     options.cancel = input.cancel.clone();
     options.record_symbols = true;
+    options.check_waits = input.options.check_waits;
     options.encode_cache = input.encode_cache.clone();
     let asm_options = options.clone();
     let name = input.path.display().to_string();
@@ -227,6 +228,12 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     let names = SymbolIndex::new(&assembly);
     let kernels = kernel_usage(&assembly, &names, &input.path);
     diagnostics.extend(crate::reg_usage::count_warnings(&kernels, &input.parse));
+    diagnostics.extend(
+        assembly
+            .wait_hazards
+            .iter()
+            .map(|h| wait_warning(&assembly, &input.text, h)),
+    );
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let diagnostics = merge_repeated(diagnostics, &input.path);
     let included = (1..assembly.sources.len())
@@ -250,6 +257,34 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         asm_options,
         assembly,
     }
+}
+
+/// A register used while a load may still write it: the use's warning, the load as a
+/// related place, and where the use is a line of the source itself, a quick fix that
+/// writes the wait before it.
+fn wait_warning(
+    assembly: &Assembly,
+    text: &str,
+    hazard: &gcn_asm::waits::WaitHazard,
+) -> Diagnostic {
+    let mut d = place(assembly, &hazard.diagnostic);
+    d.code = Some(crate::diagnostics::MISSING_WAITCNT);
+    let mut load = related_at(assembly, &hazard.load, "the load");
+    load.range = TextRange::at(hazard.load.offset.into(), hazard.load_len.into());
+    d.related.insert(0, load);
+    let use_at = hazard.diagnostic.location.filter(|l| l.file == SOURCE);
+    if let Some(at) = use_at.filter(|_| hazard.diagnostic.origin.is_empty()) {
+        let offset = (at.offset as usize).min(text.len());
+        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[line_start..];
+        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        d.fixes.push(Fix {
+            title: format!("Insert `{}` before this line", hazard.wait),
+            range: TextRange::empty(TextSize::from(line_start as u32)),
+            replacement: format!("{indent}{}\n", hazard.wait),
+        });
+    }
+    d
 }
 
 /// A problem of the settings or project file, shown at the start of the source too
@@ -507,6 +542,63 @@ mod tests {
     #[test]
     fn analysis_snapshots() {
         check_dir_files("analysis", render);
+    }
+
+    /// The warnings about registers used while a load may still write them, with the
+    /// load and the quick fix.
+    fn render_waits(path: &Path, text: &str) -> String {
+        let analysis = analyse_case(path, text);
+        let mut out = String::new();
+        for d in &analysis.diagnostics {
+            if d.code != Some(crate::diagnostics::MISSING_WAITCNT) {
+                if d.severity == Severity::Error {
+                    writeln!(out, "error {}: {}", range_text(text, d.range), d.message).unwrap();
+                }
+                continue;
+            }
+            writeln!(out, "{}: {}", range_text(text, d.range), d.message).unwrap();
+            for r in &d.related {
+                writeln!(out, "    {}: {}", r.message, range_text(text, r.range)).unwrap();
+            }
+            for f in &d.fixes {
+                writeln!(out, "    fix {}: {:?}", f.title, f.replacement).unwrap();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn wait_snapshots() {
+        check_dir_files("waitcnt", render_waits);
+    }
+
+    #[test]
+    fn the_wait_check_can_be_turned_off() {
+        let text = "s_load_dword s4, s[0:1], 0\ns_add_u32 s5, s4, 1\n";
+        let path = PathBuf::from("/nonexistent/w.s");
+        let analysed = |waitcnt: bool| {
+            let settings = Settings {
+                args: vec!["-brawcode".into(), "-gTonga".into()],
+                checks: crate::project::Checks { waitcnt },
+                ..Settings::default()
+            };
+            let analysis = analyse(AnalysisInput {
+                path: path.clone(),
+                text: text.into(),
+                parse: gcn_syntax::parse(text),
+                options: options_with_project(&path, &settings, None),
+                open_files: Arc::default(),
+                cancel: None,
+                encode_cache: None,
+            });
+            analysis
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == Some(crate::diagnostics::MISSING_WAITCNT))
+                .count()
+        };
+        assert_eq!(analysed(true), 1);
+        assert_eq!(analysed(false), 0);
     }
 
     #[test]

@@ -61,6 +61,9 @@ impl Fix {
 
 /// The code of the warning that `.sgprsnum`/`.vgprsnum` is below what the code uses.
 pub const REGISTER_COUNT: &str = "register-count";
+/// The code of the editor's warning about a register used while a memory load may
+/// still write it (`gcn_asm::waits`).
+pub const MISSING_WAITCNT: &str = "missing-waitcnt";
 /// The code of a problem of the editor's settings or of `gcn.toml`.
 pub const PROJECT_OPTIONS: &str = "project-options";
 

@@ -31,7 +31,7 @@ pub const PROJECT_FILE: &str = "gcn.toml";
 
 /// What the editor's settings say (LSP `initializationOptions` and
 /// `workspace/didChangeConfiguration`): `{"args": [...], "onSave": {"output": "..."},
-/// "diagnosticsDelay": MS}`.
+/// "diagnosticsDelay": MS, "checks": {"waitcnt": BOOL}}`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
@@ -40,6 +40,21 @@ pub struct Settings {
     /// Milliseconds without changes before diagnostics are computed; `None`: the
     /// server's default.
     pub diagnostics_delay: Option<u64>,
+    pub checks: Checks,
+}
+
+/// The editor's own checks, beyond what `gcnasm` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Checks {
+    /// A register used while a memory load may still write it (`missing-waitcnt`).
+    pub waitcnt: bool,
+}
+
+impl Default for Checks {
+    fn default() -> Checks {
+        Checks { waitcnt: true }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -93,6 +108,8 @@ pub struct FileOptions {
     /// Where to write the binary on save, resolved.
     pub on_save_output: Option<PathBuf>,
     pub problems: Vec<ConfigProblem>,
+    /// Whether the editor looks for registers used while a load may still write them.
+    pub check_waits: bool,
 }
 
 impl FileOptions {
@@ -182,6 +199,7 @@ pub fn options_with_project(
         project_file: used_project,
         on_save_output,
         problems,
+        check_waits: settings.checks.waitcnt,
     }
 }
 

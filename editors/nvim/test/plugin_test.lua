@@ -154,6 +154,30 @@ else
   skip('quick fix of a misspelled mnemonic', 'codeActionProvider')
 end
 
+-- A register read before its load is waited for: the editor's warning, and the quick
+-- fix that writes the wait before the use.
+if caps.codeActionProvider then
+  vim.api.nvim_buf_set_lines(buf, at, at, false, { '        s_load_dword s7, s[0:1], 0x8', '        s_add_u32 s8, s7, 1' })
+  check(wait(function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.lnum == at + 1 and d.code == 'missing-waitcnt' and d.severity == vim.diagnostic.severity.WARN then
+        return true
+      end
+    end
+  end), 'a register read while its load is in flight: warning missing-waitcnt')
+  vim.api.nvim_win_set_cursor(0, { at + 2, 10 })
+  vim.lsp.buf.code_action({ apply = true, context = { only = { 'quickfix' } } })
+  check(wait(function()
+    return vim.api.nvim_buf_get_lines(buf, at + 1, at + 2, false)[1] == '        s_waitcnt lgkmcnt(0)'
+  end), 'the quick fix inserts s_waitcnt lgkmcnt(0) before the use')
+  check(wait(function() return #vim.diagnostic.get(buf) == 0 end), 'and the warning goes')
+  vim.api.nvim_buf_set_lines(buf, at, at + 3, false, {})
+  check(vim.deep_equal(gcn.server_settings({ checks = { waitcnt = false } }), { checks = { waitcnt = false } }),
+    'checks = { waitcnt = false } is sent as the server setting')
+else
+  skip('the missing s_waitcnt warning and its fix', 'codeActionProvider')
+end
+
 -- Hover on an instruction.
 local mul = line_of('^%s+v_mul_lo_u32')
 if caps.hoverProvider then

@@ -328,6 +328,26 @@ async function main() {
       await page.keyboard.press('Control+Shift+K');
     }, has.quickFix ? undefined : 'codeActionProvider');
 
+    await step('a register read while its load is in flight: warning, and Ctrl+. inserts the s_waitcnt', async () => {
+      await insertAfter(endpgm, 's_load_dword s7, s[0:1], 0x8');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('s_add_u32 s8, s7, 1');
+      await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: WAIT });
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Control+.');
+      const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Insert `s_waitcnt lgkmcnt(0)`' }).first();
+      await fix.waitFor({ timeout: WAIT });
+      await page.keyboard.press('Enter');
+      // (The kernel's own waits are written with more spaces.)
+      await page.locator('.view-line', { hasText: 's_waitcnt lgkmcnt(0)' }).first().waitFor({ timeout: WAIT });
+      await until(async () => (await page.locator('.monaco-editor .squiggly-warning').count()) === 0, 'no warning after the fix');
+      // The three lines go: the load, the wait, the use.
+      await gotoLine(endpgm + 1);
+      for (let i = 0; i < 3; i += 1) await page.keyboard.press('Control+Shift+K');
+      await until(async () => (await page.locator('.view-line', { hasText: 's_add_u32 s8, s7, 1' }).count()) === 0, 'the lines removed');
+    }, has.quickFix ? undefined : 'codeActionProvider');
+
     await step('hover on an instruction shows its description', async () => {
       await token('v_mul_lo_u32').hover();
       const hover = page.locator('.monaco-hover-content', { hasText: 'v_mul_lo_u32' }).first();

@@ -26,6 +26,9 @@ function serverSettings(get) {
   if (typeof delay === 'number' && Number.isFinite(delay) && delay >= 0) {
     out.diagnosticsDelay = Math.round(delay);
   }
+  if (get('checks.waitcnt') === false) {
+    out.checks = { waitcnt: false };
+  }
   return out;
 }
 

@@ -15,8 +15,11 @@ test('server settings: set values only, in the server shape', () => {
     onSave: { output: 'build/{stem}.bin' },
     diagnosticsDelay: 120,
   });
-  const unset = { args: [], 'onSave.output': '', diagnosticsDelay: null };
+  const unset = { args: [], 'onSave.output': '', diagnosticsDelay: null, 'checks.waitcnt': true };
   assert.deepStrictEqual(core.serverSettings((k) => unset[k]), {});
+  assert.deepStrictEqual(core.serverSettings((k) => ({ 'checks.waitcnt': false })[k]), {
+    checks: { waitcnt: false },
+  });
 });
 
 test('finding gcn-lsp: setting, then shipped binary, then PATH', () => {

@@ -35,3 +35,20 @@ pub async fn did_change_configuration(server: &Server, settings: Value) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn checks_are_on_unless_turned_off() {
+        let on = parse(&json!({ "gcn": { "args": ["-g", "Tonga"] } })).unwrap().unwrap();
+        assert!(on.checks.waitcnt);
+        let off = parse(&json!({ "gcn": { "checks": { "waitcnt": false } } }))
+            .unwrap()
+            .unwrap();
+        assert!(!off.checks.waitcnt);
+        assert!(parse(&json!({ "checks": { "waitcnt": "no" } })).is_err());
+    }
+}

@@ -19,6 +19,9 @@ local defaults = {
   args = nil,
   on_save_output = nil,
   diagnostics_delay = nil,
+  -- The editor's own checks: `waitcnt` warns where a register is used while a memory load
+  -- that writes it may still be in flight (a missing s_waitcnt).
+  checks = { waitcnt = true },
   register_counts = true,
   -- Offer workspace.didChangeWatchedFiles.dynamicRegistration (Neovim 0.11 does not on
   -- Linux): the server registers `**/*` under the project root, and Neovim's watcher
@@ -58,6 +61,9 @@ function M.server_settings(cfg)
   end
   if cfg.diagnostics_delay then
     s.diagnosticsDelay = cfg.diagnostics_delay
+  end
+  if cfg.checks and cfg.checks.waitcnt == false then
+    s.checks = { waitcnt = false }
   end
   if next(s) == nil then
     return vim.empty_dict()

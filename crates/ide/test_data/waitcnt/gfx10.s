@@ -1,0 +1,13 @@
+# args: -g GFX1010 -b rawcode
+# GCN 1.5: stores count in vscnt, so vmcnt(0) after a load waits for the load alone.
+        global_load_dword v1, v[2:3], off
+        global_store_dword v[2:3], v4, off
+        s_waitcnt vmcnt(0)
+        v_mov_b32 v5, v1
+        global_load_dword v6, v[2:3], off
+        s_waitcnt_vmcnt null, 0
+        v_mov_b32 v5, v6
+        global_load_dword v7, v[2:3], off
+        v_mov_b32 v5, v7
+        s_waitcnt_vmcnt null, 0
+        s_endpgm
