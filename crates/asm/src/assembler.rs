@@ -2345,9 +2345,9 @@ impl Asm {
                 }
                 self.reg_usage
                     .record(self.target.gen, section, start, &encoded.regs);
-                if self.waits.is_some() {
+                if let (Some(row), true) = (encoded.row, self.waits.is_some()) {
                     let first_word = (!unresolved).then(|| encoded.words[0]);
-                    self.follow_waits(ctx, instr, range, section, first_word, &encoded.regs);
+                    self.follow_waits(ctx, row, range, section, first_word, &encoded.regs);
                 }
             }
             Err(errors) => {
@@ -2382,36 +2382,45 @@ impl Asm {
     fn follow_waits(
         &mut self,
         ctx: &Ctx,
-        instr: &ast::Instruction,
+        row: &'static gcn_isa::table::Instruction,
         range: TextRange,
         section: usize,
         first_word: Option<u32>,
         regs: &[encode::RegUse],
     ) {
-        let Some(row) = instr
-            .mnemonic_token()
-            .and_then(|t| encode::row_of(t.text(), self.target.gen))
-        else {
-            return;
-        };
-        let at = ctx.loc(range.start());
-        let end = ctx.loc(range.end());
-        let len = if end.file == at.file {
-            end.offset.saturating_sub(at.offset)
-        } else {
-            0
+        let place = || {
+            let at = ctx.loc(range.start());
+            let end = ctx.loc(range.end());
+            let len = if end.file == at.file {
+                end.offset.saturating_sub(at.offset)
+            } else {
+                0
+            };
+            (at, len)
         };
         let gen = self.target.gen;
         let Some(waits) = self.waits.as_mut() else {
             return;
         };
-        let found = waits.instruction(gen, section, row, first_word, regs, at, len);
+        let found = waits.instruction(gen, section, row, first_word, regs, place);
+        if found.is_empty() {
+            return;
+        }
+        if !waits.keeps_more() {
+            waits.more += found.len();
+            return;
+        }
+        let (at, len) = place();
         for f in found {
+            if !waits.keeps_more() {
+                waits.more += 1;
+                continue;
+            }
             let diagnostic = Diagnostic {
                 severity: Severity::Warning,
                 location: Some(at),
                 len,
-                message: f.message,
+                message: f.message(gen),
                 origin: ctx.origin.to_vec(),
                 suggestions: Vec::new(),
                 suggestion_at: None,
@@ -2420,7 +2429,7 @@ impl Asm {
                 diagnostic,
                 load: f.load,
                 load_len: f.load_len,
-                wait: f.wait,
+                wait: f.wait(),
             });
         }
     }

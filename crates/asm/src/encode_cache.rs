@@ -26,6 +26,7 @@ struct Entry {
     _node: GreenNode,
     words: Words,
     regs: RegUses,
+    row: Option<&'static gcn_isa::table::Instruction>,
     /// The last assembly that used it.
     used: u64,
 }
@@ -91,6 +92,7 @@ impl EncodeCache {
             fixups: Vec::new(),
             regs: entry.regs.clone(),
             warnings: Vec::new(),
+            row: entry.row,
         })
     }
 
@@ -108,6 +110,7 @@ impl EncodeCache {
             _node: green,
             words: encoded.words.clone(),
             regs: encoded.regs.clone(),
+            row: encoded.row,
             used: self.generation,
         };
         self.entries.insert(Self::key(node), entry);

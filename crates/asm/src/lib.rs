@@ -141,8 +141,10 @@ pub struct Assembly {
     /// The expansion [`Options::expand`] asked for.
     pub expansion: Option<expansion::Expansion>,
     /// The registers used while a load may still write them, if
-    /// [`Options::check_waits`] asked.
+    /// [`Options::check_waits`] asked: the first [`waits::MAX_HAZARDS`], and how many
+    /// more there were.
     pub wait_hazards: Vec<waits::WaitHazard>,
+    pub more_wait_hazards: usize,
 }
 
 impl Assembly {
@@ -460,6 +462,7 @@ fn finish(mut asm: Asm) -> Assembly {
         index: asm.index,
         has_output: asm.format_fixed,
         expansion: asm.expansion.map(expansion::Recorder::finish),
+        more_wait_hazards: asm.waits.as_ref().map_or(0, |w| w.more),
         wait_hazards: asm.waits.map(|w| w.hazards).unwrap_or_default(),
     }
 }

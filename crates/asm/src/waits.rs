@@ -22,12 +22,14 @@
 //! returns (AMD's compiler reuses an address register as the destination of a load
 //! before the next access so): such reads are not reported.
 //!
+//! A counter holds so many operations (`vmcnt` 15 before GCN 1.4, 63 after; `lgkmcnt`
+//! 31, 15 from GCN 1.2, 63 on GCN 1.5): a wave that would count one more waits, so the
+//! oldest of a full counter is taken as done.
+//!
 //! An unconditional branch or the end of the program ends the straight line: nothing
 //! is in flight after it (code there is reached by a jump, from paths not followed). A
 //! label keeps what the line before it left in flight. So a loop's back edge and the
 //! paths that join at a label are not followed: a hazard there is missed, never made up.
-
-use std::collections::HashMap;
 
 use gcn_isa::encode::{RegFile, RegRange, RegUse};
 use gcn_isa::table::{Encoding, Instruction};
@@ -68,7 +70,7 @@ enum Queue {
 struct InFlight {
     queue: Queue,
     /// The registers it writes (none for a store).
-    writes: Vec<RegRange>,
+    writes: smallvec::SmallVec<[RegRange; 2]>,
     mnemonic: &'static str,
     at: Location,
     len: u32,
@@ -91,31 +93,71 @@ impl Wait {
     };
 }
 
-/// A use found: the register (as the instruction names it, within the load's) and the
-/// load.
+/// A use found: the register (those of the use the load writes), whether the use
+/// writes it, the load and the wait that retires it. Put in words only when kept.
 #[derive(Debug, Clone)]
 pub(crate) struct Found {
-    pub message: String,
+    register: RegRange,
+    write: bool,
+    mnemonic: &'static str,
     pub load: Location,
     pub load_len: u32,
-    pub wait: String,
+    /// The load's queue and how many operations of the queues it waits with came after.
+    queue: Queue,
+    later: usize,
+}
+
+impl Found {
+    /// The least `s_waitcnt` that retires the load.
+    pub(crate) fn wait(&self) -> String {
+        let later = self.later;
+        match self.queue {
+            Queue::Vm | Queue::Flat => format!("s_waitcnt vmcnt({later})"),
+            Queue::VmStore => format!("s_waitcnt_vscnt null, {later}"),
+            Queue::LgkmOrdered => format!("s_waitcnt lgkmcnt({later})"),
+            Queue::LgkmAnyOrder => "s_waitcnt lgkmcnt(0)".to_string(),
+        }
+    }
+
+    pub(crate) fn message(&self, gen: Generation) -> String {
+        let register = register_text(gen, self.register);
+        let (load, wait) = (self.mnemonic, self.wait());
+        if self.write {
+            format!(
+                "`{register}` is written while the `{load}` that loads it may still be in flight, so the load may overwrite it afterwards (wait with `{wait}` first)"
+            )
+        } else {
+            format!(
+                "`{register}` is read while the `{load}` that loads it may still be in flight, so it may read the old value (to read the loaded one, wait with `{wait}` first)"
+            )
+        }
+    }
 }
 
 /// The queues of every code section, as the assembler goes.
 #[derive(Debug, Default)]
 pub(crate) struct Waits {
-    by_section: HashMap<usize, Vec<InFlight>>,
+    /// By section index.
+    by_section: Vec<Line>,
+    /// The first [`MAX_HAZARDS`] found.
     pub hazards: Vec<WaitHazard>,
+    /// How many more there were.
+    pub more: usize,
 }
 
-/// More operations than any counter holds: the oldest are done by then.
-const MAX_IN_FLIGHT: usize = 64;
+/// At most this many are kept: a source with more (generated, or never meant to run)
+/// gets nothing from thousands of warnings but a slow editor.
+pub const MAX_HAZARDS: usize = 100;
 
 impl Waits {
-    /// Follows an instruction of `section` (at `at`, `len` bytes of source) that
-    /// encoded to `first_word` (`None` while an operand waits for a symbol) and uses
-    /// `regs`; returns the uses of registers a load in flight writes.
-    #[allow(clippy::too_many_arguments)]
+    /// Whether a hazard found now is kept (else only counted: [`MAX_HAZARDS`]).
+    pub(crate) fn keeps_more(&self) -> bool {
+        self.hazards.len() < MAX_HAZARDS
+    }
+
+    /// Follows an instruction of `section` (whose place, and length in bytes of source,
+    /// `place` gives) that encoded to `first_word` (`None` while an operand waits for a
+    /// symbol) and uses `regs`; returns the uses of registers a load in flight writes.
     pub(crate) fn instruction(
         &mut self,
         gen: Generation,
@@ -123,32 +165,92 @@ impl Waits {
         row: &'static Instruction,
         first_word: Option<u32>,
         regs: &[RegUse],
-        at: Location,
-        len: u32,
+        place: impl Fn() -> (Location, u32),
     ) -> Vec<Found> {
-        let queue = self.by_section.entry(section).or_default();
+        if self.by_section.len() <= section {
+            self.by_section.resize_with(section + 1, Line::default);
+        }
+        let line = &mut self.by_section[section];
         if let Some(wait) = wait_of(gen, row, first_word) {
-            retire(queue, wait);
+            line.retire(wait);
             return Vec::new();
         }
         let kind = queue_of(gen, row, regs);
-        let found = uses_in_flight(gen, queue, regs, kind);
+        let mut found = Vec::new();
+        if regs.iter().any(|r| line.written.meets(r.range)) {
+            found = line.uses_in_flight(regs, kind);
+        }
         if let Some(kind) = kind {
-            if queue.len() == MAX_IN_FLIGHT {
-                queue.remove(0);
-            }
-            queue.push(InFlight {
+            let (at, len) = place();
+            line.make_room(gen, kind);
+            let op = InFlight {
                 queue: kind,
                 writes: regs.iter().filter(|r| r.write).map(|r| r.range).collect(),
                 mnemonic: row.mnemonic,
                 at,
                 len,
-            });
+            };
+            line.written.add(&op.writes);
+            line.queue.push(op);
         }
         if ends_straight_line(row.mnemonic) {
-            queue.clear();
+            line.queue.clear();
+            line.written = Written::default();
         }
         found
+    }
+}
+
+/// The operations in flight in one code section, and the registers they write.
+#[derive(Debug, Default)]
+struct Line {
+    queue: Vec<InFlight>,
+    written: Written,
+}
+
+/// How many operations in flight write each register: most instructions use none of
+/// them, which this tells without a look at the queue.
+#[derive(Debug, Clone)]
+struct Written {
+    /// SGPR codes 0..128 (loads write no higher code), then VGPRs 0..256.
+    counts: [u8; 384],
+}
+
+impl Default for Written {
+    fn default() -> Written {
+        Written { counts: [0; 384] }
+    }
+}
+
+impl Written {
+    fn slots(r: RegRange) -> std::ops::Range<usize> {
+        let (base, limit) = match r.file {
+            RegFile::Sgpr => (0, 128),
+            RegFile::Vgpr => (128, 256),
+        };
+        let first = usize::from(r.first).min(limit);
+        let end = (usize::from(r.first) + usize::from(r.count)).min(limit);
+        base + first..base + end
+    }
+
+    fn add(&mut self, writes: &[RegRange]) {
+        for &r in writes {
+            for n in Self::slots(r) {
+                self.counts[n] = self.counts[n].saturating_add(1);
+            }
+        }
+    }
+
+    fn remove(&mut self, writes: &[RegRange]) {
+        for &r in writes {
+            for n in Self::slots(r) {
+                self.counts[n] = self.counts[n].saturating_sub(1);
+            }
+        }
+    }
+
+    fn meets(&self, r: RegRange) -> bool {
+        Self::slots(r).any(|n| self.counts[n] > 0)
     }
 }
 
@@ -235,95 +337,159 @@ fn wait_of(gen: Generation, row: &Instruction, first_word: Option<u32>) -> Optio
     Some(wait)
 }
 
-/// Takes out of `queue` what `wait` guarantees done.
-fn retire(queue: &mut Vec<InFlight>, wait: Wait) {
-    let done: Vec<bool> = (0..queue.len())
-        .map(|i| {
-            let later = |of: &[Queue]| {
-                queue[i + 1..]
-                    .iter()
-                    .filter(|op| of.contains(&op.queue))
-                    .count() as u32
-            };
-            match queue[i].queue {
-                Queue::Vm => later(&[Queue::Vm, Queue::Flat]) >= wait.vm,
-                Queue::VmStore => later(&[Queue::VmStore]) >= wait.vs,
-                Queue::LgkmOrdered => later(&[Queue::LgkmOrdered]) >= wait.lgkm,
-                Queue::LgkmAnyOrder => wait.lgkm == 0,
-                Queue::Flat => later(&[Queue::Vm, Queue::Flat]) >= wait.vm || wait.lgkm == 0,
-            }
-        })
-        .collect();
-    let mut done = done.into_iter();
-    queue.retain(|_| !done.next().unwrap_or(false));
+/// The most operations a counter holds on `gen`: a wave that would count one more
+/// waits until one is done.
+fn capacity(gen: Generation, counter: Counter) -> usize {
+    use Generation::*;
+    match (counter, gen) {
+        (Counter::Vm, Gcn1_0 | Gcn1_1 | Gcn1_2) => 15,
+        (Counter::Vm | Counter::Vs, _) => 63,
+        (Counter::Lgkm, Gcn1_0 | Gcn1_1) => 31,
+        (Counter::Lgkm, Gcn1_2 | Gcn1_4 | Gcn1_4_1) => 15,
+        (Counter::Lgkm, _) => 63,
+    }
 }
 
-/// The uses among `regs` (of an instruction of `reader`'s queue) of registers a load
-/// in `queue` writes. Each such load is reported once: its registers are forgotten (so
-/// their later uses are not reported again), while it still counts in its queue until a
-/// wait retires it. A vector memory instruction reads its registers before an earlier
-/// vector memory load can return (they go in order): its reads are not reported.
-fn uses_in_flight(
-    gen: Generation,
-    queue: &mut [InFlight],
-    regs: &[RegUse],
-    reader: Option<Queue>,
-) -> Vec<Found> {
-    let vector = |q: Option<Queue>| matches!(q, Some(Queue::Vm | Queue::VmStore | Queue::Flat));
-    let mut found = Vec::new();
-    for i in 0..queue.len() {
-        let reads_in_order = vector(reader) && vector(Some(queue[i].queue));
-        let hit = regs
-            .iter()
-            .filter(|u| u.write || !reads_in_order)
-            .find_map(|u| {
-                queue[i]
-                    .writes
-                    .iter()
-                    .find_map(|w| overlap(*w, u.range))
-                    .map(|r| (r, u.write))
-            });
-        let Some((register, write)) = hit else {
-            continue;
-        };
-        let wait = wait_for(queue, i);
-        queue[i].writes.clear();
-        let op = &queue[i];
-        let register = register_text(gen, register);
-        let message = if write {
-            format!(
-                "`{register}` is written while the `{}` that loads it may still be in flight, so the load may overwrite it afterwards (wait with `{wait}` first)",
-                op.mnemonic
-            )
-        } else {
-            format!(
-                "`{register}` is read while the `{}` that loads it may still be in flight, so it may read the old value (to read the loaded one, wait with `{wait}` first)",
-                op.mnemonic
-            )
-        };
-        found.push(Found {
-            message,
-            load: op.at,
-            load_len: op.len,
-            wait,
+/// The hardware's counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counter {
+    Vm,
+    Vs,
+    Lgkm,
+}
+
+impl Queue {
+    fn counts_in(self, counter: Counter) -> bool {
+        match counter {
+            Counter::Vm => matches!(self, Queue::Vm | Queue::Flat),
+            Counter::Vs => self == Queue::VmStore,
+            Counter::Lgkm => matches!(self, Queue::LgkmOrdered | Queue::LgkmAnyOrder | Queue::Flat),
+        }
+    }
+}
+
+impl Line {
+    /// Before an operation of `kind` joins: for each counter it counts in that is
+    /// full, the oldest operation of that counter is taken as done (the wave waited
+    /// for one; for those that return in any order, which one is not known: the oldest
+    /// is taken, so that nothing is reported that may be done).
+    fn make_room(&mut self, gen: Generation, kind: Queue) {
+        for counter in [Counter::Vm, Counter::Vs, Counter::Lgkm] {
+            if !kind.counts_in(counter) {
+                continue;
+            }
+            let counted = self
+                .queue
+                .iter()
+                .filter(|op| op.queue.counts_in(counter))
+                .count();
+            if counted < capacity(gen, counter) {
+                continue;
+            }
+            if let Some(oldest) = self.queue.iter().position(|op| op.queue.counts_in(counter)) {
+                let op = self.queue.remove(oldest);
+                self.written.remove(&op.writes);
+            }
+        }
+    }
+
+    /// Takes out of the queue what `wait` guarantees done.
+    fn retire(&mut self, wait: Wait) {
+        let done = retired(&self.queue, wait);
+        let mut done = done.into_iter();
+        let written = &mut self.written;
+        self.queue.retain(|op| {
+            let gone = done.next().unwrap_or(false);
+            if gone {
+                written.remove(&op.writes);
+            }
+            !gone
         });
     }
-    found
 }
 
-/// The least `s_waitcnt` that retires `queue[i]`.
-fn wait_for(queue: &[InFlight], i: usize) -> String {
-    let later = |of: &[Queue]| {
-        queue[i + 1..]
+/// Which operations of `queue` `wait` guarantees done.
+fn retired(queue: &[InFlight], wait: Wait) -> Vec<bool> {
+    // From the newest back, counting the operations that came after each one.
+    let (mut vm, mut vs, mut lgkm) = (0u32, 0u32, 0u32);
+    let mut done = vec![false; queue.len()];
+    for (i, op) in queue.iter().enumerate().rev() {
+        done[i] = match op.queue {
+            Queue::Vm => vm >= wait.vm,
+            Queue::VmStore => vs >= wait.vs,
+            Queue::LgkmOrdered => lgkm >= wait.lgkm,
+            Queue::LgkmAnyOrder => wait.lgkm == 0,
+            Queue::Flat => vm >= wait.vm || wait.lgkm == 0,
+        };
+        match op.queue {
+            Queue::Vm | Queue::Flat => vm += 1,
+            Queue::VmStore => vs += 1,
+            Queue::LgkmOrdered => lgkm += 1,
+            Queue::LgkmAnyOrder => {}
+        }
+    }
+    done
+}
+
+impl Line {
+    /// The uses among `regs` (of an instruction of `reader`'s queue) of registers a
+    /// load in flight writes. Each such load is reported once: its registers are
+    /// forgotten (so their later uses are not reported again), while it still counts in
+    /// its queue until a wait retires it. A vector memory instruction reads its
+    /// registers before an earlier vector memory load can return (they go in order):
+    /// its reads are not reported.
+    fn uses_in_flight(&mut self, regs: &[RegUse], reader: Option<Queue>) -> Vec<Found> {
+        let Line { queue, written } = self;
+        let vector = |q: Option<Queue>| matches!(q, Some(Queue::Vm | Queue::VmStore | Queue::Flat));
+        // Only the uses of registers some operation in flight writes.
+        let uses: smallvec::SmallVec<[RegUse; 4]> = regs
             .iter()
-            .filter(|op| of.contains(&op.queue))
-            .count()
-    };
-    match queue[i].queue {
-        Queue::Vm | Queue::Flat => format!("s_waitcnt vmcnt({})", later(&[Queue::Vm, Queue::Flat])),
-        Queue::VmStore => format!("s_waitcnt_vscnt null, {}", later(&[Queue::VmStore])),
-        Queue::LgkmOrdered => format!("s_waitcnt lgkmcnt({})", later(&[Queue::LgkmOrdered])),
-        Queue::LgkmAnyOrder => "s_waitcnt lgkmcnt(0)".to_string(),
+            .filter(|u| written.meets(u.range))
+            .copied()
+            .collect();
+        let mut found = Vec::new();
+        for i in 0..queue.len() {
+            if queue[i].writes.is_empty() {
+                continue;
+            }
+            let reads_in_order = vector(reader) && vector(Some(queue[i].queue));
+            let hit = uses
+                .iter()
+                .filter(|u| u.write || !reads_in_order)
+                .find_map(|u| {
+                    queue[i]
+                        .writes
+                        .iter()
+                        .find_map(|w| overlap(*w, u.range))
+                        .map(|r| (r, u.write))
+                });
+            let Some((register, write)) = hit else {
+                continue;
+            };
+            written.remove(&queue[i].writes);
+            queue[i].writes.clear();
+            let op = &queue[i];
+            let counted: &[Queue] = match op.queue {
+                Queue::Vm | Queue::Flat => &[Queue::Vm, Queue::Flat],
+                Queue::VmStore => &[Queue::VmStore],
+                Queue::LgkmOrdered => &[Queue::LgkmOrdered],
+                Queue::LgkmAnyOrder => &[],
+            };
+            let later = queue[i + 1..]
+                .iter()
+                .filter(|later| counted.contains(&later.queue))
+                .count();
+            found.push(Found {
+                register,
+                write,
+                mnemonic: op.mnemonic,
+                load: op.at,
+                load_len: op.len,
+                queue: op.queue,
+                later,
+            });
+        }
+        found
     }
 }
 

@@ -228,12 +228,18 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     let names = SymbolIndex::new(&assembly);
     let kernels = kernel_usage(&assembly, &names, &input.path);
     diagnostics.extend(crate::reg_usage::count_warnings(&kernels, &input.parse));
-    diagnostics.extend(
-        assembly
-            .wait_hazards
-            .iter()
-            .map(|h| wait_warning(&assembly, &input.text, h)),
-    );
+    let mut waits: Vec<Diagnostic> = assembly
+        .wait_hazards
+        .iter()
+        .map(|h| wait_warning(&assembly, &input.text, h))
+        .collect();
+    if let Some(last) = waits.last_mut().filter(|_| assembly.more_wait_hazards > 0) {
+        last.message.push_str(&format!(
+            " ({} more such uses in this source are not shown)",
+            assembly.more_wait_hazards
+        ));
+    }
+    diagnostics.extend(waits);
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let diagnostics = merge_repeated(diagnostics, &input.path);
     let included = (1..assembly.sources.len())
@@ -570,6 +576,28 @@ mod tests {
     #[test]
     fn wait_snapshots() {
         check_dir_files("waitcnt", render_waits);
+    }
+
+    #[test]
+    fn at_most_a_hundred_waits_are_shown() {
+        let text: String = (0..105)
+            .map(|_| "s_load_dword s4, s[0:1], 0\ns_add_u32 s5, s4, 1\n")
+            .collect();
+        let path = PathBuf::from("/nonexistent/many.s");
+        let analysis = analyse_case(&path, &format!("# args: -b rawcode -g Tonga\n{text}"));
+        let waits: Vec<_> = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Some(crate::diagnostics::MISSING_WAITCNT))
+            .collect();
+        assert_eq!(waits.len(), gcn_asm::waits::MAX_HAZARDS);
+        assert!(
+            waits[99]
+                .message
+                .ends_with("(5 more such uses in this source are not shown)"),
+            "{}",
+            waits[99].message
+        );
     }
 
     #[test]

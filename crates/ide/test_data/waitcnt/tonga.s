@@ -68,3 +68,23 @@ WAIT = 0
         buffer_load_dword v10, v0, s[8:11], 0 offen
         buffer_store_dword v1, v10, s[8:11], 0 offen
         s_waitcnt vmcnt(0)
+# vmcnt holds 15 on GCN 1.2: the 16th load waits for the first.
+        buffer_load_dword v21, v0, s[8:11], 0 offen offset:4
+        buffer_load_dword v22, v0, s[8:11], 0 offen offset:8
+        buffer_load_dword v23, v0, s[8:11], 0 offen offset:12
+        buffer_load_dword v24, v0, s[8:11], 0 offen offset:16
+        buffer_load_dword v25, v0, s[8:11], 0 offen offset:20
+        buffer_load_dword v26, v0, s[8:11], 0 offen offset:24
+        buffer_load_dword v27, v0, s[8:11], 0 offen offset:28
+        buffer_load_dword v28, v0, s[8:11], 0 offen offset:32
+        buffer_load_dword v29, v0, s[8:11], 0 offen offset:36
+        buffer_load_dword v30, v0, s[8:11], 0 offen offset:40
+        buffer_load_dword v31, v0, s[8:11], 0 offen offset:44
+        buffer_load_dword v32, v0, s[8:11], 0 offen offset:48
+        buffer_load_dword v33, v0, s[8:11], 0 offen offset:52
+        buffer_load_dword v34, v0, s[8:11], 0 offen offset:56
+        buffer_load_dword v35, v0, s[8:11], 0 offen offset:60
+        buffer_load_dword v36, v0, s[8:11], 0 offen offset:64
+        v_mov_b32 v40, v21
+        v_mov_b32 v40, v22
+        s_waitcnt vmcnt(0)

@@ -194,6 +194,8 @@ pub struct Encoded {
     /// What clrxasm warns about while it encodes (a value truncated to its field, a
     /// modifier given twice, …): the instruction is still encoded.
     pub warnings: Vec<EncodeWarning>,
+    /// The table row the encoder used.
+    pub row: Option<&'static crate::table::Instruction>,
 }
 
 /// An instruction's words: 1 or 2, and a literal.

@@ -1381,6 +1381,7 @@ impl<'a> Cx<'a> {
             fixups: self.fixups,
             regs: self.regs,
             warnings: self.warnings,
+            row: None,
         }
     }
 

@@ -66,7 +66,12 @@ pub(super) fn dispatch(
     };
     if is_vector(row.encoding) {
         let result = vector::encode(target, instr, &green, mrange, row, suffix, resolver);
-        return result.map_err(|errors| with_syntax(errors, row, base));
+        return result
+            .map(|encoded| Encoded {
+                row: Some(row),
+                ..encoded
+            })
+            .map_err(|errors| with_syntax(errors, row, base));
     }
     let first = row;
     let scalar = is_scalar(first.encoding);
@@ -89,7 +94,10 @@ pub(super) fn dispatch(
         memory::encode(&mut cx, first, instr, &green)
     };
     match result {
-        Ok(words) => Ok(cx.finish(words)),
+        Ok(words) => Ok(Encoded {
+            row: Some(first),
+            ..cx.finish(words)
+        }),
         Err(e) => Err(with_syntax(vec![e], first, base)),
     }
 }

@@ -43,7 +43,9 @@ mod tests {
 
     #[test]
     fn checks_are_on_unless_turned_off() {
-        let on = parse(&json!({ "gcn": { "args": ["-g", "Tonga"] } })).unwrap().unwrap();
+        let on = parse(&json!({ "gcn": { "args": ["-g", "Tonga"] } }))
+            .unwrap()
+            .unwrap();
         assert!(on.checks.waitcnt);
         let off = parse(&json!({ "gcn": { "checks": { "waitcnt": false } } }))
             .unwrap()

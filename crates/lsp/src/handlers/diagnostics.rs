@@ -64,15 +64,17 @@ pub(crate) fn shown(
     }
 }
 
-/// `diags`, of `document`, in LSP terms; the other files their related places name are
-/// read as `analysis` read them.
+/// `diags`, of `document` (at `uri`), in LSP terms; the places in the document itself
+/// are converted on its rope, those in other files as `analysis` read them.
 fn to_lsp(
+    uri: &Url,
     document: &Document,
     diags: &[gcn_ide::Diagnostic],
     analysis: &Analysis,
     encoding: PositionEncoding,
 ) -> Vec<Diagnostic> {
-    let mut indexes: HashMap<&Path, Option<LineIndex>> = HashMap::new();
+    let path = document_path(uri);
+    let mut places = convert::Locations::new(uri, &document.rope, &path, analysis, encoding);
     diags
         .iter()
         .map(|d| {
@@ -81,18 +83,8 @@ fn to_lsp(
                 .related
                 .iter()
                 .filter_map(|r| {
-                    let index = indexes.entry(&r.file).or_insert_with(|| {
-                        match analysis.file_text(&r.file) {
-                            Some(text) => Some(LineIndex::new(text)),
-                            None => gcn_ide::read_source(&r.file)
-                                .ok()
-                                .map(|t| LineIndex::new(&t)),
-                        }
-                    });
-                    let (start, end) = index.as_ref()?.range(r.range, encoding);
-                    let uri = Url::from_file_path(&r.file).ok()?;
                     Some(lsp::DiagnosticRelatedInformation {
-                        location: lsp::Location::new(uri, convert::lsp_range(start, end)),
+                        location: places.location(&r.file, r.range)?,
                         message: r.message.clone(),
                     })
                 })
@@ -125,6 +117,7 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
         };
         let shown = shown(&state, &uri, &document, analysis.clone());
         let diagnostics = to_lsp(
+            &uri,
             &document,
             shown.diagnostics(),
             shown.analysis(),
@@ -265,6 +258,7 @@ async fn publish_included(
             continue;
         }
         let diagnostics = to_lsp(
+            &included,
             &document,
             &analysis.diagnostics_in(path),
             analysis,
