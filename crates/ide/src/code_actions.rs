@@ -43,7 +43,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::test_util::{analyse_case, check_dir_files, cursors, range_text};
+    use crate::test_util::{analyse_case, check_dir_files, cursors, line_of, range_text};
 
     /// Each `$0` of a case: the fixes there, and the text with each applied.
     fn render(path: &Path, marked: &str) -> String {
@@ -77,9 +77,6 @@ mod tests {
     }
 
     /// The one-based line of `offset`.
-    fn line_of(text: &str, offset: gcn_syntax::TextSize) -> usize {
-        text[..usize::from(offset)].matches('\n').count() + 1
-    }
 
     #[test]
     fn code_actions() {

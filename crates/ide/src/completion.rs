@@ -390,7 +390,7 @@ mod tests {
         let parse = gcn_syntax::parse(&text);
         let mut out = String::new();
         for offset in offsets {
-            let line = text[..usize::from(offset)].matches('\n').count() + 1;
+            let line = crate::test_util::line_of(&text, offset);
             let c = completions(
                 &parse,
                 &FileIndex::new(&parse),

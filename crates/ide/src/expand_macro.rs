@@ -101,7 +101,7 @@ mod tests {
         let analysis = analyse_case(path, &text);
         let mut out = String::new();
         for offset in offsets {
-            let line = text[..usize::from(offset)].matches('\n').count() + 1;
+            let line = crate::test_util::line_of(&text, offset);
             match expand_macro(&analysis, path, offset) {
                 None => writeln!(out, "== line {line}: none").unwrap(),
                 Some(e) => {

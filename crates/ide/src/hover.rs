@@ -888,7 +888,7 @@ mod tests {
     ) {
         let index = FileIndex::new(parse);
         for &offset in offsets {
-            let line = text[..usize::from(offset)].matches('\n').count() + 1;
+            let line = crate::test_util::line_of(text, offset);
             match hover(parse, &index, offset, default, program) {
                 Some(h) => writeln!(
                     out,

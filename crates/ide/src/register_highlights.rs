@@ -216,7 +216,7 @@ mod tests {
         let index = FileIndex::new(&parse);
         let mut out = String::new();
         for offset in offsets {
-            let line = text[..usize::from(offset)].matches('\n').count() + 1;
+            let line = crate::test_util::line_of(&text, offset);
             match register_highlights(&parse, &index, offset, Generation::Gcn1_2) {
                 None => writeln!(out, "== line {line}: none").unwrap(),
                 Some(found) => {

@@ -152,7 +152,7 @@ mod tests {
         let parse = gcn_syntax::parse(&text);
         let mut out = String::new();
         for offset in offsets {
-            let line = text[..usize::from(offset)].matches('\n').count() + 1;
+            let line = crate::test_util::line_of(&text, offset);
             match signature_help(&parse, &FileIndex::new(&parse), offset, Generation::Gcn1_2) {
                 None => writeln!(out, "== line {line}: none").unwrap(),
                 Some(help) => {

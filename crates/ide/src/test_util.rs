@@ -88,6 +88,11 @@ pub(crate) fn range_text(text: &str, range: TextRange) -> String {
     out
 }
 
+/// The line (from 1) of `offset` in `text`.
+pub(crate) fn line_of(text: &str, offset: gcn_syntax::TextSize) -> usize {
+    text[..usize::from(offset)].matches('\n').count() + 1
+}
+
 /// The text without its `$0` cursor markers, and the offsets where they were.
 pub(crate) fn cursors(marked: &str) -> (String, Vec<gcn_syntax::TextSize>) {
     let mut text = String::new();

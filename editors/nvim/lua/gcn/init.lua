@@ -296,6 +296,26 @@ function M.registers()
   end)
 end
 
+-- `lines` in the read-only scratch buffer `name` (made once), shown in a split beside
+-- unless a window already shows it. A scratch buffer (buftype nofile) gets no server.
+local function show_read_only(name, lines, filetype, bufhidden)
+  local view = vim.fn.bufnr(name)
+  if view == -1 then
+    view = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(view, name)
+  end
+  vim.bo[view].modifiable = true
+  vim.api.nvim_buf_set_lines(view, 0, -1, false, lines)
+  vim.bo[view].modifiable = false
+  vim.bo[view].buftype = 'nofile'
+  vim.bo[view].bufhidden = bufhidden
+  vim.bo[view].filetype = filetype
+  if vim.fn.bufwinid(view) == -1 then
+    vim.cmd('vsplit')
+    vim.api.nvim_win_set_buf(0, view)
+  end
+end
+
 function M.syntax_tree()
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client(bufnr)
@@ -309,21 +329,7 @@ function M.syntax_tree()
         return notify('gcn/syntaxTree failed: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
       end
       local text = type(result) == 'string' and result or vim.inspect(result)
-      local tree = vim.fn.bufnr(name)
-      if tree == -1 then
-        tree = vim.api.nvim_create_buf(false, true)
-        vim.api.nvim_buf_set_name(tree, name)
-      end
-      vim.bo[tree].modifiable = true
-      vim.api.nvim_buf_set_lines(tree, 0, -1, false, vim.split(text, '\n', { trimempty = true }))
-      vim.bo[tree].modifiable = false
-      vim.bo[tree].buftype = 'nofile'
-      vim.bo[tree].bufhidden = 'hide'
-      vim.bo[tree].filetype = 'gcntree'
-      if vim.fn.bufwinid(tree) == -1 then
-        vim.cmd('vsplit')
-        vim.api.nvim_win_set_buf(0, tree)
-      end
+      show_read_only(name, vim.split(text, '\n', { trimempty = true }), 'gcntree', 'hide')
     end)
   end, bufnr)
 end
@@ -350,22 +356,7 @@ function M.expand_macro()
       local source = vim.api.nvim_buf_get_name(bufnr)
       local lines = { ('# %s (%s:%d) expands to:'):format(call, vim.fn.fnamemodify(source, ':t'), line + 1) }
       vim.list_extend(lines, vim.split(result.text, '\n', { trimempty = true }))
-      local name = ('gcn-expansion://%s:%d'):format(source, line + 1)
-      local view = vim.fn.bufnr(name)
-      if view == -1 then
-        view = vim.api.nvim_create_buf(false, true)
-        vim.api.nvim_buf_set_name(view, name)
-      end
-      vim.bo[view].modifiable = true
-      vim.api.nvim_buf_set_lines(view, 0, -1, false, lines)
-      vim.bo[view].modifiable = false
-      vim.bo[view].buftype = 'nofile'
-      vim.bo[view].bufhidden = 'wipe'
-      vim.bo[view].filetype = 'clrx'
-      if vim.fn.bufwinid(view) == -1 then
-        vim.cmd('vsplit')
-        vim.api.nvim_win_set_buf(0, view)
-      end
+      show_read_only(('gcn-expansion://%s:%d'):format(source, line + 1), lines, 'clrx', 'wipe')
     end)
   end, bufnr)
 end
