@@ -2316,7 +2316,6 @@ impl Asm {
                 }
                 // The fixups' expressions are bound before the words are emitted: `.` in
                 // them is the start of the instruction.
-                let unresolved = !encoded.fixups.is_empty();
                 let fixups: Vec<(Option<Ir>, encode::Fixup)> = if encoded.fixups.is_empty() {
                     Vec::new()
                 } else {
@@ -2346,8 +2345,7 @@ impl Asm {
                 self.reg_usage
                     .record(self.target.gen, section, start, &encoded.regs);
                 if let (Some(row), true) = (encoded.row, self.waits.is_some()) {
-                    let first_word = (!unresolved).then(|| encoded.words[0]);
-                    self.follow_waits(ctx, row, range, section, first_word, &encoded.regs);
+                    self.follow_waits(ctx, row, range, section, start, &encoded.regs);
                 }
             }
             Err(errors) => {
@@ -2377,61 +2375,30 @@ impl Asm {
         }
     }
 
-    /// Follows the loads in flight through an instruction that assembled
-    /// ([`crate::waits`]), and keeps the uses it finds of registers they write.
+    /// Records an instruction that assembled for the check of loads in flight
+    /// ([`crate::waits`]), made once the program is whole.
     fn follow_waits(
         &mut self,
         ctx: &Ctx,
         row: &'static gcn_isa::table::Instruction,
         range: TextRange,
         section: usize,
-        first_word: Option<u32>,
+        offset: usize,
         regs: &[encode::RegUse],
     ) {
-        let place = || {
-            let at = ctx.loc(range.start());
-            let end = ctx.loc(range.end());
-            let len = if end.file == at.file {
-                end.offset.saturating_sub(at.offset)
-            } else {
-                0
-            };
-            (at, len)
-        };
-        let gen = self.target.gen;
         let Some(waits) = self.waits.as_mut() else {
             return;
         };
-        let found = waits.instruction(gen, section, row, first_word, regs, place);
-        if found.is_empty() {
-            return;
-        }
-        if !waits.keeps_more() {
-            waits.more += found.len();
-            return;
-        }
-        let (at, len) = place();
-        for f in found {
-            if !waits.keeps_more() {
-                waits.more += 1;
-                continue;
-            }
-            let diagnostic = Diagnostic {
-                severity: Severity::Warning,
-                location: Some(at),
-                len,
-                message: f.message(gen),
-                origin: ctx.origin.to_vec(),
-                suggestions: Vec::new(),
-                suggestion_at: None,
-            };
-            waits.hazards.push(crate::waits::WaitHazard {
-                diagnostic,
-                load: f.load,
-                load_len: f.load_len,
-                wait: f.wait(),
-            });
-        }
+        let at = ctx.loc(range.start());
+        let end = ctx.loc(range.end());
+        let len = if end.file == at.file {
+            end.offset.saturating_sub(at.offset)
+        } else {
+            0
+        };
+        let origin = ctx.origin.clone();
+        let place = crate::waits::Place { at, len, origin };
+        waits.instruction(section, offset, row, regs, place);
     }
 
     /// Records the register symbols an instruction's operands name (`x`, `x[1:2]`) as

@@ -444,6 +444,14 @@ fn finish(mut asm: Asm) -> Assembly {
             }
         })
         .collect();
+    // A cancelled assembly's result is thrown away: its waits are not followed.
+    let waits = match asm.waits.take().filter(|_| !asm.cancelled) {
+        Some(waits) => {
+            let contents: Vec<&[u8]> = asm.layout.sections.iter().map(|s| &s.content[..]).collect();
+            waits.finish(asm.target.gen, &contents)
+        }
+        None => waits::Findings::default(),
+    };
     Assembly {
         config: format_ops::finish_config(&asm),
         kernels: asm.layout.kernels.iter().map(|k| k.name.clone()).collect(),
@@ -462,7 +470,7 @@ fn finish(mut asm: Asm) -> Assembly {
         index: asm.index,
         has_output: asm.format_fixed,
         expansion: asm.expansion.map(expansion::Recorder::finish),
-        more_wait_hazards: asm.waits.as_ref().map_or(0, |w| w.more),
-        wait_hazards: asm.waits.map(|w| w.hazards).unwrap_or_default(),
+        more_wait_hazards: waits.more,
+        wait_hazards: waits.hazards,
     }
 }

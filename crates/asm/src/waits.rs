@@ -3,11 +3,12 @@
 //! [`crate::Options::check_waits`]); the reference assembler has none, so `gcnasm`
 //! never reports it.
 //!
-//! The instructions of each code section are followed in the order they are written.
-//! Every memory instruction joins the queue of the counter it counts in; a later
-//! `s_waitcnt` retires what it guarantees done; an instruction that reads or writes a
-//! register a queued load writes is reported (once per load). What the counters
-//! guarantee:
+//! The instructions of each code section are followed along every path the program can
+//! take: to the next instruction, and through branches to their targets, loops and
+//! joins included. Every memory instruction joins the queue of the counter it counts
+//! in; a later `s_waitcnt` retires what it guarantees done; an instruction that reads or
+//! writes a register a queued load writes on some path to it is reported (once per load
+//! and path). What the counters guarantee:
 //!
 //! - vector memory (MUBUF, MTBUF, MIMG, global and scratch) returns in order: after
 //!   `vmcnt(N)` all but the last N are done. From GCN 1.5 stores count in `vscnt`;
@@ -18,24 +19,33 @@
 //!   covers the vector memory operations (what AMD's compiler relies on for global
 //!   memory) or after `lgkmcnt(0)`.
 //!
-//! A vector memory instruction reads its operands before an earlier vector memory load
-//! returns (AMD's compiler reuses an address register as the destination of a load
-//! before the next access so): such reads are not reported.
+//! A memory instruction reads its operands when it issues, before an earlier load can
+//! return. Two such reads are not reported: a vector memory instruction's after a
+//! vector memory load (AMD's compiler reuses an address register as the destination of
+//! a load before the next access so), and any memory instruction's of registers the
+//! load itself read (`s_load_dword s1, s[0:1], 0` then `s_load_dword s2, s[0:1], 4`,
+//! as CLRX's sample kernels do: both loads mean the old address).
 //!
 //! A counter holds so many operations (`vmcnt` 15 before GCN 1.4, 63 after; `lgkmcnt`
 //! 31, 15 from GCN 1.2, 63 on GCN 1.5): a wave that would count one more waits, so the
 //! oldest of a full counter is taken as done.
 //!
-//! An unconditional branch or the end of the program ends the straight line: nothing
-//! is in flight after it (code there is reached by a jump, from paths not followed). A
-//! label keeps what the line before it left in flight. So a loop's back edge and the
-//! paths that join at a label are not followed: a hazard there is missed, never made up.
+//! Where paths join (a label a branch goes to, a loop's start), an operation is in
+//! flight if it is on one of them, with the fewest operations after it of all (so the
+//! wait suggested holds on every path). A branch's target and a wait's counts are
+//! read from the finished section, so labels and counts defined further on are known.
+//! Code that no branch or fall-through is known to reach (after `s_endpgm`, reached by
+//! `s_setpc_b64` or as another kernel's entry) starts with nothing in flight: a hazard
+//! on a path not followed is missed, never made up. So is one the check has no time
+//! for: the states at the joins grow from nothing until they settle, bounded in size
+//! ([`MAX_OPS`]) and in work ([`FOLLOW_BUDGET`]) for a program tangled enough to need
+//! more, and what they hold when stopped is in flight still.
 
 use gcn_isa::encode::{RegFile, RegRange, RegUse};
 use gcn_isa::table::{Encoding, Instruction};
 use gcn_isa::Generation;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Origin};
 use crate::source::Location;
 
 /// A register used while a load that writes it may still be in flight.
@@ -65,17 +75,6 @@ enum Queue {
     Flat,
 }
 
-/// A memory operation that may still be in flight.
-#[derive(Debug, Clone)]
-struct InFlight {
-    queue: Queue,
-    /// The registers it writes (none for a store).
-    writes: smallvec::SmallVec<[RegRange; 2]>,
-    mnemonic: &'static str,
-    at: Location,
-    len: u32,
-}
-
 /// What an `s_waitcnt` asks of each counter: at most this many left in flight
 /// (`u32::MAX`: no wait on that counter).
 #[derive(Debug, Clone, Copy)]
@@ -96,20 +95,20 @@ impl Wait {
 /// A use found: the register (those of the use the load writes), whether the use
 /// writes it, the load and the wait that retires it. Put in words only when kept.
 #[derive(Debug, Clone)]
-pub(crate) struct Found {
+struct Found {
     register: RegRange,
     write: bool,
-    mnemonic: &'static str,
-    pub load: Location,
-    pub load_len: u32,
-    /// The load's queue and how many operations of the queues it waits with came after.
+    /// The step of the load.
+    load: usize,
+    /// The load's queue and how many operations of the queues it waits with came after
+    /// (on the path with fewest).
     queue: Queue,
-    later: usize,
+    later: u8,
 }
 
 impl Found {
     /// The least `s_waitcnt` that retires the load.
-    pub(crate) fn wait(&self) -> String {
+    fn wait(&self) -> String {
         let later = self.later;
         match self.queue {
             Queue::Vm | Queue::Flat => format!("s_waitcnt vmcnt({later})"),
@@ -119,9 +118,9 @@ impl Found {
         }
     }
 
-    pub(crate) fn message(&self, gen: Generation) -> String {
+    fn message(&self, gen: Generation, load: &str) -> String {
         let register = register_text(gen, self.register);
-        let (load, wait) = (self.mnemonic, self.wait());
+        let wait = self.wait();
         if self.write {
             format!(
                 "`{register}` is written while the `{load}` that loads it may still be in flight, so the load may overwrite it afterwards (wait with `{wait}` first)"
@@ -134,82 +133,473 @@ impl Found {
     }
 }
 
-/// The queues of every code section, as the assembler goes.
-#[derive(Debug, Default)]
+/// The instructions of every section, recorded as the assembler goes, then followed
+/// along their branches once the program is whole ([`Waits::finish`]): a branch's
+/// target and an `s_waitcnt`'s counts are read from the final bytes, so a label or a
+/// count defined later is known.
+#[derive(Default)]
 pub(crate) struct Waits {
     /// By section index.
-    by_section: Vec<Line>,
-    /// The first [`MAX_HAZARDS`] found.
-    pub hazards: Vec<WaitHazard>,
-    /// How many more there were.
-    pub more: usize,
+    by_section: Vec<Program>,
+}
+
+impl std::fmt::Debug for Waits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let steps: usize = self.by_section.iter().map(|p| p.steps.len()).sum();
+        write!(f, "Waits {{ {steps} instructions }}")
+    }
 }
 
 /// At most this many are kept: a source with more (generated, or never meant to run)
 /// gets nothing from thousands of warnings but a slow editor.
 pub const MAX_HAZARDS: usize = 100;
 
-impl Waits {
-    /// Whether a hazard found now is kept (else only counted: [`MAX_HAZARDS`]).
-    pub(crate) fn keeps_more(&self) -> bool {
-        self.hazards.len() < MAX_HAZARDS
+/// The instructions of one section, in the order they were assembled.
+#[derive(Default)]
+struct Program {
+    steps: Vec<Step>,
+    /// The register uses of all steps, one after another.
+    uses: Vec<RegUse>,
+}
+
+/// An instruction: where it is in its section and in the source, what it is and uses.
+struct Step {
+    offset: usize,
+    row: &'static Instruction,
+    /// Its slice of [`Program::uses`].
+    uses: std::ops::Range<u32>,
+    at: Location,
+    len: u32,
+    origin: Origin,
+}
+
+impl Program {
+    fn uses(&self, step: usize) -> &[RegUse] {
+        let range = &self.steps[step].uses;
+        &self.uses[range.start as usize..range.end as usize]
     }
 
-    /// Follows an instruction of `section` (whose place, and length in bytes of source,
-    /// `place` gives) that encoded to `first_word` (`None` while an operand waits for a
-    /// symbol) and uses `regs`; returns the uses of registers a load in flight writes.
+    /// Whether `step` reads some of `range`.
+    fn reads(&self, step: usize, range: RegRange) -> bool {
+        self.uses(step)
+            .iter()
+            .any(|u| !u.write && overlap(u.range, range).is_some())
+    }
+
+    /// The registers `step` writes.
+    fn writes(&self, step: usize) -> impl Iterator<Item = RegRange> + '_ {
+        self.uses(step).iter().filter(|u| u.write).map(|u| u.range)
+    }
+}
+
+/// Where an instruction is in the source: its place, length and macro chain.
+pub(crate) struct Place {
+    pub at: Location,
+    pub len: u32,
+    pub origin: Origin,
+}
+
+/// What the check found: the first [`MAX_HAZARDS`] hazards, and how many more.
+#[derive(Default)]
+pub(crate) struct Findings {
+    pub hazards: Vec<WaitHazard>,
+    pub more: usize,
+}
+
+impl Waits {
+    /// Records an instruction of `section` assembled at `offset`, which uses `regs`.
     pub(crate) fn instruction(
         &mut self,
-        gen: Generation,
         section: usize,
+        offset: usize,
         row: &'static Instruction,
-        first_word: Option<u32>,
         regs: &[RegUse],
-        place: impl Fn() -> (Location, u32),
-    ) -> Vec<Found> {
+        place: Place,
+    ) {
         if self.by_section.len() <= section {
-            self.by_section.resize_with(section + 1, Line::default);
+            self.by_section.resize_with(section + 1, Program::default);
         }
-        let line = &mut self.by_section[section];
-        if let Some(wait) = wait_of(gen, row, first_word) {
-            line.retire(wait);
-            return Vec::new();
-        }
-        let kind = queue_of(gen, row, regs);
-        let mut found = Vec::new();
-        if regs.iter().any(|r| line.written.meets(r.range)) {
-            found = line.uses_in_flight(regs, kind);
-        }
-        if let Some(kind) = kind {
-            let (at, len) = place();
-            line.make_room(gen, kind);
-            let op = InFlight {
-                queue: kind,
-                writes: regs.iter().filter(|r| r.write).map(|r| r.range).collect(),
-                mnemonic: row.mnemonic,
-                at,
-                len,
+        let program = &mut self.by_section[section];
+        let first = program.uses.len() as u32;
+        program.uses.extend_from_slice(regs);
+        program.steps.push(Step {
+            offset,
+            row,
+            uses: first..program.uses.len() as u32,
+            at: place.at,
+            len: place.len,
+            origin: place.origin,
+        });
+    }
+
+    /// Follows every section's instructions along their branches, with `contents` the
+    /// sections' final bytes.
+    pub(crate) fn finish(self, gen: Generation, contents: &[&[u8]]) -> Findings {
+        let mut findings = Findings {
+            hazards: Vec::new(),
+            more: 0,
+        };
+        for (section, program) in self.by_section.iter().enumerate() {
+            let content = contents.get(section).copied().unwrap_or_default();
+            let code = Code {
+                gen,
+                program,
+                content,
+                limits: limits(),
             };
-            line.written.add(&op.writes);
-            line.queue.push(op);
+            code.check(&mut findings);
         }
-        if ends_straight_line(row.mnemonic) {
-            line.queue.clear();
-            line.written = Written::default();
-        }
-        found
+        findings
     }
 }
 
-/// The operations in flight in one code section, and the registers they write.
-#[derive(Debug, Default)]
-struct Line {
-    queue: Vec<InFlight>,
-    written: Written,
+/// A section's instructions with its bytes, on a generation.
+struct Code<'a> {
+    gen: Generation,
+    program: &'a Program,
+    content: &'a [u8],
+    limits: Limits,
 }
 
-/// How many operations in flight write each register: most instructions use none of
-/// them, which this tells without a look at the queue.
+/// Where control goes after an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    /// To the next instruction.
+    Next,
+    /// To the instruction at this offset (an unconditional branch).
+    Jump(i64),
+    /// To the next instruction or the one at this offset.
+    Branch(i64),
+    /// Nowhere known: the end of the program, a jump through a register.
+    End,
+}
+
+/// A run of instructions entered only at its first and left only after its last.
+#[derive(Debug)]
+struct Block {
+    steps: std::ops::Range<usize>,
+    next: smallvec::SmallVec<[usize; 2]>,
+}
+
+/// How much following (instructions times operations in flight) the states may take to
+/// settle. They grow from nothing towards what they settle to, so where a program
+/// tangled enough to need more stops them early, what they hold then is in flight
+/// still: hazards are missed, never made up. A program as an editor holds one needs a
+/// small part of it.
+const FOLLOW_BUDGET: usize = 10_000_000;
+
+/// The most operations a state keeps: one path holds at most what the counters hold
+/// (under 200), the paths that join at a point may bring many more. Those with most
+/// operations after them are dropped first (missed, never made up).
+const MAX_OPS: usize = 256;
+
+/// How far the check goes: [`FOLLOW_BUDGET`] and [`MAX_OPS`] (a test tries others).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    budget: usize,
+    max_ops: usize,
+}
+
+const LIMITS: Limits = Limits {
+    budget: FOLLOW_BUDGET,
+    max_ops: MAX_OPS,
+};
+
+#[cfg(test)]
+thread_local! {
+    static TEST_LIMITS: std::cell::Cell<Limits> = const { std::cell::Cell::new(LIMITS) };
+}
+
+fn limits() -> Limits {
+    #[cfg(test)]
+    return TEST_LIMITS.get();
+    #[cfg(not(test))]
+    LIMITS
+}
+
+impl Code<'_> {
+    /// The first word of `step`, as the finished section holds it.
+    fn first_word(&self, step: usize) -> Option<u32> {
+        let offset = self.program.steps[step].offset;
+        let bytes = self.content.get(offset..offset + 4)?;
+        Some(u32::from_le_bytes(bytes.try_into().ok()?))
+    }
+
+    fn flow(&self, step: usize) -> Flow {
+        let row = self.program.steps[step].row;
+        let mnemonic = row.mnemonic;
+        let branch = row.encoding == Encoding::Sopp
+            && (mnemonic == "s_branch" || mnemonic.starts_with("s_cbranch_"));
+        if branch {
+            let Some(word) = self.first_word(step) else {
+                return Flow::Next;
+            };
+            let after = self.program.steps[step].offset as i64 + 4;
+            let target = after + i64::from(word as u16 as i16) * 4;
+            return if mnemonic == "s_branch" {
+                Flow::Jump(target)
+            } else {
+                Flow::Branch(target)
+            };
+        }
+        match mnemonic {
+            "s_setpc_b64"
+            | "s_rfe_b64"
+            | "s_endpgm"
+            | "s_endpgm_saved"
+            | "s_endpgm_ordered_ps_done" => Flow::End,
+            _ => Flow::Next,
+        }
+    }
+
+    /// The instruction at `offset`, if one starts there.
+    fn step_at(&self, offset: i64, by_offset: &[(usize, usize)]) -> Option<usize> {
+        let offset = usize::try_from(offset).ok()?;
+        let found = by_offset.binary_search_by_key(&offset, |&(o, _)| o).ok()?;
+        Some(by_offset[found].1)
+    }
+
+    /// The blocks, cut at every branch and every branch's target.
+    fn blocks(&self) -> Vec<Block> {
+        let steps = self.program.steps.len();
+        let flows: Vec<Flow> = (0..steps).map(|i| self.flow(i)).collect();
+        let mut by_offset: Vec<(usize, usize)> = Vec::new();
+        if flows
+            .iter()
+            .any(|f| matches!(f, Flow::Jump(_) | Flow::Branch(_)))
+        {
+            by_offset = self
+                .program
+                .steps
+                .iter()
+                .map(|s| s.offset)
+                .zip(0..)
+                .collect();
+            // The first instruction at an offset (one assembled over another by `.org`
+            // is not followed as a target).
+            by_offset.sort_by_key(|&(offset, _)| offset);
+            by_offset.dedup_by_key(|&mut (offset, _)| offset);
+        }
+        let target = |flow: Flow| match flow {
+            Flow::Jump(t) | Flow::Branch(t) => self.step_at(t, &by_offset),
+            _ => None,
+        };
+        let mut starts = vec![false; steps + 1];
+        starts[0] = true;
+        starts[steps] = true;
+        for (i, &flow) in flows.iter().enumerate() {
+            if flow != Flow::Next {
+                starts[i + 1] = true;
+            }
+            if let Some(t) = target(flow) {
+                starts[t] = true;
+            }
+        }
+        let firsts: Vec<usize> = (0..steps).filter(|&i| starts[i]).collect();
+        let block_of = |step: usize| firsts.partition_point(|&first| first <= step) - 1;
+        let mut blocks = Vec::with_capacity(firsts.len());
+        for (b, &first) in firsts.iter().enumerate() {
+            let end = firsts.get(b + 1).copied().unwrap_or(steps);
+            let last = flows[end - 1];
+            let mut next = smallvec::SmallVec::new();
+            if matches!(last, Flow::Next | Flow::Branch(_)) && end < steps {
+                next.push(b + 1);
+            }
+            if let Some(t) = target(last) {
+                next.push(block_of(t));
+            }
+            blocks.push(Block {
+                steps: first..end,
+                next,
+            });
+        }
+        blocks
+    }
+
+    /// Finds the hazards of the section: the states at the blocks' starts are grown
+    /// until they settle (a block no branch or fall-through reaches starts with nothing
+    /// in flight: it is reached by a jump not followed), then each block is followed
+    /// once more from its state, reporting.
+    fn check(&self, findings: &mut Findings) {
+        if self.program.steps.is_empty() {
+            return;
+        }
+        let blocks = self.blocks();
+        let mut reached = vec![false; blocks.len()];
+        for block in &blocks {
+            for &n in &block.next {
+                reached[n] = true;
+            }
+        }
+        let mut states: Vec<Option<State>> =
+            reached.iter().map(|&r| (!r).then(State::default)).collect();
+        // The lowest block first: a loop's start is followed again before what comes
+        // after the loop, so states settle in few visits.
+        let mut work = std::collections::BinaryHeap::new();
+        let mut queued = vec![false; blocks.len()];
+        for (b, state) in states.iter().enumerate() {
+            if state.is_some() {
+                queued[b] = true;
+                work.push(std::cmp::Reverse(b));
+            }
+        }
+        let mut budget = self.limits.budget;
+        let mut unreached = 0;
+        'settle: loop {
+            while let Some(std::cmp::Reverse(b)) = work.pop() {
+                queued[b] = false;
+                let block = &blocks[b];
+                // A block that leads nowhere is followed only to report.
+                let Some(state) = states[b].as_ref().filter(|_| !block.next.is_empty()) else {
+                    continue;
+                };
+                let cost = block.steps.len() * (state.ops.len() + 1);
+                let Some(left) = budget.checked_sub(cost) else {
+                    break 'settle;
+                };
+                budget = left;
+                let mut state = state.clone();
+                self.follow(block.steps.clone(), &mut state, &mut |_, _| {});
+                for &n in &block.next {
+                    if merge(&mut states[n], &state, self.limits.max_ops) && !queued[n] {
+                        queued[n] = true;
+                        work.push(std::cmp::Reverse(n));
+                    }
+                }
+            }
+            // A loop that nothing enters: from nothing in flight, as any unreached code.
+            while states.get(unreached).is_some_and(Option::is_some) {
+                unreached += 1;
+            }
+            if unreached == states.len() {
+                break;
+            }
+            states[unreached] = Some(State::default());
+            queued[unreached] = true;
+            work.push(std::cmp::Reverse(unreached));
+        }
+        for (block, state) in blocks.iter().zip(states) {
+            let mut state = state.unwrap_or_default();
+            self.follow(block.steps.clone(), &mut state, &mut |step, found| {
+                self.report(step, found, findings)
+            });
+        }
+    }
+
+    /// Puts a use found at `step` in words, if fewer than [`MAX_HAZARDS`] are kept.
+    fn report(&self, step: usize, found: Found, findings: &mut Findings) {
+        if findings.hazards.len() >= MAX_HAZARDS {
+            findings.more += 1;
+            return;
+        }
+        let at = &self.program.steps[step];
+        let load = &self.program.steps[found.load];
+        let diagnostic = Diagnostic {
+            severity: crate::diag::Severity::Warning,
+            location: Some(at.at),
+            len: at.len,
+            message: found.message(self.gen, load.row.mnemonic),
+            origin: at.origin.to_vec(),
+            suggestions: Vec::new(),
+            suggestion_at: None,
+        };
+        findings.hazards.push(WaitHazard {
+            diagnostic,
+            load: load.at,
+            load_len: load.len,
+            wait: found.wait(),
+        });
+    }
+}
+
+/// The operations that may be in flight at a point of the program, by the instruction
+/// that issued them: on some path to the point, each is in flight with at least
+/// `later` operations after it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct State {
+    /// Sorted by step.
+    ops: Vec<Op>,
+}
+
+/// Keeps at most `max_ops` operations: those with fewest operations after them.
+fn trim(ops: &mut Vec<Op>, max_ops: usize) {
+    if ops.len() <= max_ops {
+        return;
+    }
+    let after = |op: &Op| match op.queue {
+        Queue::Vm | Queue::Flat => op.later.vm,
+        Queue::VmStore => op.later.vs,
+        Queue::LgkmOrdered | Queue::LgkmAnyOrder => op.later.lgkm,
+    };
+    ops.select_nth_unstable_by_key(max_ops, |op| (after(op), op.step));
+    ops.truncate(max_ops);
+    ops.sort_unstable_by_key(|op| op.step);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Op {
+    step: usize,
+    queue: Queue,
+    later: Later,
+    /// Whether a use of the registers it writes is still reported (it writes some,
+    /// and none of them was reported on some path here).
+    watched: bool,
+    /// The first registers it writes, and whether it writes others.
+    write: RegRange,
+    more_writes: bool,
+}
+
+/// How many operations came after one, in the counts that retire it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Later {
+    /// Counting in `vmcnt` (vector memory and FLAT).
+    vm: u8,
+    /// Counting in `vscnt`.
+    vs: u8,
+    /// LDS and GDS.
+    ds: u8,
+    /// Counting in `lgkmcnt`.
+    lgkm: u8,
+}
+
+/// Merges `from` into the state at a block's start; whether that grew.
+fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
+    let Some(into) = into else {
+        *into = Some(from.clone());
+        return true;
+    };
+    let mut merged = Vec::with_capacity(into.ops.len().max(from.ops.len()));
+    let (mut a, mut b) = (into.ops.iter().peekable(), from.ops.iter().peekable());
+    loop {
+        let op = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.step == y.step => {
+                let (x, y) = (a.next().unwrap(), b.next().unwrap());
+                Op {
+                    watched: x.watched || y.watched,
+                    later: Later {
+                        vm: x.later.vm.min(y.later.vm),
+                        vs: x.later.vs.min(y.later.vs),
+                        ds: x.later.ds.min(y.later.ds),
+                        lgkm: x.later.lgkm.min(y.later.lgkm),
+                    },
+                    ..*x
+                }
+            }
+            (Some(x), Some(y)) if x.step < y.step => *a.next().unwrap(),
+            (Some(_), Some(_)) => *b.next().unwrap(),
+            (Some(_), None) => *a.next().unwrap(),
+            (None, Some(_)) => *b.next().unwrap(),
+            (None, None) => break,
+        };
+        merged.push(op);
+    }
+    trim(&mut merged, max_ops);
+    let grew = merged != into.ops;
+    into.ops = merged;
+    grew
+}
+/// How many watched operations in flight write each register: most instructions use
+/// none of them, which this tells without a look at the operations.
 #[derive(Debug, Clone)]
 struct Written {
     /// SGPR codes 0..128 (loads write no higher code), then VGPRs 0..256.
@@ -233,16 +623,16 @@ impl Written {
         base + first..base + end
     }
 
-    fn add(&mut self, writes: &[RegRange]) {
-        for &r in writes {
+    fn add(&mut self, writes: impl Iterator<Item = RegRange>) {
+        for r in writes {
             for n in Self::slots(r) {
                 self.counts[n] = self.counts[n].saturating_add(1);
             }
         }
     }
 
-    fn remove(&mut self, writes: &[RegRange]) {
-        for &r in writes {
+    fn remove(&mut self, writes: impl Iterator<Item = RegRange>) {
+        for r in writes {
             for n in Self::slots(r) {
                 self.counts[n] = self.counts[n].saturating_sub(1);
             }
@@ -368,78 +758,107 @@ impl Queue {
     }
 }
 
-impl Line {
-    /// Before an operation of `kind` joins: for each counter it counts in that is
-    /// full, the oldest operation of that counter is taken as done (the wave waited
-    /// for one; for those that return in any order, which one is not known: the oldest
-    /// is taken, so that nothing is reported that may be done).
-    fn make_room(&mut self, gen: Generation, kind: Queue) {
-        for counter in [Counter::Vm, Counter::Vs, Counter::Lgkm] {
-            if !kind.counts_in(counter) {
+impl Code<'_> {
+    /// The registers `op` writes: the first is kept in it (most write one range), to
+    /// be told without a look at the program.
+    fn writes<'a>(&'a self, op: &Op) -> impl Iterator<Item = RegRange> + 'a {
+        let more = op.more_writes.then(|| self.program.writes(op.step).skip(1));
+        std::iter::once(op.write).chain(more.into_iter().flatten())
+    }
+
+    /// Follows the instructions `steps` from `state`, giving each use found (with the
+    /// instruction it is at) to `found`.
+    fn follow(
+        &self,
+        steps: std::ops::Range<usize>,
+        state: &mut State,
+        found: &mut dyn FnMut(usize, Found),
+    ) {
+        let mut written = Written::default();
+        for op in state.ops.iter().filter(|op| op.watched) {
+            written.add(self.writes(op));
+        }
+        for step in steps {
+            let row = self.program.steps[step].row;
+            let regs = self.program.uses(step);
+            if let Some(wait) = wait_of(self.gen, row, self.first_word(step)) {
+                self.retire(state, &mut written, |op| wait.retires(op));
                 continue;
             }
-            let counted = self
-                .queue
-                .iter()
-                .filter(|op| op.queue.counts_in(counter))
-                .count();
-            if counted < capacity(gen, counter) {
-                continue;
+            let kind = queue_of(self.gen, row, regs);
+            if regs.iter().any(|r| written.meets(r.range)) {
+                self.uses_in_flight(state, &mut written, regs, kind, &mut |f| found(step, f));
             }
-            if let Some(oldest) = self.queue.iter().position(|op| op.queue.counts_in(counter)) {
-                let op = self.queue.remove(oldest);
-                self.written.remove(&op.writes);
+            if let Some(kind) = kind {
+                self.issue(state, &mut written, step, kind);
             }
         }
     }
 
-    /// Takes out of the queue what `wait` guarantees done.
-    fn retire(&mut self, wait: Wait) {
-        let done = retired(&self.queue, wait);
-        let mut done = done.into_iter();
-        let written = &mut self.written;
-        self.queue.retain(|op| {
-            let gone = done.next().unwrap_or(false);
-            if gone {
-                written.remove(&op.writes);
+    /// Takes out of `state` the operations `done` says are done.
+    fn retire(&self, state: &mut State, written: &mut Written, done: impl Fn(&Op) -> bool) {
+        state.ops.retain(|op| {
+            let gone = done(op);
+            if gone && op.watched {
+                written.remove(self.writes(op));
             }
             !gone
         });
     }
-}
 
-/// Which operations of `queue` `wait` guarantees done.
-fn retired(queue: &[InFlight], wait: Wait) -> Vec<bool> {
-    // From the newest back, counting the operations that came after each one.
-    let (mut vm, mut vs, mut lgkm) = (0u32, 0u32, 0u32);
-    let mut done = vec![false; queue.len()];
-    for (i, op) in queue.iter().enumerate().rev() {
-        done[i] = match op.queue {
-            Queue::Vm => vm >= wait.vm,
-            Queue::VmStore => vs >= wait.vs,
-            Queue::LgkmOrdered => lgkm >= wait.lgkm,
-            Queue::LgkmAnyOrder => wait.lgkm == 0,
-            Queue::Flat => vm >= wait.vm || wait.lgkm == 0,
+    /// `step` issues an operation of `kind`: it comes after those in flight, and one a
+    /// full counter cannot hold any more is done (the wave waited for it).
+    fn issue(&self, state: &mut State, written: &mut Written, step: usize, kind: Queue) {
+        for op in &mut state.ops {
+            op.later.count(kind);
+        }
+        let gen = self.gen;
+        self.retire(state, written, |op| op.overflows(gen));
+        let mut writes = self.program.writes(step);
+        let first = writes.next();
+        let op = Op {
+            step,
+            queue: kind,
+            later: Later::default(),
+            watched: first.is_some(),
+            write: first.unwrap_or(RegRange {
+                file: RegFile::Sgpr,
+                first: 0,
+                count: 0,
+            }),
+            more_writes: writes.next().is_some(),
         };
-        match op.queue {
-            Queue::Vm | Queue::Flat => vm += 1,
-            Queue::VmStore => vs += 1,
-            Queue::LgkmOrdered => lgkm += 1,
-            Queue::LgkmAnyOrder => {}
+        // The same instruction again (a loop): the new operation is the later one.
+        match state.ops.binary_search_by_key(&step, |op| op.step) {
+            Ok(at) => {
+                if state.ops[at].watched {
+                    written.remove(self.writes(&state.ops[at]));
+                }
+                state.ops[at] = op;
+            }
+            Err(at) => state.ops.insert(at, op),
+        }
+        if op.watched {
+            written.add(self.writes(&op));
         }
     }
-    done
-}
 
-impl Line {
-    /// The uses among `regs` (of an instruction of `reader`'s queue) of registers a
-    /// load in flight writes. Each such load is reported once: its registers are
-    /// forgotten (so their later uses are not reported again), while it still counts in
-    /// its queue until a wait retires it. A vector memory instruction reads its
-    /// registers before an earlier vector memory load can return (they go in order):
-    /// its reads are not reported.
-    fn uses_in_flight(&mut self, regs: &[RegUse], reader: Option<Queue>) -> Vec<Found> {
-        let Line { queue, written } = self;
+    /// The uses among `regs` (of an instruction of `reader`'s queue) of registers an
+    /// operation in flight writes. Each such operation is reported once: it is no
+    /// longer watched (so later uses of its registers are not reported again), while
+    /// it still counts in its queue until a wait retires it. A memory instruction's
+    /// reads are not reported when they read registers before the load can have
+    /// written them: all of a vector memory instruction's after a vector memory load
+    /// (they go in order), and any memory instruction's reads of the registers the
+    /// load itself read (an address used again, whose old value both want).
+    fn uses_in_flight(
+        &self,
+        state: &mut State,
+        written: &mut Written,
+        regs: &[RegUse],
+        reader: Option<Queue>,
+        found: &mut dyn FnMut(Found),
+    ) {
         let vector = |q: Option<Queue>| matches!(q, Some(Queue::Vm | Queue::VmStore | Queue::Flat));
         // Only the uses of registers some operation in flight writes.
         let uses: smallvec::SmallVec<[RegUse; 4]> = regs
@@ -447,49 +866,81 @@ impl Line {
             .filter(|u| written.meets(u.range))
             .copied()
             .collect();
-        let mut found = Vec::new();
-        for i in 0..queue.len() {
-            if queue[i].writes.is_empty() {
-                continue;
-            }
-            let reads_in_order = vector(reader) && vector(Some(queue[i].queue));
+        for op in state.ops.iter_mut().filter(|op| op.watched) {
+            let reads_in_order = vector(reader) && vector(Some(op.queue));
             let hit = uses
                 .iter()
                 .filter(|u| u.write || !reads_in_order)
                 .find_map(|u| {
-                    queue[i]
-                        .writes
-                        .iter()
-                        .find_map(|w| overlap(*w, u.range))
+                    self.writes(op)
+                        .find_map(|w| overlap(w, u.range))
+                        .filter(|&r| u.write || reader.is_none() || !self.program.reads(op.step, r))
                         .map(|r| (r, u.write))
                 });
             let Some((register, write)) = hit else {
                 continue;
             };
-            written.remove(&queue[i].writes);
-            queue[i].writes.clear();
-            let op = &queue[i];
-            let counted: &[Queue] = match op.queue {
-                Queue::Vm | Queue::Flat => &[Queue::Vm, Queue::Flat],
-                Queue::VmStore => &[Queue::VmStore],
-                Queue::LgkmOrdered => &[Queue::LgkmOrdered],
-                Queue::LgkmAnyOrder => &[],
+            op.watched = false;
+            written.remove(self.writes(op));
+            let later = match op.queue {
+                Queue::Vm | Queue::Flat => op.later.vm,
+                Queue::VmStore => op.later.vs,
+                Queue::LgkmOrdered => op.later.ds,
+                Queue::LgkmAnyOrder => 0,
             };
-            let later = queue[i + 1..]
-                .iter()
-                .filter(|later| counted.contains(&later.queue))
-                .count();
-            found.push(Found {
+            found(Found {
                 register,
                 write,
-                mnemonic: op.mnemonic,
-                load: op.at,
-                load_len: op.len,
+                load: op.step,
                 queue: op.queue,
                 later,
             });
         }
-        found
+    }
+}
+
+impl Later {
+    /// One more operation of `kind` came after.
+    fn count(&mut self, kind: Queue) {
+        let add = |n: &mut u8| *n = n.saturating_add(1);
+        if kind.counts_in(Counter::Vm) {
+            add(&mut self.vm);
+        }
+        if kind.counts_in(Counter::Vs) {
+            add(&mut self.vs);
+        }
+        if kind == Queue::LgkmOrdered {
+            add(&mut self.ds);
+        }
+        if kind.counts_in(Counter::Lgkm) {
+            add(&mut self.lgkm);
+        }
+    }
+}
+
+impl Op {
+    /// Whether a counter it counts in holds as many operations after it as it can.
+    fn overflows(&self, gen: Generation) -> bool {
+        let full = |counter, later: u8| usize::from(later) >= capacity(gen, counter);
+        let q = self.queue;
+        (q.counts_in(Counter::Vm) && full(Counter::Vm, self.later.vm))
+            || (q.counts_in(Counter::Vs) && full(Counter::Vs, self.later.vs))
+            || (q.counts_in(Counter::Lgkm) && full(Counter::Lgkm, self.later.lgkm))
+    }
+}
+
+impl Wait {
+    /// Whether the wait guarantees `op` done: in order, at most N operations after it
+    /// are left; in any order, only a wait for all.
+    fn retires(&self, op: &Op) -> bool {
+        let later = op.later;
+        match op.queue {
+            Queue::Vm => u32::from(later.vm) >= self.vm,
+            Queue::VmStore => u32::from(later.vs) >= self.vs,
+            Queue::LgkmOrdered => u32::from(later.ds) >= self.lgkm,
+            Queue::LgkmAnyOrder => self.lgkm == 0,
+            Queue::Flat => u32::from(later.vm) >= self.vm || self.lgkm == 0,
+        }
     }
 }
 
@@ -504,20 +955,6 @@ fn overlap(a: RegRange, b: RegRange) -> Option<RegRange> {
         first,
         count: end - first,
     })
-}
-
-/// Whether nothing after `mnemonic` runs on from it: an unconditional branch, a jump
-/// through a register, the end of the program.
-fn ends_straight_line(mnemonic: &str) -> bool {
-    matches!(
-        mnemonic,
-        "s_branch"
-            | "s_setpc_b64"
-            | "s_rfe_b64"
-            | "s_endpgm"
-            | "s_endpgm_saved"
-            | "s_endpgm_ordered_ps_done"
-    )
 }
 
 /// A register range as the source writes it: `v3`, `s[4:5]`, `vcc`, `exec_lo`, `m0`.
@@ -562,4 +999,105 @@ fn register_text(gen: Generation, r: RegRange) -> String {
         }
     }
     range("s", r.first, last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const LABELS: usize = 6;
+
+    /// One instruction of a random program: loads, uses, waits and branches among few
+    /// registers and labels, so that hazards, loops and joins are common.
+    fn instruction() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (2u8..8, 0u8..4).prop_map(|(s, o)| format!("s_load_dword s{s}, s[0:1], {o}")),
+            (1u8..6).prop_map(|v| format!("buffer_load_dword v{v}, v0, s[8:11], 0 offen")),
+            (1u8..6).prop_map(|v| format!("ds_read_b32 v{v}, v0")),
+            (2u8..8, 2u8..8).prop_map(|(a, b)| format!("s_add_u32 s{a}, s{b}, 1")),
+            (1u8..6, 1u8..6).prop_map(|(a, b)| format!("v_mov_b32 v{a}, v{b}")),
+            (0u8..3, 0u8..3).prop_map(|(v, l)| format!("s_waitcnt vmcnt({v}) lgkmcnt({l})")),
+            (0..LABELS).prop_map(|l| format!("s_cbranch_scc0 L{l}")),
+            (0..LABELS).prop_map(|l| format!("s_branch L{l}")),
+            Just("s_endpgm".to_string()),
+        ]
+    }
+
+    /// Instructions with each label put before the one at its place.
+    fn program() -> impl Strategy<Value = String> {
+        let lines = proptest::collection::vec(instruction(), 1..40);
+        let places = proptest::collection::vec(0usize..40, LABELS);
+        (lines, places).prop_map(|(lines, places)| {
+            let mut text = String::new();
+            for (i, line) in lines.iter().enumerate() {
+                for (l, _) in places.iter().enumerate().filter(|(_, &p)| p == i) {
+                    text.push_str(&format!("L{l}:\n"));
+                }
+                text.push_str(line);
+                text.push('\n');
+            }
+            for (l, _) in places.iter().enumerate().filter(|(_, &p)| p >= lines.len()) {
+                text.push_str(&format!("L{l}:\n"));
+            }
+            text
+        })
+    }
+
+    /// The hazards found (where the use is, where the load is) with `limits`.
+    fn hazards(text: &str, limits: Limits) -> Vec<(u32, u32)> {
+        let mut options = crate::Options::default();
+        options.check_waits = true;
+        options.format = crate::options::BinaryFormat::Rawcode;
+        options.device = gcn_isa::Device::from_name("tonga").unwrap();
+        options.device_given = true;
+        let text = text.to_string();
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || {
+                TEST_LIMITS.set(limits);
+                let input = crate::Input {
+                    name: "random.s".into(),
+                    text,
+                };
+                let assembly = crate::assemble_here(vec![input], options);
+                let errors: Vec<_> = assembly
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == crate::diag::Severity::Error)
+                    .collect();
+                assert!(errors.is_empty(), "{errors:?}");
+                let mut found: Vec<(u32, u32)> = assembly
+                    .wait_hazards
+                    .iter()
+                    .map(|h| (h.diagnostic.location.unwrap().offset, h.load.offset))
+                    .collect();
+                found.sort_unstable();
+                found
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Stopped early, the states are smaller than settled ones: what the check
+        /// finds then, it finds with all the room it needs; it never makes one up.
+        #[test]
+        fn stopped_early_it_misses_and_never_makes_up(text in program()) {
+            let all = hazards(&text, LIMITS);
+            for limits in [
+                Limits { budget: 0, max_ops: MAX_OPS },
+                Limits { budget: 30, max_ops: MAX_OPS },
+                Limits { budget: FOLLOW_BUDGET, max_ops: 1 },
+            ] {
+                let some = hazards(&text, limits);
+                for hazard in &some {
+                    prop_assert!(all.contains(hazard), "{hazard:?} with {limits:?} in\n{text}");
+                }
+            }
+        }
+    }
 }

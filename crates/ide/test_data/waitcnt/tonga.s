@@ -38,11 +38,15 @@
         s_load_dwordx2 s[12:13], s[0:1], 16
         s_load_dword s14, s[12:13], 0
         s_waitcnt lgkmcnt(0)
+# A load reading the address an earlier load read, and loads: both mean its old value.
+        s_load_dword s1, s[0:1], 0
+        s_load_dwordx2 s[2:3], s[0:1], 8
+        s_waitcnt lgkmcnt(0)
 # A conditional branch: the line goes on.
         s_load_dword s15, s[0:1], 0
         s_cbranch_scc0 skip
         s_add_u32 s6, s15, 1
-# An unconditional branch ends it: code after a label is reached from elsewhere.
+# A branch goes on at its target (more in control_flow.s).
         s_load_dword s16, s[0:1], 0
         s_branch skip
 skip:
