@@ -2345,7 +2345,8 @@ impl Asm {
                 self.reg_usage
                     .record(self.target.gen, section, start, &encoded.regs);
                 if let (Some(row), true) = (encoded.row, self.waits.is_some()) {
-                    self.follow_waits(ctx, row, range, section, start, &encoded.regs);
+                    let (words, regs) = (&encoded.words[..], &encoded.regs[..]);
+                    self.follow_waits(ctx, row, range, (section, start), words, regs);
                 }
             }
             Err(errors) => {
@@ -2382,10 +2383,11 @@ impl Asm {
         ctx: &Ctx,
         row: &'static gcn_isa::table::Instruction,
         range: TextRange,
-        section: usize,
-        offset: usize,
+        (section, offset): (usize, usize),
+        words: &[u32],
         regs: &[encode::RegUse],
     ) {
+        let gen = self.target.gen;
         let Some(waits) = self.waits.as_mut() else {
             return;
         };
@@ -2398,7 +2400,7 @@ impl Asm {
         };
         let origin = ctx.origin.clone();
         let place = crate::waits::Place { at, len, origin };
-        waits.instruction(section, offset, row, regs, place);
+        waits.instruction(gen, (section, offset), row, words, regs, place);
     }
 
     /// Records the register symbols an instruction's operands name (`x`, `x[1:2]`) as

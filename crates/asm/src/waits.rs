@@ -18,6 +18,10 @@
 //! - FLAT counts in both counters: it is taken as done when `vmcnt` covers it as it
 //!   covers the vector memory operations (what AMD's compiler relies on for global
 //!   memory) or after `lgkmcnt(0)`.
+//! - an export, and on GCN 1.0 a vector memory store or atomic, reads its data
+//!   registers after it issues, counted in order in `expcnt`: writing one of them before
+//!   the wait is reported (reading them is harmless). From GCN 1.1 a store reads its
+//!   data when it issues.
 //!
 //! A memory instruction reads its operands when it issues, before an earlier load can
 //! return. Two such reads are not reported: a vector memory instruction's after a
@@ -27,7 +31,7 @@
 //! as CLRX's sample kernels do: both loads mean the old address).
 //!
 //! A counter holds so many operations (`vmcnt` 15 before GCN 1.4, 63 after; `lgkmcnt`
-//! 31, 15 from GCN 1.2, 63 on GCN 1.5): a wave that would count one more waits, so the
+//! 31, 15 from GCN 1.2, 63 on GCN 1.5; `expcnt` 7): a wave that would count one more waits, so the
 //! oldest of a full counter is taken as done.
 //!
 //! Where paths join (a label a branch goes to, a loop's start), an operation is in
@@ -42,7 +46,7 @@
 //! more, and what they hold when stopped is in flight still.
 
 use gcn_isa::encode::{RegFile, RegRange, RegUse};
-use gcn_isa::table::{Encoding, Instruction};
+use gcn_isa::table::{Encoding, Flags, Instruction};
 use gcn_isa::Generation;
 
 use crate::diag::{Diagnostic, Origin};
@@ -53,9 +57,11 @@ use crate::source::Location;
 pub struct WaitHazard {
     /// A warning at the instruction that uses the register (with its origin chain).
     pub diagnostic: Diagnostic,
-    /// Where the load is, and its length.
+    /// Where the memory operation is (a load, or a store or export still reading the
+    /// register), its length, and what it is: `load`, `store`, `atomic` or `export`.
     pub load: Location,
     pub load_len: u32,
+    pub operation: &'static str,
     /// The `s_waitcnt` that makes the use safe, written before it.
     pub wait: String,
 }
@@ -73,6 +79,9 @@ enum Queue {
     LgkmAnyOrder,
     /// `vmcnt` (in order) and `lgkmcnt` (FLAT).
     Flat,
+    /// `expcnt`, in order: the data registers of an export, or of a GCN 1.0 store or
+    /// atomic, still to be read.
+    Exp,
 }
 
 /// What an `s_waitcnt` asks of each counter: at most this many left in flight
@@ -82,6 +91,7 @@ struct Wait {
     vm: u32,
     lgkm: u32,
     vs: u32,
+    exp: u32,
 }
 
 impl Wait {
@@ -89,6 +99,14 @@ impl Wait {
         vm: 0,
         lgkm: 0,
         vs: 0,
+        exp: 0,
+    };
+
+    const NONE: Wait = Wait {
+        vm: u32::MAX,
+        lgkm: u32::MAX,
+        vs: u32::MAX,
+        exp: u32::MAX,
     };
 }
 
@@ -98,6 +116,8 @@ impl Wait {
 struct Found {
     register: RegRange,
     write: bool,
+    /// The operation reads the register (a store's data), rather than loads it.
+    lock: bool,
     /// The step of the load.
     load: usize,
     /// The load's queue and how many operations of the queues it waits with came after
@@ -115,13 +135,18 @@ impl Found {
             Queue::VmStore => format!("s_waitcnt_vscnt null, {later}"),
             Queue::LgkmOrdered => format!("s_waitcnt lgkmcnt({later})"),
             Queue::LgkmAnyOrder => "s_waitcnt lgkmcnt(0)".to_string(),
+            Queue::Exp => format!("s_waitcnt expcnt({later})"),
         }
     }
 
     fn message(&self, gen: Generation, load: &str) -> String {
         let register = register_text(gen, self.register);
         let wait = self.wait();
-        if self.write {
+        if self.lock {
+            format!(
+                "`{register}` is written while the `{load}` that reads it may not have read it yet, so it may take the new value (wait with `{wait}` first)"
+            )
+        } else if self.write {
             format!(
                 "`{register}` is written while the `{load}` that loads it may still be in flight, so the load may overwrite it afterwards (wait with `{wait}` first)"
             )
@@ -160,14 +185,17 @@ struct Program {
     steps: Vec<Step>,
     /// The register uses of all steps, one after another.
     uses: Vec<RegUse>,
+    /// The registers each step reads after it is issued ([`locks_of`]), one after another.
+    locks: Vec<RegRange>,
 }
 
 /// An instruction: where it is in its section and in the source, what it is and uses.
 struct Step {
     offset: usize,
     row: &'static Instruction,
-    /// Its slice of [`Program::uses`].
+    /// Its slices of [`Program::uses`] and [`Program::locks`].
     uses: std::ops::Range<u32>,
+    locks: std::ops::Range<u32>,
     at: Location,
     len: u32,
     origin: Origin,
@@ -190,6 +218,26 @@ impl Program {
     fn writes(&self, step: usize) -> impl Iterator<Item = RegRange> + '_ {
         self.uses(step).iter().filter(|u| u.write).map(|u| u.range)
     }
+
+    /// The registers `step` reads after it is issued.
+    fn locks(&self, step: usize) -> &[RegRange] {
+        let range = &self.steps[step].locks;
+        &self.locks[range.start as usize..range.end as usize]
+    }
+
+    /// The registers an operation of `step` holds: those it writes, or with `lock`
+    /// those it reads after it is issued.
+    fn held(&self, step: usize, lock: bool) -> impl Iterator<Item = RegRange> + '_ {
+        let (writes, locks) = if lock {
+            (None, Some(self.locks(step).iter().copied()))
+        } else {
+            (Some(self.writes(step)), None)
+        };
+        writes
+            .into_iter()
+            .flatten()
+            .chain(locks.into_iter().flatten())
+    }
 }
 
 /// Where an instruction is in the source: its place, length and macro chain.
@@ -207,12 +255,14 @@ pub(crate) struct Findings {
 }
 
 impl Waits {
-    /// Records an instruction of `section` assembled at `offset`, which uses `regs`.
+    /// Records an instruction assembled in a section at an offset (to `words`, whose
+    /// register fields are final), which uses `regs`.
     pub(crate) fn instruction(
         &mut self,
-        section: usize,
-        offset: usize,
+        gen: Generation,
+        (section, offset): (usize, usize),
         row: &'static Instruction,
+        words: &[u32],
         regs: &[RegUse],
         place: Place,
     ) {
@@ -222,10 +272,13 @@ impl Waits {
         let program = &mut self.by_section[section];
         let first = program.uses.len() as u32;
         program.uses.extend_from_slice(regs);
+        let first_lock = program.locks.len() as u32;
+        program.locks.extend(locks_of(gen, row, words, regs));
         program.steps.push(Step {
             offset,
             row,
             uses: first..program.uses.len() as u32,
+            locks: first_lock..program.locks.len() as u32,
             at: place.at,
             len: place.len,
             origin: place.origin,
@@ -507,6 +560,7 @@ impl Code<'_> {
             diagnostic,
             load: load.at,
             load_len: load.len,
+            operation: operation_of(load.row),
             wait: found.wait(),
         });
     }
@@ -530,23 +584,35 @@ fn trim(ops: &mut Vec<Op>, max_ops: usize) {
         Queue::Vm | Queue::Flat => op.later.vm,
         Queue::VmStore => op.later.vs,
         Queue::LgkmOrdered | Queue::LgkmAnyOrder => op.later.lgkm,
+        Queue::Exp => op.later.exp,
     };
-    ops.select_nth_unstable_by_key(max_ops, |op| (after(op), op.step));
+    ops.select_nth_unstable_by_key(max_ops, |op| (after(op), op.key()));
     ops.truncate(max_ops);
-    ops.sort_unstable_by_key(|op| op.step);
+    ops.sort_unstable_by_key(Op::key);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Op {
     step: usize,
+    /// It reads registers after it is issued (the `expcnt` half of a store or export)
+    /// rather than writes them: a step may issue one of each.
+    lock: bool,
     queue: Queue,
     later: Later,
     /// Whether a use of the registers it writes is still reported (it writes some,
     /// and none of them was reported on some path here).
     watched: bool,
-    /// The first registers it writes, and whether it writes others.
-    write: RegRange,
-    more_writes: bool,
+    /// The first registers it holds (writes, or reads with `lock`), and whether it
+    /// holds others.
+    first_held: RegRange,
+    holds_more: bool,
+}
+
+impl Op {
+    /// Its place in a [`State`]'s order.
+    fn key(&self) -> (usize, bool) {
+        (self.step, self.lock)
+    }
 }
 
 /// How many operations came after one, in the counts that retire it.
@@ -560,6 +626,8 @@ struct Later {
     ds: u8,
     /// Counting in `lgkmcnt`.
     lgkm: u8,
+    /// Counting in `expcnt`.
+    exp: u8,
 }
 
 /// Merges `from` into the state at a block's start; whether that grew.
@@ -572,7 +640,7 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
     let (mut a, mut b) = (into.ops.iter().peekable(), from.ops.iter().peekable());
     loop {
         let op = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) if x.step == y.step => {
+            (Some(x), Some(y)) if x.key() == y.key() => {
                 let (x, y) = (a.next().unwrap(), b.next().unwrap());
                 Op {
                     watched: x.watched || y.watched,
@@ -581,11 +649,12 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
                         vs: x.later.vs.min(y.later.vs),
                         ds: x.later.ds.min(y.later.ds),
                         lgkm: x.later.lgkm.min(y.later.lgkm),
+                        exp: x.later.exp.min(y.later.exp),
                     },
                     ..*x
                 }
             }
-            (Some(x), Some(y)) if x.step < y.step => *a.next().unwrap(),
+            (Some(x), Some(y)) if x.key() < y.key() => *a.next().unwrap(),
             (Some(_), Some(_)) => *b.next().unwrap(),
             (Some(_), None) => *a.next().unwrap(),
             (None, Some(_)) => *b.next().unwrap(),
@@ -644,6 +713,47 @@ impl Written {
     }
 }
 
+/// The registers an instruction reads after it is issued, counted in `expcnt`: the
+/// sources of an export, and on GCN 1.0 the data of a vector memory store or atomic
+/// (its VDATA field, in the second word; later generations read it at issue).
+fn locks_of(
+    gen: Generation,
+    row: &Instruction,
+    words: &[u32],
+    regs: &[RegUse],
+) -> smallvec::SmallVec<[RegRange; 4]> {
+    let vgpr_reads = regs
+        .iter()
+        .filter(|u| !u.write && u.range.file == RegFile::Vgpr)
+        .map(|u| u.range);
+    match row.encoding {
+        Encoding::Exp => vgpr_reads.collect(),
+        Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg
+            if gen == Generation::Gcn1_0
+                && (row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC)) =>
+        {
+            let Some(vdata) = words.get(1).map(|w| ((w >> 8) & 0xff) as u16) else {
+                return Default::default();
+            };
+            vgpr_reads.filter(|r| r.first == vdata).take(1).collect()
+        }
+        _ => Default::default(),
+    }
+}
+
+/// What a memory instruction is, in a word.
+fn operation_of(row: &Instruction) -> &'static str {
+    if row.encoding == Encoding::Exp {
+        "export"
+    } else if row.flags.contains(Flags::ATOMIC) {
+        "atomic"
+    } else if row.flags.contains(Flags::STORE) {
+        "store"
+    } else {
+        "load"
+    }
+}
+
 /// The queue a memory instruction joins, `None` for the others.
 fn queue_of(gen: Generation, row: &Instruction, regs: &[RegUse]) -> Option<Queue> {
     let writes_vgprs = regs
@@ -672,7 +782,6 @@ fn queue_of(gen: Generation, row: &Instruction, regs: &[RegUse]) -> Option<Queue
 /// What an `s_waitcnt` (or a GCN 1.5 `s_waitcnt_*cnt`) waits for; `None` for any other
 /// instruction. A count not known yet (a symbol defined later) waits for everything.
 fn wait_of(gen: Generation, row: &Instruction, first_word: Option<u32>) -> Option<Wait> {
-    let none = u32::MAX;
     let simm = first_word.map(|w| w & 0xffff);
     // The SOPK forms count on top of an SGPR's value, unless it is `null`.
     let sopk_count = || {
@@ -704,23 +813,25 @@ fn wait_of(gen: Generation, row: &Instruction, first_word: Option<u32>) -> Optio
             Wait {
                 vm: (simm & 0xf) | vm_high,
                 lgkm: (simm >> 8) & lgkm_mask,
-                vs: none,
+                exp: (simm >> 4) & 7,
+                ..Wait::NONE
             }
         }
         "s_waitcnt_vmcnt" => Wait {
             vm: sopk_count().unwrap_or(0),
-            lgkm: none,
-            vs: none,
+            ..Wait::NONE
         },
         "s_waitcnt_lgkmcnt" => Wait {
-            vm: none,
             lgkm: sopk_count().unwrap_or(0),
-            vs: none,
+            ..Wait::NONE
         },
         "s_waitcnt_vscnt" => Wait {
-            vm: none,
-            lgkm: none,
             vs: sopk_count().unwrap_or(0),
+            ..Wait::NONE
+        },
+        "s_waitcnt_expcnt" => Wait {
+            exp: sopk_count().unwrap_or(0),
+            ..Wait::NONE
         },
         _ => return None,
     };
@@ -737,6 +848,7 @@ fn capacity(gen: Generation, counter: Counter) -> usize {
         (Counter::Lgkm, Gcn1_0 | Gcn1_1) => 31,
         (Counter::Lgkm, Gcn1_2 | Gcn1_4 | Gcn1_4_1) => 15,
         (Counter::Lgkm, _) => 63,
+        (Counter::Exp, _) => 7,
     }
 }
 
@@ -746,6 +858,7 @@ enum Counter {
     Vm,
     Vs,
     Lgkm,
+    Exp,
 }
 
 impl Queue {
@@ -754,16 +867,19 @@ impl Queue {
             Counter::Vm => matches!(self, Queue::Vm | Queue::Flat),
             Counter::Vs => self == Queue::VmStore,
             Counter::Lgkm => matches!(self, Queue::LgkmOrdered | Queue::LgkmAnyOrder | Queue::Flat),
+            Counter::Exp => self == Queue::Exp,
         }
     }
 }
 
 impl Code<'_> {
-    /// The registers `op` writes: the first is kept in it (most write one range), to
+    /// The registers `op` holds: the first are kept in it (most hold one range), to
     /// be told without a look at the program.
-    fn writes<'a>(&'a self, op: &Op) -> impl Iterator<Item = RegRange> + 'a {
-        let more = op.more_writes.then(|| self.program.writes(op.step).skip(1));
-        std::iter::once(op.write).chain(more.into_iter().flatten())
+    fn held<'a>(&'a self, op: &Op) -> impl Iterator<Item = RegRange> + 'a {
+        let more = op
+            .holds_more
+            .then(|| self.program.held(op.step, op.lock).skip(1));
+        std::iter::once(op.first_held).chain(more.into_iter().flatten())
     }
 
     /// Follows the instructions `steps` from `state`, giving each use found (with the
@@ -776,7 +892,7 @@ impl Code<'_> {
     ) {
         let mut written = Written::default();
         for op in state.ops.iter().filter(|op| op.watched) {
-            written.add(self.writes(op));
+            written.add(self.held(op));
         }
         for step in steps {
             let row = self.program.steps[step].row;
@@ -790,7 +906,10 @@ impl Code<'_> {
                 self.uses_in_flight(state, &mut written, regs, kind, &mut |f| found(step, f));
             }
             if let Some(kind) = kind {
-                self.issue(state, &mut written, step, kind);
+                self.issue(state, &mut written, step, kind, false);
+            }
+            if !self.program.locks(step).is_empty() {
+                self.issue(state, &mut written, step, Queue::Exp, true);
             }
         }
     }
@@ -800,7 +919,7 @@ impl Code<'_> {
         state.ops.retain(|op| {
             let gone = done(op);
             if gone && op.watched {
-                written.remove(self.writes(op));
+                written.remove(self.held(op));
             }
             !gone
         });
@@ -808,38 +927,46 @@ impl Code<'_> {
 
     /// `step` issues an operation of `kind`: it comes after those in flight, and one a
     /// full counter cannot hold any more is done (the wave waited for it).
-    fn issue(&self, state: &mut State, written: &mut Written, step: usize, kind: Queue) {
+    fn issue(
+        &self,
+        state: &mut State,
+        written: &mut Written,
+        step: usize,
+        kind: Queue,
+        lock: bool,
+    ) {
         for op in &mut state.ops {
             op.later.count(kind);
         }
         let gen = self.gen;
         self.retire(state, written, |op| op.overflows(gen));
-        let mut writes = self.program.writes(step);
-        let first = writes.next();
+        let mut held = self.program.held(step, lock);
+        let first = held.next();
         let op = Op {
             step,
+            lock,
             queue: kind,
             later: Later::default(),
             watched: first.is_some(),
-            write: first.unwrap_or(RegRange {
+            first_held: first.unwrap_or(RegRange {
                 file: RegFile::Sgpr,
                 first: 0,
                 count: 0,
             }),
-            more_writes: writes.next().is_some(),
+            holds_more: held.next().is_some(),
         };
         // The same instruction again (a loop): the new operation is the later one.
-        match state.ops.binary_search_by_key(&step, |op| op.step) {
+        match state.ops.binary_search_by_key(&op.key(), Op::key) {
             Ok(at) => {
                 if state.ops[at].watched {
-                    written.remove(self.writes(&state.ops[at]));
+                    written.remove(self.held(&state.ops[at]));
                 }
                 state.ops[at] = op;
             }
             Err(at) => state.ops.insert(at, op),
         }
         if op.watched {
-            written.add(self.writes(&op));
+            written.add(self.held(&op));
         }
     }
 
@@ -867,12 +994,14 @@ impl Code<'_> {
             .copied()
             .collect();
         for op in state.ops.iter_mut().filter(|op| op.watched) {
-            let reads_in_order = vector(reader) && vector(Some(op.queue));
+            // What an operation still reads may be read; what it writes, only read
+            // when it is done.
+            let reads_harmless = op.lock || (vector(reader) && vector(Some(op.queue)));
             let hit = uses
                 .iter()
-                .filter(|u| u.write || !reads_in_order)
+                .filter(|u| u.write || !reads_harmless)
                 .find_map(|u| {
-                    self.writes(op)
+                    self.held(op)
                         .find_map(|w| overlap(w, u.range))
                         .filter(|&r| u.write || reader.is_none() || !self.program.reads(op.step, r))
                         .map(|r| (r, u.write))
@@ -881,16 +1010,18 @@ impl Code<'_> {
                 continue;
             };
             op.watched = false;
-            written.remove(self.writes(op));
+            written.remove(self.held(op));
             let later = match op.queue {
                 Queue::Vm | Queue::Flat => op.later.vm,
                 Queue::VmStore => op.later.vs,
                 Queue::LgkmOrdered => op.later.ds,
                 Queue::LgkmAnyOrder => 0,
+                Queue::Exp => op.later.exp,
             };
             found(Found {
                 register,
                 write,
+                lock: op.lock,
                 load: op.step,
                 queue: op.queue,
                 later,
@@ -915,6 +1046,9 @@ impl Later {
         if kind.counts_in(Counter::Lgkm) {
             add(&mut self.lgkm);
         }
+        if kind.counts_in(Counter::Exp) {
+            add(&mut self.exp);
+        }
     }
 }
 
@@ -926,6 +1060,7 @@ impl Op {
         (q.counts_in(Counter::Vm) && full(Counter::Vm, self.later.vm))
             || (q.counts_in(Counter::Vs) && full(Counter::Vs, self.later.vs))
             || (q.counts_in(Counter::Lgkm) && full(Counter::Lgkm, self.later.lgkm))
+            || (q.counts_in(Counter::Exp) && full(Counter::Exp, self.later.exp))
     }
 }
 
@@ -940,6 +1075,7 @@ impl Wait {
             Queue::LgkmOrdered => u32::from(later.ds) >= self.lgkm,
             Queue::LgkmAnyOrder => self.lgkm == 0,
             Queue::Flat => u32::from(later.vm) >= self.vm || self.lgkm == 0,
+            Queue::Exp => u32::from(later.exp) >= self.exp,
         }
     }
 }
@@ -1008,16 +1144,20 @@ mod tests {
 
     const LABELS: usize = 6;
 
-    /// One instruction of a random program: loads, uses, waits and branches among few
-    /// registers and labels, so that hazards, loops and joins are common.
+    /// One instruction of a random program: loads, stores, exports, uses, waits and
+    /// branches among few registers and labels, so that hazards, loops and joins are
+    /// common.
     fn instruction() -> impl Strategy<Value = String> {
         prop_oneof![
             (2u8..8, 0u8..4).prop_map(|(s, o)| format!("s_load_dword s{s}, s[0:1], {o}")),
             (1u8..6).prop_map(|v| format!("buffer_load_dword v{v}, v0, s[8:11], 0 offen")),
             (1u8..6).prop_map(|v| format!("ds_read_b32 v{v}, v0")),
+            (1u8..6).prop_map(|v| format!("buffer_store_dword v{v}, v0, s[8:11], 0 offen")),
+            (1u8..3).prop_map(|v| format!("exp mrt0, v{v}, v{v}, v3, v4")),
             (2u8..8, 2u8..8).prop_map(|(a, b)| format!("s_add_u32 s{a}, s{b}, 1")),
             (1u8..6, 1u8..6).prop_map(|(a, b)| format!("v_mov_b32 v{a}, v{b}")),
-            (0u8..3, 0u8..3).prop_map(|(v, l)| format!("s_waitcnt vmcnt({v}) lgkmcnt({l})")),
+            (0u8..3, 0u8..3, 0u8..3)
+                .prop_map(|(v, e, l)| format!("s_waitcnt vmcnt({v}) expcnt({e}) lgkmcnt({l})")),
             (0..LABELS).prop_map(|l| format!("s_cbranch_scc0 L{l}")),
             (0..LABELS).prop_map(|l| format!("s_branch L{l}")),
             Just("s_endpgm".to_string()),
@@ -1049,7 +1189,8 @@ mod tests {
         let mut options = crate::Options::default();
         options.check_waits = true;
         options.format = crate::options::BinaryFormat::Rawcode;
-        options.device = gcn_isa::Device::from_name("tonga").unwrap();
+        // GCN 1.0: stores hold their data registers too.
+        options.device = gcn_isa::Device::from_name("capeverde").unwrap();
         options.device_given = true;
         let text = text.to_string();
         std::thread::Builder::new()

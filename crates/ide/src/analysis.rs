@@ -265,8 +265,8 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     }
 }
 
-/// A register used while a load may still write it: the use's warning, the load as a
-/// related place, and where the use is a line of the source itself, a quick fix that
+/// A register used while a load may still write it (or written while a store or export
+/// may still read it): the use's warning, the memory operation as a related place, and where the use is a line of the source itself, a quick fix that
 /// writes the wait before it.
 fn wait_warning(
     assembly: &Assembly,
@@ -275,7 +275,8 @@ fn wait_warning(
 ) -> Diagnostic {
     let mut d = place(assembly, &hazard.diagnostic);
     d.code = Some(crate::diagnostics::MISSING_WAITCNT);
-    let mut load = related_at(assembly, &hazard.load, "the load");
+    let what = format!("the {}", hazard.operation);
+    let mut load = related_at(assembly, &hazard.load, &what);
     load.range = TextRange::at(hazard.load.offset.into(), hazard.load_len.into());
     d.related.insert(0, load);
     let use_at = hazard.diagnostic.location.filter(|l| l.file == SOURCE);

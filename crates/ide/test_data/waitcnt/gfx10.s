@@ -10,4 +10,9 @@
         global_load_dword v7, v[2:3], off
         v_mov_b32 v5, v7
         s_waitcnt_vmcnt null, 0
+# An export's sources, waited for with s_waitcnt_expcnt: only the first is reported.
+        exp mrt0, v20, v21, v22, v23 done vm
+        v_mov_b32 v20, 0
+        s_waitcnt_expcnt null, 0
+        v_mov_b32 v21, 0
         s_endpgm
