@@ -196,6 +196,10 @@ struct Step {
     /// Its slices of [`Program::uses`] and [`Program::locks`].
     uses: std::ops::Range<u32>,
     locks: std::ops::Range<u32>,
+    /// The queue it joins, if it is a memory instruction ([`queue_of`]); whether it is
+    /// an `s_waitcnt` (its counts are read from the finished bytes).
+    queue: Option<Queue>,
+    waits: bool,
     at: Location,
     len: u32,
     origin: Origin,
@@ -279,6 +283,8 @@ impl Waits {
             row,
             uses: first..program.uses.len() as u32,
             locks: first_lock..program.locks.len() as u32,
+            queue: queue_of(gen, row, regs),
+            waits: wait_of(gen, row, None).is_some(),
             at: place.at,
             len: place.len,
             origin: place.origin,
@@ -471,8 +477,9 @@ impl Code<'_> {
 
     /// Finds the hazards of the section: the states at the blocks' starts are grown
     /// until they settle (a block no branch or fall-through reaches starts with nothing
-    /// in flight: it is reached by a jump not followed), then each block is followed
-    /// once more from its state, reporting.
+    /// in flight: it is reached by a jump not followed). What a block's last visit
+    /// found is reported; a block not visited since its state last grew is followed
+    /// once more from it.
     fn check(&self, findings: &mut Findings) {
         if self.program.steps.is_empty() {
             return;
@@ -497,6 +504,8 @@ impl Code<'_> {
             }
         }
         let mut budget = self.limits.budget;
+        // What each block's last visit found, while its state has not grown since.
+        let mut found: Vec<Option<Vec<(usize, Found)>>> = vec![None; blocks.len()];
         let mut unreached = 0;
         'settle: loop {
             while let Some(std::cmp::Reverse(b)) = work.pop() {
@@ -512,11 +521,18 @@ impl Code<'_> {
                 };
                 budget = left;
                 let mut state = state.clone();
-                self.follow(block.steps.clone(), &mut state, &mut |_, _| {});
+                let mut here = Vec::new();
+                self.follow(block.steps.clone(), &mut state, &mut |step, f| {
+                    here.push((step, f))
+                });
+                found[b] = Some(here);
                 for &n in &block.next {
-                    if merge(&mut states[n], &state, self.limits.max_ops) && !queued[n] {
-                        queued[n] = true;
-                        work.push(std::cmp::Reverse(n));
+                    if merge(&mut states[n], &state, self.limits.max_ops) {
+                        found[n] = None;
+                        if !queued[n] {
+                            queued[n] = true;
+                            work.push(std::cmp::Reverse(n));
+                        }
                     }
                 }
             }
@@ -531,11 +547,22 @@ impl Code<'_> {
             queued[unreached] = true;
             work.push(std::cmp::Reverse(unreached));
         }
-        for (block, state) in blocks.iter().zip(states) {
-            let mut state = state.unwrap_or_default();
-            self.follow(block.steps.clone(), &mut state, &mut |step, found| {
-                self.report(step, found, findings)
-            });
+        // The blocks not followed from their settled state: those that lead nowhere,
+        // and those the budget left.
+        for ((block, state), found) in blocks.iter().zip(states).zip(found) {
+            match found {
+                Some(found) => {
+                    for (step, f) in found {
+                        self.report(step, f, findings);
+                    }
+                }
+                None => {
+                    let mut state = state.unwrap_or_default();
+                    self.follow(block.steps.clone(), &mut state, &mut |step, f| {
+                        self.report(step, f, findings)
+                    });
+                }
+            }
         }
     }
 
@@ -692,7 +719,7 @@ impl Written {
         base + first..base + end
     }
 
-    fn add(&mut self, writes: impl Iterator<Item = RegRange>) {
+    fn add(&mut self, writes: impl IntoIterator<Item = RegRange>) {
         for r in writes {
             for n in Self::slots(r) {
                 self.counts[n] = self.counts[n].saturating_add(1);
@@ -700,7 +727,7 @@ impl Written {
         }
     }
 
-    fn remove(&mut self, writes: impl Iterator<Item = RegRange>) {
+    fn remove(&mut self, writes: impl IntoIterator<Item = RegRange>) {
         for r in writes {
             for n in Self::slots(r) {
                 self.counts[n] = self.counts[n].saturating_sub(1);
@@ -838,17 +865,22 @@ fn wait_of(gen: Generation, row: &Instruction, first_word: Option<u32>) -> Optio
     Some(wait)
 }
 
-/// The most operations a counter holds on `gen`: a wave that would count one more
+/// The most operations each counter holds on `gen`: a wave that would count one more
 /// waits until one is done.
-fn capacity(gen: Generation, counter: Counter) -> usize {
+fn capacities(gen: Generation) -> Later {
     use Generation::*;
-    match (counter, gen) {
-        (Counter::Vm, Gcn1_0 | Gcn1_1 | Gcn1_2) => 15,
-        (Counter::Vm | Counter::Vs, _) => 63,
-        (Counter::Lgkm, Gcn1_0 | Gcn1_1) => 31,
-        (Counter::Lgkm, Gcn1_2 | Gcn1_4 | Gcn1_4_1) => 15,
-        (Counter::Lgkm, _) => 63,
-        (Counter::Exp, _) => 7,
+    let (vm, lgkm) = match gen {
+        Gcn1_0 | Gcn1_1 => (15, 31),
+        Gcn1_2 => (15, 15),
+        Gcn1_4 | Gcn1_4_1 => (63, 15),
+        _ => (63, 63),
+    };
+    Later {
+        vm,
+        vs: 63,
+        ds: u8::MAX,
+        lgkm,
+        exp: 7,
     }
 }
 
@@ -895,13 +927,16 @@ impl Code<'_> {
             written.add(self.held(op));
         }
         for step in steps {
-            let row = self.program.steps[step].row;
-            let regs = self.program.uses(step);
-            if let Some(wait) = wait_of(self.gen, row, self.first_word(step)) {
-                self.retire(state, &mut written, |op| wait.retires(op));
+            let Step {
+                row, queue: kind, ..
+            } = self.program.steps[step];
+            if self.program.steps[step].waits {
+                if let Some(wait) = wait_of(self.gen, row, self.first_word(step)) {
+                    self.retire(state, &mut written, |op| wait.retires(op));
+                }
                 continue;
             }
-            let kind = queue_of(self.gen, row, regs);
+            let regs = self.program.uses(step);
             if regs.iter().any(|r| written.meets(r.range)) {
                 self.uses_in_flight(state, &mut written, regs, kind, &mut |f| found(step, f));
             }
@@ -935,11 +970,15 @@ impl Code<'_> {
         kind: Queue,
         lock: bool,
     ) {
+        let (capacities, after) = (capacities(self.gen), Later::of(kind));
+        let mut full = false;
         for op in &mut state.ops {
-            op.later.count(kind);
+            op.later.add(after);
+            full |= op.overflows(&capacities);
         }
-        let gen = self.gen;
-        self.retire(state, written, |op| op.overflows(gen));
+        if full {
+            self.retire(state, written, |op| op.overflows(&capacities));
+        }
         let mut held = self.program.held(step, lock);
         let first = held.next();
         let op = Op {
@@ -1031,36 +1070,38 @@ impl Code<'_> {
 }
 
 impl Later {
-    /// One more operation of `kind` came after.
-    fn count(&mut self, kind: Queue) {
-        let add = |n: &mut u8| *n = n.saturating_add(1);
-        if kind.counts_in(Counter::Vm) {
-            add(&mut self.vm);
+    /// What one operation of `kind` adds to those before it.
+    fn of(kind: Queue) -> Later {
+        Later {
+            vm: kind.counts_in(Counter::Vm).into(),
+            vs: kind.counts_in(Counter::Vs).into(),
+            ds: (kind == Queue::LgkmOrdered).into(),
+            lgkm: kind.counts_in(Counter::Lgkm).into(),
+            exp: kind.counts_in(Counter::Exp).into(),
         }
-        if kind.counts_in(Counter::Vs) {
-            add(&mut self.vs);
-        }
-        if kind == Queue::LgkmOrdered {
-            add(&mut self.ds);
-        }
-        if kind.counts_in(Counter::Lgkm) {
-            add(&mut self.lgkm);
-        }
-        if kind.counts_in(Counter::Exp) {
-            add(&mut self.exp);
-        }
+    }
+
+    fn add(&mut self, more: Later) {
+        self.vm = self.vm.saturating_add(more.vm);
+        self.vs = self.vs.saturating_add(more.vs);
+        self.ds = self.ds.saturating_add(more.ds);
+        self.lgkm = self.lgkm.saturating_add(more.lgkm);
+        self.exp = self.exp.saturating_add(more.exp);
     }
 }
 
 impl Op {
-    /// Whether a counter it counts in holds as many operations after it as it can.
-    fn overflows(&self, gen: Generation) -> bool {
-        let full = |counter, later: u8| usize::from(later) >= capacity(gen, counter);
-        let q = self.queue;
-        (q.counts_in(Counter::Vm) && full(Counter::Vm, self.later.vm))
-            || (q.counts_in(Counter::Vs) && full(Counter::Vs, self.later.vs))
-            || (q.counts_in(Counter::Lgkm) && full(Counter::Lgkm, self.later.lgkm))
-            || (q.counts_in(Counter::Exp) && full(Counter::Exp, self.later.exp))
+    /// Whether a counter it counts in holds as many operations after it as it can
+    /// (`capacities`).
+    fn overflows(&self, capacities: &Later) -> bool {
+        let (later, cap) = (&self.later, capacities);
+        match self.queue {
+            Queue::Vm => later.vm >= cap.vm,
+            Queue::VmStore => later.vs >= cap.vs,
+            Queue::LgkmOrdered | Queue::LgkmAnyOrder => later.lgkm >= cap.lgkm,
+            Queue::Flat => later.vm >= cap.vm || later.lgkm >= cap.lgkm,
+            Queue::Exp => later.exp >= cap.exp,
+        }
     }
 }
 
