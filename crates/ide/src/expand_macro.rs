@@ -70,12 +70,21 @@ fn expand_at_most(
     })
 }
 
-/// The text of the line holding `offset`, blanks at both ends left out; `None` for a
-/// blank line.
+/// The text of the line holding `offset`, with the lines a `\` at the end joins to
+/// it (as the assembler joins them before it reads words), blanks at both ends left
+/// out; `None` for a blank line.
 fn line_at(text: &str, offset: TextSize) -> Option<TextRange> {
     let at = usize::from(offset).min(text.len());
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    while start > 0 && continues(&text[..start - 1]) {
+        start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    let mut end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    while end < text.len() && continues(&text[..end]) {
+        end = text[end + 1..]
+            .find('\n')
+            .map_or(text.len(), |i| end + 1 + i);
+    }
     let line = &text[start..end];
     let trimmed = line.trim();
     if trimmed.is_empty() {
@@ -87,6 +96,12 @@ fn line_at(text: &str, offset: TextSize) -> Option<TextRange> {
         TextSize::from(from as u32),
         TextSize::from((from + trimmed.len()) as u32),
     ))
+}
+
+/// Whether the line `before` ends with (the text before its `\n`) goes on on the next
+/// line.
+fn continues(before: &str) -> bool {
+    before.strip_suffix('\r').unwrap_or(before).ends_with('\\')
 }
 
 #[cfg(test)]

@@ -33,3 +33,7 @@ $0
         add3 v0, v1, v2, v3$0
         .endr
         a: add3 v0, v1, v2, v3 ; add3 v4, v5, v6, v7$0
+        add3 v0, v1, \
+            v2, v3$0
+        add3 v4, v5,$0 \
+            v6, v7
