@@ -144,6 +144,8 @@ pub struct Assembly {
     /// [`Options::check_waits`] asked: the first [`waits::MAX_HAZARDS`], and how many
     /// more there were.
     pub wait_hazards: Vec<waits::WaitHazard>,
+    /// What each `s_waitcnt` waits for, when [`Options::check_waits`] asked.
+    pub wait_effects: Vec<waits::WaitEffect>,
     pub more_wait_hazards: usize,
 }
 
@@ -472,5 +474,6 @@ fn finish(mut asm: Asm) -> Assembly {
         expansion: asm.expansion.map(expansion::Recorder::finish),
         more_wait_hazards: waits.more,
         wait_hazards: waits.hazards,
+        wait_effects: waits.waits,
     }
 }

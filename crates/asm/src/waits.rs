@@ -251,11 +251,45 @@ pub(crate) struct Place {
     pub origin: Origin,
 }
 
-/// What the check found: the first [`MAX_HAZARDS`] hazards, and how many more.
+/// What the check found: the first [`MAX_HAZARDS`] hazards, and how many more; what
+/// each wait waits for.
 #[derive(Default)]
 pub(crate) struct Findings {
     pub hazards: Vec<WaitHazard>,
     pub more: usize,
+    pub waits: Vec<WaitEffect>,
+}
+
+/// What an `s_waitcnt` waits for: the memory operations that may be in flight when it
+/// runs (on the paths followed), those it guarantees done and those it leaves. A wait
+/// in a macro or repetition has one for each time it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaitEffect {
+    /// Where the wait is (its first line, in its own file), and its length.
+    pub at: Location,
+    pub len: u32,
+    pub retired: Vec<Operation>,
+    pub left: Vec<Operation>,
+}
+
+/// A memory operation: where its instruction is, its length and mnemonic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Operation {
+    pub at: Location,
+    pub len: u32,
+    pub mnemonic: &'static str,
+}
+
+/// What following a block tells: a use found at a step, or what the wait at a step
+/// retires and leaves (by the steps that issued them).
+#[derive(Debug, Clone)]
+enum Event {
+    Hazard(usize, Found),
+    Wait {
+        step: usize,
+        retired: Vec<usize>,
+        left: Vec<usize>,
+    },
 }
 
 impl Waits {
@@ -294,10 +328,7 @@ impl Waits {
     /// Follows every section's instructions along their branches, with `contents` the
     /// sections' final bytes.
     pub(crate) fn finish(self, gen: Generation, contents: &[&[u8]]) -> Findings {
-        let mut findings = Findings {
-            hazards: Vec::new(),
-            more: 0,
-        };
+        let mut findings = Findings::default();
         for (section, program) in self.by_section.iter().enumerate() {
             let content = contents.get(section).copied().unwrap_or_default();
             let code = Code {
@@ -505,7 +536,7 @@ impl Code<'_> {
         }
         let mut budget = self.limits.budget;
         // What each block's last visit found, while its state has not grown since.
-        let mut found: Vec<Option<Vec<(usize, Found)>>> = vec![None; blocks.len()];
+        let mut found: Vec<Option<Vec<Event>>> = vec![None; blocks.len()];
         let mut unreached = 0;
         'settle: loop {
             while let Some(std::cmp::Reverse(b)) = work.pop() {
@@ -522,8 +553,8 @@ impl Code<'_> {
                 budget = left;
                 let mut state = state.clone();
                 let mut here = Vec::new();
-                self.follow(block.steps.clone(), &mut state, &mut |step, f| {
-                    here.push((step, f))
+                self.follow(block.steps.clone(), &mut state, &mut |event| {
+                    here.push(event)
                 });
                 found[b] = Some(here);
                 for &n in &block.next {
@@ -552,22 +583,48 @@ impl Code<'_> {
         for ((block, state), found) in blocks.iter().zip(states).zip(found) {
             match found {
                 Some(found) => {
-                    for (step, f) in found {
-                        self.report(step, f, findings);
+                    for event in found {
+                        self.report(event, findings);
                     }
                 }
                 None => {
                     let mut state = state.unwrap_or_default();
-                    self.follow(block.steps.clone(), &mut state, &mut |step, f| {
-                        self.report(step, f, findings)
+                    self.follow(block.steps.clone(), &mut state, &mut |event| {
+                        self.report(event, findings)
                     });
                 }
             }
         }
     }
 
-    /// Puts a use found at `step` in words, if fewer than [`MAX_HAZARDS`] are kept.
-    fn report(&self, step: usize, found: Found, findings: &mut Findings) {
+    /// Puts what a block's following found in words: a use found, if fewer than
+    /// [`MAX_HAZARDS`] are kept, or a wait's effect.
+    fn report(&self, event: Event, findings: &mut Findings) {
+        let (step, found) = match event {
+            Event::Hazard(step, found) => (step, found),
+            Event::Wait {
+                step,
+                retired,
+                left,
+            } => {
+                let operation = |step: usize| {
+                    let at = &self.program.steps[step];
+                    Operation {
+                        at: at.at,
+                        len: at.len,
+                        mnemonic: at.row.mnemonic,
+                    }
+                };
+                let at = &self.program.steps[step];
+                findings.waits.push(WaitEffect {
+                    at: at.at,
+                    len: at.len,
+                    retired: retired.into_iter().map(operation).collect(),
+                    left: left.into_iter().map(operation).collect(),
+                });
+                return;
+            }
+        };
         if findings.hazards.len() >= MAX_HAZARDS {
             findings.more += 1;
             return;
@@ -590,6 +647,28 @@ impl Code<'_> {
             operation: operation_of(load.row),
             wait: found.wait(),
         });
+    }
+}
+
+/// What the wait at `step` does to `state`: the operations it retires and those it
+/// leaves, by the steps that issued them (a store's two halves once).
+fn waited(step: usize, state: &State, wait: &Wait) -> Event {
+    let (mut retired, mut left) = (Vec::new(), Vec::new());
+    for op in &state.ops {
+        let list = if wait.retires(op) {
+            &mut retired
+        } else {
+            &mut left
+        };
+        if list.last() != Some(&op.step) {
+            list.push(op.step);
+        }
+    }
+    retired.retain(|s| !left.contains(s));
+    Event::Wait {
+        step,
+        retired,
+        left,
     }
 }
 
@@ -920,7 +999,7 @@ impl Code<'_> {
         &self,
         steps: std::ops::Range<usize>,
         state: &mut State,
-        found: &mut dyn FnMut(usize, Found),
+        event: &mut dyn FnMut(Event),
     ) {
         let mut written = Written::default();
         for op in state.ops.iter().filter(|op| op.watched) {
@@ -932,13 +1011,16 @@ impl Code<'_> {
             } = self.program.steps[step];
             if self.program.steps[step].waits {
                 if let Some(wait) = wait_of(self.gen, row, self.first_word(step)) {
+                    event(waited(step, state, &wait));
                     self.retire(state, &mut written, |op| wait.retires(op));
                 }
                 continue;
             }
             let regs = self.program.uses(step);
             if regs.iter().any(|r| written.meets(r.range)) {
-                self.uses_in_flight(state, &mut written, regs, kind, &mut |f| found(step, f));
+                self.uses_in_flight(state, &mut written, regs, kind, &mut |f| {
+                    event(Event::Hazard(step, f))
+                });
             }
             if let Some(kind) = kind {
                 self.issue(state, &mut written, step, kind, false);

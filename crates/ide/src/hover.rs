@@ -26,6 +26,7 @@
 //! scan of the top-level statements' green nodes for `.gpu` and names.
 
 mod operand_names;
+mod waits;
 
 pub(crate) use operand_names::{commas_before, first_name, is_operand_name};
 
@@ -139,7 +140,8 @@ pub fn hover(
             let is_head = first_token(&parent).as_ref() == Some(&token);
             match parent.kind() {
                 SyntaxKind::INSTRUCTION if is_head => {
-                    instruction_hover(token.text(), generation())?
+                    let markdown = instruction_hover(token.text(), generation())?;
+                    with_wait_effect(markdown, program, &token, parent.text_range())
                 }
                 SyntaxKind::PSEUDO_OP if is_head => pseudo_op_hover(token.text())?,
                 SyntaxKind::LINE if is_head => {
@@ -147,8 +149,9 @@ pub fn hover(
                     if token.text().starts_with('.') {
                         pseudo_op_hover(token.text())?
                     } else {
-                        instruction_hover(token.text(), generation())
-                            .or_else(|| name_hover(parse, index, token.text()))?
+                        let markdown = instruction_hover(token.text(), generation())
+                            .or_else(|| name_hover(parse, index, token.text()))?;
+                        with_wait_effect(markdown, program, &token, parent.text_range())
                     }
                 }
                 SyntaxKind::LINE if gcn_syntax::is_register_name(token.text(), false) => {
@@ -179,6 +182,27 @@ pub fn hover(
         _ => return None,
     };
     Some(HoverResult { range, markdown })
+}
+
+/// An `s_waitcnt`'s hover with what it waits for ([`waits`]) after its description.
+fn with_wait_effect(
+    mut markdown: String,
+    program: Option<Program>,
+    mnemonic: &SyntaxToken,
+    statement: TextRange,
+) -> String {
+    let is_wait = mnemonic
+        .text()
+        .to_ascii_lowercase()
+        .starts_with("s_waitcnt");
+    if let Some(effect) = program
+        .filter(|_| is_wait)
+        .and_then(|p| waits::wait_effect(p, statement))
+    {
+        markdown.truncate(markdown.trim_end().len());
+        write!(markdown, "\n\n{effect}").unwrap();
+    }
+    markdown
 }
 
 /// The token under the cursor: a name, number or local label reference on either side.
