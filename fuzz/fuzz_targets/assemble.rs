@@ -34,6 +34,14 @@ fuzz_target!(|data: &[u8]| {
     for d in &result.diagnostics {
         let _ = d.render(&result.sources);
     }
+    // So does every wait hazard found, with its load in the source map.
+    for h in &result.wait_hazards {
+        let _ = h.diagnostic.render(&result.sources);
+        let _ = result.sources.file(h.load.file);
+    }
+    for e in &result.wait_effects {
+        let _ = result.sources.file(e.at.file);
+    }
     if let Some(expansion) = &result.expansion {
         let _ = expansion.to_text();
     }
