@@ -146,6 +146,10 @@ pub struct Assembly {
     pub wait_hazards: Vec<waits::WaitHazard>,
     /// What each `s_waitcnt` waits for, when [`Options::check_waits`] asked.
     pub wait_effects: Vec<waits::WaitEffect>,
+    /// Reads too soon after writes, when [`Options::check_nops`] asked: the first
+    /// [`waits::MAX_HAZARDS`], and how many more.
+    pub nop_hazards: Vec<waits::WaitHazard>,
+    pub more_nop_hazards: usize,
     pub more_wait_hazards: usize,
 }
 
@@ -475,5 +479,7 @@ fn finish(mut asm: Asm) -> Assembly {
         more_wait_hazards: waits.more,
         wait_hazards: waits.hazards,
         wait_effects: waits.waits,
+        nop_hazards: waits.nops,
+        more_nop_hazards: waits.more_nops,
     }
 }

@@ -115,6 +115,9 @@ pub struct Options {
     /// Look for registers used while a memory load may still write them
     /// ([`crate::waits`]), for an editor.
     pub check_waits: bool,
+    /// Report reads too soon after writes, where the program must give wait states
+    /// ([`crate::waits`]), for an editor.
+    pub check_nops: bool,
 }
 
 impl Options {
@@ -274,6 +277,7 @@ impl Default for Options {
             encode_cache: None,
             expand: None,
             check_waits: false,
+            check_nops: false,
         }
     }
 }

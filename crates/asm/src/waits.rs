@@ -50,6 +50,8 @@ use gcn_isa::table::{Encoding, Flags, Instruction};
 use gcn_isa::Generation;
 
 use crate::diag::{Diagnostic, Origin};
+
+mod nops;
 use crate::source::Location;
 
 /// A register used while a load that writes it may still be in flight.
@@ -166,6 +168,16 @@ impl Found {
 pub(crate) struct Waits {
     /// By section index.
     by_section: Vec<Program>,
+    checks: Checks,
+}
+
+/// Which checks the recorded instructions are for.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Checks {
+    /// Loads in flight ([`crate::Options::check_waits`]).
+    pub waits: bool,
+    /// Wait states ([`crate::Options::check_nops`]).
+    pub nops: bool,
 }
 
 impl std::fmt::Debug for Waits {
@@ -258,6 +270,10 @@ pub(crate) struct Findings {
     pub hazards: Vec<WaitHazard>,
     pub more: usize,
     pub waits: Vec<WaitEffect>,
+    /// Reads too soon after a write ([`nops`]), the first [`MAX_HAZARDS`], and how many
+    /// more.
+    pub nops: Vec<WaitHazard>,
+    pub more_nops: usize,
 }
 
 /// What an `s_waitcnt` waits for: the memory operations that may be in flight when it
@@ -293,6 +309,13 @@ enum Event {
 }
 
 impl Waits {
+    pub(crate) fn new(checks: Checks) -> Waits {
+        Waits {
+            by_section: Vec::new(),
+            checks,
+        }
+    }
+
     /// Records an instruction assembled in a section at an offset (to `words`, whose
     /// register fields are final), which uses `regs`.
     pub(crate) fn instruction(
@@ -337,7 +360,16 @@ impl Waits {
                 content,
                 limits: limits(),
             };
-            code.check(&mut findings);
+            if self.checks.waits {
+                code.check(&mut findings);
+            }
+            if self.checks.nops {
+                code.nop_hazards(&mut findings.nops);
+            }
+        }
+        if findings.nops.len() > MAX_HAZARDS {
+            findings.more_nops = findings.nops.len() - MAX_HAZARDS;
+            findings.nops.truncate(MAX_HAZARDS);
         }
         findings
     }

@@ -202,6 +202,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     options.cancel = input.cancel.clone();
     options.record_symbols = true;
     options.check_waits = input.options.check_waits;
+    options.check_nops = input.options.check_nops;
     options.encode_cache = input.encode_cache.clone();
     let asm_options = options.clone();
     let name = input.path.display().to_string();
@@ -228,18 +229,32 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     let names = SymbolIndex::new(&assembly);
     let kernels = kernel_usage(&assembly, &names, &input.path);
     diagnostics.extend(crate::reg_usage::count_warnings(&kernels, &input.parse));
-    let mut waits: Vec<Diagnostic> = assembly
-        .wait_hazards
-        .iter()
-        .map(|h| wait_warning(&assembly, &input.text, h))
-        .collect();
-    if let Some(last) = waits.last_mut().filter(|_| assembly.more_wait_hazards > 0) {
-        last.message.push_str(&format!(
-            " ({} more such uses in this source are not shown)",
-            assembly.more_wait_hazards
-        ));
+    let checks = [
+        (
+            &assembly.wait_hazards,
+            assembly.more_wait_hazards,
+            crate::diagnostics::MISSING_WAITCNT,
+            "uses",
+        ),
+        (
+            &assembly.nop_hazards,
+            assembly.more_nop_hazards,
+            crate::diagnostics::MISSING_NOP,
+            "reads",
+        ),
+    ];
+    for (hazards, more, code, what) in checks {
+        let mut warnings: Vec<Diagnostic> = hazards
+            .iter()
+            .map(|h| wait_warning(&assembly, &input.text, h, code))
+            .collect();
+        if let Some(last) = warnings.last_mut().filter(|_| more > 0) {
+            last.message.push_str(&format!(
+                " ({more} more such {what} in this source are not shown)"
+            ));
+        }
+        diagnostics.extend(warnings);
     }
-    diagnostics.extend(waits);
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let diagnostics = merge_repeated(diagnostics, &input.path);
     let included = (1..assembly.sources.len())
@@ -266,15 +281,17 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
 }
 
 /// A register used while a load may still write it (or written while a store or export
-/// may still read it): the use's warning, the memory operation as a related place, and where the use is a line of the source itself, a quick fix that
+/// may still read it, or read too soon after a write): the use's warning (with `code`),
+/// the memory operation (or the write) as a related place, and where the use is a line of the source itself, a quick fix that
 /// writes the wait before it.
 fn wait_warning(
     assembly: &Assembly,
     text: &str,
     hazard: &gcn_asm::waits::WaitHazard,
+    code: &'static str,
 ) -> Diagnostic {
     let mut d = place(assembly, &hazard.diagnostic);
-    d.code = Some(crate::diagnostics::MISSING_WAITCNT);
+    d.code = Some(code);
     let what = format!("the {}", hazard.operation);
     let mut load = related_at(assembly, &hazard.load, &what);
     load.range = TextRange::at(hazard.load.offset.into(), hazard.load_len.into());
@@ -554,10 +571,16 @@ mod tests {
     /// The warnings about registers used while a load may still write them, with the
     /// load and the quick fix.
     fn render_waits(path: &Path, text: &str) -> String {
+        render_code(path, text, crate::diagnostics::MISSING_WAITCNT)
+    }
+
+    /// The warnings with `code`, with their related places and quick fixes, and the
+    /// errors.
+    fn render_code(path: &Path, text: &str, code: &str) -> String {
         let analysis = analyse_case(path, text);
         let mut out = String::new();
         for d in &analysis.diagnostics {
-            if d.code != Some(crate::diagnostics::MISSING_WAITCNT) {
+            if d.code != Some(code) {
                 if d.severity == Severity::Error {
                     writeln!(out, "error {}: {}", range_text(text, d.range), d.message).unwrap();
                 }
@@ -577,6 +600,35 @@ mod tests {
     #[test]
     fn wait_snapshots() {
         check_dir_files("waitcnt", render_waits);
+    }
+
+    #[test]
+    fn nop_snapshots() {
+        check_dir_files("nops", |path, text| {
+            render_code(path, text, crate::diagnostics::MISSING_NOP)
+        });
+    }
+
+    #[test]
+    fn at_most_a_hundred_missing_nops_are_shown() {
+        let text: String = (0..105)
+            .map(|_| "v_readfirstlane_b32 s4, v1\nbuffer_store_dword v1, v0, s[8:11], s4 offen\n")
+            .collect();
+        let path = PathBuf::from("/nonexistent/nops.s");
+        let analysis = analyse_case(&path, &format!("# args: -b rawcode -g Tonga\n{text}"));
+        let nops: Vec<_> = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Some(crate::diagnostics::MISSING_NOP))
+            .collect();
+        assert_eq!(nops.len(), gcn_asm::waits::MAX_HAZARDS);
+        assert!(
+            nops[99]
+                .message
+                .ends_with("(5 more such reads in this source are not shown)"),
+            "{}",
+            nops[99].message
+        );
     }
 
     #[test]
@@ -608,7 +660,10 @@ mod tests {
         let analysed = |waitcnt: bool| {
             let settings = Settings {
                 args: vec!["-brawcode".into(), "-gTonga".into()],
-                checks: crate::project::Checks { waitcnt },
+                checks: crate::project::Checks {
+                    waitcnt,
+                    ..Default::default()
+                },
                 ..Settings::default()
             };
             let analysis = analyse(AnalysisInput {

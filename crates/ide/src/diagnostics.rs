@@ -64,6 +64,9 @@ pub const REGISTER_COUNT: &str = "register-count";
 /// The code of the editor's warning about a register used while a memory load may
 /// still write it (`gcn_asm::waits`).
 pub const MISSING_WAITCNT: &str = "missing-waitcnt";
+/// The code of the editor's warning about a register read too soon after a write, where
+/// the program must give wait states (`gcn_asm::waits`, `s_nop`).
+pub const MISSING_NOP: &str = "missing-nop";
 /// The code of a problem of the editor's settings or of `gcn.toml`.
 pub const PROJECT_OPTIONS: &str = "project-options";
 

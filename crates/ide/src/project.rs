@@ -31,7 +31,7 @@ pub const PROJECT_FILE: &str = "gcn.toml";
 
 /// What the editor's settings say (LSP `initializationOptions` and
 /// `workspace/didChangeConfiguration`): `{"args": [...], "onSave": {"output": "..."},
-/// "diagnosticsDelay": MS, "checks": {"waitcnt": BOOL}}`.
+/// "diagnosticsDelay": MS, "checks": {"waitcnt": BOOL, "nops": BOOL}}`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
@@ -49,11 +49,17 @@ pub struct Settings {
 pub struct Checks {
     /// A register used while a memory load may still write it (`missing-waitcnt`).
     pub waitcnt: bool,
+    /// A register read too soon after a write, without the wait states the hardware
+    /// needs (`missing-nop`).
+    pub nops: bool,
 }
 
 impl Default for Checks {
     fn default() -> Checks {
-        Checks { waitcnt: true }
+        Checks {
+            waitcnt: true,
+            nops: true,
+        }
     }
 }
 
@@ -110,6 +116,8 @@ pub struct FileOptions {
     pub problems: Vec<ConfigProblem>,
     /// Whether the editor looks for registers used while a load may still write them.
     pub check_waits: bool,
+    /// Whether it looks for reads too soon after writes.
+    pub check_nops: bool,
 }
 
 impl FileOptions {
@@ -200,6 +208,7 @@ pub fn options_with_project(
         on_save_output,
         problems,
         check_waits: settings.checks.waitcnt,
+        check_nops: settings.checks.nops,
     }
 }
 

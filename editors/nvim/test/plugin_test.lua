@@ -178,6 +178,33 @@ else
   skip('the missing s_waitcnt warning and its fix', 'codeActionProvider')
 end
 
+-- An SGPR a vector ALU instruction wrote, read at once by a vector memory instruction:
+-- the editor's warning, and the quick fix that writes the s_nop before the read.
+if caps.codeActionProvider then
+  vim.api.nvim_buf_set_lines(buf, at, at, false, {
+    '        v_readfirstlane_b32 s7, v1',
+    '        buffer_store_dword v1, v0, s[8:11], s7 offen',
+  })
+  check(wait(function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.lnum == at + 1 and d.code == 'missing-nop' and d.severity == vim.diagnostic.severity.WARN then
+        return true
+      end
+    end
+  end), 'an SGPR read too soon after a VALU wrote it: warning missing-nop')
+  vim.api.nvim_win_set_cursor(0, { at + 2, 10 })
+  vim.lsp.buf.code_action({ apply = true, context = { only = { 'quickfix' } } })
+  check(wait(function()
+    return vim.api.nvim_buf_get_lines(buf, at + 1, at + 2, false)[1] == '        s_nop 4'
+  end), 'the quick fix inserts s_nop 4 before the read')
+  check(wait(function() return #vim.diagnostic.get(buf) == 0 end), 'and the warning goes')
+  vim.api.nvim_buf_set_lines(buf, at, at + 3, false, {})
+  check(vim.deep_equal(gcn.server_settings({ checks = { nops = false } }), { checks = { nops = false } }),
+    'checks = { nops = false } is sent as the server setting')
+else
+  skip('the missing s_nop warning and its fix', 'codeActionProvider')
+end
+
 -- Hover on an instruction.
 local mul = line_of('^%s+v_mul_lo_u32')
 if caps.hoverProvider then

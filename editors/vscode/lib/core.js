@@ -26,8 +26,10 @@ function serverSettings(get) {
   if (typeof delay === 'number' && Number.isFinite(delay) && delay >= 0) {
     out.diagnosticsDelay = Math.round(delay);
   }
-  if (get('checks.waitcnt') === false) {
-    out.checks = { waitcnt: false };
+  for (const check of ['waitcnt', 'nops']) {
+    if (get(`checks.${check}`) === false) {
+      out.checks = { ...out.checks, [check]: false };
+    }
   }
   return out;
 }

@@ -15,11 +15,17 @@ test('server settings: set values only, in the server shape', () => {
     onSave: { output: 'build/{stem}.bin' },
     diagnosticsDelay: 120,
   });
-  const unset = { args: [], 'onSave.output': '', diagnosticsDelay: null, 'checks.waitcnt': true };
+  const unset = {
+    args: [], 'onSave.output': '', diagnosticsDelay: null, 'checks.waitcnt': true, 'checks.nops': true,
+  };
   assert.deepStrictEqual(core.serverSettings((k) => unset[k]), {});
   assert.deepStrictEqual(core.serverSettings((k) => ({ 'checks.waitcnt': false })[k]), {
     checks: { waitcnt: false },
   });
+  assert.deepStrictEqual(
+    core.serverSettings((k) => ({ 'checks.waitcnt': false, 'checks.nops': false })[k]),
+    { checks: { waitcnt: false, nops: false } },
+  );
 });
 
 test('finding gcn-lsp: setting, then shipped binary, then PATH', () => {

@@ -51,6 +51,11 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(!off.checks.waitcnt);
+        assert!(off.checks.nops, "each check is turned off on its own");
+        let nops_off = parse(&json!({ "checks": { "nops": false } }))
+            .unwrap()
+            .unwrap();
+        assert!(nops_off.checks.waitcnt && !nops_off.checks.nops);
         assert!(parse(&json!({ "checks": { "waitcnt": "no" } })).is_err());
     }
 }

@@ -20,8 +20,9 @@ local defaults = {
   on_save_output = nil,
   diagnostics_delay = nil,
   -- The editor's own checks: `waitcnt` warns where a register is used while a memory load
-  -- that writes it may still be in flight (a missing s_waitcnt).
-  checks = { waitcnt = true },
+  -- that writes it may still be in flight (a missing s_waitcnt); `nops` where a register is
+  -- read too soon after a write the hardware does not wait for (a missing s_nop).
+  checks = { waitcnt = true, nops = true },
   register_counts = true,
   -- Offer workspace.didChangeWatchedFiles.dynamicRegistration (Neovim 0.11 does not on
   -- Linux): the server registers `**/*` under the project root, and Neovim's watcher
@@ -62,8 +63,11 @@ function M.server_settings(cfg)
   if cfg.diagnostics_delay then
     s.diagnosticsDelay = cfg.diagnostics_delay
   end
-  if cfg.checks and cfg.checks.waitcnt == false then
-    s.checks = { waitcnt = false }
+  for _, check in ipairs({ 'waitcnt', 'nops' }) do
+    if cfg.checks and cfg.checks[check] == false then
+      s.checks = s.checks or {}
+      s.checks[check] = false
+    end
   end
   if next(s) == nil then
     return vim.empty_dict()

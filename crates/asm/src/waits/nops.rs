@@ -1,0 +1,340 @@
+//! Wait states a hand-written kernel forgot: an instruction that reads a register (or a
+//! hardware register) too soon after another wrote it, where GCN 1.0 to 1.4 does not
+//! stall and the program must put instructions or `s_nop` in between. GCN 1.5 checks
+//! such dependencies in hardware and is not checked here.
+//!
+//! The rules, with the wait states needed between the write and the read (each
+//! instruction in between is one, `s_nop N` is N+1):
+//!
+//! - GCN 1.0: a scalar memory instruction reading an SGPR a VALU instruction wrote: 4;
+//! - GCN 1.2 to 1.4: a vector memory instruction reading an SGPR a VALU wrote: 5;
+//! - GCN 1.2 to 1.4: a DPP instruction reading a VGPR any instruction wrote: 2, or after
+//!   a VALU wrote EXEC: 5;
+//! - `v_div_fmas_*` after a VALU wrote VCC: 4;
+//! - `v_readlane_b32`/`v_writelane_b32` whose lane select is an SGPR a VALU wrote: 4;
+//! - `s_getreg_b32` of a hardware register `s_setreg*` wrote: 2; `s_setreg*` of it
+//!   again: 1 (GCN 1.0, 1.1), 2 (later);
+//! - GCN 1.2 to 1.4: `s_sendmsg`, `s_sendmsghalt`, `s_ttracedata` after a SALU wrote M0,
+//!   and on GCN 1.4 `s_movrel*` and `v_interp*` too: 1.
+//!
+//! The instructions before a read are those the assembler put before it in the section,
+//! back to an unconditional branch or the end of a program (a path reaching the read
+//! by a branch is not looked at: a hazard there is missed, never made up).
+
+use gcn_isa::encode::{RegFile, RegRange};
+use gcn_isa::table::Encoding;
+use gcn_isa::{Generation, SpecialReg};
+
+use super::{overlap, register_text, Code, Flow, WaitHazard};
+use crate::diag::{Diagnostic, Severity};
+
+/// What a rule needs before a reader: the wait states, what writes, and why.
+struct Need {
+    states: u32,
+    /// The register the writer writes (for `s_setreg`, the hardware register's id is
+    /// matched instead).
+    register: Target,
+    writer: Writer,
+    /// The rule in words: "…needs N wait states".
+    what: &'static str,
+}
+
+#[derive(Clone, Copy)]
+enum Target {
+    Register(RegRange),
+    HwReg(u32),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Writer {
+    Valu,
+    Salu,
+    Any,
+    SetReg,
+}
+
+/// The most wait states any rule needs: no need to look further back.
+const MAX_STATES: u32 = 5;
+
+impl Code<'_> {
+    /// The wait-state hazards of the section, in the order of their reads.
+    pub(super) fn nop_hazards(&self, hazards: &mut Vec<WaitHazard>) {
+        if self.gen >= Generation::Gcn1_5 {
+            return;
+        }
+        for step in 0..self.program.steps.len() {
+            for need in self.needs(step) {
+                if let Some(hazard) = self.unmet(step, &need) {
+                    hazards.push(hazard);
+                }
+            }
+        }
+    }
+
+    /// What the instruction at `step` needs of those before it.
+    fn needs(&self, step: usize) -> Vec<Need> {
+        use Generation::*;
+        let gen = self.gen;
+        let row = self.program.steps[step].row;
+        let mnemonic = row.mnemonic;
+        let sgpr_reads = || {
+            self.program
+                .uses(step)
+                .iter()
+                .filter(|u| !u.write && u.range.file == RegFile::Sgpr)
+                .map(|u| u.range)
+        };
+        let special = |reg| {
+            let code = gen.special_reg_code(reg).unwrap_or(0);
+            let count = if reg == SpecialReg::M0 { 1 } else { 2 };
+            RegRange {
+                file: RegFile::Sgpr,
+                first: code,
+                count,
+            }
+        };
+        let mut needs = Vec::new();
+        let mut need = |states, register, writer, what| {
+            needs.push(Need {
+                states,
+                register,
+                writer,
+                what,
+            })
+        };
+        let vi_to_vega = matches!(gen, Gcn1_2 | Gcn1_4 | Gcn1_4_1);
+        match row.encoding {
+            Encoding::Smrd if gen == Gcn1_0 => {
+                for r in sgpr_reads() {
+                    need(4, Target::Register(r), Writer::Valu, "on GCN 1.0 a scalar memory read of an SGPR a vector ALU instruction wrote needs 4");
+                }
+            }
+            Encoding::Mubuf
+            | Encoding::Mtbuf
+            | Encoding::Mimg
+            | Encoding::Flat
+            | Encoding::Global
+            | Encoding::Scratch
+                if vi_to_vega =>
+            {
+                for r in sgpr_reads() {
+                    need(5, Target::Register(r), Writer::Valu, "a vector memory instruction's read of an SGPR a vector ALU instruction wrote needs 5");
+                }
+            }
+            _ => {}
+        }
+        if vi_to_vega && self.is_dpp(step) {
+            for u in self.program.uses(step) {
+                if !u.write && u.range.file == RegFile::Vgpr {
+                    need(
+                        2,
+                        Target::Register(u.range),
+                        Writer::Any,
+                        "a DPP instruction's read of a VGPR needs 2 after the write",
+                    );
+                }
+            }
+            need(
+                5,
+                Target::Register(special(SpecialReg::Exec)),
+                Writer::Valu,
+                "a DPP instruction needs 5 after a vector ALU instruction wrote EXEC",
+            );
+        }
+        if mnemonic.starts_with("v_div_fmas_") {
+            need(
+                4,
+                Target::Register(special(SpecialReg::Vcc)),
+                Writer::Valu,
+                "`v_div_fmas` needs 4 after a vector ALU instruction wrote VCC",
+            );
+        }
+        if matches!(mnemonic, "v_readlane_b32" | "v_writelane_b32") {
+            if let Some(lane) = self.lane_select(step) {
+                need(
+                    4,
+                    Target::Register(lane),
+                    Writer::Valu,
+                    "a lane select read needs 4 after a vector ALU instruction wrote the SGPR",
+                );
+            }
+        }
+        if let Some(hwreg) = self.hwreg(step) {
+            if mnemonic == "s_getreg_b32" {
+                need(
+                    2,
+                    Target::HwReg(hwreg),
+                    Writer::SetReg,
+                    "`s_getreg_b32` needs 2",
+                );
+            } else if mnemonic.starts_with("s_setreg") {
+                let (states, what) = if gen <= Gcn1_1 {
+                    (1, "`s_setreg` needs 1 on GCN 1.0 and 1.1")
+                } else {
+                    (2, "`s_setreg` needs 2 from GCN 1.2")
+                };
+                need(states, Target::HwReg(hwreg), Writer::SetReg, what);
+            }
+        }
+        let reads_m0 = (vi_to_vega
+            && matches!(mnemonic, "s_sendmsg" | "s_sendmsghalt" | "s_ttracedata"))
+            || (matches!(gen, Gcn1_4 | Gcn1_4_1)
+                && (mnemonic.starts_with("s_movrel")
+                    || mnemonic.starts_with("v_interp")
+                    || row.encoding == Encoding::Vintrp));
+        if reads_m0 {
+            need(
+                1,
+                Target::Register(special(SpecialReg::M0)),
+                Writer::Salu,
+                "it needs 1 after a scalar ALU instruction wrote M0",
+            );
+        }
+        needs
+    }
+
+    /// The hazard `need` of `step` makes, if the instructions before it do not give
+    /// the wait states.
+    fn unmet(&self, step: usize, need: &Need) -> Option<WaitHazard> {
+        let mut states = 0;
+        let mut at = step;
+        while at > 0 && states < need.states.min(MAX_STATES) {
+            at -= 1;
+            if matches!(self.flow(at), Flow::Jump(_) | Flow::End) {
+                return None;
+            }
+            if let Some(register) = self.writes(at, need) {
+                let missing = need.states - states;
+                return Some(self.hazard(step, at, need, register, states, missing));
+            }
+            states += self.wait_states(at);
+        }
+        None
+    }
+
+    /// What of `need`'s register the instruction at `step` writes, if it is a writer
+    /// of the kind `need` looks for.
+    fn writes(&self, step: usize, need: &Need) -> Option<Option<RegRange>> {
+        let row = self.program.steps[step].row;
+        let kind_matches = match need.writer {
+            Writer::Valu => is_valu(row.encoding),
+            Writer::Salu => matches!(
+                row.encoding,
+                Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc
+            ),
+            Writer::Any => true,
+            Writer::SetReg => row.mnemonic.starts_with("s_setreg"),
+        };
+        if !kind_matches {
+            return None;
+        }
+        match need.register {
+            Target::HwReg(id) => (self.hwreg(step) == Some(id)).then_some(None),
+            Target::Register(read) => self
+                .program
+                .writes(step)
+                .find_map(|w| overlap(w, read))
+                .map(Some),
+        }
+    }
+
+    fn hazard(
+        &self,
+        reader: usize,
+        writer: usize,
+        need: &Need,
+        register: Option<RegRange>,
+        states: u32,
+        missing: u32,
+    ) -> WaitHazard {
+        let (read, wrote) = (&self.program.steps[reader], &self.program.steps[writer]);
+        let plural = if states == 1 { "" } else { "s" };
+        let nop = format!("s_nop {}", missing - 1);
+        let (reader_name, writer_name) = (read.row.mnemonic, wrote.row.mnemonic);
+        let what = need.what;
+        let message = match register {
+            Some(r) => format!(
+                "`{}` is read by `{reader_name}` {states} wait state{plural} after `{writer_name}` wrote it: {what} (insert `{nop}` before it)",
+                register_text(self.gen, r),
+            ),
+            None => format!(
+                "`{reader_name}` comes {states} wait state{plural} after `{writer_name}` of the same hardware register: {what} (insert `{nop}` before it)"
+            ),
+        };
+        WaitHazard {
+            diagnostic: Diagnostic {
+                severity: Severity::Warning,
+                location: Some(read.at),
+                len: read.len,
+                message,
+                origin: read.origin.to_vec(),
+                suggestions: Vec::new(),
+                suggestion_at: None,
+            },
+            load: wrote.at,
+            load_len: wrote.len,
+            operation: "write",
+            wait: nop,
+        }
+    }
+
+    /// The wait states the instruction at `step` gives those after it.
+    fn wait_states(&self, step: usize) -> u32 {
+        if self.program.steps[step].row.mnemonic != "s_nop" {
+            return 1;
+        }
+        let mask = if self.gen <= Generation::Gcn1_1 {
+            7
+        } else {
+            15
+        };
+        self.first_word(step).map_or(1, |w| (w & mask) + 1)
+    }
+
+    /// The `i`th word of the instruction at `step`, as the finished section holds it.
+    fn word(&self, step: usize, i: usize) -> Option<u32> {
+        let offset = self.program.steps[step].offset + 4 * i;
+        let bytes = self.content.get(offset..offset + 4)?;
+        Some(u32::from_le_bytes(bytes.try_into().ok()?))
+    }
+
+    /// Whether the instruction at `step` is a DPP form (SRC0 field 0xFA).
+    fn is_dpp(&self, step: usize) -> bool {
+        let row = self.program.steps[step].row;
+        row.encoding.has_vop3_form() && self.first_word(step).is_some_and(|w| w & 0x1ff == 0xfa)
+    }
+
+    /// The hardware register an `s_getreg`/`s_setreg` names (SIMM16's id field).
+    fn hwreg(&self, step: usize) -> Option<u32> {
+        let row = self.program.steps[step].row;
+        let named = row.encoding == Encoding::Sopk
+            && (row.mnemonic == "s_getreg_b32" || row.mnemonic.starts_with("s_setreg"));
+        named.then(|| self.first_word(step).map(|w| w & 0x3f))?
+    }
+
+    /// The SGPR a `v_readlane_b32`/`v_writelane_b32` selects its lane with (its second
+    /// source), if it is one.
+    fn lane_select(&self, step: usize) -> Option<RegRange> {
+        let first = self.word(step, 0)?;
+        let code = if first >> 31 == 0 {
+            // VOP2 (GCN 1.0, 1.1): VSRC1 holds the SGPR.
+            (first >> 9) & 0xff
+        } else {
+            // VOP3: SRC1.
+            (self.word(step, 1)? >> 9) & 0x1ff
+        };
+        let sgprs = self.gen.registers().addressable_sgprs;
+        (code < sgprs).then_some(RegRange {
+            file: RegFile::Sgpr,
+            first: code as u16,
+            count: 1,
+        })
+    }
+}
+
+fn is_valu(encoding: Encoding) -> bool {
+    matches!(
+        encoding,
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p
+    )
+}

@@ -1,0 +1,16 @@
+# args: -g Pitcairn -b rawcode
+# GCN 1.0: a scalar memory read of an SGPR a VALU wrote needs 4 wait states.
+        v_readfirstlane_b32 s4, v1
+        s_buffer_load_dword s5, s[8:11], s4
+        s_waitcnt lgkmcnt(0)
+# A vector memory read of it does not, before GCN 1.2.
+        v_readfirstlane_b32 s4, v1
+        buffer_load_dword v2, v0, s[8:11], s4 offen
+        s_waitcnt vmcnt(0)
+# The lane select of v_readlane_b32 (a VOP2 instruction here).
+        v_readfirstlane_b32 s7, v1
+        v_readlane_b32 s8, v2, s7
+# s_setreg twice: 1 wait state on GCN 1.0.
+        s_setreg_b32 hwreg(mode, 0, 4), s2
+        s_setreg_b32 hwreg(mode, 0, 4), s3
+        s_endpgm
