@@ -72,7 +72,7 @@ impl Code<'_> {
     }
 
     /// What the instruction at `step` needs of those before it.
-    fn needs(&self, step: usize) -> Vec<Need> {
+    fn needs(&self, step: usize) -> smallvec::SmallVec<[Need; 2]> {
         use Generation::*;
         let gen = self.gen;
         let row = self.program.steps[step].row;
@@ -93,7 +93,20 @@ impl Code<'_> {
                 count,
             }
         };
-        let mut needs = Vec::new();
+        let mut needs = smallvec::SmallVec::new();
+        // Most instructions need nothing: those of the classes no rule reads.
+        let may_need = match row.encoding {
+            Encoding::Smrd => gen == Gcn1_0,
+            Encoding::Sopc | Encoding::Sop2 | Encoding::Smem | Encoding::Ds | Encoding::Exp => {
+                false
+            }
+            Encoding::Sopp => mnemonic.starts_with("s_sendmsg") || mnemonic == "s_ttracedata",
+            Encoding::Sop1 => mnemonic.starts_with("s_movrel"),
+            _ => true,
+        };
+        if !may_need {
+            return needs;
+        }
         let mut need = |states, register, writer, what| {
             needs.push(Need {
                 states,
