@@ -3,7 +3,7 @@
 //! of expanded statements is lowered from 10,000,000 to 100,000: the same check, reached
 //! in a moment instead of minutes under the sanitizer. What the calls of the first
 //! line expand to is recorded, as an editor's "expand macro" asks, and the loads in
-//! flight are followed, as the editor's check does.
+//! flight and the wait states are checked, as the editor's checks do.
 #![no_main]
 
 use gcn_asm::expansion::ExpandRequest;
@@ -27,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
                 max_statements: 1000,
             }),
             check_waits: true,
+            check_nops: true,
             ..Options::default()
         },
     );
@@ -35,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = d.render(&result.sources);
     }
     // So does every wait hazard found, with its load in the source map.
-    for h in &result.wait_hazards {
+    for h in result.wait_hazards.iter().chain(&result.nop_hazards) {
         let _ = h.diagnostic.render(&result.sources);
         let _ = result.sources.file(h.load.file);
     }
