@@ -609,47 +609,37 @@ mod tests {
         });
     }
 
-    #[test]
-    fn at_most_a_hundred_missing_nops_are_shown() {
-        let text: String = (0..105)
-            .map(|_| "v_readfirstlane_b32 s4, v1\nbuffer_store_dword v1, v0, s[8:11], s4 offen\n")
-            .collect();
-        let path = PathBuf::from("/nonexistent/nops.s");
+    /// 105 repetitions of `pair` give the first 100 warnings with `code`, the last
+    /// saying how many more there are.
+    fn check_a_hundred_shown(pair: &str, code: &str, more: &str) {
+        let text: String = (0..105).map(|_| pair).collect();
+        let path = PathBuf::from("/nonexistent/many.s");
         let analysis = analyse_case(&path, &format!("# args: -b rawcode -g Tonga\n{text}"));
-        let nops: Vec<_> = analysis
+        let shown: Vec<_> = analysis
             .diagnostics
             .iter()
-            .filter(|d| d.code == Some(crate::diagnostics::MISSING_NOP))
+            .filter(|d| d.code == Some(code))
             .collect();
-        assert_eq!(nops.len(), gcn_asm::waits::MAX_HAZARDS);
-        assert!(
-            nops[99]
-                .message
-                .ends_with("(5 more such reads in this source are not shown)"),
-            "{}",
-            nops[99].message
+        assert_eq!(shown.len(), gcn_asm::waits::MAX_HAZARDS);
+        let last = &shown[99].message;
+        assert!(last.ends_with(more), "{last}");
+    }
+
+    #[test]
+    fn at_most_a_hundred_missing_nops_are_shown() {
+        check_a_hundred_shown(
+            "v_readfirstlane_b32 s4, v1\nbuffer_store_dword v1, v0, s[8:11], s4 offen\n",
+            crate::diagnostics::MISSING_NOP,
+            "(5 more such reads in this source are not shown)",
         );
     }
 
     #[test]
     fn at_most_a_hundred_waits_are_shown() {
-        let text: String = (0..105)
-            .map(|_| "s_load_dword s4, s[0:1], 0\ns_add_u32 s5, s4, 1\n")
-            .collect();
-        let path = PathBuf::from("/nonexistent/many.s");
-        let analysis = analyse_case(&path, &format!("# args: -b rawcode -g Tonga\n{text}"));
-        let waits: Vec<_> = analysis
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Some(crate::diagnostics::MISSING_WAITCNT))
-            .collect();
-        assert_eq!(waits.len(), gcn_asm::waits::MAX_HAZARDS);
-        assert!(
-            waits[99]
-                .message
-                .ends_with("(5 more such uses in this source are not shown)"),
-            "{}",
-            waits[99].message
+        check_a_hundred_shown(
+            "s_load_dword s4, s[0:1], 0\ns_add_u32 s5, s4, 1\n",
+            crate::diagnostics::MISSING_WAITCNT,
+            "(5 more such uses in this source are not shown)",
         );
     }
 

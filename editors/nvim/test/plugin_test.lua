@@ -154,56 +154,42 @@ else
   skip('quick fix of a misspelled mnemonic', 'codeActionProvider')
 end
 
--- A register read before its load is waited for: the editor's warning, and the quick
--- fix that writes the wait before the use.
-if caps.codeActionProvider then
-  vim.api.nvim_buf_set_lines(buf, at, at, false, { '        s_load_dword s7, s[0:1], 0x8', '        s_add_u32 s8, s7, 1' })
+-- A check's warning on the second of two lines written at `at`, its quick fix inserting
+-- `fixed` before that line, and the setting that turns the check off.
+local function check_warning_and_fix(lines, code, what, fixed, setting)
+  if not caps.codeActionProvider then
+    skip('the ' .. code .. ' warning and its fix', 'codeActionProvider')
+    return
+  end
+  vim.api.nvim_buf_set_lines(buf, at, at, false, lines)
   check(wait(function()
     for _, d in ipairs(vim.diagnostic.get(buf)) do
-      if d.lnum == at + 1 and d.code == 'missing-waitcnt' and d.severity == vim.diagnostic.severity.WARN then
+      if d.lnum == at + 1 and d.code == code and d.severity == vim.diagnostic.severity.WARN then
         return true
       end
     end
-  end), 'a register read while its load is in flight: warning missing-waitcnt')
+  end), what .. ': warning ' .. code)
   vim.api.nvim_win_set_cursor(0, { at + 2, 10 })
   vim.lsp.buf.code_action({ apply = true, context = { only = { 'quickfix' } } })
   check(wait(function()
-    return vim.api.nvim_buf_get_lines(buf, at + 1, at + 2, false)[1] == '        s_waitcnt lgkmcnt(0)'
-  end), 'the quick fix inserts s_waitcnt lgkmcnt(0) before the use')
+    return vim.api.nvim_buf_get_lines(buf, at + 1, at + 2, false)[1] == fixed
+  end), 'the quick fix inserts "' .. vim.trim(fixed) .. '" before the line')
   check(wait(function() return #vim.diagnostic.get(buf) == 0 end), 'and the warning goes')
   vim.api.nvim_buf_set_lines(buf, at, at + 3, false, {})
-  check(vim.deep_equal(gcn.server_settings({ checks = { waitcnt = false } }), { checks = { waitcnt = false } }),
-    'checks = { waitcnt = false } is sent as the server setting')
-else
-  skip('the missing s_waitcnt warning and its fix', 'codeActionProvider')
+  local off = { checks = { [setting] = false } }
+  check(vim.deep_equal(gcn.server_settings(off), off),
+    'checks = { ' .. setting .. ' = false } is sent as the server setting')
 end
 
+-- A register read before its load is waited for: the quick fix writes the wait.
+check_warning_and_fix({ '        s_load_dword s7, s[0:1], 0x8', '        s_add_u32 s8, s7, 1' },
+  'missing-waitcnt', 'a register read while its load is in flight',
+  '        s_waitcnt lgkmcnt(0)', 'waitcnt')
+
 -- An SGPR a vector ALU instruction wrote, read at once by a vector memory instruction:
--- the editor's warning, and the quick fix that writes the s_nop before the read.
-if caps.codeActionProvider then
-  vim.api.nvim_buf_set_lines(buf, at, at, false, {
-    '        v_readfirstlane_b32 s7, v1',
-    '        buffer_store_dword v1, v0, s[8:11], s7 offen',
-  })
-  check(wait(function()
-    for _, d in ipairs(vim.diagnostic.get(buf)) do
-      if d.lnum == at + 1 and d.code == 'missing-nop' and d.severity == vim.diagnostic.severity.WARN then
-        return true
-      end
-    end
-  end), 'an SGPR read too soon after a VALU wrote it: warning missing-nop')
-  vim.api.nvim_win_set_cursor(0, { at + 2, 10 })
-  vim.lsp.buf.code_action({ apply = true, context = { only = { 'quickfix' } } })
-  check(wait(function()
-    return vim.api.nvim_buf_get_lines(buf, at + 1, at + 2, false)[1] == '        s_nop 4'
-  end), 'the quick fix inserts s_nop 4 before the read')
-  check(wait(function() return #vim.diagnostic.get(buf) == 0 end), 'and the warning goes')
-  vim.api.nvim_buf_set_lines(buf, at, at + 3, false, {})
-  check(vim.deep_equal(gcn.server_settings({ checks = { nops = false } }), { checks = { nops = false } }),
-    'checks = { nops = false } is sent as the server setting')
-else
-  skip('the missing s_nop warning and its fix', 'codeActionProvider')
-end
+-- the quick fix writes the s_nop.
+check_warning_and_fix({ '        v_readfirstlane_b32 s7, v1', '        buffer_store_dword v1, v0, s[8:11], s7 offen' },
+  'missing-nop', 'an SGPR read too soon after a VALU wrote it', '        s_nop 4', 'nops')
 
 -- Hover on an instruction.
 local mul = line_of('^%s+v_mul_lo_u32')
