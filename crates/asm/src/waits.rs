@@ -442,7 +442,12 @@ fn limits() -> Limits {
 impl Code<'_> {
     /// The first word of `step`, as the finished section holds it.
     fn first_word(&self, step: usize) -> Option<u32> {
-        let offset = self.program.steps[step].offset;
+        self.word(step, 0)
+    }
+
+    /// The `i`th word of the instruction at `step`, as the finished section holds it.
+    fn word(&self, step: usize, i: usize) -> Option<u32> {
+        let offset = self.program.steps[step].offset + 4 * i;
         let bytes = self.content.get(offset..offset + 4)?;
         Some(u32::from_le_bytes(bytes.try_into().ok()?))
     }

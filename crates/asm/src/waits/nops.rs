@@ -304,13 +304,6 @@ impl Code<'_> {
         self.first_word(step).map_or(1, |w| (w & mask) + 1)
     }
 
-    /// The `i`th word of the instruction at `step`, as the finished section holds it.
-    fn word(&self, step: usize, i: usize) -> Option<u32> {
-        let offset = self.program.steps[step].offset + 4 * i;
-        let bytes = self.content.get(offset..offset + 4)?;
-        Some(u32::from_le_bytes(bytes.try_into().ok()?))
-    }
-
     /// Whether the instruction at `step` is a DPP form (SRC0 field 0xFA).
     fn is_dpp(&self, step: usize) -> bool {
         let row = self.program.steps[step].row;
