@@ -360,11 +360,15 @@ impl Waits {
                 content,
                 limits: limits(),
             };
+            if program.steps.is_empty() {
+                continue;
+            }
+            let blocks = code.blocks();
             if self.checks.waits {
-                code.check(&mut findings);
+                code.check(&blocks, &mut findings);
             }
             if self.checks.nops {
-                code.nop_hazards(&mut findings.nops);
+                code.nop_hazards(&blocks, &mut findings.nops);
             }
         }
         if findings.nops.len() > MAX_HAZARDS {
@@ -548,13 +552,9 @@ impl Code<'_> {
     /// in flight: it is reached by a jump not followed). What a block's last visit
     /// found is reported; a block not visited since its state last grew is followed
     /// once more from it.
-    fn check(&self, findings: &mut Findings) {
-        if self.program.steps.is_empty() {
-            return;
-        }
-        let blocks = self.blocks();
+    fn check(&self, blocks: &[Block], findings: &mut Findings) {
         let mut reached = vec![false; blocks.len()];
-        for block in &blocks {
+        for block in blocks {
             for &n in &block.next {
                 reached[n] = true;
             }

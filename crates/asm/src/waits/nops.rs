@@ -17,15 +17,18 @@
 //! - GCN 1.2 to 1.4: `s_sendmsg`, `s_sendmsghalt`, `s_ttracedata` after a SALU wrote M0,
 //!   and on GCN 1.4 `s_movrel*` and `v_interp*` too: 1.
 //!
-//! The instructions before a read are those the assembler put before it in the section,
-//! back to an unconditional branch or the end of a program (a path reaching the read
-//! by a branch is not looked at: a hazard there is missed, never made up).
+//! The instructions before a read are those on every path into it: those before it in
+//! its block, then those at the end of each block that branches or falls through to it
+//! (the blocks the wait check follows). Code no known branch or fall-through reaches
+//! (after `s_endpgm`, a target of `s_setpc_b64`) has nothing before it. The search is
+//! bounded ([`MAX_VISITS`] blocks per read): stopping early misses a hazard, never makes
+//! one up.
 
 use gcn_isa::encode::{RegFile, RegRange};
 use gcn_isa::table::Encoding;
 use gcn_isa::{Generation, SpecialReg};
 
-use super::{overlap, register_text, Code, Flow, WaitHazard};
+use super::{overlap, register_text, Block, Code, WaitHazard};
 use crate::diag::{Diagnostic, Severity};
 
 /// What a rule needs before a reader: the wait states, what writes, and why.
@@ -56,15 +59,53 @@ enum Writer {
 /// The most wait states any rule needs: no need to look further back.
 const MAX_STATES: u32 = 5;
 
+/// The most blocks entered looking for one read's writer: a point many branches lead
+/// to, behind others many lead to, would otherwise be searched for long.
+const MAX_VISITS: usize = 64;
+
+/// Which blocks lead to which: a block's step (by the blocks' starts) and the blocks
+/// that branch or fall through to each.
+struct Paths<'a> {
+    blocks: &'a [Block],
+    before: Vec<smallvec::SmallVec<[usize; 2]>>,
+}
+
+impl<'a> Paths<'a> {
+    fn new(blocks: &'a [Block]) -> Paths<'a> {
+        let mut before = vec![smallvec::SmallVec::new(); blocks.len()];
+        for (b, block) in blocks.iter().enumerate() {
+            for &next in &block.next {
+                before[next].push(b);
+            }
+        }
+        Paths { blocks, before }
+    }
+
+    fn block_of(&self, step: usize) -> usize {
+        self.blocks.partition_point(|b| b.steps.start <= step) - 1
+    }
+}
+
+/// One read's search for its writer: the closest write found (its step, the register
+/// written and the wait states after it) and the blocks entered so far.
+struct Search<'a> {
+    need: &'a Need,
+    paths: &'a Paths<'a>,
+    visits: usize,
+    closest: Option<(usize, Option<RegRange>, u32)>,
+}
+
 impl Code<'_> {
-    /// The wait-state hazards of the section, in the order of their reads.
-    pub(super) fn nop_hazards(&self, hazards: &mut Vec<WaitHazard>) {
+    /// The wait-state hazards of the section cut into `blocks`, in the order of their
+    /// reads.
+    pub(super) fn nop_hazards(&self, blocks: &[Block], hazards: &mut Vec<WaitHazard>) {
         if self.gen >= Generation::Gcn1_5 {
             return;
         }
+        let paths = Paths::new(blocks);
         for step in 0..self.program.steps.len() {
             for need in self.needs(step) {
-                if let Some(hazard) = self.unmet(step, &need) {
+                if let Some(hazard) = self.unmet(step, &need, &paths) {
                     hazards.push(hazard);
                 }
             }
@@ -206,23 +247,48 @@ impl Code<'_> {
         needs
     }
 
-    /// The hazard `need` of `step` makes, if the instructions before it do not give
-    /// the wait states.
-    fn unmet(&self, step: usize, need: &Need) -> Option<WaitHazard> {
-        let mut states = 0;
+    /// The hazard `need` of `step` makes, if the instructions before it on some path
+    /// do not give the wait states: the one with the fewest.
+    fn unmet(&self, step: usize, need: &Need, paths: &Paths) -> Option<WaitHazard> {
+        let mut search = Search {
+            need,
+            paths,
+            visits: 0,
+            closest: None,
+        };
+        self.write_before(paths.block_of(step), step, 0, &mut search);
+        let (writer, register, states) = search.closest?;
+        let missing = need.states - states;
+        Some(self.hazard(step, writer, need, register, states, missing))
+    }
+
+    /// Looks for the last write `search` needs before `step` in `block`, `states` wait
+    /// states already given after `step`, then on every path into `block` (the blocks
+    /// before it are entered at their ends).
+    fn write_before(&self, block: usize, step: usize, mut states: u32, search: &mut Search) {
+        let need = search.need.states.min(MAX_STATES);
         let mut at = step;
-        while at > 0 && states < need.states.min(MAX_STATES) {
-            at -= 1;
-            if matches!(self.flow(at), Flow::Jump(_) | Flow::End) {
-                return None;
+        while states < need {
+            if at == search.paths.blocks[block].steps.start {
+                for &before in &search.paths.before[block] {
+                    if search.visits >= MAX_VISITS {
+                        return;
+                    }
+                    search.visits += 1;
+                    let end = search.paths.blocks[before].steps.end;
+                    self.write_before(before, end, states, search);
+                }
+                return;
             }
-            if let Some(register) = self.writes(at, need) {
-                let missing = need.states - states;
-                return Some(self.hazard(step, at, need, register, states, missing));
+            at -= 1;
+            if let Some(register) = self.writes(at, search.need) {
+                if search.closest.is_none_or(|(_, _, fewest)| states < fewest) {
+                    search.closest = Some((at, register, states));
+                }
+                return;
             }
             states += self.wait_states(at);
         }
-        None
     }
 
     /// What of `need`'s register the instruction at `step` writes, if it is a writer

@@ -39,7 +39,7 @@
 # s_sendmsg after a SALU wrote M0.
         s_mov_b32 m0, s2
         s_sendmsg sendmsg(MSG_INTERRUPT)
-# After an unconditional branch the code is reached from elsewhere: not looked at.
+# Through an unconditional branch: the branch is one wait state.
         v_readfirstlane_b32 s4, v1
         s_branch next
 next:
