@@ -15,7 +15,11 @@
 //! - `s_getreg_b32` of a hardware register `s_setreg*` wrote: 2; `s_setreg*` of it
 //!   again: 1 (GCN 1.0, 1.1), 2 (later);
 //! - GCN 1.2 to 1.4: `s_sendmsg`, `s_sendmsghalt`, `s_ttracedata` after a SALU wrote M0,
-//!   and on GCN 1.4 `s_movrel*` and `v_interp*` too: 1.
+//!   and on GCN 1.4 `s_movrel*` and `v_interp*` too: 1;
+//! - GCN 1.2 to 1.4: `s_rfe_b64` after `s_setreg*` of TRAPSTS: 1;
+//! - GCN 1.1 to 1.4: a VALU instruction writing a VGPR that holds the data of a store or
+//!   atomic of more than 8 bytes (MUBUF and MTBUF with a constant SOFFSET, FLAT, global,
+//!   scratch): 1.
 //!
 //! The instructions before a read are those on every path into it: those before it in
 //! its block, then those at the end of each block that branches or falls through to it
@@ -25,7 +29,7 @@
 //! one up.
 
 use gcn_isa::encode::{RegFile, RegRange};
-use gcn_isa::table::Encoding;
+use gcn_isa::table::{Encoding, Flags};
 use gcn_isa::{Generation, SpecialReg};
 
 use super::{overlap, register_text, Block, Code, WaitHazard};
@@ -54,7 +58,12 @@ enum Writer {
     Salu,
     Any,
     SetReg,
+    /// A store or atomic whose data is more than 8 bytes (see [`Code::wide_data`]).
+    WideStore,
 }
+
+/// TRAPSTS's hardware register id, the one `s_rfe_b64` reads.
+const HWREG_TRAPSTS: u32 = 3;
 
 /// The most wait states any rule needs: no need to look further back.
 const MAX_STATES: u32 = 5;
@@ -142,6 +151,7 @@ impl Code<'_> {
                 false
             }
             Encoding::Sopp => mnemonic.starts_with("s_sendmsg") || mnemonic == "s_ttracedata",
+            Encoding::Sop1 if mnemonic == "s_rfe_b64" => true,
             Encoding::Sop1 => mnemonic.starts_with("s_movrel"),
             _ => true,
         };
@@ -236,6 +246,26 @@ impl Code<'_> {
                 && (mnemonic.starts_with("s_movrel")
                     || mnemonic.starts_with("v_interp")
                     || row.encoding == Encoding::Vintrp));
+        if vi_to_vega && mnemonic == "s_rfe_b64" {
+            need(
+                1,
+                Target::HwReg(HWREG_TRAPSTS),
+                Writer::SetReg,
+                "it needs 1",
+            );
+        }
+        if matches!(gen, Gcn1_1 | Gcn1_2 | Gcn1_4 | Gcn1_4_1) && is_valu(row.encoding) {
+            for u in self.program.uses(step) {
+                if u.write && u.range.file == RegFile::Vgpr {
+                    need(
+                        1,
+                        Target::Register(u.range),
+                        Writer::WideStore,
+                        "a vector ALU write of a VGPR that holds a store's data needs 1 after a store of more than 8 bytes",
+                    );
+                }
+            }
+        }
         if reads_m0 {
             need(
                 1,
@@ -303,6 +333,15 @@ impl Code<'_> {
             ),
             Writer::Any => true,
             Writer::SetReg => row.mnemonic.starts_with("s_setreg"),
+            Writer::WideStore => {
+                let Target::Register(written) = need.register else {
+                    return None;
+                };
+                return self
+                    .wide_data(step)
+                    .and_then(|d| overlap(d, written))
+                    .map(Some);
+            }
         };
         if !kind_matches {
             return None;
@@ -331,14 +370,26 @@ impl Code<'_> {
         let nop = format!("s_nop {}", missing - 1);
         let (reader_name, writer_name) = (read.row.mnemonic, wrote.row.mnemonic);
         let what = need.what;
-        let message = match register {
-            Some(r) => format!(
+        let message = match (register, need.writer) {
+            (Some(r), Writer::WideStore) => format!(
+                "`{}` is written by `{reader_name}` {states} wait state{plural} after `{writer_name}` stored it: {what} (insert `{nop}` before it)",
+                register_text(self.gen, r),
+            ),
+            (Some(r), _) => format!(
                 "`{}` is read by `{reader_name}` {states} wait state{plural} after `{writer_name}` wrote it: {what} (insert `{nop}` before it)",
                 register_text(self.gen, r),
             ),
-            None => format!(
+            (None, _) if reader_name == "s_rfe_b64" => format!(
+                "`{reader_name}` comes {states} wait state{plural} after `{writer_name}` of TRAPSTS: {what} (insert `{nop}` before it)"
+            ),
+            (None, _) => format!(
                 "`{reader_name}` comes {states} wait state{plural} after `{writer_name}` of the same hardware register: {what} (insert `{nop}` before it)"
             ),
+        };
+        let operation = if need.writer == Writer::WideStore {
+            "store"
+        } else {
+            "write"
         };
         WaitHazard {
             diagnostic: Diagnostic {
@@ -352,7 +403,7 @@ impl Code<'_> {
             },
             load: wrote.at,
             load_len: wrote.len,
-            operation: "write",
+            operation,
             wait: nop,
         }
     }
@@ -368,6 +419,35 @@ impl Code<'_> {
             15
         };
         self.first_word(step).map_or(1, |w| (w & mask) + 1)
+    }
+
+    /// The data VGPRs of the store or atomic at `step`, if they are more than 8 bytes and
+    /// the hardware may read them after the next instruction: always for FLAT, global
+    /// and scratch, for MUBUF and MTBUF when SOFFSET is a constant (as LLVM's hazard
+    /// recognizer has it; an image store is not included, as there).
+    fn wide_data(&self, step: usize) -> Option<RegRange> {
+        let row = self.program.steps[step].row;
+        if !(row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC)) {
+            return None;
+        }
+        let second = self.word(step, 1)?;
+        let buffer = matches!(row.encoding, Encoding::Mubuf | Encoding::Mtbuf);
+        let flat = matches!(
+            row.encoding,
+            Encoding::Flat | Encoding::Global | Encoding::Scratch
+        );
+        // SOFFSET 128 and up is an inline constant (no literal there).
+        let constant_soffset = second >> 24 >= 128;
+        if !(flat || buffer && constant_soffset) {
+            return None;
+        }
+        let data = ((second >> 8) & 0xff) as u16;
+        self.program
+            .uses(step)
+            .iter()
+            .find(|u| !u.write && u.range.file == RegFile::Vgpr && u.range.first == data)
+            .map(|u| u.range)
+            .filter(|r| r.count > 2)
     }
 
     /// Whether the instruction at `step` is a DPP form (SRC0 field 0xFA).

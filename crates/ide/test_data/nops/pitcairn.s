@@ -14,3 +14,8 @@
         s_setreg_b32 hwreg(mode, 0, 4), s2
         s_setreg_b32 hwreg(mode, 0, 4), s3
         s_endpgm
+# GCN 1.0 has no hazard for a VALU write of a wide store's data.
+        buffer_store_dwordx4 v[4:7], v0, s[8:11], 0 offen
+        v_mov_b32 v8, 0
+        v_mov_b32 v5, 0
+        s_endpgm

@@ -45,3 +45,20 @@
 next:
         buffer_load_dword v2, v0, s[8:11], s4 offen
         s_endpgm
+# s_rfe_b64 after s_setreg of TRAPSTS.
+        s_setreg_b32 hwreg(trapsts, 0, 32), s2
+        s_rfe_b64 s[0:1]
+# A VALU write of a wide store's data: after a 16-byte store with a constant SOFFSET,
+# a FLAT store of 12 bytes; not after an 8-byte one or with an SGPR SOFFSET.
+        buffer_store_dwordx4 v[4:7], v0, s[8:11], 0 offen
+        v_mov_b32 v5, 0
+        flat_store_dwordx3 v[2:3], v[8:10]
+        v_add_f32 v10, v1, v1
+        buffer_store_dwordx2 v[4:5], v0, s[8:11], 0 offen
+        v_mov_b32 v5, 0
+        buffer_store_dwordx4 v[4:7], v0, s[8:11], s1 offen
+        v_mov_b32 v5, 0
+        buffer_store_dwordx4 v[4:7], v0, s[8:11], 0 offen
+        s_nop 0
+        v_mov_b32 v5, 0
+        s_endpgm
