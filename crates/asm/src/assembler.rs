@@ -2349,6 +2349,14 @@ impl Asm {
                 }
                 self.reg_usage
                     .record(self.target.gen, section, start, &encoded.regs);
+                if let Some(index) = self.index.as_mut() {
+                    index.placed.push(crate::index::Placed {
+                        location: ctx.loc(range.start()),
+                        section,
+                        offset: start,
+                        size: 4 * encoded.words.len() as u32,
+                    });
+                }
                 if let (Some(row), true) = (encoded.row, self.waits.is_some()) {
                     let (words, regs) = (&encoded.words[..], &encoded.regs[..]);
                     self.follow_waits(ctx, row, range, (section, start), words, regs);

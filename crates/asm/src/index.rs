@@ -1,6 +1,7 @@
-//! Where the program's names are defined and used, recorded while it is assembled
-//! (when [`crate::Options::record_symbols`] asks for it): what an editor needs for
-//! go-to-definition, references and rename across included files and expansions.
+//! Where the program's names are defined and used, and where its instructions were
+//! put, recorded while it is assembled (when [`crate::Options::record_symbols`] asks
+//! for it): what an editor needs for go-to-definition, references and rename across
+//! included files and expansions, and to show what a line encodes to.
 //!
 //! Names are recorded as the assembler resolves them, so each entry names the symbol
 //! it really is: a symbol by its full scope path (`outer::inner::x`), a local label by
@@ -38,10 +39,23 @@ pub struct Occurrence {
     pub definition: bool,
 }
 
-/// Every occurrence of every name, in the order the assembler met them.
+/// An instruction the assembler put in a section: where its statement is (a line of
+/// a macro body once for each run), and where its words are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    pub location: Location,
+    pub section: usize,
+    pub offset: usize,
+    /// Its size in bytes.
+    pub size: u32,
+}
+
+/// Every occurrence of every name, in the order the assembler met them, and every
+/// instruction placed.
 #[derive(Debug, Clone, Default)]
 pub struct SymbolIndex {
     pub occurrences: Vec<Occurrence>,
+    pub placed: Vec<Placed>,
     /// How many `N:` local labels have been defined so far, by `N`.
     local_counts: std::collections::HashMap<String, u32>,
 }

@@ -25,6 +25,7 @@
 //! (the file's options). Only the cursor's token and its ancestors are looked at, plus one
 //! scan of the top-level statements' green nodes for `.gpu` and names.
 
+mod encoding;
 mod operand_names;
 mod waits;
 
@@ -141,7 +142,7 @@ pub fn hover(
             match parent.kind() {
                 SyntaxKind::INSTRUCTION if is_head => {
                     let markdown = instruction_hover(token.text(), generation())?;
-                    with_wait_effect(markdown, program, &token, parent.text_range())
+                    with_program_facts(markdown, program, &token, parent.text_range())
                 }
                 SyntaxKind::PSEUDO_OP if is_head => pseudo_op_hover(token.text())?,
                 SyntaxKind::LINE if is_head => {
@@ -151,7 +152,7 @@ pub fn hover(
                     } else {
                         let markdown = instruction_hover(token.text(), generation())
                             .or_else(|| name_hover(parse, index, token.text()))?;
-                        with_wait_effect(markdown, program, &token, parent.text_range())
+                        with_program_facts(markdown, program, &token, parent.text_range())
                     }
                 }
                 SyntaxKind::LINE if gcn_syntax::is_register_name(token.text(), false) => {
@@ -184,23 +185,33 @@ pub fn hover(
     Some(HoverResult { range, markdown })
 }
 
-/// An `s_waitcnt`'s hover with what it waits for ([`waits`]) after its description.
-fn with_wait_effect(
+/// An instruction's hover with what the assembler made of its statement after its
+/// description: the words it encodes to ([`encoding`]) and, for an `s_waitcnt`, what it
+/// waits for ([`waits`]).
+fn with_program_facts(
     mut markdown: String,
     program: Option<Program>,
     mnemonic: &SyntaxToken,
     statement: TextRange,
 ) -> String {
+    let Some(program) = program else {
+        return markdown;
+    };
     let is_wait = mnemonic
         .text()
         .to_ascii_lowercase()
         .starts_with("s_waitcnt");
-    if let Some(effect) = program
-        .filter(|_| is_wait)
-        .and_then(|p| waits::wait_effect(p, statement))
+    let wait = || {
+        is_wait
+            .then(|| waits::wait_effect(program, statement))
+            .flatten()
+    };
+    for fact in [encoding::encoded(program, statement), wait()]
+        .into_iter()
+        .flatten()
     {
         markdown.truncate(markdown.trim_end().len());
-        write!(markdown, "\n\n{effect}").unwrap();
+        write!(markdown, "\n\n{fact}").unwrap();
     }
     markdown
 }
