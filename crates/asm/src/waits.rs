@@ -681,7 +681,7 @@ impl Code<'_> {
             diagnostic,
             load: load.at,
             load_len: load.len,
-            operation: operation_of(load.row),
+            operation: operation_of(load.row, found.lock),
             wait: found.wait(),
         });
     }
@@ -857,8 +857,9 @@ impl Written {
 }
 
 /// The registers an instruction reads after it is issued, counted in `expcnt`: the
-/// sources of an export, and on GCN 1.0 the data of a vector memory store or atomic
-/// (its VDATA field, in the second word; later generations read it at issue).
+/// sources of an export, those of an LDS instruction that goes to GDS (its `gds` bit:
+/// address and data, as exports), and on GCN 1.0 the data of a vector memory store or
+/// atomic (its VDATA field, in the second word; later generations read it at issue).
 fn locks_of(
     gen: Generation,
     row: &Instruction,
@@ -871,6 +872,7 @@ fn locks_of(
         .map(|u| u.range);
     match row.encoding {
         Encoding::Exp => vgpr_reads.collect(),
+        Encoding::Ds if words.first().is_some_and(|&w| goes_to_gds(gen, w)) => vgpr_reads.collect(),
         Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg
             if gen == Generation::Gcn1_0
                 && (row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC)) =>
@@ -884,10 +886,24 @@ fn locks_of(
     }
 }
 
-/// What a memory instruction is, in a word.
-fn operation_of(row: &Instruction) -> &'static str {
+/// Whether a DS instruction's first word has its `gds` bit set (bit 17 on GCN 1.0, 1.1
+/// and 1.5, bit 16 on GCN 1.2 to 1.4).
+fn goes_to_gds(gen: Generation, first: u32) -> bool {
+    let bit = if gen <= Generation::Gcn1_1 || gen.is_gfx10() {
+        17
+    } else {
+        16
+    };
+    first >> bit & 1 == 1
+}
+
+/// What a memory instruction is, in a word; `lock` when it is its reading of
+/// registers after it issued.
+fn operation_of(row: &Instruction, lock: bool) -> &'static str {
     if row.encoding == Encoding::Exp {
         "export"
+    } else if lock && row.encoding == Encoding::Ds {
+        "GDS operation"
     } else if row.flags.contains(Flags::ATOMIC) {
         "atomic"
     } else if row.flags.contains(Flags::STORE) {

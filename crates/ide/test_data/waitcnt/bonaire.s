@@ -7,4 +7,12 @@
         v_mov_b32 v22, 0
         s_waitcnt expcnt(0)
         v_mov_b32 v23, 0
+# So does an LDS instruction that goes to GDS (its address and data); not one to LDS.
+        ds_write_b32 v30, v31 gds
+        v_mov_b32 v31, 0
+        ds_add_u32 v32, v33 gds
+        v_mov_b32 v32, 0
+        s_waitcnt expcnt(0) lgkmcnt(0)
+        ds_write_b32 v30, v31
+        v_mov_b32 v31, 0
         s_endpgm

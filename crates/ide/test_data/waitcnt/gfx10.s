@@ -15,4 +15,10 @@
         v_mov_b32 v20, 0
         s_waitcnt_expcnt null, 0
         v_mov_b32 v21, 0
+# An LDS instruction that goes to GDS reads its address and data after it issues.
+        ds_write_b32 v50, v51 gds
+        v_mov_b32 v50, 0
+        s_waitcnt_expcnt null, 0
+        ds_write_b32 v50, v51
+        v_mov_b32 v51, 0
         s_endpgm

@@ -92,3 +92,10 @@ WAIT = 0
         v_mov_b32 v40, v21
         v_mov_b32 v40, v22
         s_waitcnt vmcnt(0)
+# An LDS instruction that goes to GDS reads its address and data after it issues.
+        ds_write_b32 v50, v51 gds
+        v_mov_b32 v51, 0
+        s_waitcnt expcnt(0)
+        ds_write_b32 v50, v51
+        v_mov_b32 v51, 0
+        s_endpgm
