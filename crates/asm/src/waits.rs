@@ -286,6 +286,11 @@ pub struct WaitEffect {
     pub len: u32,
     pub retired: Vec<Operation>,
     pub left: Vec<Operation>,
+    /// It never stops the wave: on every path, no more operations of each counter
+    /// than its count for it can be in flight there (the section's paths are all
+    /// known: no jump through a register, call or trap, and the check settled without
+    /// dropping operations).
+    pub needless: bool,
 }
 
 /// A memory operation: where its instruction is, its length and mnemonic.
@@ -305,6 +310,9 @@ enum Event {
         step: usize,
         retired: Vec<usize>,
         left: Vec<usize>,
+        /// Whether it may stop the wave: more operations of a counter than its count
+        /// allows may be in flight.
+        may_block: bool,
     },
 }
 
@@ -575,6 +583,7 @@ impl Code<'_> {
         // What each block's last visit found, while its state has not grown since.
         let mut found: Vec<Option<Vec<Event>>> = vec![None; blocks.len()];
         let mut unreached = 0;
+        let mut settled = true;
         'settle: loop {
             while let Some(std::cmp::Reverse(b)) = work.pop() {
                 queued[b] = false;
@@ -585,6 +594,7 @@ impl Code<'_> {
                 };
                 let cost = block.steps.len() * (state.ops.len() + 1);
                 let Some(left) = budget.checked_sub(cost) else {
+                    settled = false;
                     break 'settle;
                 };
                 budget = left;
@@ -615,34 +625,63 @@ impl Code<'_> {
             queued[unreached] = true;
             work.push(std::cmp::Reverse(unreached));
         }
+        // A state as full as a state may be may have dropped operations.
+        let full = |s: &Option<State>| {
+            s.as_ref()
+                .is_some_and(|s| s.ops.len() >= self.limits.max_ops)
+        };
+        let complete = settled && !states.iter().any(full) && !self.has_unknown_paths();
         // The blocks not followed from their settled state: those that lead nowhere,
         // and those the budget left.
         for ((block, state), found) in blocks.iter().zip(states).zip(found) {
             match found {
                 Some(found) => {
                     for event in found {
-                        self.report(event, findings);
+                        self.report(event, complete, findings);
                     }
                 }
                 None => {
                     let mut state = state.unwrap_or_default();
                     self.follow(block.steps.clone(), &mut state, &mut |event| {
-                        self.report(event, findings)
+                        self.report(event, complete, findings)
                     });
                 }
             }
         }
     }
 
+    /// Whether control may reach some code of the section by a path the check does not
+    /// follow, with operations in flight: a jump through a register, a call (the callee's
+    /// operations), a trap or a return from one.
+    fn has_unknown_paths(&self) -> bool {
+        self.program.steps.iter().any(|s| {
+            matches!(
+                s.row.mnemonic,
+                "s_setpc_b64"
+                    | "s_swappc_b64"
+                    | "s_call_b64"
+                    | "s_cbranch_g_fork"
+                    | "s_cbranch_i_fork"
+                    | "s_cbranch_join"
+                    | "s_rfe_b64"
+                    | "s_rfe_restore_b64"
+                    | "s_trap"
+            )
+        })
+    }
+
     /// Puts what a block's following found in words: a use found, if fewer than
     /// [`MAX_HAZARDS`] are kept, or a wait's effect.
-    fn report(&self, event: Event, findings: &mut Findings) {
+    /// `complete` when the states the events came from hold every operation that may
+    /// be in flight.
+    fn report(&self, event: Event, complete: bool, findings: &mut Findings) {
         let (step, found) = match event {
             Event::Hazard(step, found) => (step, found),
             Event::Wait {
                 step,
                 retired,
                 left,
+                may_block,
             } => {
                 let operation = |step: usize| {
                     let at = &self.program.steps[step];
@@ -658,6 +697,7 @@ impl Code<'_> {
                     len: at.len,
                     retired: retired.into_iter().map(operation).collect(),
                     left: left.into_iter().map(operation).collect(),
+                    needless: complete && !may_block,
                 });
                 return;
             }
@@ -706,6 +746,7 @@ fn waited(step: usize, state: &State, wait: &Wait) -> Event {
         step,
         retired,
         left,
+        may_block: wait.may_block(state),
     }
 }
 
@@ -1078,7 +1119,8 @@ impl Code<'_> {
             if let Some(kind) = kind {
                 self.issue(state, &mut written, step, kind, false);
             }
-            if !self.program.locks(step).is_empty() {
+            // An export counts in `expcnt` even when it reads no register (`off`).
+            if !self.program.locks(step).is_empty() || row.encoding == Encoding::Exp {
                 self.issue(state, &mut written, step, Queue::Exp, true);
             }
         }
@@ -1243,6 +1285,23 @@ impl Op {
 impl Wait {
     /// Whether the wait guarantees `op` done: in order, at most N operations after it
     /// are left; in any order, only a wait for all.
+    /// Whether the wait may stop the wave in `state`: more operations counting in one of
+    /// its counters than its count for it may be in flight (on one path, or on paths
+    /// that join: the union may hold more than any one, so a wait is called needless
+    /// only when it is on each).
+    fn may_block(&self, state: &State) -> bool {
+        let limits = [
+            (Counter::Vm, self.vm),
+            (Counter::Vs, self.vs),
+            (Counter::Lgkm, self.lgkm),
+            (Counter::Exp, self.exp),
+        ];
+        limits.into_iter().any(|(counter, count)| {
+            let in_flight = state.ops.iter().filter(|op| op.queue.counts_in(counter));
+            in_flight.count() > count as usize
+        })
+    }
+
     fn retires(&self, op: &Op) -> bool {
         let later = op.later;
         match op.queue {

@@ -255,6 +255,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         }
         diagnostics.extend(warnings);
     }
+    diagnostics.extend(needless_waits(&assembly, &input.text));
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let diagnostics = merge_repeated(diagnostics, &input.path);
     let included = (1..assembly.sources.len())
@@ -309,6 +310,58 @@ fn wait_warning(
         });
     }
     d
+}
+
+/// The `s_waitcnt` lines of the source that never wait, on every run (code
+/// [`crate::diagnostics::NEEDLESS_WAITCNT`]), the first [`gcn_asm::waits::MAX_HAZARDS`],
+/// each with a quick fix that takes the line out when the wait is all it holds; none
+/// while the source has errors.
+fn needless_waits(assembly: &Assembly, text: &str) -> Vec<Diagnostic> {
+    // An instruction that did not assemble may be a memory operation.
+    if assembly.has_errors() {
+        return Vec::new();
+    }
+    // A line of a macro or repetition runs several times: it is needless if it is on each.
+    let mut waits: std::collections::BTreeMap<u32, (u32, bool)> = Default::default();
+    for effect in assembly.wait_effects.iter().filter(|e| e.at.file == SOURCE) {
+        let entry = waits.entry(effect.at.offset).or_insert((effect.len, true));
+        entry.1 &= effect.needless;
+    }
+    waits
+        .into_iter()
+        .filter(|&(_, (_, needless))| needless)
+        .take(gcn_asm::waits::MAX_HAZARDS)
+        .map(|(offset, (len, _))| {
+            let range = TextRange::at(offset.into(), len.into());
+            Diagnostic {
+                range,
+                severity: Severity::Hint,
+                message: "this wait never waits: no more memory operations than its counts \
+                          allow can be in flight here, on any path the wait check follows"
+                    .to_string(),
+                related: Vec::new(),
+                code: Some(crate::diagnostics::NEEDLESS_WAITCNT),
+                fixes: remove_line(text, range).into_iter().collect(),
+            }
+        })
+        .collect()
+}
+
+/// The fix that takes out the line of the statement at `range`, if the line holds
+/// nothing else (a label or comment on it stays where it is).
+fn remove_line(text: &str, range: TextRange) -> Option<Fix> {
+    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+    let blank = |s: &str| s.trim_matches([' ', '\t', '\r', '\n']).is_empty();
+    if !blank(&text[line_start..start]) || !blank(&text[end..line_end]) {
+        return None;
+    }
+    Some(Fix {
+        title: "Remove this wait".to_string(),
+        range: TextRange::new((line_start as u32).into(), (line_end as u32).into()),
+        replacement: String::new(),
+    })
 }
 
 /// A problem of the settings or project file, shown at the start of the source too
@@ -571,16 +624,17 @@ mod tests {
     /// The warnings about registers used while a load may still write them, with the
     /// load and the quick fix.
     fn render_waits(path: &Path, text: &str) -> String {
-        render_code(path, text, crate::diagnostics::MISSING_WAITCNT)
+        use crate::diagnostics::{MISSING_WAITCNT, NEEDLESS_WAITCNT};
+        render_code(path, text, &[MISSING_WAITCNT, NEEDLESS_WAITCNT])
     }
 
-    /// The warnings with `code`, with their related places and quick fixes, and the
-    /// errors.
-    fn render_code(path: &Path, text: &str, code: &str) -> String {
+    /// The diagnostics with one of `codes`, with their related places and quick fixes,
+    /// and the errors.
+    fn render_code(path: &Path, text: &str, codes: &[&str]) -> String {
         let analysis = analyse_case(path, text);
         let mut out = String::new();
         for d in &analysis.diagnostics {
-            if d.code != Some(code) {
+            if !d.code.is_some_and(|c| codes.contains(&c)) {
                 if d.severity == Severity::Error {
                     writeln!(out, "error {}: {}", range_text(text, d.range), d.message).unwrap();
                 }
@@ -605,7 +659,7 @@ mod tests {
     #[test]
     fn nop_snapshots() {
         check_dir_files("nops", |path, text| {
-            render_code(path, text, crate::diagnostics::MISSING_NOP)
+            render_code(path, text, &[crate::diagnostics::MISSING_NOP])
         });
     }
 

@@ -134,6 +134,9 @@ pub fn diagnostic(
             .code
             .map(|code| lsp::NumberOrString::String(code.to_string())),
         message: diagnostic.message.clone(),
+        // Editors draw unnecessary code faded.
+        tags: (diagnostic.code == Some(gcn_ide::diagnostics::NEEDLESS_WAITCNT))
+            .then(|| vec![lsp::DiagnosticTag::UNNECESSARY]),
         ..Default::default()
     }
 }

@@ -2011,3 +2011,34 @@ async fn a_misspelled_mnemonic_gets_a_quick_fix_that_edits_it() {
         .await;
     assert_eq!(none, json!([]));
 }
+
+#[tokio::test]
+async fn a_needless_wait_is_a_hint_tagged_unnecessary_with_a_fix_that_removes_it() {
+    let mut client = TestClient::default().await;
+    client
+        .open(".rawcode\n.gpu Tonga\n    s_waitcnt lgkmcnt(0)\n    s_endpgm\n")
+        .await;
+    let (_, published) = client.diagnostics().await;
+    assert_eq!(published.len(), 1, "{published:?}");
+    let hint = &published[0];
+    assert_eq!(hint["code"], "needless-waitcnt");
+    assert_eq!(hint["severity"], 4);
+    assert_eq!(hint["tags"], json!([1]));
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": URI },
+                "range": { "start": { "line": 2, "character": 6 }, "end": { "line": 2, "character": 6 } },
+                "context": { "diagnostics": published },
+            }),
+        )
+        .await;
+    let range =
+        json!({ "start": { "line": 2, "character": 0 }, "end": { "line": 3, "character": 0 } });
+    assert_eq!(actions[0]["title"], "Remove this wait", "{actions}");
+    assert_eq!(
+        actions[0]["edit"]["changes"][URI],
+        json!([{ "range": range, "newText": "" }])
+    );
+}

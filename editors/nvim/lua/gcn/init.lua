@@ -20,7 +20,8 @@ local defaults = {
   on_save_output = nil,
   diagnostics_delay = nil,
   -- The editor's own checks: `waitcnt` warns where a register is used while a memory load
-  -- that writes it may still be in flight (a missing s_waitcnt); `nops` where a register is
+  -- that writes it may still be in flight (a missing s_waitcnt), and hints at an s_waitcnt
+  -- that can never wait; `nops` where a register is
   -- read too soon after a write the hardware does not wait for (a missing s_nop).
   checks = { waitcnt = true, nops = true },
   register_counts = true,
