@@ -51,6 +51,7 @@ use gcn_isa::Generation;
 
 use crate::diag::{Diagnostic, Origin};
 
+mod gfx10;
 mod nops;
 use crate::source::Location;
 
@@ -377,6 +378,7 @@ impl Waits {
             }
             if self.checks.nops {
                 code.nop_hazards(&blocks, &mut findings.nops);
+                code.gfx10_hazards(&blocks, &mut findings.nops);
             }
         }
         if findings.nops.len() > MAX_HAZARDS {

@@ -1,7 +1,7 @@
 //! Wait states a hand-written kernel forgot: an instruction that reads a register (or a
 //! hardware register) too soon after another wrote it, where GCN 1.0 to 1.4 does not
 //! stall and the program must put instructions or `s_nop` in between. GCN 1.5 checks
-//! such dependencies in hardware and is not checked here.
+//! such dependencies in hardware; its own hazards are in [`super::gfx10`].
 //!
 //! The rules, with the wait states needed between the write and the read (each
 //! instruction in between is one, `s_nop N` is N+1):
@@ -74,13 +74,13 @@ const MAX_VISITS: usize = 64;
 
 /// Which blocks lead to which: a block's step (by the blocks' starts) and the blocks
 /// that branch or fall through to each.
-struct Paths<'a> {
-    blocks: &'a [Block],
-    before: Vec<smallvec::SmallVec<[usize; 2]>>,
+pub(super) struct Paths<'a> {
+    pub blocks: &'a [Block],
+    pub before: Vec<smallvec::SmallVec<[usize; 2]>>,
 }
 
 impl<'a> Paths<'a> {
-    fn new(blocks: &'a [Block]) -> Paths<'a> {
+    pub fn new(blocks: &'a [Block]) -> Paths<'a> {
         let mut before = vec![smallvec::SmallVec::new(); blocks.len()];
         for (b, block) in blocks.iter().enumerate() {
             for &next in &block.next {
@@ -90,7 +90,7 @@ impl<'a> Paths<'a> {
         Paths { blocks, before }
     }
 
-    fn block_of(&self, step: usize) -> usize {
+    pub fn block_of(&self, step: usize) -> usize {
         self.blocks.partition_point(|b| b.steps.start <= step) - 1
     }
 }
@@ -484,7 +484,7 @@ impl Code<'_> {
     }
 }
 
-fn is_valu(encoding: Encoding) -> bool {
+pub(super) fn is_valu(encoding: Encoding) -> bool {
     matches!(
         encoding,
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p

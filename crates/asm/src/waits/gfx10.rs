@@ -1,0 +1,451 @@
+//! GCN 1.5's own hazards: GFX10.1 checks most dependencies in hardware, yet a few
+//! sequences need an instruction between them that the program must write. The rules
+//! (as LLVM's hazard recognizer and Mesa's ACO apply them), each with what mitigates it
+//! and the fix offered:
+//!
+//! - an SALU or SMEM instruction writing an SGPR a VMEM, FLAT or LDS instruction before
+//!   it reads: a VALU instruction, `s_waitcnt 0` or `s_waitcnt_decptr 0xffe3` in
+//!   between (fix: `s_waitcnt_decptr 0xffe3`);
+//! - a VALU instruction writing an SGPR an SMEM instruction before it reads: an SALU
+//!   instruction (not a program-control one, nor a wait on other counters) or a wait for
+//!   `lgkmcnt(0)` in between (fix: `s_mov_b32 null, 0`);
+//! - a VALU instruction writing EXEC after a non-VALU instruction read it: a VALU
+//!   instruction writing an SGPR, or `s_waitcnt_decptr 0xfffe`, in between (fix:
+//!   `s_waitcnt_decptr 0xfffe`);
+//! - `v_permlane16_b32`/`v_permlanex16_b32` after `v_cmpx_*`: a VALU instruction other
+//!   than `v_nop` in between (fix: `v_mov_b32` of the permute's source to itself);
+//! - an LDS instruction after a branch that a vector memory instruction (not plain FLAT)
+//!   came before, or the other way round: an instruction of the reader's kind or
+//!   `s_waitcnt_vscnt null, 0` in between (fix: `s_waitcnt_vscnt null, 0`).
+//!
+//! The instructions before a reader are those on every path into it (as for `s_nop`),
+//! at most [`MAX_STEPS`] of them: a hazard further back is missed, never made up.
+//! Registers are those the instructions name (an implicit read of EXEC by a memory
+//! instruction is not counted).
+
+use gcn_isa::encode::{RegFile, RegRange};
+use gcn_isa::table::Encoding;
+use gcn_isa::SpecialReg;
+
+use super::nops::Paths;
+use super::{overlap, register_text, Block, Code, WaitHazard};
+use crate::diag::{Diagnostic, Severity};
+
+/// The most instructions looked at before one reader (on all paths together).
+const MAX_STEPS: usize = 64;
+
+/// What a look at one instruction before the reader tells.
+enum Seen {
+    /// Not this one: look further back.
+    Next,
+    /// Mitigated on this path: look no further back on it.
+    Stop,
+    /// The hazard's first instruction.
+    Found,
+}
+
+/// What a rule found: the earlier instruction, and the words of the warning.
+struct Found {
+    earlier: usize,
+    message: String,
+    operation: &'static str,
+    fix: String,
+}
+
+impl Code<'_> {
+    /// GCN 1.5's hazards in the section cut into `blocks`, in the order of their second
+    /// instructions.
+    pub(super) fn gfx10_hazards(&self, blocks: &[Block], hazards: &mut Vec<WaitHazard>) {
+        if !self.gen.is_gfx10() {
+            return;
+        }
+        let paths = Paths::new(blocks);
+        for step in 0..self.program.steps.len() {
+            let found = [
+                self.scalar_write_after_vmem(step, &paths),
+                self.vector_write_after_smem(step, &paths),
+                self.exec_write_after_read(step, &paths),
+                self.permlane_after_cmpx(step, &paths),
+                self.lds_vmem_across_branch(step, &paths),
+            ];
+            for f in found.into_iter().flatten() {
+                hazards.push(self.gfx10_hazard(step, f));
+            }
+        }
+    }
+
+    /// Walks the instructions before `step` on every path into it, most recent first,
+    /// until `seen` stops each path; the first instruction `seen` finds.
+    fn walk_back(
+        &self,
+        paths: &Paths,
+        step: usize,
+        seen: &mut impl FnMut(usize) -> Seen,
+    ) -> Option<usize> {
+        let mut budget = MAX_STEPS;
+        let mut entered = vec![false; paths.blocks.len()];
+        let mut todo = vec![(paths.block_of(step), step)];
+        while let Some((block, mut at)) = todo.pop() {
+            loop {
+                if at == paths.blocks[block].steps.start {
+                    for &before in &paths.before[block] {
+                        if !std::mem::replace(&mut entered[before], true) {
+                            todo.push((before, paths.blocks[before].steps.end));
+                        }
+                    }
+                    break;
+                }
+                if budget == 0 {
+                    return None;
+                }
+                budget -= 1;
+                at -= 1;
+                match seen(at) {
+                    Seen::Next => {}
+                    Seen::Stop => break,
+                    Seen::Found => return Some(at),
+                }
+            }
+        }
+        None
+    }
+
+    fn row(&self, step: usize) -> &'static gcn_isa::table::Instruction {
+        self.program.steps[step].row
+    }
+
+    fn sgpr_uses(&self, step: usize, write: bool) -> impl Iterator<Item = RegRange> + '_ {
+        self.program
+            .uses(step)
+            .iter()
+            .filter(move |u| u.write == write && u.range.file == RegFile::Sgpr)
+            .map(|u| u.range)
+    }
+
+    fn exec(&self) -> RegRange {
+        RegRange {
+            file: RegFile::Sgpr,
+            first: self.gen.special_reg_code(SpecialReg::Exec).unwrap_or(126),
+            count: 2,
+        }
+    }
+
+    /// The SIMM16 of a program-control instruction, as the section holds it.
+    fn simm16(&self, step: usize) -> Option<u32> {
+        self.first_word(step).map(|w| w & 0xffff)
+    }
+
+    /// An SALU or SMEM instruction writing an SGPR a VMEM, FLAT or LDS instruction read.
+    fn scalar_write_after_vmem(&self, step: usize, paths: &Paths) -> Option<Found> {
+        if !(is_salu(self.row(step).encoding) || self.row(step).encoding == Encoding::Smem) {
+            return None;
+        }
+        let written: smallvec::SmallVec<[RegRange; 2]> = self.sgpr_uses(step, true).collect();
+        if written.is_empty() {
+            return None;
+        }
+        let mut register = None;
+        let earlier = self.walk_back(paths, step, &mut |at| {
+            let row = self.row(at);
+            if is_valu(row.encoding)
+                || (row.mnemonic == "s_waitcnt" && self.simm16(at) == Some(0))
+                || (row.mnemonic == "s_waitcnt_decptr" && self.simm16(at) == Some(0xffe3))
+            {
+                return Seen::Stop;
+            }
+            if !(is_vmem(row.encoding) || is_flat(row.encoding) || row.encoding == Encoding::Ds) {
+                return Seen::Next;
+            }
+            let read = self
+                .sgpr_uses(at, false)
+                .find_map(|r| written.iter().find_map(|&w| overlap(r, w)));
+            match read {
+                Some(r) => {
+                    register = Some(r);
+                    Seen::Found
+                }
+                None => Seen::Next,
+            }
+        })?;
+        let fix = "s_waitcnt_decptr 0xffe3".to_string();
+        Some(Found {
+            earlier,
+            message: format!(
+                "`{}` is written by `{}` while `{}` may still read it: on GCN 1.5 a VALU instruction or `{fix}` must come between (insert `{fix}` before it)",
+                register_text(self.gen, register?),
+                self.row(step).mnemonic,
+                self.row(earlier).mnemonic,
+            ),
+            operation: "read",
+            fix,
+        })
+    }
+
+    /// A VALU instruction writing an SGPR an SMEM instruction read.
+    fn vector_write_after_smem(&self, step: usize, paths: &Paths) -> Option<Found> {
+        if !is_valu(self.row(step).encoding) {
+            return None;
+        }
+        let written: smallvec::SmallVec<[RegRange; 2]> = self.sgpr_uses(step, true).collect();
+        if written.is_empty() {
+            return None;
+        }
+        let mut register = None;
+        let earlier = self.walk_back(paths, step, &mut |at| {
+            let row = self.row(at);
+            if self.mitigates_smem_hazard(at) {
+                return Seen::Stop;
+            }
+            if row.encoding != Encoding::Smem {
+                return Seen::Next;
+            }
+            let read = self
+                .sgpr_uses(at, false)
+                .find_map(|r| written.iter().find_map(|&w| overlap(r, w)));
+            match read {
+                Some(r) => {
+                    register = Some(r);
+                    Seen::Found
+                }
+                None => Seen::Next,
+            }
+        })?;
+        let fix = "s_mov_b32 null, 0".to_string();
+        Some(Found {
+            earlier,
+            message: format!(
+                "`{}` is written by `{}` while `{}` may still read it: on GCN 1.5 a scalar ALU instruction or a wait for `lgkmcnt(0)` must come between (insert `{fix}` before it)",
+                register_text(self.gen, register?),
+                self.row(step).mnemonic,
+                self.row(earlier).mnemonic,
+            ),
+            operation: "read",
+            fix,
+        })
+    }
+
+    /// Whether the instruction at `step` ends an SMEM read's hazard with a later VALU
+    /// write: an SALU instruction, except program control and waits on other counters;
+    /// a wait for `lgkmcnt(0)`.
+    fn mitigates_smem_hazard(&self, step: usize) -> bool {
+        let row = self.row(step);
+        match row.mnemonic {
+            "s_waitcnt" => self.simm16(step).is_some_and(|w| (w >> 8) & 0x3f == 0),
+            "s_waitcnt_lgkmcnt" => {
+                // SOPK: SDST is the register (null, 125), SIMM16 the count.
+                self.first_word(step)
+                    .is_some_and(|w| (w >> 16) & 0x7f == 125 && w & 0xffff == 0)
+            }
+            "s_setvskip" | "s_version" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt"
+            | "s_waitcnt_expcnt" => false,
+            _ => is_salu(row.encoding) && row.encoding != Encoding::Sopp,
+        }
+    }
+
+    /// A VALU instruction writing EXEC after another kind of instruction read it.
+    fn exec_write_after_read(&self, step: usize, paths: &Paths) -> Option<Found> {
+        let exec = self.exec();
+        let writes_exec = is_valu(self.row(step).encoding)
+            && self
+                .sgpr_uses(step, true)
+                .any(|w| overlap(w, exec).is_some());
+        if !writes_exec {
+            return None;
+        }
+        let earlier = self.walk_back(paths, step, &mut |at| {
+            let row = self.row(at);
+            if is_valu(row.encoding) {
+                // One writing an SGPR mitigates; others are no readers of interest.
+                return if self.sgpr_uses(at, true).next().is_some() {
+                    Seen::Stop
+                } else {
+                    Seen::Next
+                };
+            }
+            if row.mnemonic == "s_waitcnt_decptr"
+                && self.simm16(at).is_some_and(|v| v & 0xfffe == 0xfffe)
+            {
+                return Seen::Stop;
+            }
+            if self
+                .sgpr_uses(at, false)
+                .any(|r| overlap(r, exec).is_some())
+            {
+                Seen::Found
+            } else {
+                Seen::Next
+            }
+        })?;
+        let fix = "s_waitcnt_decptr 0xfffe".to_string();
+        Some(Found {
+            earlier,
+            message: format!(
+                "`exec` is written by `{}` after `{}` read it: on GCN 1.5 a VALU instruction writing an SGPR or `{fix}` must come between (insert `{fix}` before it)",
+                self.row(step).mnemonic,
+                self.row(earlier).mnemonic,
+            ),
+            operation: "read",
+            fix,
+        })
+    }
+
+    /// `v_permlane16_b32`/`v_permlanex16_b32` after `v_cmpx_*`.
+    fn permlane_after_cmpx(&self, step: usize, paths: &Paths) -> Option<Found> {
+        let mnemonic = self.row(step).mnemonic;
+        if !matches!(mnemonic, "v_permlane16_b32" | "v_permlanex16_b32") {
+            return None;
+        }
+        let earlier = self.walk_back(paths, step, &mut |at| {
+            let row = self.row(at);
+            if row.encoding == Encoding::Vopc && row.mnemonic.starts_with("v_cmpx") {
+                Seen::Found
+            } else if is_valu(row.encoding) && row.mnemonic != "v_nop" {
+                Seen::Stop
+            } else {
+                Seen::Next
+            }
+        })?;
+        // The permute's first source, a VGPR (VOP3's SRC0, 256 and up).
+        let source = self
+            .word(step, 1)
+            .map(|w| w & 0x1ff)
+            .filter(|&s| s >= 256)
+            .map_or(0, |s| s - 256);
+        let fix = format!("v_mov_b32 v{source}, v{source}");
+        Some(Found {
+            earlier,
+            message: format!(
+                "`{mnemonic}` after `{}`: on GCN 1.5 a VALU instruction other than `v_nop` must come between (insert `{fix}` before it)",
+                self.row(earlier).mnemonic,
+            ),
+            operation: "compare",
+            fix,
+        })
+    }
+
+    /// An LDS instruction after a branch that a vector memory instruction came before,
+    /// or the other way round.
+    fn lds_vmem_across_branch(&self, step: usize, paths: &Paths) -> Option<Found> {
+        let kind = lds_or_vmem(self.row(step).encoding)?;
+        let ends = |at: usize| {
+            lds_or_vmem(self.row(at).encoding) == Some(kind) || self.waits_vscnt_zero(at)
+        };
+        let mut other = None;
+        self.walk_back(paths, step, &mut |at| {
+            if ends(at) {
+                return Seen::Stop;
+            }
+            if !self.is_branch(at) {
+                return Seen::Next;
+            }
+            // Before the branch: an instruction of the other kind, on some path.
+            other = self.walk_back(paths, at, &mut |before| {
+                if ends(before) {
+                    Seen::Stop
+                } else if lds_or_vmem(self.row(before).encoding).is_some() {
+                    Seen::Found
+                } else {
+                    Seen::Next
+                }
+            });
+            if other.is_some() {
+                Seen::Found
+            } else {
+                Seen::Next
+            }
+        })?;
+        let earlier = other?;
+        let fix = "s_waitcnt_vscnt null, 0".to_string();
+        let (this, that) = match kind {
+            Kind::Lds => ("an LDS", "a vector memory"),
+            Kind::Vmem => ("a vector memory", "an LDS"),
+        };
+        Some(Found {
+            earlier,
+            message: format!(
+                "`{}` is {this} instruction after a branch that `{}`, {that} instruction, came before: on GCN 1.5 `{fix}` must come between (insert it before this one)",
+                self.row(step).mnemonic,
+                self.row(earlier).mnemonic,
+            ),
+            operation: "memory instruction",
+            fix,
+        })
+    }
+
+    fn waits_vscnt_zero(&self, step: usize) -> bool {
+        // SOPK: SDST null (125), SIMM16 0.
+        self.row(step).mnemonic == "s_waitcnt_vscnt"
+            && self
+                .first_word(step)
+                .is_some_and(|w| (w >> 16) & 0x7f == 125 && w & 0xffff == 0)
+    }
+
+    fn is_branch(&self, step: usize) -> bool {
+        let row = self.row(step);
+        row.encoding == Encoding::Sopp
+            && (row.mnemonic == "s_branch" || row.mnemonic.starts_with("s_cbranch_"))
+    }
+
+    fn gfx10_hazard(&self, step: usize, found: Found) -> WaitHazard {
+        let (here, earlier) = (
+            &self.program.steps[step],
+            &self.program.steps[found.earlier],
+        );
+        WaitHazard {
+            diagnostic: Diagnostic {
+                severity: Severity::Warning,
+                location: Some(here.at),
+                len: here.len,
+                message: found.message,
+                origin: here.origin.to_vec(),
+                suggestions: Vec::new(),
+                suggestion_at: None,
+            },
+            load: earlier.at,
+            load_len: earlier.len,
+            operation: found.operation,
+            wait: found.fix,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Lds,
+    Vmem,
+}
+
+/// LDS, or vector memory other than plain FLAT (which may go to either).
+fn lds_or_vmem(encoding: Encoding) -> Option<Kind> {
+    match encoding {
+        Encoding::Ds => Some(Kind::Lds),
+        Encoding::Mubuf
+        | Encoding::Mtbuf
+        | Encoding::Mimg
+        | Encoding::Global
+        | Encoding::Scratch => Some(Kind::Vmem),
+        _ => None,
+    }
+}
+
+fn is_salu(encoding: Encoding) -> bool {
+    matches!(
+        encoding,
+        Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp
+    )
+}
+
+fn is_valu(encoding: Encoding) -> bool {
+    super::nops::is_valu(encoding)
+}
+
+fn is_vmem(encoding: Encoding) -> bool {
+    matches!(encoding, Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg)
+}
+
+fn is_flat(encoding: Encoding) -> bool {
+    matches!(
+        encoding,
+        Encoding::Flat | Encoding::Global | Encoding::Scratch
+    )
+}
