@@ -83,13 +83,17 @@ impl Code<'_> {
         seen: &mut impl FnMut(usize) -> Seen,
     ) -> Option<usize> {
         let mut budget = MAX_STEPS;
-        let mut entered = vec![false; paths.blocks.len()];
-        let mut todo = vec![(paths.block_of(step), step)];
+        // Few blocks are entered (each gives a step or more): a short list, not a
+        // flag for each block of the section.
+        let mut entered: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
+        let mut todo: smallvec::SmallVec<[(usize, usize); 8]> =
+            smallvec::smallvec![(paths.block_of(step), step)];
         while let Some((block, mut at)) = todo.pop() {
             loop {
                 if at == paths.blocks[block].steps.start {
                     for &before in &paths.before[block] {
-                        if !std::mem::replace(&mut entered[before], true) {
+                        if !entered.contains(&before) {
+                            entered.push(before);
                             todo.push((before, paths.blocks[before].steps.end));
                         }
                     }
