@@ -346,6 +346,17 @@ pub fn instruction_hover(mnemonic: &str, gen: Generation) -> Option<String> {
     let gens = gcn_isa::generations_of(base);
     let names: Vec<&str> = gens.iter().map(|g| g.name()).collect();
     writeln!(out, "- generations: {}", names.join(", ")).unwrap();
+    if let Some(t) = on_gen
+        .first()
+        .and_then(|row| crate::timings::timing(&lower, row.encoding, gen))
+    {
+        let timing = crate::timings::describe(&t);
+        writeln!(
+            out,
+            "- timing on GCN 1.0 to 1.4, one wave (CLRX's measurements): {timing}"
+        )
+        .unwrap();
+    }
     if on_gen.is_empty() {
         writeln!(
             out,

@@ -64,6 +64,7 @@ pub mod selection_ranges;
 pub mod semantic_tokens;
 pub mod signature_help;
 pub mod symbol_index;
+mod timings;
 pub mod workspace_symbols;
 
 pub use gcn_isa::{Formats, Generation};
