@@ -141,48 +141,20 @@ impl Code<'_> {
 
     /// An SALU or SMEM instruction writing an SGPR a VMEM, FLAT or LDS instruction read.
     fn scalar_write_after_vmem(&self, step: usize, paths: &Paths) -> Option<Found> {
-        if !(is_salu(self.row(step).encoding) || self.row(step).encoding == Encoding::Smem) {
+        let encoding = self.row(step).encoding;
+        if !(is_salu(encoding) || encoding == Encoding::Smem) {
             return None;
         }
-        let written: smallvec::SmallVec<[RegRange; 2]> = self.sgpr_uses(step, true).collect();
-        if written.is_empty() {
-            return None;
-        }
-        let mut register = None;
-        let earlier = self.walk_back(paths, step, &mut |at| {
+        let reader = |e| is_vmem(e) || is_flat(e) || e == Encoding::Ds;
+        let mitigates = |at: usize| {
             let row = self.row(at);
-            if is_valu(row.encoding)
+            is_valu(row.encoding)
                 || (row.mnemonic == "s_waitcnt" && self.simm16(at) == Some(0))
                 || (row.mnemonic == "s_waitcnt_decptr" && self.simm16(at) == Some(0xffe3))
-            {
-                return Seen::Stop;
-            }
-            if !(is_vmem(row.encoding) || is_flat(row.encoding) || row.encoding == Encoding::Ds) {
-                return Seen::Next;
-            }
-            let read = self
-                .sgpr_uses(at, false)
-                .find_map(|r| written.iter().find_map(|&w| overlap(r, w)));
-            match read {
-                Some(r) => {
-                    register = Some(r);
-                    Seen::Found
-                }
-                None => Seen::Next,
-            }
-        })?;
-        let fix = "s_waitcnt_decptr 0xffe3".to_string();
-        Some(Found {
-            earlier,
-            message: format!(
-                "`{}` is written by `{}` while `{}` may still read it: on GCN 1.5 a VALU instruction or `{fix}` must come between (insert `{fix}` before it)",
-                register_text(self.gen, register?),
-                self.row(step).mnemonic,
-                self.row(earlier).mnemonic,
-            ),
-            operation: "read",
-            fix,
-        })
+        };
+        let (earlier, register) = self.sgpr_write_after_read(step, paths, reader, mitigates)?;
+        let rule = "a VALU instruction or `s_waitcnt_decptr 0xffe3`";
+        Some(self.written_while_read(step, earlier, register, rule, "s_waitcnt_decptr 0xffe3"))
     }
 
     /// A VALU instruction writing an SGPR an SMEM instruction read.
@@ -190,42 +162,68 @@ impl Code<'_> {
         if !is_valu(self.row(step).encoding) {
             return None;
         }
+        let reader = |e| e == Encoding::Smem;
+        let mitigates = |at: usize| self.mitigates_smem_hazard(at);
+        let (earlier, register) = self.sgpr_write_after_read(step, paths, reader, mitigates)?;
+        let rule = "a scalar ALU instruction or a wait for `lgkmcnt(0)`";
+        Some(self.written_while_read(step, earlier, register, rule, "s_mov_b32 null, 0"))
+    }
+
+    /// The last instruction before `step`, on some path, of an encoding `reader` takes
+    /// that reads an SGPR `step` writes, with none that `mitigates` in between; and the
+    /// register.
+    fn sgpr_write_after_read(
+        &self,
+        step: usize,
+        paths: &Paths,
+        reader: impl Fn(Encoding) -> bool,
+        mitigates: impl Fn(usize) -> bool,
+    ) -> Option<(usize, RegRange)> {
         let written: smallvec::SmallVec<[RegRange; 2]> = self.sgpr_uses(step, true).collect();
         if written.is_empty() {
             return None;
         }
         let mut register = None;
         let earlier = self.walk_back(paths, step, &mut |at| {
-            let row = self.row(at);
-            if self.mitigates_smem_hazard(at) {
+            if mitigates(at) {
                 return Seen::Stop;
             }
-            if row.encoding != Encoding::Smem {
+            if !reader(self.row(at).encoding) {
                 return Seen::Next;
             }
-            let read = self
+            register = self
                 .sgpr_uses(at, false)
                 .find_map(|r| written.iter().find_map(|&w| overlap(r, w)));
-            match read {
-                Some(r) => {
-                    register = Some(r);
-                    Seen::Found
-                }
-                None => Seen::Next,
+            if register.is_some() {
+                Seen::Found
+            } else {
+                Seen::Next
             }
         })?;
-        let fix = "s_mov_b32 null, 0".to_string();
-        Some(Found {
+        Some((earlier, register?))
+    }
+
+    /// The warning that `step` writes `register` while `earlier` may still read it:
+    /// `rule` says what must come between, `fix` is inserted.
+    fn written_while_read(
+        &self,
+        step: usize,
+        earlier: usize,
+        register: RegRange,
+        rule: &str,
+        fix: &str,
+    ) -> Found {
+        Found {
             earlier,
             message: format!(
-                "`{}` is written by `{}` while `{}` may still read it: on GCN 1.5 a scalar ALU instruction or a wait for `lgkmcnt(0)` must come between (insert `{fix}` before it)",
-                register_text(self.gen, register?),
+                "`{}` is written by `{}` while `{}` may still read it: on GCN 1.5 {rule} must come between (insert `{fix}` before it)",
+                register_text(self.gen, register),
                 self.row(step).mnemonic,
                 self.row(earlier).mnemonic,
             ),
             operation: "read",
-            fix,
-        })
+            fix: fix.to_string(),
+        }
     }
 
     /// Whether the instruction at `step` ends an SMEM read's hazard with a later VALU
