@@ -101,6 +101,11 @@ pub fn encoding_name(encoding: Encoding, suffix: Option<Suffix>) -> String {
 const FAMILIES: &[(&str, &str)] = &[
     ("s_endpgm", "Ends the wave's program"),
     ("s_nop", "Waits the given number (0-15, plus one) of cycles doing nothing"),
+    ("s_waitcnt_decptr", "Waits until the dependency counters the immediate names drop to its values: bits 4:2 count vector memory instructions that have not yet read their SGPR sources (0xffe3 waits for them all), bit 0 scalar ALU writes of SGPRs not yet done (0xfffe waits for them)"),
+    ("s_waitcnt_vscnt", "Waits until the count of outstanding vector memory stores drops to the given value"),
+    ("s_waitcnt_vmcnt", "Waits until the count of outstanding vector memory loads (vmcnt) drops to the given value"),
+    ("s_waitcnt_expcnt", "Waits until the count of outstanding exports and GDS operations (expcnt) drops to the given value"),
+    ("s_waitcnt_lgkmcnt", "Waits until the count of outstanding LDS, GDS, scalar memory and message operations (lgkmcnt) drops to the given value"),
     ("s_waitcnt", "Waits until the counters of outstanding memory operations (vmcnt, expcnt, lgkmcnt) drop to the given values"),
     ("s_barrier", "Waits until every wave of the work-group reaches the barrier"),
     ("s_sendmsg", "Sends a message (interrupt, GS, system) to the hardware"),
