@@ -22,7 +22,8 @@ local defaults = {
   -- The editor's own checks: `waitcnt` warns where a register is used while a memory load
   -- that writes it may still be in flight (a missing s_waitcnt), and hints at an s_waitcnt
   -- that can never wait; `nops` where a register is
-  -- read too soon after a write the hardware does not wait for (a missing s_nop).
+  -- read too soon after a write the hardware does not wait for (a missing s_nop, and GCN 1.5's
+  -- own hazards).
   checks = { waitcnt = true, nops = true },
   register_counts = true,
   -- Offer workspace.didChangeWatchedFiles.dynamicRegistration (Neovim 0.11 does not on
