@@ -170,6 +170,40 @@ impl Assembly {
         output::reg_usage_json(self)
     }
 
+    /// Each instruction placed, as `--emit listing` writes it (empty unless
+    /// [`Options::record_symbols`] recorded them).
+    pub fn listing(&self) -> String {
+        output::listing(self)
+    }
+
+    /// The words of an instruction placed, as the finished section holds them.
+    pub fn placed_words(&self, placed: &index::Placed) -> Option<Vec<u32>> {
+        let section = self.sections.get(placed.section)?;
+        let bytes = section
+            .content
+            .get(placed.offset..placed.offset + placed.size as usize)?;
+        Some(
+            bytes
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect(),
+        )
+    }
+
+    /// Where an instruction placed is, in words: `` .text+0x1c ``, with ` (kernel k)`
+    /// for a kernel's own section.
+    pub fn placed_section(&self, placed: &index::Placed) -> String {
+        let Some(section) = self.sections.get(placed.section) else {
+            return String::new();
+        };
+        let kernel = section
+            .kernel
+            .and_then(|k| self.kernels.get(k))
+            .map(|name| format!(" (kernel {name})"))
+            .unwrap_or_default();
+        format!("{}+0x{:x}{kernel}", section.name, placed.offset)
+    }
+
     /// Raw code: the bytes of the `.text` section (the rawcode format's only section).
     pub fn raw_code(&self) -> Vec<u8> {
         self.sections

@@ -39,7 +39,12 @@ pub fn run(cli: &Cli) -> ExitCode {
             Err(errors) => fail(&errors),
         };
     }
-    match input::open_all(&cli.inputs) {
+    // A listing shows the source's lines: it is read whole, not streamed.
+    let inputs = match cli.emit {
+        Some(EmitKind::Listing) => input::read_all(&cli.inputs).map(input::Inputs::Files),
+        _ => input::open_all(&cli.inputs),
+    };
+    match inputs {
         Ok(inputs) => match crate::assemble::run(cli, inputs, output.as_deref()) {
             true => ExitCode::SUCCESS,
             false => ExitCode::FAILURE,

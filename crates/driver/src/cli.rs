@@ -280,6 +280,8 @@ pub enum EmitKind {
     Json,
     /// Registers used by each kernel, as JSON
     RegUsage,
+    /// Each instruction's place, section offset and words, beside its source line
+    Listing,
 }
 
 impl EmitKind {
@@ -289,6 +291,7 @@ impl EmitKind {
             EmitKind::SyntaxTree => "syntax-tree",
             EmitKind::Json => "json",
             EmitKind::RegUsage => "reg-usage",
+            EmitKind::Listing => "listing",
         }
     }
 }

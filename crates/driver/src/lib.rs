@@ -55,6 +55,8 @@ pub fn options(cli: &Cli) -> Options {
     // The module as the reference's test runs see it (its conformance corpus): symbols
     // left unresolved are not errors there. A binary is never written with them.
     opts.test_run = cli.emit == Some(EmitKind::Json);
+    // Where each instruction was put, for the listing.
+    opts.record_symbols = cli.emit == Some(EmitKind::Listing);
     let limits = &mut opts.limits;
     if let Some(n) = cli.max_expansion_depth {
         limits.expansion_depth = n;
@@ -94,6 +96,7 @@ pub fn output_bytes(result: &Assembly, emit: Option<EmitKind>) -> Result<Vec<u8>
     match emit {
         Some(EmitKind::Json) => Ok(result.to_json().into_bytes()),
         Some(EmitKind::RegUsage) => Ok(result.reg_usage_json().into_bytes()),
+        Some(EmitKind::Listing) => Ok(result.listing().into_bytes()),
         Some(kind) => Err(NoOutput::Unsupported(format!(
             "--emit {} is not supported here",
             kind.name()

@@ -49,25 +49,19 @@ pub(super) fn encoded(program: Program, range: TextRange) -> Option<String> {
     Some(text)
 }
 
-/// `` `.text`+0x1c (kernel `k`): `7e020280 3f800000` ``, the words as the reference's disassembler
-/// writes them (32-bit, little-endian in the section).
+/// `` `.text+0x1c (kernel k)`: `7e020280 3f800000` ``: the place and words as
+/// `gcnasm --emit listing` writes them, the words as the reference's disassembler does
+/// (32-bit, little-endian in the section).
 fn placing(program: Program, p: &Placed) -> Option<String> {
     let assembly = &program.analysis.assembly;
-    let section = assembly.sections.get(p.section)?;
-    let bytes = section.content.get(p.offset..p.offset + p.size as usize)?;
-    let words: Vec<String> = bytes
-        .chunks_exact(4)
-        .map(|w| format!("{:08x}", u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
+    let words: Vec<String> = assembly
+        .placed_words(p)?
+        .iter()
+        .map(|w| format!("{w:08x}"))
         .collect();
-    let kernel = section
-        .kernel
-        .and_then(|k| assembly.kernels.get(k))
-        .map(|name| format!(" (kernel `{name}`)"))
-        .unwrap_or_default();
     Some(format!(
-        "`{}`+0x{:x}{kernel}: `{}`",
-        section.name,
-        p.offset,
+        "`{}`: `{}`",
+        assembly.placed_section(p),
         words.join(" ")
     ))
 }
