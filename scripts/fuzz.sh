@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds; parse assemble document features)
 #
-# Seeds: every crates/*/test_data file and crates/formats/tests/data/*/*.s, and when
+# Seeds: every crates/*/test_data file (and .s file one folder down) and
+# crates/formats/tests/data/*/*.s, and when
 # ../shared/conformance (or $CONFORMANCE) is present, its module sources and its
 # instruction lines (grouped by set, 40 lines a seed). The corpus grows in fuzz/corpus/TARGET; crashes go to
 # fuzz/artifacts/TARGET; each run's log is fuzz/artifacts/TARGET.log, whose last lines
@@ -23,6 +24,10 @@ seed() {
     mkdir -p "$dir"
     for f in crates/*/test_data/*; do
         [ -f "$f" ] && cp "$f" "$dir/td-$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f")"
+    done
+    # The editor features' cases, one folder per feature (the checks' cases among them).
+    for f in crates/*/test_data/*/*.s; do
+        [ -f "$f" ] && cp "$f" "$dir/tdf-$(basename "$(dirname "$f")")-$(basename "$f")"
     done
     # The binary formats' cases (ROCm's LLVM 10 format, -S, ...) too.
     for f in crates/formats/tests/data/*/*.s; do
