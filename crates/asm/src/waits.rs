@@ -830,6 +830,12 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
                 let (x, y) = (a.next().unwrap(), b.next().unwrap());
                 Op {
                     watched: x.watched || y.watched,
+                    // A FLAT operation one counter retired on one path only: both pend.
+                    queue: if x.queue == y.queue {
+                        x.queue
+                    } else {
+                        Queue::Flat
+                    },
                     later: Later {
                         vm: x.later.vm.min(y.later.vm),
                         vs: x.later.vs.min(y.later.vs),
@@ -1108,6 +1114,7 @@ impl Code<'_> {
             if self.program.steps[step].waits {
                 if let Some(wait) = wait_of(self.gen, row, self.first_word(step)) {
                     event(waited(step, state, &wait));
+                    self.keep_flat_halves(state, &mut written, &wait);
                     self.retire(state, &mut written, |op| wait.retires(op));
                 }
                 continue;
@@ -1125,6 +1132,28 @@ impl Code<'_> {
             if !self.program.locks(step).is_empty() || row.encoding == Encoding::Exp {
                 self.issue(state, &mut written, step, Queue::Exp, true);
             }
+        }
+    }
+
+    /// A FLAT operation counts in `vmcnt` and `lgkmcnt` until both are done (it may go to
+    /// LDS or to memory). A wait on one of them is taken to make its registers safe
+    /// (as when it goes to memory), yet the other counter still holds it: it stays,
+    /// unwatched, in that counter's queue, so that a later wait on it is not called
+    /// needless.
+    fn keep_flat_halves(&self, state: &mut State, written: &mut Written, wait: &Wait) {
+        for op in state.ops.iter_mut().filter(|op| op.queue == Queue::Flat) {
+            let by_vm = u32::from(op.later.vm) >= wait.vm;
+            let by_lgkm = wait.lgkm == 0;
+            let left = match (by_vm, by_lgkm) {
+                (true, false) => Queue::LgkmAnyOrder,
+                (false, true) => Queue::Vm,
+                _ => continue,
+            };
+            if op.watched {
+                written.remove(self.held(op));
+            }
+            op.watched = false;
+            op.queue = left;
         }
     }
 

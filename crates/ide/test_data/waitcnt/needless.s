@@ -35,6 +35,13 @@ loop:
         buffer_load_dword v3, v0, s[8:11], 0 offen
         s_cbranch_scc0 loop
         s_waitcnt vmcnt(0)
+# A FLAT load counts in vmcnt and lgkmcnt until both are done (it may go to LDS):
+# after vmcnt(0) its registers are taken as safe, yet lgkmcnt(0) may still wait.
+        flat_load_dword v1, v[2:3]
+        s_waitcnt vmcnt(0)
+        v_mov_b32 v4, v1
+        s_waitcnt lgkmcnt(0)
+        s_waitcnt lgkmcnt(0)
 # An export reading no register still counts in expcnt.
         exp mrt0, off, off, off, off done
         s_waitcnt expcnt(0)
