@@ -27,7 +27,7 @@ use gcn_isa::encode::{RegFile, RegRange};
 use gcn_isa::table::Encoding;
 use gcn_isa::SpecialReg;
 
-use super::nops::Paths;
+use super::nops::{is_valu, Paths};
 use super::{overlap, register_text, Block, Code, WaitHazard};
 use crate::diag::{Diagnostic, Severity};
 
@@ -435,10 +435,6 @@ fn is_salu(encoding: Encoding) -> bool {
         encoding,
         Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp
     )
-}
-
-fn is_valu(encoding: Encoding) -> bool {
-    super::nops::is_valu(encoding)
 }
 
 fn is_vmem(encoding: Encoding) -> bool {
