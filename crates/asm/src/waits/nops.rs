@@ -1,7 +1,8 @@
 //! Wait states a hand-written kernel forgot: an instruction that reads a register (or a
 //! hardware register) too soon after another wrote it, where GCN 1.0 to 1.4 does not
 //! stall and the program must put instructions or `s_nop` in between. GCN 1.5 checks
-//! such dependencies in hardware; its own hazards are in [`super::gfx10`].
+//! such dependencies in hardware: two of its own hazards are counted in wait states
+//! here, the others, ended by what comes between, are in [`super::gfx10`].
 //!
 //! The rules, with the wait states needed between the write and the read (each
 //! instruction in between is one, `s_nop N` is N+1):
@@ -19,7 +20,12 @@
 //! - GCN 1.2 to 1.4: `s_rfe_b64` after `s_setreg*` of TRAPSTS: 1;
 //! - GCN 1.1 to 1.4: a VALU instruction writing a VGPR that holds the data of a store or
 //!   atomic of more than 8 bytes (MUBUF and MTBUF with a constant SOFFSET, FLAT, global,
-//!   scratch): 1.
+//!   scratch): 1;
+//! - GCN 1.5: a MUBUF or MTBUF instruction whose offset has bit 1 or 2 set after an
+//!   image instruction in the NSA form of 16 bytes or more (six addresses or more): 1;
+//! - GCN 1.5: `s_denorm_mode` after a floating-point atomic (buffer, image, FLAT or
+//!   global `*_atomic_fcmpswap`, `fmin`, `fmax`): 3, unless a VALU instruction or a wait
+//!   (`s_waitcnt*`) comes between.
 //!
 //! The instructions before a read are those on every path into it: those before it in
 //! its block, then those at the end of each block that branches or falls through to it
@@ -50,6 +56,8 @@ struct Need {
 enum Target {
     Register(RegRange),
     HwReg(u32),
+    /// No register: the writer's kind is the whole rule.
+    Nothing,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -60,6 +68,10 @@ enum Writer {
     SetReg,
     /// A store or atomic whose data is more than 8 bytes (see [`Code::wide_data`]).
     WideStore,
+    /// GCN 1.5: an image instruction in the NSA form of 16 bytes or more.
+    NsaImage,
+    /// GCN 1.5: a floating-point atomic; a VALU instruction or a wait ends its hazard.
+    FpAtomic,
 }
 
 /// TRAPSTS's hardware register id, the one `s_rfe_b64` reads.
@@ -108,9 +120,6 @@ impl Code<'_> {
     /// The wait-state hazards of the section cut into `blocks`, in the order of their
     /// reads.
     pub(super) fn nop_hazards(&self, blocks: &[Block], hazards: &mut Vec<WaitHazard>) {
-        if self.gen >= Generation::Gcn1_5 {
-            return;
-        }
         let paths = Paths::new(blocks);
         for step in 0..self.program.steps.len() {
             for need in self.needs(step) {
@@ -127,6 +136,9 @@ impl Code<'_> {
         let gen = self.gen;
         let row = self.program.steps[step].row;
         let mnemonic = row.mnemonic;
+        if gen.is_gfx10() {
+            return self.gfx10_needs(step);
+        }
         let sgpr_reads = || {
             self.program
                 .uses(step)
@@ -277,6 +289,32 @@ impl Code<'_> {
         needs
     }
 
+    /// What the instruction at `step` needs on GCN 1.5, which checks the dependencies
+    /// of registers itself.
+    fn gfx10_needs(&self, step: usize) -> smallvec::SmallVec<[Need; 2]> {
+        let row = self.program.steps[step].row;
+        let mut needs = smallvec::SmallVec::new();
+        let buffer = matches!(row.encoding, Encoding::Mubuf | Encoding::Mtbuf);
+        // OFFSET, bits 0 to 11 of the first word.
+        if buffer && self.first_word(step).is_some_and(|w| w & 6 != 0) {
+            needs.push(Need {
+                states: 1,
+                register: Target::Nothing,
+                writer: Writer::NsaImage,
+                what: "on GCN 1.5 a buffer instruction whose offset has bit 1 or 2 set needs 1 after it",
+            });
+        }
+        if row.mnemonic == "s_denorm_mode" {
+            needs.push(Need {
+                states: 3,
+                register: Target::Nothing,
+                writer: Writer::FpAtomic,
+                what: "on GCN 1.5 `s_denorm_mode` needs 3 after it, unless a vector ALU instruction or a wait comes between",
+            });
+        }
+        needs
+    }
+
     /// The hazard `need` of `step` makes, if the instructions before it on some path
     /// do not give the wait states: the one with the fewest.
     fn unmet(&self, step: usize, need: &Need, paths: &Paths) -> Option<WaitHazard> {
@@ -318,7 +356,17 @@ impl Code<'_> {
                 return;
             }
             states += self.wait_states(at);
+            if search.need.writer == Writer::FpAtomic && self.ends_fp_atomic_hazard(at) {
+                return;
+            }
         }
+    }
+
+    /// Whether the instruction at `step` ends a floating-point atomic's hazard with a
+    /// later `s_denorm_mode`: a VALU instruction or a wait.
+    fn ends_fp_atomic_hazard(&self, step: usize) -> bool {
+        let row = self.program.steps[step].row;
+        is_valu(row.encoding) || row.mnemonic.starts_with("s_waitcnt")
     }
 
     /// What of `need`'s register the instruction at `step` writes, if it is a writer
@@ -333,6 +381,14 @@ impl Code<'_> {
             ),
             Writer::Any => true,
             Writer::SetReg => row.mnemonic.starts_with("s_setreg"),
+            Writer::NsaImage => return self.is_long_nsa_image(step).then_some(None),
+            Writer::FpAtomic => {
+                let fp_atomic = row.flags.contains(Flags::ATOMIC)
+                    && ["_atomic_fcmpswap", "_atomic_fmin", "_atomic_fmax"]
+                        .iter()
+                        .any(|op| row.mnemonic.contains(op));
+                return fp_atomic.then_some(None);
+            }
             Writer::WideStore => {
                 let Target::Register(written) = need.register else {
                     return None;
@@ -347,6 +403,7 @@ impl Code<'_> {
             return None;
         }
         match need.register {
+            Target::Nothing => Some(None),
             Target::HwReg(id) => (self.hwreg(step) == Some(id)).then_some(None),
             Target::Register(read) => self
                 .program
@@ -379,6 +436,12 @@ impl Code<'_> {
                 "`{}` is read by `{reader_name}` {states} wait state{plural} after `{writer_name}` wrote it: {what} (insert `{nop}` before it)",
                 register_text(self.gen, r),
             ),
+            (None, Writer::NsaImage) => format!(
+                "`{reader_name}` comes {states} wait state{plural} after `{writer_name}`, an image instruction in the NSA form of 16 bytes or more: {what} (insert `{nop}` before it)"
+            ),
+            (None, Writer::FpAtomic) => format!(
+                "`{reader_name}` comes {states} wait state{plural} after `{writer_name}`, a floating-point atomic: {what} (insert `{nop}` before it)"
+            ),
             (None, _) if reader_name == "s_rfe_b64" => format!(
                 "`{reader_name}` comes {states} wait state{plural} after `{writer_name}` of TRAPSTS: {what} (insert `{nop}` before it)"
             ),
@@ -386,10 +449,11 @@ impl Code<'_> {
                 "`{reader_name}` comes {states} wait state{plural} after `{writer_name}` of the same hardware register: {what} (insert `{nop}` before it)"
             ),
         };
-        let operation = if need.writer == Writer::WideStore {
-            "store"
-        } else {
-            "write"
+        let operation = match need.writer {
+            Writer::WideStore => "store",
+            Writer::NsaImage => "image instruction",
+            Writer::FpAtomic => "atomic",
+            _ => "write",
         };
         WaitHazard {
             diagnostic: Diagnostic {
@@ -448,6 +512,13 @@ impl Code<'_> {
             .find(|u| !u.write && u.range.file == RegFile::Vgpr && u.range.first == data)
             .map(|u| u.range)
             .filter(|r| r.count > 2)
+    }
+
+    /// Whether the instruction at `step` is an image instruction in GCN 1.5's NSA form
+    /// of 16 bytes or more: NSA's dword count (bits 1 and 2) is 2 or more.
+    fn is_long_nsa_image(&self, step: usize) -> bool {
+        self.program.steps[step].row.encoding == Encoding::Mimg
+            && self.first_word(step).is_some_and(|w| (w >> 1) & 3 >= 2)
     }
 
     /// Whether the instruction at `step` is a DPP form (SRC0 field 0xFA).
