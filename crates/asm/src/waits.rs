@@ -40,7 +40,11 @@
 //! read from the finished section, so labels and counts defined further on are known.
 //! Code that no branch or fall-through is known to reach (after `s_endpgm`, reached by
 //! `s_setpc_b64` or as another kernel's entry) starts with nothing in flight: a hazard
-//! on a path not followed is missed, never made up. So is one the check has no time
+//! on a path not followed is missed, never made up. For the other question, whether a
+//! wait may block at all, what was not followed counts as anything: after a call or a
+//! trap, and at such code in a section with a jump through a register (but its first
+//! instruction, a kernel's start), a counter may hold operations not followed until a
+//! wait for 0 on it. So is one the check has no time
 //! for: the states at the joins grow from nothing until they settle, bounded in size
 //! ([`MAX_OPS`]) and in work ([`FOLLOW_BUDGET`]) for a program tangled enough to need
 //! more, and what they hold when stopped is in flight still.
@@ -213,6 +217,8 @@ struct Step {
     /// an `s_waitcnt` (its counts are read from the finished bytes).
     queue: Option<Queue>,
     waits: bool,
+    /// What is in flight after it is not all followed ([`leaves_unfollowed`]).
+    leaves_unfollowed: bool,
     at: Location,
     len: u32,
     origin: Origin,
@@ -287,10 +293,12 @@ pub struct WaitEffect {
     pub len: u32,
     pub retired: Vec<Operation>,
     pub left: Vec<Operation>,
+    /// Operations the check does not follow may be in flight too, in a counter it
+    /// waits on: after a call or a trap, or where a jump through a register may land.
+    pub unfollowed: bool,
     /// It never stops the wave: on every path, no more operations of each counter
-    /// than its count for it can be in flight there (the section's paths are all
-    /// known: no jump through a register, call or trap, and the check settled without
-    /// dropping operations).
+    /// than its count for it can be in flight there, none of them not followed (and
+    /// the check settled without dropping operations).
     pub needless: bool,
 }
 
@@ -314,6 +322,8 @@ enum Event {
         /// Whether it may stop the wave: more operations of a counter than its count
         /// allows may be in flight.
         may_block: bool,
+        /// Whether operations not followed may be in flight in a counter it waits on.
+        unfollowed: bool,
     },
 }
 
@@ -351,6 +361,7 @@ impl Waits {
             locks: first_lock..program.locks.len() as u32,
             queue: queue_of(gen, row, regs),
             waits: wait_of(gen, row, None).is_some(),
+            leaves_unfollowed: leaves_unfollowed(row),
             at: place.at,
             len: place.len,
             origin: place.origin,
@@ -569,8 +580,11 @@ impl Code<'_> {
                 reached[n] = true;
             }
         }
-        let mut states: Vec<Option<State>> =
-            reached.iter().map(|&r| (!r).then(State::default)).collect();
+        let indirect = self.has_indirect_jumps();
+        let entry = |b: usize| State::entered(indirect && b != 0);
+        let mut states: Vec<Option<State>> = (0..blocks.len())
+            .map(|b| (!reached[b]).then(|| entry(b)))
+            .collect();
         // The lowest block first: a loop's start is followed again before what comes
         // after the loop, so states settle in few visits.
         let mut work = std::collections::BinaryHeap::new();
@@ -623,7 +637,7 @@ impl Code<'_> {
             if unreached == states.len() {
                 break;
             }
-            states[unreached] = Some(State::default());
+            states[unreached] = Some(entry(unreached));
             queued[unreached] = true;
             work.push(std::cmp::Reverse(unreached));
         }
@@ -632,7 +646,7 @@ impl Code<'_> {
             s.as_ref()
                 .is_some_and(|s| s.ops.len() >= self.limits.max_ops)
         };
-        let complete = settled && !states.iter().any(full) && !self.has_unknown_paths();
+        let complete = settled && !states.iter().any(full);
         // The blocks not followed from their settled state: those that lead nowhere,
         // and those the budget left.
         for ((block, state), found) in blocks.iter().zip(states).zip(found) {
@@ -652,22 +666,19 @@ impl Code<'_> {
         }
     }
 
-    /// Whether control may reach some code of the section by a path the check does not
-    /// follow, with operations in flight: a jump through a register, a call (the callee's
-    /// operations), a trap or a return from one.
-    fn has_unknown_paths(&self) -> bool {
+    /// Whether the section jumps through a register somewhere (a return from a call
+    /// or a trap among them): code no branch or fall-through is known to reach may
+    /// then be entered with anything in flight.
+    fn has_indirect_jumps(&self) -> bool {
         self.program.steps.iter().any(|s| {
             matches!(
                 s.row.mnemonic,
                 "s_setpc_b64"
-                    | "s_swappc_b64"
-                    | "s_call_b64"
                     | "s_cbranch_g_fork"
                     | "s_cbranch_i_fork"
                     | "s_cbranch_join"
                     | "s_rfe_b64"
                     | "s_rfe_restore_b64"
-                    | "s_trap"
             )
         })
     }
@@ -684,6 +695,7 @@ impl Code<'_> {
                 retired,
                 left,
                 may_block,
+                unfollowed,
             } => {
                 let operation = |step: usize| {
                     let at = &self.program.steps[step];
@@ -699,6 +711,7 @@ impl Code<'_> {
                     len: at.len,
                     retired: retired.into_iter().map(operation).collect(),
                     left: left.into_iter().map(operation).collect(),
+                    unfollowed,
                     needless: complete && !may_block,
                 });
                 return;
@@ -731,7 +744,7 @@ impl Code<'_> {
 
 /// What the wait at `step` does to `state`: the operations it retires and those it
 /// leaves, by the steps that issued them (a store's two halves once).
-fn waited(step: usize, state: &State, wait: &Wait) -> Event {
+fn waited(step: usize, state: &State, wait: &Wait, capacities: &Later) -> Event {
     let (mut retired, mut left) = (Vec::new(), Vec::new());
     for op in &state.ops {
         let list = if wait.retires(op) {
@@ -748,7 +761,8 @@ fn waited(step: usize, state: &State, wait: &Wait) -> Event {
         step,
         retired,
         left,
-        may_block: wait.may_block(state),
+        may_block: wait.may_block(state, capacities),
+        unfollowed: wait.may_wait_for_unfollowed(state, capacities),
     }
 }
 
@@ -759,6 +773,37 @@ fn waited(step: usize, state: &State, wait: &Wait) -> Event {
 struct State {
     /// Sorted by step.
     ops: Vec<Op>,
+    /// The counters ([`Counter::bit`]) that operations not followed may count in: a
+    /// callee's or a trap handler's, or those in flight where a jump through a
+    /// register lands. They hold no register the check knows of, so they make no
+    /// hazard; a wait on such a counter is never needless, until one for 0 on it.
+    unfollowed: u8,
+}
+
+impl State {
+    /// The state at code no branch or fall-through is known to reach: nothing in
+    /// flight, or with `unfollowed` anything.
+    fn entered(unfollowed: bool) -> State {
+        State {
+            ops: Vec::new(),
+            unfollowed: if unfollowed { Counter::ALL } else { 0 },
+        }
+    }
+}
+
+/// Whether what is in flight after `row` runs is not all followed: a call's (the
+/// callee's operations), a trap's (the handler's), a fork's or join's (another
+/// path's).
+fn leaves_unfollowed(row: &Instruction) -> bool {
+    matches!(
+        row.mnemonic,
+        "s_swappc_b64"
+            | "s_call_b64"
+            | "s_trap"
+            | "s_cbranch_g_fork"
+            | "s_cbranch_i_fork"
+            | "s_cbranch_join"
+    )
 }
 
 /// Keeps at most `max_ops` operations: those with fewest operations after them.
@@ -855,8 +900,10 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
         merged.push(op);
     }
     trim(&mut merged, max_ops);
-    let grew = merged != into.ops;
+    let unfollowed = into.unfollowed | from.unfollowed;
+    let grew = merged != into.ops || unfollowed != into.unfollowed;
     into.ops = merged;
+    into.unfollowed = unfollowed;
     grew
 }
 /// How many watched operations in flight write each register: most instructions use
@@ -1074,6 +1121,15 @@ enum Counter {
     Exp,
 }
 
+impl Counter {
+    const ALL: u8 = 0b1111;
+
+    /// Its bit in a set of counters.
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
 impl Queue {
     fn counts_in(self, counter: Counter) -> bool {
         match counter {
@@ -1113,11 +1169,15 @@ impl Code<'_> {
             } = self.program.steps[step];
             if self.program.steps[step].waits {
                 if let Some(wait) = wait_of(self.gen, row, self.first_word(step)) {
-                    event(waited(step, state, &wait));
+                    event(waited(step, state, &wait, &capacities(self.gen)));
                     self.keep_flat_halves(state, &mut written, &wait);
                     self.retire(state, &mut written, |op| wait.retires(op));
+                    state.unfollowed &= !wait.all_done();
                 }
                 continue;
+            }
+            if self.program.steps[step].leaves_unfollowed {
+                state.unfollowed = Counter::ALL;
             }
             let regs = self.program.uses(step);
             if regs.iter().any(|r| written.meets(r.range)) {
@@ -1320,17 +1380,39 @@ impl Wait {
     /// its counters than its count for it may be in flight (on one path, or on paths
     /// that join: the union may hold more than any one, so a wait is called needless
     /// only when it is on each).
-    fn may_block(&self, state: &State) -> bool {
-        let limits = [
-            (Counter::Vm, self.vm),
-            (Counter::Vs, self.vs),
-            (Counter::Lgkm, self.lgkm),
-            (Counter::Exp, self.exp),
-        ];
-        limits.into_iter().any(|(counter, count)| {
-            let in_flight = state.ops.iter().filter(|op| op.queue.counts_in(counter));
-            in_flight.count() > count as usize
+    fn may_block(&self, state: &State, capacities: &Later) -> bool {
+        let limits = self.counts(capacities);
+        self.may_wait_for_unfollowed(state, capacities)
+            || limits.into_iter().any(|(counter, count, _)| {
+                let in_flight = state.ops.iter().filter(|op| op.queue.counts_in(counter));
+                in_flight.count() > count as usize
+            })
+    }
+
+    /// Whether it waits on a counter that operations not followed may count in (as
+    /// many as the counter holds).
+    fn may_wait_for_unfollowed(&self, state: &State, capacities: &Later) -> bool {
+        self.counts(capacities).into_iter().any(|(counter, count, capacity)| {
+            state.unfollowed & counter.bit() != 0 && count < u32::from(capacity)
         })
+    }
+
+    /// Each counter with its count and what it holds.
+    fn counts(&self, capacities: &Later) -> [(Counter, u32, u8); 4] {
+        [
+            (Counter::Vm, self.vm, capacities.vm),
+            (Counter::Vs, self.vs, capacities.vs),
+            (Counter::Lgkm, self.lgkm, capacities.lgkm),
+            (Counter::Exp, self.exp, capacities.exp),
+        ]
+    }
+
+    /// The counters it waits on until nothing is left.
+    fn all_done(&self) -> u8 {
+        self.counts(&Later::default())
+            .into_iter()
+            .filter(|&(_, count, _)| count == 0)
+            .fold(0, |set, (counter, _, _)| set | counter.bit())
     }
 
     fn retires(&self, op: &Op) -> bool {

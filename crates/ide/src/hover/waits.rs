@@ -56,6 +56,11 @@ pub(super) fn wait_effect(program: Program, range: TextRange) -> Option<String> 
         write!(text, ".\n\n**Left in flight:** {}", list(&left, name)).unwrap();
     }
     text.push('.');
+    if effects.iter().any(|e| e.unfollowed) {
+        text.push_str(
+            "\n\nOperations the check does not follow may be in flight too (a callee's, a trap handler's, or where a jump through a register lands).",
+        );
+    }
     Some(text)
 }
 
