@@ -1,7 +1,8 @@
 // CLRX GCN assembly for VS Code: starts gcn-lsp for `clrx` documents, passes the `gcn.*`
 // settings to it (and again when they change, without a restart), shows the register
 // usage of the kernel under the cursor in the status bar, and adds the commands
-// Assemble File, Show Register Usage, Show Syntax Tree and Restart Server.
+// Assemble File, Show Register Usage, Show Listing, Expand Macro at Cursor, Show Syntax
+// Tree and Restart Server.
 'use strict';
 
 const vscode = require('vscode');
@@ -11,7 +12,12 @@ const core = require('./lib/core');
 const INSTALL_HINT =
   'Build it with `cargo build --release -p gcn-lsp` in the gcn-tools repository and put ' +
   'target/release on PATH, or set "gcn.server.path" to the binary.';
-const TREE_SCHEME = 'gcn-syntax-tree';
+// Read-only views of a source that follow its edits: the server's answer to METHOD for
+// it, shown in a document of SCHEME.
+const LIVE_VIEWS = {
+  tree: { scheme: 'gcn-syntax-tree', suffix: '.tree', method: 'gcn/syntaxTree' },
+  listing: { scheme: 'gcn-listing', suffix: '.listing', method: 'gcn/listing' },
+};
 const EXPANSION_SCHEME = 'gcn-expansion';
 // The texts of the expansions shown, by their document's URI.
 const expansions = new Map();
@@ -23,7 +29,7 @@ let statusItem;
 let usageCache = new Map(); // uri -> { version, kernels }
 let usageTimer;
 let usageUnsupported = false;
-const treeChanged = new vscode.EventEmitter();
+const viewChanged = new vscode.EventEmitter();
 
 function settingsGetter() {
   const config = vscode.workspace.getConfiguration('gcn');
@@ -272,37 +278,51 @@ async function revealPosition(uri, line, character) {
   editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
-function treeUri(sourceUri) {
+function viewUri(view, sourceUri) {
   return vscode.Uri.from({
-    scheme: TREE_SCHEME,
-    path: sourceUri.path + '.tree',
+    scheme: view.scheme,
+    path: sourceUri.path + view.suffix,
     query: encodeURIComponent(sourceUri.toString()),
   });
 }
 
-const treeProvider = {
-  onDidChange: treeChanged.event,
-  async provideTextDocumentContent(uri) {
-    const source = vscode.Uri.parse(decodeURIComponent(uri.query));
-    if (!running()) {
-      return '# gcn-lsp is not running';
-    }
-    try {
-      const text = await client.sendRequest('gcn/syntaxTree', {
-        textDocument: { uri: client.code2ProtocolConverter.asUri(source) },
-      });
-      return typeof text === 'string' ? text : JSON.stringify(text, null, 2);
-    } catch (err) {
-      return `# gcn/syntaxTree failed: ${err.message}`;
-    }
-  },
-};
+function viewProvider(view) {
+  return {
+    onDidChange: viewChanged.event,
+    async provideTextDocumentContent(uri) {
+      const source = vscode.Uri.parse(decodeURIComponent(uri.query));
+      if (!running()) {
+        return '# gcn-lsp is not running';
+      }
+      try {
+        const answer = await client.sendRequest(view.method, {
+          textDocument: { uri: client.code2ProtocolConverter.asUri(source) },
+        });
+        return core.viewText(answer);
+      } catch (err) {
+        return `# ${view.method} failed: ${err.message}`;
+      }
+    },
+  };
+}
 
-async function showSyntaxTree() {
+async function showView(view) {
   const editor = activeClrxEditor();
   if (!editor) return;
-  const doc = await vscode.workspace.openTextDocument(treeUri(editor.document.uri));
+  const doc = await vscode.workspace.openTextDocument(viewUri(view, editor.document.uri));
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+}
+
+// The open views of a source that changed are asked again, after a pause in typing.
+const viewTimers = new Map();
+function refreshViews(sourceUri) {
+  for (const view of Object.values(LIVE_VIEWS)) {
+    const uri = viewUri(view, sourceUri);
+    const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+    if (!open) continue;
+    clearTimeout(viewTimers.get(uri.toString()));
+    viewTimers.set(uri.toString(), setTimeout(() => viewChanged.fire(uri), 500));
+  }
 }
 
 const expansionProvider = {
@@ -358,19 +378,20 @@ async function activate(context) {
   statusItem = vscode.window.createStatusBarItem('gcn.registerUsage', vscode.StatusBarAlignment.Right, 100);
   statusItem.name = 'CLRX Register Usage';
   statusItem.command = 'gcn.showRegisterUsage';
-  let treeTimer;
   context.subscriptions.push(
     output,
     statusItem,
-    treeChanged,
+    viewChanged,
     vscode.commands.registerCommand('gcn.assembleFile', assembleFile),
     vscode.commands.registerCommand('gcn.showRegisterUsage', showRegisterUsage),
-    vscode.commands.registerCommand('gcn.showSyntaxTree', showSyntaxTree),
+    vscode.commands.registerCommand('gcn.showSyntaxTree', () => showView(LIVE_VIEWS.tree)),
+    vscode.commands.registerCommand('gcn.showListing', () => showView(LIVE_VIEWS.listing)),
     vscode.commands.registerCommand('gcn.expandMacro', expandMacro),
     vscode.workspace.registerTextDocumentContentProvider(EXPANSION_SCHEME, expansionProvider),
     vscode.commands.registerCommand('gcn.restartServer', restartServer),
     vscode.commands.registerCommand('gcn.revealPosition', revealPosition),
-    vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, treeProvider),
+    ...Object.values(LIVE_VIEWS).map((view) =>
+      vscode.workspace.registerTextDocumentContentProvider(view.scheme, viewProvider(view))),
     vscode.window.onDidChangeActiveTextEditor(() => scheduleUsage(0)),
     vscode.window.onDidChangeTextEditorSelection((e) => {
       if (isClrx(e.textEditor.document)) scheduleUsage(50);
@@ -378,13 +399,7 @@ async function activate(context) {
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (!isClrx(e.document)) return;
       scheduleUsage(300);
-      const open = vscode.workspace.textDocuments.some(
-        (d) => d.uri.scheme === TREE_SCHEME && d.uri.toString() === treeUri(e.document.uri).toString(),
-      );
-      if (open) {
-        clearTimeout(treeTimer);
-        treeTimer = setTimeout(() => treeChanged.fire(treeUri(e.document.uri)), 500);
-      }
+      refreshViews(e.document.uri);
     }),
     vscode.workspace.onDidOpenTextDocument(claimClrx),
     vscode.workspace.onDidSaveTextDocument((doc) => {

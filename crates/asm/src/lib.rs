@@ -173,7 +173,13 @@ impl Assembly {
     /// Each instruction placed, as `--emit listing` writes it (empty unless
     /// [`Options::record_symbols`] recorded them).
     pub fn listing(&self) -> String {
-        output::listing(self)
+        output::listing(self, &|name| name.to_string())
+    }
+
+    /// [`Assembly::listing`] with each file named as `name` says (the editor's are
+    /// absolute paths, shown relative to the source's folder).
+    pub fn listing_named(&self, name: &dyn Fn(&str) -> String) -> String {
+        output::listing(self, name)
     }
 
     /// The words of an instruction placed, as the finished section holds them.

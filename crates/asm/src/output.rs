@@ -51,8 +51,9 @@ pub(crate) fn reg_usage_json(asm: &Assembly) -> String {
 
 /// One line per instruction placed, in the order the assembler put them:
 /// `SECTION+OFFSET  WORDS  FILE:LINE: SOURCE LINE` (a line of a macro or repetition body
-/// once for each run, as written in the body).
-pub(crate) fn listing(asm: &Assembly) -> String {
+/// once for each run, as written in the body). `name` gives the name shown for a
+/// file's name in the assembly.
+pub(crate) fn listing(asm: &Assembly, name: &dyn Fn(&str) -> String) -> String {
     let Some(index) = &asm.index else {
         return String::new();
     };
@@ -68,7 +69,7 @@ pub(crate) fn listing(asm: &Assembly) -> String {
             let (line, _) = asm.sources.line_col(&placed.location);
             let file = asm.sources.file(placed.location.file);
             let text = file.text.lines().nth(line - 1).unwrap_or("").trim();
-            let source = format!("{}:{line}: {text}", file.name);
+            let source = format!("{}:{line}: {text}", name(&file.name));
             Some((asm.placed_section(placed), words.join(" "), source))
         })
         .collect();

@@ -19,6 +19,7 @@
 //! - [`document_links`](mod@document_links): the files `.include` and `.incbin` open.
 //! - [`workspace_symbols`]: the symbols of the project, for a search.
 //! - [`on_save`]: the binary written when a source is saved.
+//! - [`listing`](mod@listing): each instruction placed, with its words and source line.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
 //! - [`hover`](mod@hover): what the thing under the cursor is (instruction, pseudo-op,
 //!   register, number, name), as markdown.
@@ -52,6 +53,7 @@ pub mod folding_ranges;
 pub mod hover;
 mod isa_docs;
 pub mod line_index;
+pub mod listing;
 pub mod macro_params;
 pub mod navigation;
 pub mod on_save;
@@ -79,6 +81,7 @@ pub use crate::document_symbols::{document_symbols, DocumentSymbol, SymbolKind};
 pub use crate::expand_macro::{expand_macro, MacroExpansion};
 pub use crate::folding_ranges::{folding_ranges, Fold, FoldKind};
 pub use crate::hover::{hover, HoverResult};
+pub use crate::listing::{listing, Listing};
 pub use crate::line_index::{LineIndex, Position, PositionEncoding};
 pub use crate::project::{file_options, FileOptions, Settings};
 pub use crate::reg_usage::KernelUsage;

@@ -13,7 +13,8 @@
 //! symbols, hover, completion, signature help, semantic tokens (full, delta and
 //! range, made off the message loop), folding
 //! and selection ranges. Custom requests: `gcn/registerUsage` (each kernel's registers),
-//! `gcn/expandMacro` (what the calls on a line expand to) and `gcn/syntaxTree` (the
+//! `gcn/expandMacro` (what the calls on a line expand to), `gcn/listing` (each
+//! instruction's place and words) and `gcn/syntaxTree` (the
 //! server's syntax tree of a document, for debugging).
 
 pub mod convert;
@@ -31,6 +32,7 @@ pub fn service(config: Config) -> (tower_lsp::LspService<Server>, tower_lsp::Cli
         .custom_method(handlers::syntax_tree::METHOD, Server::syntax_tree)
         .custom_method(handlers::register_usage::METHOD, Server::register_usage)
         .custom_method(handlers::expand_macro::METHOD, Server::expand_macro)
+        .custom_method(handlers::listing::METHOD, Server::listing)
         .finish()
 }
 

@@ -394,6 +394,11 @@ impl Server {
         handlers::expand_macro::expand_macro(self, params).await
     }
 
+    /// The `gcn/listing` custom request.
+    pub async fn listing(&self, params: serde_json::Value) -> Result<serde_json::Value> {
+        handlers::listing::listing(self, params).await
+    }
+
     /// The `gcn/syntaxTree` custom request.
     pub async fn syntax_tree(&self, params: serde_json::Value) -> Result<String> {
         handlers::syntax_tree::syntax_tree(&self.state, params)

@@ -755,6 +755,31 @@ async fn expand_macro_shows_what_a_call_ran() {
 }
 
 #[tokio::test]
+async fn listing_shows_each_instruction_with_its_words() {
+    let project = project();
+    let uri = project.uri("kernel.s");
+    let mut client = TestClient::default().await;
+    client.open_file(&uri, PROJECT_KERNEL).await;
+    let params = json!({ "textDocument": { "uri": uri } });
+    let listing = client.request("gcn/listing", params.clone()).await;
+    assert_eq!(listing["version"], 1);
+    assert_eq!(listing["errors"], false);
+    let text = listing["text"].as_str().unwrap();
+    // The macro's line, named from the source's folder, and the source's own lines.
+    assert!(text.contains("  inc/helpers.s:"), "{text}");
+    assert!(text.contains("kernel.s:"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(last.ends_with("s_endpgm"), "{text}");
+    // Not open: an error, not an empty listing.
+    let closed = json!({ "textDocument": { "uri": project.uri("closed.s") } });
+    let error = client
+        .request_outcome("gcn/listing", closed)
+        .await
+        .unwrap_err();
+    assert!(error["message"].as_str().unwrap().contains("is not open"), "{error}");
+}
+
+#[tokio::test]
 async fn saving_writes_the_binary_and_keeps_it_when_the_source_has_errors() {
     let project = project();
     let uri = project.uri("kernel.s");

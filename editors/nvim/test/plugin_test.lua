@@ -469,6 +469,18 @@ check(expansion ~= -1 and vim.bo[expansion].filetype == 'clrx' and gcn.client(ex
   'the expansion is highlighted as clrx, and not sent to the server')
 vim.cmd('only')
 vim.cmd('buffer ' .. multi)
+
+-- :GcnListing: each instruction with its words, `zero v1` (inc/helpers.s) among them.
+vim.cmd('GcnListing')
+local listing_name = 'gcn-listing://' .. vim.api.nvim_buf_get_name(multi)
+check(wait(function()
+  local b = vim.fn.bufnr(listing_name)
+  if b == -1 then return false end
+  local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
+  return text:find('7e020280', 1, true) ~= nil and text:find('inc/helpers.s:', 1, true) ~= nil
+end), ':GcnListing shows `zero v1` as 7e020280 from inc/helpers.s')
+vim.cmd('only')
+vim.cmd('buffer ' .. multi)
 local registered = mclient and wait(function()
   return mclient.dynamic_capabilities:get('workspace/didChangeWatchedFiles') ~= nil
 end, 3000)

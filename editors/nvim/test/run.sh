@@ -5,7 +5,7 @@
 #     gnu.s, arm.s, multi.s with inc/): filetype detection (included files too),
 #     diagnostics, hover, definition, rename, completion, semantic tokens after edits (as
 #     deltas), register counts, :GcnAssemble, on-save output, :GcnSyntaxTree, a closed
-#     include changed on disk, :GcnExpandMacro, :checkhealth.
+#     include changed on disk, :GcnExpandMacro, :GcnListing, :checkhealth.
 #     Steps whose feature the server lacks are reported SKIP (GCN_REQUIRE_FEATURES=1 makes
 #     them fail);
 #  2. smoke.lua: the older `dofile('gcn-lsp.lua')` configuration, diagnostics and document

@@ -48,6 +48,7 @@ function probe(serverPath, file, timeoutMs = 20000) {
       send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'clrx', version: 1, text: fs.readFileSync(file, 'utf8') } } });
       const usage = await request('gcn/registerUsage', { textDocument: { uri } });
       const expansion = await request('gcn/expandMacro', { textDocument: { uri }, position: { line: 0, character: 0 } });
+      const listing = await request('gcn/listing', { textDocument: { uri } });
       await request('shutdown', null);
       send({ method: 'exit' });
       clearTimeout(timer);
@@ -63,6 +64,7 @@ function probe(serverPath, file, timeoutMs = 20000) {
         registerUsage: !usage.error,
         registerUsageError: usage.error && usage.error.message,
         expandMacro: !expansion.error,
+        listing: !listing.error,
         assemble: ((caps.executeCommandProvider || {}).commands || []).includes('gcn.assemble'),
         onSave: Boolean(sync && typeof sync === 'object' && sync.save),
       });

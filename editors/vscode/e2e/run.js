@@ -169,7 +169,7 @@ async function main() {
 
   const has = await probe(server, kernel);
   log(`gcn-lsp offers: hover=${has.hover} definition=${has.definition} inlayHints=${has.inlayHints} registerUsage=${has.registerUsage} ` +
-    `gcn.assemble=${has.assemble} on-save=${has.onSave} expandMacro=${has.expandMacro}`);
+    `gcn.assemble=${has.assemble} on-save=${has.onSave} expandMacro=${has.expandMacro} listing=${has.listing}`);
   await step('VS Code knows every token type of the server\'s legend', async () => {
     const legend = ((has.caps.semanticTokensProvider || {}).legend || {}).tokenTypes || [];
     const unknown = unknownTokenTypes(legend, require(path.join(ext, 'package.json')));
@@ -511,6 +511,15 @@ async function main() {
         (await page.locator('.view-line', { hasText: '# zero v1 (multi.s:11) expands to:' }).count()) > 0,
       'the expansion text');
     }, has.expandMacro ? undefined : 'gcn/expandMacro');
+
+    await step('CLRX: Show Listing shows each instruction of multi.s with its words', async () => {
+      await command('CLRX: Show Listing');
+      await page.locator('.tabs-container .tab', { hasText: 'multi.s.listing' }).waitFor({ timeout: WAIT });
+      // `zero v1` from inc/helpers.s: v_mov_b32 v1, 0 is 7e020280 on GCN 1.2.
+      await until(async () => (await page.locator('.view-line', { hasText: '7e020280' }).count()) > 0 &&
+        (await page.locator('.view-line', { hasText: 'inc/helpers.s:' }).count()) > 0,
+      'the listing text');
+    }, has.listing ? undefined : 'gcn/listing');
 
   } finally {
     if (browser) await browser.close().catch(() => {});

@@ -162,7 +162,15 @@ function expansionText(expansion, fileName, callText) {
   return `# ${callText.trim()} (${fileName}:${line}) expands to:\n${expansion.text}`;
 }
 
+// The text of a live view from the server's answer: gcn/syntaxTree answers a string,
+// gcn/listing an object with its text.
+function viewText(answer) {
+  if (typeof answer === 'string') return answer;
+  if (answer && typeof answer.text === 'string') return answer.text;
+  return JSON.stringify(answer, null, 2);
+}
+
 module.exports = {
   looksLikeClrx, serverSettings, findServer, onPath, makeShippedExecutable, kernelAt, usageText, usageDetail,
-  expansionText,
+  expansionText, viewText,
 };

@@ -89,3 +89,12 @@ test('expansionText names the call and its line before the statements', () => {
     '# bump v5 (kernel.s:9) expands to:\n        v_add_u32 v5, vcc, 1, v5\n',
   );
 });
+
+test('viewText takes the tree as it is and the listing\'s text', () => {
+  assert.strictEqual(core.viewText('SOURCE_FILE@0..4\n'), 'SOURCE_FILE@0..4\n');
+  assert.strictEqual(
+    core.viewText({ version: 3, text: '.text+0x0  bf810000  k.s:2: s_endpgm\n', errors: false }),
+    '.text+0x0  bf810000  k.s:2: s_endpgm\n',
+  );
+  assert.strictEqual(core.viewText({ other: 1 }), '{\n  "other": 1\n}');
+});

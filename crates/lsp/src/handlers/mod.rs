@@ -12,6 +12,7 @@ pub mod expand_macro;
 pub mod folding_ranges;
 pub mod hover;
 pub mod initialize;
+pub mod listing;
 pub mod navigation;
 pub mod on_save;
 pub mod register_usage;

@@ -340,6 +340,26 @@ function M.syntax_tree()
   end, bufnr)
 end
 
+-- Each instruction of the current file with its section, offset and words, and the
+-- source line it came from (gcn/listing, what `gcnasm --emit listing` writes), in a
+-- scratch buffer beside the source; :GcnListing again shows the current version.
+function M.listing()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    return notify('gcn-lsp is not attached to this buffer', vim.log.levels.WARN)
+  end
+  local name = 'gcn-listing://' .. vim.api.nvim_buf_get_name(bufnr)
+  client:request('gcn/listing', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, function(err, result)
+    vim.schedule(function()
+      if err then
+        return notify('gcn/listing failed: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+      end
+      show_read_only(name, vim.split(result.text, '\n', { trimempty = true }), 'gcnlisting', 'hide')
+    end)
+  end, bufnr)
+end
+
 -- What the macro calls and repetitions on the cursor's line expand to, as the assembler
 -- ran them (gcn/expandMacro), in a scratch buffer beside the source (filetype clrx).
 function M.expand_macro()

@@ -1,0 +1,3 @@
+# args: -g Tonga -b rawcode
+# Nothing but data.
+        .byte 1, 2, 3
