@@ -1392,9 +1392,11 @@ impl Wait {
     /// Whether it waits on a counter that operations not followed may count in (as
     /// many as the counter holds).
     fn may_wait_for_unfollowed(&self, state: &State, capacities: &Later) -> bool {
-        self.counts(capacities).into_iter().any(|(counter, count, capacity)| {
-            state.unfollowed & counter.bit() != 0 && count < u32::from(capacity)
-        })
+        self.counts(capacities)
+            .into_iter()
+            .any(|(counter, count, capacity)| {
+                state.unfollowed & counter.bit() != 0 && count < u32::from(capacity)
+            })
     }
 
     /// Each counter with its count and what it holds.

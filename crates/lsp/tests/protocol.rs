@@ -776,7 +776,10 @@ async fn listing_shows_each_instruction_with_its_words() {
         .request_outcome("gcn/listing", closed)
         .await
         .unwrap_err();
-    assert!(error["message"].as_str().unwrap().contains("is not open"), "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("is not open"),
+        "{error}"
+    );
 }
 
 #[tokio::test]
