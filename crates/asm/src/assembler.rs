@@ -22,7 +22,7 @@ use gcn_syntax::{SyntaxError, SyntaxKind, TextRange};
 
 use crate::diag::{Diagnostic, Origin, Severity};
 use crate::expr::{bin_op, un_op, EvalError, Ir, OpAt, Sections, Value};
-use crate::index::NameKind;
+use crate::index::{Decision, NameKind};
 use crate::layout::{Layout, SectionKind};
 use crate::literals;
 use crate::options::{BinaryFormat, Options};
@@ -771,6 +771,7 @@ impl Asm {
                 continue;
             };
             if taken {
+                self.record_branch(ctx, &branch, &header, Decision::AfterTaken);
                 // The reference reads a skipped `.else` and `.endif` all the same, and
                 // checks that nothing follows them.
                 if header.name() == ".else" {
@@ -787,12 +788,14 @@ impl Asm {
             match crate::pseudo::condition(self, ctx, &header) {
                 Some(true) => {
                     taken = true;
+                    self.record_branch(ctx, &branch, &header, Decision::Taken);
                     let flow = self.statements(ctx, branch.statements());
                     if flow != Flow::Continue {
                         return flow;
                     }
                 }
                 Some(false) => {
+                    self.record_branch(ctx, &branch, &header, Decision::False);
                     self.check_skipped(ctx, branch.statements());
                     Self::skip_errors(ctx, branch_end);
                 }
@@ -808,6 +811,30 @@ impl Asm {
         }
         self.flush_errors(ctx, cond_end);
         Flow::Continue
+    }
+
+    /// Records what was decided for a branch written in a file's own text, for the
+    /// editor (a macro's or repetition's may go another way on another run).
+    fn record_branch(
+        &mut self,
+        ctx: &Ctx,
+        branch: &ast::CondBranch,
+        header: &ast::PseudoOp,
+        decision: Decision,
+    ) {
+        if ctx.kind != CtxKind::File || ctx.depth != 0 {
+            return;
+        }
+        let Some(index) = self.index.as_mut() else {
+            return;
+        };
+        let (header_range, range) = (header.syntax().text_range(), branch.syntax().text_range());
+        index.branches.push(crate::index::Branch {
+            header: ctx.loc(header_range.start()),
+            header_len: header_range.len().into(),
+            len: u32::from(range.end()) - u32::from(header_range.start()),
+            decision,
+        });
     }
 
     /// Reports a block's missing end (the parser's error on its opener, `opener`) apart

@@ -50,12 +50,37 @@ pub struct Placed {
     pub size: u32,
 }
 
-/// Every occurrence of every name, in the order the assembler met them, and every
-/// instruction placed.
+/// A branch of a conditional in a file's own text (not in a macro or repetition, which
+/// may decide it differently on each run), as the assembler decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Branch {
+    /// Where its header (`.if…`, `.elseif…`, `.else`) starts, and its length.
+    pub header: Location,
+    pub header_len: u32,
+    /// From the header's start to the branch's end (where the next header or the
+    /// `.endif` starts).
+    pub len: u32,
+    pub decision: Decision,
+}
+
+/// What the assembler did with a branch of a conditional.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Its condition held: its statements were assembled.
+    Taken,
+    /// Its condition was false.
+    False,
+    /// An earlier branch was taken: its condition was not looked at.
+    AfterTaken,
+}
+
+/// Every occurrence of every name, in the order the assembler met them, every
+/// instruction placed, and every conditional's branches decided.
 #[derive(Debug, Clone, Default)]
 pub struct SymbolIndex {
     pub occurrences: Vec<Occurrence>,
     pub placed: Vec<Placed>,
+    pub branches: Vec<Branch>,
     /// How many `N:` local labels have been defined so far, by `N`.
     local_counts: std::collections::HashMap<String, u32>,
 }

@@ -256,6 +256,10 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         diagnostics.extend(warnings);
     }
     diagnostics.extend(needless_waits(&assembly, &input.text));
+    diagnostics.extend(crate::inactive_branches::inactive_branches(
+        &assembly,
+        &input.text,
+    ));
     diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
     let diagnostics = merge_repeated(diagnostics, &input.path);
     let included = (1..assembly.sources.len())
@@ -490,7 +494,7 @@ fn fix_range(d: &gcn_asm::Diagnostic, range: TextRange) -> TextRange {
 }
 
 /// The file of the source itself in an assembly.
-const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
+pub(crate) const SOURCE: gcn_asm::FileId = gcn_asm::FileId(0);
 
 /// A core diagnostic on the source's lines: where it is when that is in the source,
 /// else where the source led to it (the outermost call site or include in the
@@ -654,6 +658,13 @@ mod tests {
     #[test]
     fn wait_snapshots() {
         check_dir_files("waitcnt", render_waits);
+    }
+
+    #[test]
+    fn inactive_branch_snapshots() {
+        check_dir_files("inactive", |path, text| {
+            render_code(path, text, &[crate::diagnostics::INACTIVE_BRANCH])
+        });
     }
 
     #[test]

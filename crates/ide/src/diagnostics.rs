@@ -70,6 +70,9 @@ pub const MISSING_NOP: &str = "missing-nop";
 /// The code of the editor's hint that an `s_waitcnt` never waits (`gcn_asm::waits`): shown
 /// as unnecessary code.
 pub const NEEDLESS_WAITCNT: &str = "needless-waitcnt";
+/// The code of the editor's hint on a branch of a conditional the assembler did not
+/// assemble ([`crate::inactive_branches`]): shown as unnecessary code.
+pub const INACTIVE_BRANCH: &str = "inactive-branch";
 /// The code of a problem of the editor's settings or of `gcn.toml`.
 pub const PROJECT_OPTIONS: &str = "project-options";
 

@@ -18,6 +18,7 @@
 //! - [`rename`]: renaming a name in every file, or why it cannot be.
 //! - [`document_links`](mod@document_links): the files `.include` and `.incbin` open.
 //! - [`workspace_symbols`]: the symbols of the project, for a search.
+//! - [`inactive_branches`]: the branches of conditionals the assembler did not take.
 //! - [`on_save`]: the binary written when a source is saved.
 //! - [`listing`](mod@listing): each instruction placed, with its words and source line.
 //! - [`document_symbols`](mod@document_symbols): the outline of a file: kernels, labels, macros and symbols.
@@ -51,6 +52,7 @@ pub mod document_symbols;
 pub mod expand_macro;
 pub mod folding_ranges;
 pub mod hover;
+pub mod inactive_branches;
 mod isa_docs;
 pub mod line_index;
 pub mod listing;

@@ -135,8 +135,16 @@ pub fn diagnostic(
             .map(|code| lsp::NumberOrString::String(code.to_string())),
         message: diagnostic.message.clone(),
         // Editors draw unnecessary code faded.
-        tags: (diagnostic.code == Some(gcn_ide::diagnostics::NEEDLESS_WAITCNT))
-            .then(|| vec![lsp::DiagnosticTag::UNNECESSARY]),
+        tags: diagnostic
+            .code
+            .filter(|c| {
+                [
+                    gcn_ide::diagnostics::NEEDLESS_WAITCNT,
+                    gcn_ide::diagnostics::INACTIVE_BRANCH,
+                ]
+                .contains(c)
+            })
+            .map(|_| vec![lsp::DiagnosticTag::UNNECESSARY]),
         ..Default::default()
     }
 }

@@ -2070,3 +2070,25 @@ async fn a_needless_wait_is_a_hint_tagged_unnecessary_with_a_fix_that_removes_it
         json!([{ "range": range, "newText": "" }])
     );
 }
+
+#[tokio::test]
+async fn a_branch_not_assembled_is_a_hint_tagged_unnecessary() {
+    let mut client = TestClient::default().await;
+    client
+        .open(".rawcode\n.gpu Tonga\n.ifarch GCN1.4\n    v_nop\n.else\n    s_nop 0\n.endif\n")
+        .await;
+    let (_, published) = client.diagnostics().await;
+    assert_eq!(published.len(), 1, "{published:?}");
+    let hint = &published[0];
+    assert_eq!(hint["code"], "inactive-branch");
+    assert_eq!(hint["severity"], 4);
+    assert_eq!(hint["tags"], json!([1]));
+    assert_eq!(
+        hint["range"],
+        json!({ "start": { "line": 3, "character": 0 }, "end": { "line": 4, "character": 0 } })
+    );
+    assert_eq!(
+        hint["message"],
+        "not assembled: the condition of `.ifarch GCN1.4` is false"
+    );
+}
