@@ -27,25 +27,34 @@ pub fn max_sgprs_without_vcc(gen: Generation) -> u32 {
 
 pub const MAX_VGPRS: u32 = 256;
 
-/// Most waves one SIMD runs at once.
-pub const MAX_WAVES_PER_SIMD: u32 = 10;
+/// Most waves one SIMD runs at once: 10 on GCN 1.0 to 1.4, 20 on GCN 1.5 (its SIMDs
+/// are 32 lanes wide and hold twice as many, as LLVM's `getMaxWavesPerEU` has it for
+/// GFX10.1).
+pub fn max_waves_per_simd(gen: Generation) -> u32 {
+    if gen >= Generation::Gcn1_5 {
+        20
+    } else {
+        10
+    }
+}
 
 /// Waves per SIMD that a kernel's register counts allow (at most
-/// [`MAX_WAVES_PER_SIMD`], at least 1): each SIMD has a file of SGPRs (512 on GCN 1.0
+/// [`max_waves_per_simd`], at least 1): each SIMD has a file of SGPRs (512 on GCN 1.0
 /// and 1.1, allocated by 8; 800 from GCN 1.2, allocated by 16; not a limit on GCN 1.5)
 /// and of VGPRs (256 per lane, allocated by 4; on GCN 1.5 1024 by 8 for wave32, 512 by
 /// 4 for wave64). `sgprs` counts every SGPR, VCC, FLAT_SCRATCH and XNACK_MASK included.
 pub fn waves_per_simd(gen: Generation, wave32: bool, sgprs: u32, vgprs: u32) -> u32 {
+    let max = max_waves_per_simd(gen);
     let fit = |file: u32, granule: u32, used: u32| {
         if used == 0 {
-            MAX_WAVES_PER_SIMD
+            max
         } else {
             file / used.div_ceil(granule).saturating_mul(granule)
         }
     };
     let by_sgprs = match gen {
         Generation::Gcn1_0 | Generation::Gcn1_1 => fit(512, 8, sgprs),
-        g if g >= Generation::Gcn1_5 => MAX_WAVES_PER_SIMD,
+        g if g >= Generation::Gcn1_5 => max,
         _ => fit(800, 16, sgprs),
     };
     let by_vgprs = match gen {
@@ -53,8 +62,31 @@ pub fn waves_per_simd(gen: Generation, wave32: bool, sgprs: u32, vgprs: u32) -> 
         g if g >= Generation::Gcn1_5 => fit(512, 4, vgprs),
         _ => fit(256, 4, vgprs),
     };
-    by_sgprs.min(by_vgprs).clamp(1, MAX_WAVES_PER_SIMD)
+    by_sgprs.min(by_vgprs).clamp(1, max)
 }
+
+#[cfg(test)]
+mod waves_tests {
+    use super::*;
+
+    #[test]
+    fn registers_limit_the_waves_up_to_the_generations_most() {
+        use Generation::*;
+        // GCN 1.0: 512 SGPRs by 8, 256 VGPRs by 4.
+        assert_eq!(waves_per_simd(Gcn1_0, false, 16, 24), 10);
+        assert_eq!(waves_per_simd(Gcn1_0, false, 104, 24), 4);
+        assert_eq!(waves_per_simd(Gcn1_0, false, 16, 65), 3);
+        // GCN 1.2: 800 SGPRs by 16.
+        assert_eq!(waves_per_simd(Gcn1_2, false, 102, 4), 7);
+        // GCN 1.5: up to 20, SGPRs no limit; wave32 1024 VGPRs by 8, wave64 512 by 4.
+        assert_eq!(waves_per_simd(Gcn1_5, true, 106, 24), 20);
+        assert_eq!(waves_per_simd(Gcn1_5, true, 16, 128), 8);
+        assert_eq!(waves_per_simd(Gcn1_5, false, 16, 128), 4);
+        assert_eq!(waves_per_simd(Gcn1_5, false, 16, 256), 2);
+        assert_eq!(waves_per_simd(Gcn1_5, false, 16, 0), 20);
+    }
+}
+
 pub const MAX_LOCAL_SIZE: u64 = 32768;
 pub const MAX_GDS_SIZE: u64 = 65536;
 
