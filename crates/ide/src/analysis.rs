@@ -228,7 +228,14 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     }
     let names = SymbolIndex::new(&assembly);
     let kernels = kernel_usage(&assembly, &names, &input.path);
-    diagnostics.extend(crate::reg_usage::count_warnings(&kernels, &input.parse));
+    let waves = |sgprs, vgprs| {
+        gcn_formats::gpu::waves_per_simd(assembly.generation, assembly.wave32, sgprs, vgprs)
+    };
+    diagnostics.extend(crate::reg_usage::count_warnings(
+        &kernels,
+        &input.parse,
+        &waves,
+    ));
     let checks = [
         (
             &assembly.wait_hazards,

@@ -29,7 +29,9 @@ pub fn quick_fixes(diagnostics: &[Diagnostic], range: TextRange) -> Vec<QuickFix
                 title: fix.title.clone(),
                 range: fix.range,
                 replacement: fix.replacement.clone(),
-                preferred: d.fixes.len() == 1,
+                // A hint's fix is a suggestion (a count set on purpose, a wait kept
+                // for later code): never applied as the one obvious fix.
+                preferred: d.fixes.len() == 1 && d.severity != crate::Severity::Hint,
                 diagnostic: d.clone(),
             });
         }

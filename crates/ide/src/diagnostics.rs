@@ -73,6 +73,9 @@ pub const NEEDLESS_WAITCNT: &str = "needless-waitcnt";
 /// The code of the editor's hint on a branch of a conditional the assembler did not
 /// assemble ([`crate::inactive_branches`]): shown as unnecessary code.
 pub const INACTIVE_BRANCH: &str = "inactive-branch";
+/// The code of the editor's hint that a kernel's `.sgprsnum`/`.vgprsnum` allocates so
+/// many more registers than its code uses that fewer waves fit on a SIMD.
+pub const OCCUPANCY: &str = "occupancy";
 /// The code of a problem of the editor's settings or of `gcn.toml`.
 pub const PROJECT_OPTIONS: &str = "project-options";
 

@@ -99,13 +99,21 @@ fn kernel_range(names: &SymbolIndex, source: &Path, name: &str) -> Option<TextRa
 }
 
 /// A warning at the kernel for each count the source sets below what its code uses (an
-/// editor's check: `gcnasm`, like the reference, writes the count it is given), with the
-/// fix that sets it to that, where the source writes the count (`parse`).
-pub fn count_warnings(kernels: &[KernelUsage], parse: &Parse) -> Vec<Diagnostic> {
+/// editor's check: `gcnasm`, like the reference, writes the count it is given), and a
+/// hint for each it sets so far above that it costs waves per SIMD (code
+/// [`OCCUPANCY`](crate::diagnostics::OCCUPANCY)), with the fix that sets it to what
+/// the code uses, where the source writes the count (`parse`). `waves` gives the waves
+/// per SIMD that so many SGPRs (VCC, FLAT_SCRATCH and XNACK_MASK included) and VGPRs
+/// allow on the source's GPU.
+pub fn count_warnings(
+    kernels: &[KernelUsage],
+    parse: &Parse,
+    waves: &dyn Fn(u32, u32) -> u32,
+) -> Vec<Diagnostic> {
     // Read from the tree only when there is a warning: a walk of a long file's every node.
     let mut settings: Option<Vec<(String, String, TextRange)>> = None;
     let mut out = Vec::new();
-    let mut warn = |k: &KernelUsage, pseudo_op: &str, used: u32, message: String| {
+    let mut warn = |k: &KernelUsage, pseudo_op: &str, used: u32, message: String, code| {
         let written = settings
             .get_or_insert_with(|| count_settings(parse))
             .iter()
@@ -116,15 +124,22 @@ pub fn count_warnings(kernels: &[KernelUsage], parse: &Parse) -> Vec<Diagnostic>
             range,
             replacement: used.to_string(),
         });
+        let severity = if code == crate::diagnostics::OCCUPANCY {
+            Severity::Hint
+        } else {
+            Severity::Warning
+        };
         out.push(Diagnostic {
             range: k.range,
-            severity: Severity::Warning,
+            severity,
             message: format!("kernel `{}`: {message}", k.name),
             related: Vec::new(),
-            code: Some(crate::diagnostics::REGISTER_COUNT),
+            code: Some(code),
             fixes: fixes.into_iter().collect(),
         })
     };
+    let count = crate::diagnostics::REGISTER_COUNT;
+    let occupancy = crate::diagnostics::OCCUPANCY;
     for k in kernels {
         let used_sgprs = if k.sgprsnum_with_extra {
             k.sgprs + k.extra_sgprs
@@ -146,14 +161,41 @@ pub fn count_warnings(kernels: &[KernelUsage], parse: &Parse) -> Vec<Diagnostic>
                 ".sgprsnum is {} but its code uses {used_sgprs} SGPRs{extra}",
                 k.sgprsnum
             );
-            warn(k, ".sgprsnum", used_sgprs, message);
+            warn(k, ".sgprsnum", used_sgprs, message, count);
         }
         if k.vgprsnum_given && k.vgprsnum < k.vgprs {
             let message = format!(
                 ".vgprsnum is {} but its code uses {} VGPRs",
                 k.vgprsnum, k.vgprs
             );
-            warn(k, ".vgprsnum", k.vgprs, message);
+            warn(k, ".vgprsnum", k.vgprs, message, count);
+        }
+        // Each count alone: the waves it allows against those what the code uses allows.
+        let sgprs_total = |n: u32| {
+            if k.sgprsnum_with_extra {
+                n
+            } else {
+                n + k.extra_sgprs
+            }
+        };
+        let (by_sgprs, by_used_sgprs) = (
+            waves(sgprs_total(k.sgprsnum), 0),
+            waves(sgprs_total(used_sgprs), 0),
+        );
+        if k.sgprsnum_given && k.sgprsnum > used_sgprs && by_sgprs < by_used_sgprs {
+            let message = format!(
+                ".sgprsnum {} allows {by_sgprs} waves per SIMD, where the {used_sgprs} SGPRs its code uses would allow {by_used_sgprs}",
+                k.sgprsnum
+            );
+            warn(k, ".sgprsnum", used_sgprs, message, occupancy);
+        }
+        let (by_vgprs, by_used_vgprs) = (waves(0, k.vgprsnum), waves(0, k.vgprs));
+        if k.vgprsnum_given && k.vgprsnum > k.vgprs && by_vgprs < by_used_vgprs {
+            let message = format!(
+                ".vgprsnum {} allows {by_vgprs} waves per SIMD, where the {} VGPRs its code uses would allow {by_used_vgprs}",
+                k.vgprsnum, k.vgprs
+            );
+            warn(k, ".vgprsnum", k.vgprs, message, occupancy);
         }
     }
     out
