@@ -217,8 +217,8 @@ pub(crate) struct Asm {
     placed_sections: Option<Vec<(u32, i64)>>,
     /// What the expansions [`Options::expand`] asks for ran, as they run.
     pub expansion: Option<crate::expansion::Recorder>,
-    /// The instructions recorded for the editor's checks, when [`Options::check_waits`]
-    /// or [`Options::check_nops`] asks.
+    /// The instructions recorded for the editor's checks, when [`Options::check_waits`],
+    /// [`Options::check_nops`] or [`Options::check_uninitialized`] asks.
     pub waits: Option<crate::waits::Waits>,
 }
 
@@ -272,8 +272,10 @@ impl Asm {
         let checks = crate::waits::Checks {
             waits: asm.opts.check_waits,
             nops: asm.opts.check_nops,
+            uninitialized: asm.opts.check_uninitialized,
         };
-        asm.waits = (checks.waits || checks.nops).then(|| crate::waits::Waits::new(checks));
+        let any = checks.waits || checks.nops || checks.uninitialized;
+        asm.waits = any.then(|| crate::waits::Waits::new(checks));
         asm.expansion = asm.opts.expand.map(crate::expansion::Recorder::new);
         asm.index = asm.opts.record_symbols.then(Default::default);
         asm.encode_cache = asm.opts.encode_cache.as_ref().map(|c| c.take());

@@ -144,6 +144,11 @@ pub struct Assembly {
     /// [`Options::check_waits`] asked: the first [`waits::MAX_HAZARDS`], and how many
     /// more there were.
     pub wait_hazards: Vec<waits::WaitHazard>,
+    /// Registers a kernel reads before anything writes them, when
+    /// [`Options::check_uninitialized`] asked: the first [`waits::MAX_HAZARDS`], and how
+    /// many more.
+    pub uninitialized_reads: Vec<Diagnostic>,
+    pub more_uninitialized_reads: usize,
     /// What each `s_waitcnt` waits for, when [`Options::check_waits`] asked.
     pub wait_effects: Vec<waits::WaitEffect>,
     /// Reads too soon after writes, when [`Options::check_nops`] asked: the first
@@ -491,14 +496,8 @@ fn finish(mut asm: Asm) -> Assembly {
         })
         .collect();
     // A cancelled assembly's result is thrown away: its waits are not followed.
-    let waits = match asm.waits.take().filter(|_| !asm.cancelled) {
-        Some(waits) => {
-            let contents: Vec<&[u8]> = asm.layout.sections.iter().map(|s| &s.content[..]).collect();
-            waits.finish(asm.target.gen, &contents)
-        }
-        None => waits::Findings::default(),
-    };
-    Assembly {
+    let waits = asm.waits.take().filter(|_| !asm.cancelled);
+    let mut assembly = Assembly {
         config: format_ops::finish_config(&asm),
         kernels: asm.layout.kernels.iter().map(|k| k.name.clone()).collect(),
         format: asm.layout.format,
@@ -516,10 +515,65 @@ fn finish(mut asm: Asm) -> Assembly {
         index: asm.index,
         has_output: asm.format_fixed,
         expansion: asm.expansion.map(expansion::Recorder::finish),
-        more_wait_hazards: waits.more,
-        wait_hazards: waits.hazards,
-        wait_effects: waits.waits,
-        nop_hazards: waits.nops,
-        more_nop_hazards: waits.more_nops,
+        more_wait_hazards: 0,
+        wait_hazards: Vec::new(),
+        wait_effects: Vec::new(),
+        nop_hazards: Vec::new(),
+        more_nop_hazards: 0,
+        uninitialized_reads: Vec::new(),
+        more_uninitialized_reads: 0,
+    };
+    if let Some(waits) = waits {
+        // Where the kernels start is known once the configuration is finished. With
+        // errors, a line that did not assemble may be what writes a register: no
+        // kernel is looked at.
+        let entries = if assembly.has_errors() {
+            Vec::new()
+        } else {
+            kernel_entries(&assembly)
+        };
+        let contents: Vec<&[u8]> = assembly.sections.iter().map(|s| &s.content[..]).collect();
+        let found = waits.finish(assembly.generation, &contents, &entries);
+        assembly.more_wait_hazards = found.more;
+        assembly.wait_hazards = found.hazards;
+        assembly.wait_effects = found.waits;
+        assembly.nop_hazards = found.nops;
+        assembly.more_nop_hazards = found.more_nops;
+        assembly.uninitialized_reads = found.uninitialized;
+        assembly.more_uninitialized_reads = found.more_uninitialized;
     }
+    assembly
+}
+
+/// Where each kernel whose setup the configuration tells starts: its own code section,
+/// else its label in a shared one (the first instruction at or after it, past a
+/// descriptor).
+fn kernel_entries(a: &Assembly) -> Vec<waits::KernelEntry> {
+    let setups = format_ops::config_setup_regs(a);
+    a.kernels
+        .iter()
+        .enumerate()
+        .filter_map(|(k, name)| {
+            let (sgprs, vgprs) = setups.get(k).copied().flatten()?;
+            let own = a
+                .sections
+                .iter()
+                .position(|s| s.kind == layout::SectionKind::Code && s.kernel == Some(k));
+            let (section, offset) = match own {
+                Some(section) => (section, 0),
+                None => a
+                    .code_labels
+                    .iter()
+                    .find(|(label, _, _)| label == name)
+                    .map(|&(_, section, offset)| (section, offset))?,
+            };
+            Some(waits::KernelEntry {
+                kernel: name.clone(),
+                section,
+                offset,
+                sgprs,
+                vgprs,
+            })
+        })
+        .collect()
 }

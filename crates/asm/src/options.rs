@@ -118,6 +118,9 @@ pub struct Options {
     /// Report reads too soon after writes, where the program must give wait states
     /// ([`crate::waits`]), for an editor.
     pub check_nops: bool,
+    /// Report registers a kernel reads before its setup or any instruction on the way
+    /// writes them ([`crate::waits`]), for an editor.
+    pub check_uninitialized: bool,
 }
 
 impl Options {
@@ -278,6 +281,7 @@ impl Default for Options {
             expand: None,
             check_waits: false,
             check_nops: false,
+            check_uninitialized: false,
         }
     }
 }

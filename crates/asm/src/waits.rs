@@ -57,6 +57,7 @@ use crate::diag::{Diagnostic, Origin};
 
 mod gfx10;
 mod nops;
+mod uninit;
 use crate::source::Location;
 
 /// A register used while a load that writes it may still be in flight.
@@ -183,6 +184,20 @@ pub(crate) struct Checks {
     pub waits: bool,
     /// Wait states ([`crate::Options::check_nops`]).
     pub nops: bool,
+    /// Registers read before anything writes them
+    /// ([`crate::Options::check_uninitialized`]).
+    pub uninitialized: bool,
+}
+
+/// Where a kernel's code starts (the first instruction at or after this offset of the
+/// section), and the SGPRs and VGPRs its setup fills before (s0 and v0 up).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KernelEntry {
+    pub kernel: String,
+    pub section: usize,
+    pub offset: usize,
+    pub sgprs: u32,
+    pub vgprs: u32,
 }
 
 impl std::fmt::Debug for Waits {
@@ -281,6 +296,10 @@ pub(crate) struct Findings {
     /// more.
     pub nops: Vec<WaitHazard>,
     pub more_nops: usize,
+    /// Registers read before anything writes them ([`uninit`]), the first
+    /// [`MAX_HAZARDS`], and how many more.
+    pub uninitialized: Vec<Diagnostic>,
+    pub more_uninitialized: usize,
 }
 
 /// What an `s_waitcnt` waits for: the memory operations that may be in flight when it
@@ -369,8 +388,13 @@ impl Waits {
     }
 
     /// Follows every section's instructions along their branches, with `contents` the
-    /// sections' final bytes.
-    pub(crate) fn finish(self, gen: Generation, contents: &[&[u8]]) -> Findings {
+    /// sections' final bytes and `entries` where the kernels start.
+    pub(crate) fn finish(
+        self,
+        gen: Generation,
+        contents: &[&[u8]],
+        entries: &[KernelEntry],
+    ) -> Findings {
         let mut findings = Findings::default();
         for (section, program) in self.by_section.iter().enumerate() {
             let content = contents.get(section).copied().unwrap_or_default();
@@ -391,6 +415,18 @@ impl Waits {
                 code.nop_hazards(&blocks, &mut findings.nops);
                 code.gfx10_hazards(&blocks, &mut findings.nops);
             }
+            if self.checks.uninitialized {
+                let here: Vec<KernelEntry> = entries
+                    .iter()
+                    .filter(|e| e.section == section)
+                    .cloned()
+                    .collect();
+                code.uninitialized_reads(&blocks, &here, &mut findings.uninitialized);
+            }
+        }
+        if findings.uninitialized.len() > MAX_HAZARDS {
+            findings.more_uninitialized = findings.uninitialized.len() - MAX_HAZARDS;
+            findings.uninitialized.truncate(MAX_HAZARDS);
         }
         if findings.nops.len() > MAX_HAZARDS {
             findings.more_nops = findings.nops.len() - MAX_HAZARDS;

@@ -158,6 +158,16 @@ pub struct DefaultRegisters {
 }
 
 impl HsaConfig {
+    /// The SGPRs and VGPRs the setup fills before the kernel starts (user SGPRs,
+    /// work-group ids, work-group info, private segment offset; work-item ids).
+    pub fn setup_registers(&self) -> (u32, u32) {
+        let user_sgprs = self
+            .user_data_num
+            .unwrap_or_else(|| self.user_sgprs_from_flags());
+        let private = self.workitem_private_segment_size.is_some_and(|s| s != 0);
+        crate::gpu::setup_min_registers(self.dim_mask, user_sgprs, self.rsrc.tg_size, private)
+    }
+
     /// The registers the kernel takes when `.sgprsnum`/`.vgprsnum` are not given: what
     /// its code uses (`code_sgprs`, `code_vgprs`, `code_extra`) and its setup needs.
     pub fn default_registers(
@@ -168,12 +178,7 @@ impl HsaConfig {
         code_extra: crate::gpu::ExtraRegs,
     ) -> DefaultRegisters {
         use crate::gpu;
-        let user_sgprs = self
-            .user_data_num
-            .unwrap_or_else(|| self.user_sgprs_from_flags());
-        let private = self.workitem_private_segment_size.is_some_and(|s| s != 0);
-        let (min_sgprs, min_vgprs) =
-            gpu::setup_min_registers(self.dim_mask, user_sgprs, self.rsrc.tg_size, private);
+        let (min_sgprs, min_vgprs) = self.setup_registers();
         let extra = gpu::ExtraRegs {
             vcc: true,
             flat_scratch: code_extra.flat_scratch

@@ -203,6 +203,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
     options.record_symbols = true;
     options.check_waits = input.options.check_waits;
     options.check_nops = input.options.check_nops;
+    options.check_uninitialized = input.options.check_uninitialized;
     options.encode_cache = input.encode_cache.clone();
     let asm_options = options.clone();
     let name = input.path.display().to_string();
@@ -262,6 +263,7 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         }
         diagnostics.extend(warnings);
     }
+    diagnostics.extend(uninitialized_reads(&assembly));
     diagnostics.extend(needless_waits(&assembly, &input.text));
     diagnostics.extend(crate::inactive_branches::inactive_branches(
         &assembly,
@@ -321,6 +323,28 @@ fn wait_warning(
         });
     }
     d
+}
+
+/// The registers read before anything writes them (code
+/// [`crate::diagnostics::UNINITIALIZED_REGISTER`]), the last saying how many more there
+/// are.
+fn uninitialized_reads(assembly: &Assembly) -> Vec<Diagnostic> {
+    let mut found: Vec<Diagnostic> = assembly
+        .uninitialized_reads
+        .iter()
+        .map(|d| {
+            let mut d = place(assembly, d);
+            d.code = Some(crate::diagnostics::UNINITIALIZED_REGISTER);
+            d
+        })
+        .collect();
+    let more = assembly.more_uninitialized_reads;
+    if let Some(last) = found.last_mut().filter(|_| more > 0) {
+        last.message.push_str(&format!(
+            " ({more} more such reads in this source are not shown)"
+        ));
+    }
+    found
 }
 
 /// The `s_waitcnt` lines of the source that never wait, on every run (code
@@ -665,6 +689,13 @@ mod tests {
     #[test]
     fn wait_snapshots() {
         check_dir_files("waitcnt", render_waits);
+    }
+
+    #[test]
+    fn uninitialized_register_snapshots() {
+        check_dir_files("uninitialized", |path, text| {
+            render_code(path, text, &[crate::diagnostics::UNINITIALIZED_REGISTER])
+        });
     }
 
     #[test]

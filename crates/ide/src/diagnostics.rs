@@ -67,6 +67,9 @@ pub const MISSING_WAITCNT: &str = "missing-waitcnt";
 /// The code of the editor's warning about a register read too soon after a write, where
 /// the program must give wait states (`gcn_asm::waits`, `s_nop`).
 pub const MISSING_NOP: &str = "missing-nop";
+/// The code of the editor's warning about a register a kernel reads before anything
+/// writes it (`gcn_asm::waits`).
+pub const UNINITIALIZED_REGISTER: &str = "uninitialized-register";
 /// The code of the editor's hint that an `s_waitcnt` never waits (`gcn_asm::waits`): shown
 /// as unnecessary code.
 pub const NEEDLESS_WAITCNT: &str = "needless-waitcnt";

@@ -31,7 +31,7 @@ pub const PROJECT_FILE: &str = "gcn.toml";
 
 /// What the editor's settings say (LSP `initializationOptions` and
 /// `workspace/didChangeConfiguration`): `{"args": [...], "onSave": {"output": "..."},
-/// "diagnosticsDelay": MS, "checks": {"waitcnt": BOOL, "nops": BOOL}}`.
+/// "diagnosticsDelay": MS, "checks": {"waitcnt": BOOL, "nops": BOOL, "uninitialized": BOOL}}`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
@@ -52,6 +52,9 @@ pub struct Checks {
     /// A register read too soon after a write, without the wait states the hardware
     /// needs (`missing-nop`).
     pub nops: bool,
+    /// A register a kernel reads before its setup or any instruction on the way
+    /// writes it (`uninitialized-register`).
+    pub uninitialized: bool,
 }
 
 impl Default for Checks {
@@ -59,6 +62,7 @@ impl Default for Checks {
         Checks {
             waitcnt: true,
             nops: true,
+            uninitialized: true,
         }
     }
 }
@@ -118,6 +122,8 @@ pub struct FileOptions {
     pub check_waits: bool,
     /// Whether it looks for reads too soon after writes.
     pub check_nops: bool,
+    /// Whether it looks for registers read before anything writes them.
+    pub check_uninitialized: bool,
 }
 
 impl FileOptions {
@@ -209,6 +215,7 @@ pub fn options_with_project(
         problems,
         check_waits: settings.checks.waitcnt,
         check_nops: settings.checks.nops,
+        check_uninitialized: settings.checks.uninitialized,
     }
 }
 

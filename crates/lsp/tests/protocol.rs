@@ -1718,7 +1718,7 @@ const NAV: &str = "\
 .include \"inc/defs.s\"
 .kernel scale
     .config
-        .dims x
+        .dims xyz
 .text
 scale:
         v_mov_b32 acc, count

@@ -26,7 +26,7 @@ function serverSettings(get) {
   if (typeof delay === 'number' && Number.isFinite(delay) && delay >= 0) {
     out.diagnosticsDelay = Math.round(delay);
   }
-  for (const check of ['waitcnt', 'nops']) {
+  for (const check of ['waitcnt', 'nops', 'uninitialized']) {
     if (get(`checks.${check}`) === false) {
       out.checks = { ...out.checks, [check]: false };
     }

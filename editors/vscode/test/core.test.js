@@ -17,6 +17,7 @@ test('server settings: set values only, in the server shape', () => {
   });
   const unset = {
     args: [], 'onSave.output': '', diagnosticsDelay: null, 'checks.waitcnt': true, 'checks.nops': true,
+    'checks.uninitialized': true,
   };
   assert.deepStrictEqual(core.serverSettings((k) => unset[k]), {});
   assert.deepStrictEqual(core.serverSettings((k) => ({ 'checks.waitcnt': false })[k]), {
@@ -26,6 +27,9 @@ test('server settings: set values only, in the server shape', () => {
     core.serverSettings((k) => ({ 'checks.waitcnt': false, 'checks.nops': false })[k]),
     { checks: { waitcnt: false, nops: false } },
   );
+  assert.deepStrictEqual(core.serverSettings((k) => ({ 'checks.uninitialized': false })[k]), {
+    checks: { uninitialized: false },
+  });
 });
 
 test('finding gcn-lsp: setting, then shipped binary, then PATH', () => {

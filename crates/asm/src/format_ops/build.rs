@@ -258,7 +258,9 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
 
 /// The SGPR and VGPR counts an AMD OpenCL 1.2 configuration gets when the source sets
 /// none: what the code and the kernel's setup need (SGPRs without VCC).
-fn amd_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
+/// The SGPRs and VGPRs an AMD OpenCL 1.2 kernel's setup fills: its user data, then
+/// work-group ids and the rest.
+fn amd_setup_regs(kc: &KernelConfig) -> (u32, u32) {
     let user_sgprs = kc
         .user_datas
         .iter()
@@ -266,12 +268,16 @@ fn amd_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32,
         .max()
         .unwrap_or(0);
     let dim_mask = kc.dim_mask.unwrap_or((kc.rsrc.pgm_rsrc2 >> 7) & 7);
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(
+    gpu::setup_min_registers(
         dim_mask,
         user_sgprs,
         kc.rsrc.tg_size,
         kc.scratch_buffer != 0,
-    );
+    )
+}
+
+fn amd_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
+    let (min_sgprs, min_vgprs) = amd_setup_regs(kc);
     (
         gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)),
         min_vgprs.max(regs.vgprs),
@@ -355,7 +361,9 @@ fn cl2_extra_sgprs(kc: &KernelConfig, gen: Generation) -> u32 {
 
 /// The SGPR and VGPR counts an AMD OpenCL 2.0 configuration (`.config`) gets when the
 /// source sets none: what the code and the setup need, SGPRs without the extra ones.
-fn cl2_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
+/// The SGPRs and VGPRs an AMD OpenCL 2.0 kernel's setup fills (`.config`): the user
+/// SGPRs its setup flags ask for, then work-group ids and the rest.
+fn cl2_setup_regs(kc: &KernelConfig) -> (u32, u32) {
     let user_sgprs = if kc.use_generic {
         12
     } else if kc.use_enqueue {
@@ -370,12 +378,16 @@ fn cl2_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32,
     let dim_mask = kc
         .dim_mask
         .unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(
+    gpu::setup_min_registers(
         dim_mask,
         user_sgprs,
         kc.rsrc.tg_size,
         kc.scratch_buffer != 0,
-    );
+    )
+}
+
+fn cl2_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
+    let (min_sgprs, min_vgprs) = cl2_setup_regs(kc);
     let max_total = gpu::max_sgprs(gen);
     (
         (max_total - cl2_extra_sgprs(kc, gen)).min(min_sgprs.max(regs.sgprs)),
@@ -618,21 +630,26 @@ fn gallium_user_data(kc: &KernelConfig, llvm: u32) -> u32 {
 
 /// The SGPR and VGPR counts a GalliumCompute configuration gets when the source sets
 /// none: what the code and the setup need, SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK.
+/// The SGPRs and VGPRs a GalliumCompute kernel's setup fills.
+fn gallium_setup_regs(kc: &KernelConfig, llvm: u32) -> (u32, u32) {
+    let dim_mask = kc
+        .dim_mask
+        .unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
+    gpu::setup_min_registers(
+        dim_mask,
+        gallium_user_data(kc, llvm),
+        kc.rsrc.tg_size,
+        kc.scratch_buffer != 0,
+    )
+}
+
 fn gallium_default_regs(
     kc: &KernelConfig,
     gen: Generation,
     llvm: u32,
     regs: CodeRegs,
 ) -> (u32, u32) {
-    let dim_mask = kc
-        .dim_mask
-        .unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
-    let (min_sgprs, min_vgprs) = gpu::setup_min_registers(
-        dim_mask,
-        gallium_user_data(kc, llvm),
-        kc.rsrc.tg_size,
-        kc.scratch_buffer != 0,
-    );
+    let (min_sgprs, min_vgprs) = gallium_setup_regs(kc, llvm);
     let mut extra = regs.extra;
     extra.vcc = true;
     if llvm >= 40000 {
@@ -645,6 +662,27 @@ fn gallium_default_regs(
     }
     let sgprs = (min_sgprs.max(regs.sgprs) + gpu::extra_sgprs(gen, extra)).min(gpu::max_sgprs(gen));
     (sgprs, min_vgprs.max(regs.vgprs))
+}
+
+/// For each kernel, the SGPRs and VGPRs its setup fills before its code starts (s0 and
+/// v0 up), as the binary writer counts them; `None` for a kernel with no
+/// configuration, or one these do not cover.
+pub(crate) fn config_setup_regs(a: &Assembly) -> Vec<Option<(u32, u32)>> {
+    let llvm = a.config.snapshot.llvm_version;
+    (0..a.kernels.len())
+        .map(|k| {
+            let kc = a.config.kernels.get(k)?;
+            if a.format == BinaryFormat::Rocm || kc.kind == ConfigKind::Hsa {
+                return Some(kc.hsa.clone().unwrap_or_default().setup_registers());
+            }
+            match (a.format, kc.kind) {
+                (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_setup_regs(kc)),
+                (BinaryFormat::AmdCl2, ConfigKind::Config) => Some(cl2_setup_regs(kc)),
+                (BinaryFormat::Gallium, ConfigKind::Config) => Some(gallium_setup_regs(kc, llvm)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// The register counts of a kernel's configuration.

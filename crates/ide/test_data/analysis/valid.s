@@ -10,7 +10,7 @@
 .text
 first:
         s_mov_b32 s7, s0
-        v_add_f32 v3, vcc_lo, v1
+        v_add_f32 v3, vcc_lo, v0
         s_endpgm
 second:
         v_mov_b32 v40, v0

@@ -56,6 +56,11 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(nops_off.checks.waitcnt && !nops_off.checks.nops);
+        assert!(on.checks.uninitialized);
+        let uninitialized_off = parse(&json!({ "checks": { "uninitialized": false } }))
+            .unwrap()
+            .unwrap();
+        assert!(!uninitialized_off.checks.uninitialized && uninitialized_off.checks.nops);
         assert!(parse(&json!({ "checks": { "waitcnt": "no" } })).is_err());
     }
 }

@@ -23,8 +23,9 @@ local defaults = {
   -- that writes it may still be in flight (a missing s_waitcnt), and hints at an s_waitcnt
   -- that can never wait; `nops` where a register is
   -- read too soon after a write the hardware does not wait for (a missing s_nop, and GCN 1.5's
-  -- own hazards).
-  checks = { waitcnt = true, nops = true },
+  -- own hazards); `uninitialized` where a kernel reads a register nothing wrote before
+  -- (neither its setup nor an instruction on any path from its start).
+  checks = { waitcnt = true, nops = true, uninitialized = true },
   register_counts = true,
   -- Offer workspace.didChangeWatchedFiles.dynamicRegistration (Neovim 0.11 does not on
   -- Linux): the server registers `**/*` under the project root, and Neovim's watcher
@@ -65,7 +66,7 @@ function M.server_settings(cfg)
   if cfg.diagnostics_delay then
     s.diagnosticsDelay = cfg.diagnostics_delay
   end
-  for _, check in ipairs({ 'waitcnt', 'nops' }) do
+  for _, check in ipairs({ 'waitcnt', 'nops', 'uninitialized' }) do
     if cfg.checks and cfg.checks[check] == false then
       s.checks = s.checks or {}
       s.checks[check] = false

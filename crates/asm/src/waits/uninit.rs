@@ -1,0 +1,295 @@
+//! Registers a kernel reads before anything writes them: a typo in a register number
+//! (`v_add_f32 v5, v3, v7` where nothing ever set `v7`) computes with garbage. The
+//! setup fills s0 and v0 up before a kernel's first instruction (its user SGPRs,
+//! work-group ids and the rest, work-item ids: [`KernelEntry`]); from each kernel's
+//! start the instructions are followed through the same blocks the wait check follows,
+//! and a read of a numbered SGPR or a VGPR that no path from a start writes before it
+//! is reported, once per register and section.
+//!
+//! Only what is certain is reported (a register written on some path may be written):
+//! code no kernel's start is known to reach (a target of `s_setpc_b64`, a function)
+//! takes every register as written, and so does code after an instruction that writes
+//! registers through M0 or the GPR index (`s_movreld`, `v_movreld`, `s_set_gpr_idx_on`)
+//! or calls a function (`s_swappc_b64`, `s_call_b64`). Reads through M0 are not
+//! checked, nor the VADDR of a buffer instruction without `offen`, `idxen` or `addr64`,
+//! which the hardware does not read.
+
+use gcn_isa::encode::{RegFile, RegRange};
+use gcn_isa::table::Encoding;
+
+use super::{register_text, Block, Code, KernelEntry};
+use crate::diag::{Diagnostic, Severity};
+
+/// Numbered SGPRs (codes below 128) and VGPRs, one bit each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Regs([u64; 6]);
+
+impl Regs {
+    const NONE: Regs = Regs([0; 6]);
+    const ALL: Regs = Regs([u64::MAX; 6]);
+
+    fn bit(file: RegFile, reg: u32) -> Option<usize> {
+        match file {
+            RegFile::Sgpr if reg < 128 => Some(reg as usize),
+            RegFile::Vgpr if reg < 256 => Some(128 + reg as usize),
+            _ => None,
+        }
+    }
+
+    /// s0 up to `sgprs` and v0 up to `vgprs`, not included.
+    fn first(sgprs: u32, vgprs: u32) -> Regs {
+        let mut regs = Regs::NONE;
+        for s in 0..sgprs.min(128) {
+            regs.set(RegFile::Sgpr, s);
+        }
+        for v in 0..vgprs.min(256) {
+            regs.set(RegFile::Vgpr, v);
+        }
+        regs
+    }
+
+    fn set(&mut self, file: RegFile, reg: u32) {
+        if let Some(b) = Regs::bit(file, reg) {
+            self.0[b / 64] |= 1 << (b % 64);
+        }
+    }
+
+    fn has(&self, file: RegFile, reg: u32) -> bool {
+        Regs::bit(file, reg).is_none_or(|b| self.0[b / 64] & (1 << (b % 64)) != 0)
+    }
+
+    fn add(&mut self, range: RegRange) {
+        for r in range.first..range.first + range.count {
+            self.set(range.file, u32::from(r));
+        }
+    }
+
+    /// Grows to take `other` in; whether it grew.
+    fn union(&mut self, other: &Regs) -> bool {
+        let before = *self;
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+        *self != before
+    }
+}
+
+impl Code<'_> {
+    /// The reads in this section, cut into `blocks`, of registers that no path from
+    /// one of `entries` writes before them.
+    pub(super) fn uninitialized_reads(
+        &self,
+        blocks: &[Block],
+        entries: &[KernelEntry],
+        found: &mut Vec<Diagnostic>,
+    ) {
+        let starts = self.entry_blocks(blocks, entries);
+        if starts.iter().all(|&(b, _)| b == usize::MAX) {
+            return;
+        }
+        let mut reached = vec![false; blocks.len()];
+        for block in blocks {
+            for &n in &block.next {
+                reached[n] = true;
+            }
+        }
+        // At each block's start: the registers some path there may have written. A
+        // kernel's start has what its setup fills; other code no known path reaches
+        // may be entered from anywhere.
+        let mut ins: Vec<Option<Regs>> = vec![None; blocks.len()];
+        // And which kernels' starts lead to each block (entries past 64 are not named).
+        let mut kernels = vec![0u64; blocks.len()];
+        for (i, &(block, regs)) in starts.iter().enumerate() {
+            if block == usize::MAX {
+                continue;
+            }
+            ins[block].get_or_insert(Regs::NONE).union(&regs);
+            kernels[block] |= 1u64.checked_shl(i as u32).unwrap_or(0);
+        }
+        for (b, regs) in ins.iter_mut().enumerate() {
+            if !reached[b] && regs.is_none() {
+                *regs = Some(Regs::ALL);
+            }
+        }
+        let mut queued: Vec<bool> = ins.iter().map(Option::is_some).collect();
+        let mut work: Vec<usize> = (0..blocks.len()).filter(|&b| queued[b]).collect();
+        while let Some(b) = work.pop() {
+            queued[b] = false;
+            let Some(mut regs) = ins[b] else { continue };
+            for step in blocks[b].steps.clone() {
+                self.step_writes(step, &mut regs);
+            }
+            for &n in &blocks[b].next {
+                let more_kernels = kernels[b] & !kernels[n] != 0;
+                kernels[n] |= kernels[b];
+                let grew = more_kernels
+                    | match &mut ins[n] {
+                        Some(into) => into.union(&regs),
+                        slot => {
+                            *slot = Some(regs);
+                            true
+                        }
+                    };
+                if grew && !queued[n] {
+                    queued[n] = true;
+                    work.push(n);
+                }
+            }
+        }
+        let mut reported = Regs::NONE;
+        for (b, block) in blocks.iter().enumerate() {
+            let Some(mut regs) = ins[b] else { continue };
+            for step in block.steps.clone() {
+                if let Some(missing) = self.unwritten_read(step, &regs) {
+                    if !reported.has(missing.file, u32::from(missing.first)) {
+                        reported.add(missing);
+                        let from = entries
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, _)| i < 64 && kernels[b] & (1 << i) != 0)
+                            .map(|(_, e)| e);
+                        found.push(self.uninitialized(step, missing, from));
+                    }
+                }
+                self.step_writes(step, &mut regs);
+            }
+        }
+    }
+
+    /// The block each kernel starting here starts (its first instruction at or after
+    /// the entry's offset, when a block starts there), with what its setup fills.
+    fn entry_blocks(&self, blocks: &[Block], entries: &[KernelEntry]) -> Vec<(usize, Regs)> {
+        let steps = &self.program.steps;
+        entries
+            .iter()
+            .map(|e| {
+                let first = (0..steps.len())
+                    .filter(|&s| steps[s].offset >= e.offset)
+                    .min_by_key(|&s| steps[s].offset);
+                let block = first.and_then(|f| blocks.iter().position(|b| b.steps.start == f));
+                // No block there (no code, or a kernel's code running on from another's):
+                // a block no one enters.
+                (block.unwrap_or(usize::MAX), Regs::first(e.sgprs, e.vgprs))
+            })
+            .collect()
+    }
+
+    /// What the instruction at `step` writes, added to `regs`.
+    fn step_writes(&self, step: usize, regs: &mut Regs) {
+        if self.writes_unknown(step) {
+            *regs = Regs::ALL;
+            return;
+        }
+        for r in self.program.writes(step) {
+            regs.add(r);
+        }
+    }
+
+    /// Whether the instruction at `step` writes registers it does not name: through M0
+    /// or the GPR index, or in a function it calls.
+    fn writes_unknown(&self, step: usize) -> bool {
+        let mnemonic = self.program.steps[step].row.mnemonic;
+        mnemonic.starts_with("s_movrel")
+            || mnemonic.starts_with("v_movrel")
+            || mnemonic.starts_with("s_set_gpr_idx")
+            || matches!(mnemonic, "s_swappc_b64" | "s_call_b64")
+    }
+
+    /// The first registers the instruction at `step` reads that `regs` does not hold.
+    fn unwritten_read(&self, step: usize, regs: &Regs) -> Option<RegRange> {
+        let row = self.program.steps[step].row;
+        if row.mnemonic.starts_with("s_movrel") || row.mnemonic.starts_with("v_movrel") {
+            return None;
+        }
+        let unread_vaddr = self.unread_vaddr(step);
+        self.program
+            .uses(step)
+            .iter()
+            .filter(|u| !u.write && Some(u.range) != unread_vaddr)
+            .find_map(|u| {
+                let r = u.range;
+                let sgprs = self.gen.registers().addressable_sgprs;
+                if r.file == RegFile::Sgpr && u32::from(r.first) >= sgprs {
+                    return None;
+                }
+                let missing =
+                    (r.first..r.first + r.count).find(|&x| !regs.has(r.file, u32::from(x)))?;
+                let end = (missing..r.first + r.count)
+                    .find(|&x| regs.has(r.file, u32::from(x)))
+                    .unwrap_or(r.first + r.count);
+                Some(RegRange {
+                    file: r.file,
+                    first: missing,
+                    count: end - missing,
+                })
+            })
+    }
+
+    /// The VADDR a buffer instruction names but does not read (no `offen`, `idxen` or
+    /// `addr64`).
+    fn unread_vaddr(&self, step: usize) -> Option<RegRange> {
+        let row = self.program.steps[step].row;
+        if !matches!(row.encoding, Encoding::Mubuf | Encoding::Mtbuf) {
+            return None;
+        }
+        let (first, second) = (self.word(step, 0)?, self.word(step, 1)?);
+        // OFFEN (12), IDXEN (13), ADDR64 (15, GCN 1.0 and 1.1).
+        let addr64 = self.gen <= gcn_isa::Generation::Gcn1_1 && first & (1 << 15) != 0;
+        if first & (3 << 12) != 0 || addr64 {
+            return None;
+        }
+        let vaddr = (second & 0xff) as u16;
+        self.program
+            .uses(step)
+            .iter()
+            .find(|u| !u.write && u.range.file == RegFile::Vgpr && u.range.first == vaddr)
+            .map(|u| u.range)
+    }
+
+    /// The warning on the read at `step` of `missing`, reached from the starts of the
+    /// kernels `from`.
+    fn uninitialized<'e>(
+        &self,
+        step: usize,
+        missing: RegRange,
+        from: impl Iterator<Item = &'e KernelEntry>,
+    ) -> Diagnostic {
+        let at = &self.program.steps[step];
+        let from: Vec<&KernelEntry> = from.collect();
+        let whose = match from[..] {
+            [one] => format!(
+                "kernel `{}`'s start writes it (its setup fills {})",
+                one.kernel,
+                setup_text(one)
+            ),
+            _ => "a kernel's start writes it".to_string(),
+        };
+        Diagnostic {
+            severity: Severity::Warning,
+            location: Some(at.at),
+            len: at.len,
+            message: format!(
+                "`{}` is read by `{}` before anything writes it: no path from {whose}",
+                register_text(self.gen, missing),
+                at.row.mnemonic,
+            ),
+            origin: at.origin.to_vec(),
+            suggestions: Vec::new(),
+            suggestion_at: None,
+        }
+    }
+}
+
+/// `s0–s9 and v0–v1`, `no register`, ….
+fn setup_text(entry: &KernelEntry) -> String {
+    let range = |prefix: &str, n: u32| match n {
+        0 => None,
+        1 => Some(format!("{prefix}0")),
+        n => Some(format!("{prefix}0–{prefix}{}", n - 1)),
+    };
+    match (range("s", entry.sgprs), range("v", entry.vgprs)) {
+        (Some(s), Some(v)) => format!("{s} and {v}"),
+        (Some(one), None) | (None, Some(one)) => one,
+        (None, None) => "no register".to_string(),
+    }
+}

@@ -1,0 +1,16 @@
+# args: -g Tonga -b gallium
+# Two kernels in one code section: each from its own start, with its own setup.
+.kernel one
+    .config
+        .dims x
+.kernel two
+    .config
+        .dims xyz
+.text
+one:
+        v_mov_b32 v5, v2            # v2: not filled for `one`
+        s_endpgm
+two:
+        v_mov_b32 v5, v2            # filled for `two`
+        v_mov_b32 v6, v3
+        s_endpgm

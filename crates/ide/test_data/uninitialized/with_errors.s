@@ -1,0 +1,11 @@
+# args: -g Tonga -b gallium
+# While the source has errors, a line that did not assemble may be what writes a
+# register: nothing is reported.
+.kernel k
+    .config
+        .dims x
+.text
+k:
+        v_bogus v7
+        v_mov_b32 v5, v7
+        s_endpgm
