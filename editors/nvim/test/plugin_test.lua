@@ -188,7 +188,7 @@ check_warning_and_fix({ '        s_load_dword s7, s[0:1], 0x8', '        s_add_u
 
 -- An SGPR a vector ALU instruction wrote, read at once by a vector memory instruction:
 -- the quick fix writes the s_nop.
-check_warning_and_fix({ '        v_readfirstlane_b32 s7, v1', '        buffer_store_dword v1, v0, s[8:11], s7 offen' },
+check_warning_and_fix({ '        v_readfirstlane_b32 s7, v1', '        buffer_store_dword v1, v0, s[4:7], s7 offen' },
   'missing-nop', 'an SGPR read too soon after a VALU wrote it', '        s_nop 4', 'nops')
 
 -- Hover on an instruction.
