@@ -3,7 +3,8 @@
 //! of expanded statements is lowered from 10,000,000 to 100,000: the same check, reached
 //! in a moment instead of minutes under the sanitizer. What the calls of the first
 //! line expand to is recorded, as an editor's "expand macro" asks, and the loads in
-//! flight and the wait states are checked, as the editor's checks do.
+//! flight, the wait states and the registers read before a write are checked, as the
+//! editor's checks do.
 #![no_main]
 
 use gcn_asm::expansion::ExpandRequest;
@@ -28,6 +29,7 @@ fuzz_target!(|data: &[u8]| {
             }),
             check_waits: true,
             check_nops: true,
+            check_uninitialized: true,
             ..Options::default()
         },
     );
@@ -39,6 +41,9 @@ fuzz_target!(|data: &[u8]| {
     for h in result.wait_hazards.iter().chain(&result.nop_hazards) {
         let _ = h.diagnostic.render(&result.sources);
         let _ = result.sources.file(h.load.file);
+    }
+    for d in &result.uninitialized_reads {
+        let _ = d.render(&result.sources);
     }
     for e in &result.wait_effects {
         let _ = result.sources.file(e.at.file);
