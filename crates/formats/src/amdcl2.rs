@@ -259,6 +259,28 @@ pub fn kernel_arg_size(args: &[KernelArg], is64: bool, new_binaries: bool) -> u3
     size
 }
 
+/// The user SGPRs a non-HSA kernel's setup fills: 4; 6 with arguments (`.useargs`), 8
+/// with the setup buffer (`.usesetup`), 10 with enqueue, 12 with generic pointers; from
+/// GCN 1.4 two more, but with enqueue or generic pointers.
+pub fn user_sgprs(gen: Generation, generic: bool, enqueue: bool, setup: bool, args: bool) -> u32 {
+    let base = if generic {
+        12
+    } else if enqueue {
+        10
+    } else if setup {
+        8
+    } else if args {
+        6
+    } else {
+        4
+    };
+    if gen >= Generation::Gcn1_4 && !generic && !enqueue {
+        base + 2
+    } else {
+        base
+    }
+}
+
 /// Work-item and group dimension bits and user SGPRs of a non-HSA configuration, as
 /// PGM_RSRC2 gets them.
 pub fn config_pgm_rsrc2(gen: Generation, config: &KernelConfig, store_local_size: bool) -> u32 {
@@ -284,28 +306,13 @@ pub fn config_pgm_rsrc2(gen: Generation, config: &KernelConfig, store_local_size
         Some(_) => {}
         None => dim_values = config.rsrc.pgm_rsrc2 & 0x1b80,
     }
-    let gcn14 = gen >= Generation::Gcn1_4;
-    let user_data = if config.use_generic {
-        12
-    } else if config.use_enqueue {
-        10
-    } else if config.use_setup {
-        if gcn14 {
-            10
-        } else {
-            8
-        }
-    } else if config.use_args {
-        if gcn14 {
-            8
-        } else {
-            6
-        }
-    } else if gcn14 {
-        6
-    } else {
-        4
-    };
+    let user_data = user_sgprs(
+        gen,
+        config.use_generic,
+        config.use_enqueue,
+        config.use_setup,
+        config.use_args,
+    );
     config.rsrc.pgm_rsrc2(
         gen,
         &gpu::RsrcLayout {

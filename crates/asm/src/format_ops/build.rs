@@ -361,20 +361,17 @@ fn cl2_extra_sgprs(kc: &KernelConfig, gen: Generation) -> u32 {
 
 /// The SGPR and VGPR counts an AMD OpenCL 2.0 configuration (`.config`) gets when the
 /// source sets none: what the code and the setup need, SGPRs without the extra ones.
-/// The SGPRs and VGPRs an AMD OpenCL 2.0 kernel's setup fills (`.config`): the user
-/// SGPRs its setup flags ask for, then work-group ids and the rest.
-fn cl2_setup_regs(kc: &KernelConfig) -> (u32, u32) {
-    let user_sgprs = if kc.use_generic {
-        12
-    } else if kc.use_enqueue {
-        10
-    } else if kc.use_setup {
-        8
-    } else if kc.use_args {
-        6
-    } else {
-        4
-    };
+/// The SGPRs and VGPRs an AMD OpenCL 2.0 kernel's setup fills on `gen` (`.config`):
+/// the user SGPRs its setup flags ask for (as the binary's PGM_RSRC2 counts them), then
+/// work-group ids and the rest.
+fn cl2_setup_regs(kc: &KernelConfig, gen: Generation) -> (u32, u32) {
+    let user_sgprs = gcn_formats::amdcl2::user_sgprs(
+        gen,
+        kc.use_generic,
+        kc.use_enqueue,
+        kc.use_setup,
+        kc.use_args,
+    );
     let dim_mask = kc
         .dim_mask
         .unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
@@ -387,7 +384,9 @@ fn cl2_setup_regs(kc: &KernelConfig) -> (u32, u32) {
 }
 
 fn cl2_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
-    let (min_sgprs, min_vgprs) = cl2_setup_regs(kc);
+    // The reference's default counts take the user SGPRs as before GCN 1.4 (two fewer
+    // than the binary gets there).
+    let (min_sgprs, min_vgprs) = cl2_setup_regs(kc, Generation::Gcn1_2);
     let max_total = gpu::max_sgprs(gen);
     (
         (max_total - cl2_extra_sgprs(kc, gen)).min(min_sgprs.max(regs.sgprs)),
@@ -669,6 +668,7 @@ fn gallium_default_regs(
 /// configuration, or one these do not cover.
 pub(crate) fn config_setup_regs(a: &Assembly) -> Vec<Option<(u32, u32)>> {
     let llvm = a.config.snapshot.llvm_version;
+    let gen = device(a).generation();
     (0..a.kernels.len())
         .map(|k| {
             let kc = a.config.kernels.get(k)?;
@@ -677,7 +677,11 @@ pub(crate) fn config_setup_regs(a: &Assembly) -> Vec<Option<(u32, u32)>> {
             }
             match (a.format, kc.kind) {
                 (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_setup_regs(kc)),
-                (BinaryFormat::AmdCl2, ConfigKind::Config) => Some(cl2_setup_regs(kc)),
+                (BinaryFormat::AmdCl2, ConfigKind::Config) => {
+                    let (sgprs, vgprs) = cl2_setup_regs(kc, gen);
+                    // With enqueue the binary asks for all three work-item ids.
+                    Some((sgprs, if kc.use_enqueue { vgprs.max(3) } else { vgprs }))
+                }
                 (BinaryFormat::Gallium, ConfigKind::Config) => Some(gallium_setup_regs(kc, llvm)),
                 _ => None,
             }

@@ -1,0 +1,15 @@
+# args: -g GFX900 -b amdcl2 -6
+# AMD OpenCL 2.0 on GCN 1.4: the setup fills two more user SGPRs than before (here 10
+# with .usesetup), then the work-group id x.
+.kernel k
+    .config
+        .dims x
+        .useargs
+        .usesetup
+        .setupargs
+        .arg n, uint
+    .text
+        s_mov_b32 s20, s9
+        s_mov_b32 s21, s10
+        s_mov_b32 s22, s11
+        s_endpgm
