@@ -572,7 +572,8 @@ fn kernel_entries(a: &Assembly) -> Vec<waits::KernelEntry> {
                 section,
                 offset,
                 sgprs,
-                vgprs,
+                // A compute wave always gets its work-item id x in v0.
+                vgprs: vgprs.max(1),
             })
         })
         .collect()

@@ -61,6 +61,26 @@ pub struct UserData {
     pub reg_size: u32,
 }
 
+/// The SGPRs the user data declared takes: up to its last register.
+pub fn declared_user_sgprs(user_datas: &[UserData]) -> u32 {
+    user_datas
+        .iter()
+        .map(|u| u.reg_start + u.reg_size)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The user SGPRs the setup fills, as PGM_RSRC2 counts them: up to the last register
+/// of the user data, 2 when the configuration declares none.
+pub fn user_sgprs(user_datas: &[UserData]) -> u32 {
+    let declared = declared_user_sgprs(user_datas);
+    if declared != 0 {
+        declared
+    } else {
+        2
+    }
+}
+
 /// A kernel's configuration (`.config`), register counts resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelConfig {
@@ -1022,13 +1042,7 @@ fn cal_notes(driver: u32, input: &Input, config: &KernelConfig, r: &Resolved) ->
     } else {
         config.hw_local_size as u32
     };
-    let user_sgprs = config
-        .user_datas
-        .iter()
-        .map(|u| u.reg_start + u.reg_size)
-        .max()
-        .unwrap_or(0);
-    let user_sgprs = if user_sgprs != 0 { user_sgprs } else { 2 };
+    let user_sgprs = user_sgprs(&config.user_datas);
     let rsrc2 = config.rsrc.pgm_rsrc2(
         gen,
         &gpu::RsrcLayout {

@@ -258,15 +258,9 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
 
 /// The SGPR and VGPR counts an AMD OpenCL 1.2 configuration gets when the source sets
 /// none: what the code and the kernel's setup need (SGPRs without VCC).
-/// The SGPRs and VGPRs an AMD OpenCL 1.2 kernel's setup fills: its user data, then
-/// work-group ids and the rest.
-fn amd_setup_regs(kc: &KernelConfig) -> (u32, u32) {
-    let user_sgprs = kc
-        .user_datas
-        .iter()
-        .map(|u| u.reg_start + u.reg_size)
-        .max()
-        .unwrap_or(0);
+/// The SGPRs and VGPRs an AMD OpenCL 1.2 kernel's setup fills with `user_sgprs` user
+/// SGPRs: those, then work-group ids and the rest.
+fn amd_setup_regs(kc: &KernelConfig, user_sgprs: u32) -> (u32, u32) {
     let dim_mask = kc.dim_mask.unwrap_or((kc.rsrc.pgm_rsrc2 >> 7) & 7);
     gpu::setup_min_registers(
         dim_mask,
@@ -277,7 +271,10 @@ fn amd_setup_regs(kc: &KernelConfig) -> (u32, u32) {
 }
 
 fn amd_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
-    let (min_sgprs, min_vgprs) = amd_setup_regs(kc);
+    // The reference's default counts take the user data declared, none when there is
+    // none (the binary then gets 2).
+    let declared = gcn_formats::amd::declared_user_sgprs(&kc.user_datas);
+    let (min_sgprs, min_vgprs) = amd_setup_regs(kc, declared);
     (
         gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)),
         min_vgprs.max(regs.vgprs),
@@ -676,7 +673,10 @@ pub(crate) fn config_setup_regs(a: &Assembly) -> Vec<Option<(u32, u32)>> {
                 return Some(kc.hsa.clone().unwrap_or_default().setup_registers());
             }
             match (a.format, kc.kind) {
-                (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_setup_regs(kc)),
+                (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_setup_regs(
+                    kc,
+                    gcn_formats::amd::user_sgprs(&kc.user_datas),
+                )),
                 (BinaryFormat::AmdCl2, ConfigKind::Config) => {
                     let (sgprs, vgprs) = cl2_setup_regs(kc, gen);
                     // With enqueue the binary asks for all three work-item ids.
