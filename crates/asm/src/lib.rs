@@ -187,6 +187,13 @@ impl Assembly {
         output::listing(self, name)
     }
 
+    /// For each kernel, what its setup fills before its first instruction (from s0 and
+    /// v0), as the binary gets it; `None` where the format or configuration does not
+    /// tell (raw code, no configuration).
+    pub fn kernel_setup(&self) -> Vec<Option<Vec<gcn_formats::gpu::SetupReg>>> {
+        format_ops::config_setup(self)
+    }
+
     /// The words of an instruction placed, as the finished section holds them.
     pub fn placed_words(&self, placed: &index::Placed) -> Option<Vec<u32>> {
         let section = self.sections.get(placed.section)?;
@@ -549,12 +556,13 @@ fn finish(mut asm: Asm) -> Assembly {
 /// else its label in a shared one (the first instruction at or after it, past a
 /// descriptor).
 fn kernel_entries(a: &Assembly) -> Vec<waits::KernelEntry> {
-    let setups = format_ops::config_setup_regs(a);
+    let setups = a.kernel_setup();
     a.kernels
         .iter()
         .enumerate()
         .filter_map(|(k, name)| {
-            let (sgprs, vgprs) = setups.get(k).copied().flatten()?;
+            let setup = setups.get(k)?.as_ref()?;
+            let (sgprs, vgprs) = gcn_formats::gpu::setup_counts(setup);
             let own = a
                 .sections
                 .iter()

@@ -119,21 +119,56 @@ pub fn extra_sgprs(gen: Generation, extra: ExtraRegs) -> u32 {
 /// Dimension mask bits: 0-2 work-group ids (x, y, z), 3-5 work-item ids.
 pub const DIMS_SECOND_FIELD: u32 = 0x40;
 
-/// Minimum SGPRs and VGPRs a kernel's setup fills: user data, work-group ids, TG_SIZE,
-/// scratch wave offset; work-item ids.
-pub fn setup_min_registers(
+/// Registers a kernel's setup fills before its first instruction, and with what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupReg {
+    /// VGPRs, else SGPRs.
+    pub vgpr: bool,
+    pub first: u32,
+    pub count: u32,
+    /// What they hold, in words ("the work-group id x").
+    pub what: String,
+}
+
+/// What a kernel's setup fills: `user` (the user SGPRs from s0, each run with what it
+/// holds, `None` for a run the format does not name), then the work-group ids the
+/// dimension mask enables, the work-group info (TG_SIZE), the scratch wave offset; the
+/// work-item ids from v0.
+pub fn setup_layout(
+    user: &[(u32, Option<String>)],
     dim_mask: u32,
-    user_data: u32,
     tg_size: bool,
     scratch: bool,
-) -> (u32, u32) {
-    let sgprs = (dim_mask & 1)
-        + ((dim_mask >> 1) & 1)
-        + ((dim_mask >> 2) & 1)
-        + user_data
-        + u32::from(tg_size)
-        + u32::from(scratch);
-    let vgprs = if dim_mask & 32 != 0 {
+) -> Vec<SetupReg> {
+    let mut out = Vec::new();
+    let mut next = 0;
+    let mut sgprs = |count: u32, what: String, out: &mut Vec<SetupReg>| {
+        out.push(SetupReg {
+            vgpr: false,
+            first: next,
+            count,
+            what,
+        });
+        next += count;
+    };
+    for (count, what) in user.iter().filter(|(count, _)| *count > 0) {
+        let what = what
+            .clone()
+            .unwrap_or_else(|| "user data the configuration does not name".to_string());
+        sgprs(*count, what, &mut out);
+    }
+    for (bit, axis) in [(1, 'x'), (2, 'y'), (4, 'z')] {
+        if dim_mask & bit != 0 {
+            sgprs(1, format!("the work-group id {axis}"), &mut out);
+        }
+    }
+    if tg_size {
+        sgprs(1, "the work-group info (TG_SIZE)".to_string(), &mut out);
+    }
+    if scratch {
+        sgprs(1, "the scratch wave offset".to_string(), &mut out);
+    }
+    let items = if dim_mask & 32 != 0 {
         3
     } else if dim_mask & 16 != 0 {
         2
@@ -142,7 +177,44 @@ pub fn setup_min_registers(
     } else {
         0
     };
-    (sgprs, vgprs)
+    for (v, axis) in ['x', 'y', 'z'].into_iter().enumerate().take(items) {
+        out.push(SetupReg {
+            vgpr: true,
+            first: v as u32,
+            count: 1,
+            what: format!("the work-item id {axis}"),
+        });
+    }
+    out
+}
+
+/// The SGPRs and VGPRs `layout` fills, from s0 and v0.
+pub fn setup_counts(layout: &[SetupReg]) -> (u32, u32) {
+    let end = |vgpr: bool| {
+        layout
+            .iter()
+            .filter(|r| r.vgpr == vgpr)
+            .map(|r| r.first + r.count)
+            .max()
+            .unwrap_or(0)
+    };
+    (end(false), end(true))
+}
+
+/// Minimum SGPRs and VGPRs a kernel's setup fills: user data, work-group ids, TG_SIZE,
+/// scratch wave offset; work-item ids.
+pub fn setup_min_registers(
+    dim_mask: u32,
+    user_data: u32,
+    tg_size: bool,
+    scratch: bool,
+) -> (u32, u32) {
+    setup_counts(&setup_layout(
+        &[(user_data, None)],
+        dim_mask,
+        tg_size,
+        scratch,
+    ))
 }
 
 /// The dimension mask a PGM_RSRC2 value implies (work-item ids from TIDIG_COMP_CNT).

@@ -112,20 +112,50 @@ impl Default for HsaConfig {
 impl HsaConfig {
     /// User SGPRs the enabled `enable_sgpr_*` flags take (at most 16).
     pub fn user_sgprs_from_flags(&self) -> u32 {
-        use sgpr_flags::*;
-        let f = self.sgpr_flags;
-        let on = |bit: u16, n: u32| if f & bit != 0 { n } else { 0 };
-        let n = on(PRIVATE_SEGMENT_BUFFER, 4)
-            + on(DISPATCH_PTR, 2)
-            + on(QUEUE_PTR, 2)
-            + on(KERNARG_SEGMENT_PTR, 2)
-            + on(DISPATCH_ID, 2)
-            + on(FLAT_SCRATCH_INIT, 2)
-            + on(PRIVATE_SEGMENT_SIZE, 1)
-            + on(GRID_WORKGROUP_COUNT_X, 1)
-            + on(GRID_WORKGROUP_COUNT_Y, 1)
-            + on(GRID_WORKGROUP_COUNT_Z, 1);
+        let n: u32 = self.user_sgprs_by_flags().iter().map(|&(n, _)| n).sum();
         n.min(16)
+    }
+
+    /// The user SGPRs the flags enable, in the order the setup fills them from s0.
+    pub fn user_sgprs_by_flags(&self) -> Vec<(u32, Option<&'static str>)> {
+        use sgpr_flags::*;
+        const ORDER: [(u16, u32, &str); 10] = [
+            (PRIVATE_SEGMENT_BUFFER, 4, "the private segment buffer"),
+            (DISPATCH_PTR, 2, "the dispatch packet pointer"),
+            (QUEUE_PTR, 2, "the queue pointer"),
+            (KERNARG_SEGMENT_PTR, 2, "the kernel argument pointer"),
+            (DISPATCH_ID, 2, "the dispatch id"),
+            (FLAT_SCRATCH_INIT, 2, "the flat scratch init"),
+            (PRIVATE_SEGMENT_SIZE, 1, "the private segment size"),
+            (GRID_WORKGROUP_COUNT_X, 1, "the grid's work-group count x"),
+            (GRID_WORKGROUP_COUNT_Y, 1, "the grid's work-group count y"),
+            (GRID_WORKGROUP_COUNT_Z, 1, "the grid's work-group count z"),
+        ];
+        ORDER
+            .iter()
+            .filter(|(bit, _, _)| self.sgpr_flags & bit != 0)
+            .map(|&(_, n, what)| (n, Some(what)))
+            .collect()
+    }
+
+    /// What the setup fills before the kernel starts: the user SGPRs (by the flags,
+    /// unnamed when `.userdatanum` sets another count), work-group ids, work-group
+    /// info, private segment offset; work-item ids.
+    pub fn setup_layout(&self) -> Vec<crate::gpu::SetupReg> {
+        let by_flags = self.user_sgprs_by_flags();
+        let from_flags: u32 = by_flags.iter().map(|&(n, _)| n).sum();
+        // The setup fills at most 16: past that, or with another count given, the
+        // registers are not named.
+        let user = match self.user_data_num {
+            Some(n) if n != from_flags => vec![(n, None)],
+            None if from_flags > 16 => vec![(16, None)],
+            _ => by_flags
+                .into_iter()
+                .map(|(n, what)| (n, what.map(str::to_string)))
+                .collect(),
+        };
+        let private = self.workitem_private_segment_size.is_some_and(|s| s != 0);
+        crate::gpu::setup_layout(&user, self.dim_mask, self.rsrc.tg_size, private)
     }
 }
 
@@ -161,11 +191,7 @@ impl HsaConfig {
     /// The SGPRs and VGPRs the setup fills before the kernel starts (user SGPRs,
     /// work-group ids, work-group info, private segment offset; work-item ids).
     pub fn setup_registers(&self) -> (u32, u32) {
-        let user_sgprs = self
-            .user_data_num
-            .unwrap_or_else(|| self.user_sgprs_from_flags());
-        let private = self.workitem_private_segment_size.is_some_and(|s| s != 0);
-        crate::gpu::setup_min_registers(self.dim_mask, user_sgprs, self.rsrc.tg_size, private)
+        crate::gpu::setup_counts(&self.setup_layout())
     }
 
     /// The registers the kernel takes when `.sgprsnum`/`.vgprsnum` are not given: what

@@ -90,7 +90,8 @@ pub fn hover(
     {
         let text = register_text(&reg);
         let mut markdown = register_hover(&text, generation())?;
-        if let Some(kernel) = program.and_then(|p| kernel_at(p, offset)) {
+        if let Some((program, kernel)) = program.and_then(|p| kernel_at(p, offset).map(|k| (p, k)))
+        {
             write!(
                 markdown,
                 "\n\nKernel `{}`: {}.",
@@ -98,6 +99,15 @@ pub fn hover(
                 kernel.label()
             )
             .unwrap();
+            let filled = setup_contents(program, &kernel.name, &text);
+            if !filled.is_empty() {
+                write!(
+                    markdown,
+                    "\n\n**At the kernel's start** its setup puts there: {}.",
+                    filled.join("; ")
+                )
+                .unwrap();
+            }
         }
         return Some(HoverResult {
             range: reg.text_range(),
@@ -525,16 +535,7 @@ pub fn register_hover(text: &str, gen: Generation) -> Option<String> {
     if let Some((name, doc)) = isa_docs::special_register(&lower, gen) {
         return Some(format!("**{name}** — {doc}."));
     }
-    let (prefix, first, last) = if let Some((prefix, rest)) = lower.split_once('[') {
-        let inner = rest.strip_suffix(']')?;
-        let (a, b) = inner.split_once(':').unwrap_or((inner, inner));
-        (prefix.to_string(), parse_index(a), parse_index(b))
-    } else {
-        let digits = lower.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '_');
-        let prefix = &lower[..lower.len() - digits.len()];
-        let n = parse_index(digits);
-        (prefix.to_string(), n, n)
-    };
+    let (prefix, first, last) = register_parts(&lower)?;
     let (unit, plural, what, limit) = match prefix.as_str() {
         "s" => (
             "SGPR",
@@ -580,6 +581,54 @@ pub fn register_hover(text: &str, gen: Generation) -> Option<String> {
         .unwrap();
     }
     Some(out)
+}
+
+/// A register operand's prefix (`s`, `v`, `ttmp`, …) and first and last indexes (`s5`,
+/// `v[0:3]`), in lower case; an index that is no number is `None`.
+fn register_parts(lower: &str) -> Option<(String, Option<u64>, Option<u64>)> {
+    Some(if let Some((prefix, rest)) = lower.split_once('[') {
+        let inner = rest.strip_suffix(']')?;
+        let (a, b) = inner.split_once(':').unwrap_or((inner, inner));
+        (prefix.to_string(), parse_index(a), parse_index(b))
+    } else {
+        let digits = lower.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '_');
+        let prefix = &lower[..lower.len() - digits.len()];
+        let n = parse_index(digits);
+        (prefix.to_string(), n, n)
+    })
+}
+
+/// What the setup of `kernel` puts in the registers `text` names, before the kernel's
+/// first instruction: `` `s[4:5]` the kernel argument pointer``, ….
+fn setup_contents(program: Program, kernel: &str, text: &str) -> Vec<String> {
+    let Some((prefix, Some(first), Some(last))) = register_parts(&text.to_ascii_lowercase()) else {
+        return Vec::new();
+    };
+    let vgpr = match prefix.as_str() {
+        "s" => false,
+        "v" => true,
+        _ => return Vec::new(),
+    };
+    let assembly = &program.analysis.assembly;
+    let Some(k) = assembly.kernels.iter().position(|n| n == kernel) else {
+        return Vec::new();
+    };
+    let setups = assembly.kernel_setup();
+    let Some(Some(setup)) = setups.get(k) else {
+        return Vec::new();
+    };
+    setup
+        .iter()
+        .filter(|r| r.vgpr == vgpr)
+        .filter(|r| u64::from(r.first) <= last && first < u64::from(r.first + r.count))
+        .map(|r| {
+            let name = match r.count {
+                1 => format!("{prefix}{}", r.first),
+                n => format!("{prefix}[{}:{}]", r.first, r.first + n - 1),
+            };
+            format!("`{name}` {}", r.what)
+        })
+        .collect()
 }
 
 fn parse_index(text: &str) -> Option<u64> {

@@ -480,6 +480,14 @@ const DATA_CLASSES: &[(&str, u32)] = &[
     ("sub_ptr_fetch_shader", 0x10),
 ];
 
+/// The name `.userdata` gives a data class.
+pub(crate) fn data_class_name(class: u32) -> Option<&'static str> {
+    DATA_CLASSES
+        .iter()
+        .find(|&&(_, c)| c == class)
+        .map(|&(name, _)| name)
+}
+
 fn user_data(h: &mut dyn Host, st: &Stmt) {
     let Some(k) = config_kernel(h) else {
         h.error_at(st.range, "illegal place of user data");

@@ -260,21 +260,41 @@ fn build_amd(a: &Assembly) -> Result<Vec<u8>, Vec<Diagnostic>> {
 /// none: what the code and the kernel's setup need (SGPRs without VCC).
 /// The SGPRs and VGPRs an AMD OpenCL 1.2 kernel's setup fills with `user_sgprs` user
 /// SGPRs: those, then work-group ids and the rest.
-fn amd_setup_regs(kc: &KernelConfig, user_sgprs: u32) -> (u32, u32) {
+fn amd_setup(kc: &KernelConfig, user: &[(u32, Option<String>)]) -> Vec<gpu::SetupReg> {
     let dim_mask = kc.dim_mask.unwrap_or((kc.rsrc.pgm_rsrc2 >> 7) & 7);
-    gpu::setup_min_registers(
-        dim_mask,
-        user_sgprs,
-        kc.rsrc.tg_size,
-        kc.scratch_buffer != 0,
-    )
+    gpu::setup_layout(user, dim_mask, kc.rsrc.tg_size, kc.scratch_buffer != 0)
+}
+
+/// The user SGPRs an AMD OpenCL 1.2 kernel's setup fills, by its user data: each run
+/// named by its data class and API slot, gaps unnamed (2 unnamed when none is
+/// declared).
+fn amd_user_runs(kc: &KernelConfig) -> Vec<(u32, Option<String>)> {
+    let mut declared = kc.user_datas.clone();
+    declared.sort_by_key(|u| u.reg_start);
+    let mut runs = Vec::new();
+    let mut next = 0;
+    for u in &declared {
+        if u.reg_start < next {
+            // Overlapping user data: counted, not named.
+            return vec![(gcn_formats::amd::user_sgprs(&kc.user_datas), None)];
+        }
+        runs.push((u.reg_start - next, None));
+        let class = super::amd::data_class_name(u.data_class).unwrap_or("?");
+        let what = format!("the user data `{class}` (API slot {})", u.api_slot);
+        runs.push((u.reg_size, Some(what)));
+        next = u.reg_start + u.reg_size;
+    }
+    if runs.is_empty() {
+        runs.push((gcn_formats::amd::user_sgprs(&kc.user_datas), None));
+    }
+    runs
 }
 
 fn amd_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
     // The reference's default counts take the user data declared, none when there is
     // none (the binary then gets 2).
     let declared = gcn_formats::amd::declared_user_sgprs(&kc.user_datas);
-    let (min_sgprs, min_vgprs) = amd_setup_regs(kc, declared);
+    let (min_sgprs, min_vgprs) = gpu::setup_counts(&amd_setup(kc, &[(declared, None)]));
     (
         gpu::max_sgprs_without_vcc(gen).min(min_sgprs.max(regs.sgprs)),
         min_vgprs.max(regs.vgprs),
@@ -361,7 +381,7 @@ fn cl2_extra_sgprs(kc: &KernelConfig, gen: Generation) -> u32 {
 /// The SGPRs and VGPRs an AMD OpenCL 2.0 kernel's setup fills on `gen` (`.config`):
 /// the user SGPRs its setup flags ask for (as the binary's PGM_RSRC2 counts them), then
 /// work-group ids and the rest.
-fn cl2_setup_regs(kc: &KernelConfig, gen: Generation) -> (u32, u32) {
+fn cl2_setup(kc: &KernelConfig, gen: Generation) -> Vec<gpu::SetupReg> {
     let user_sgprs = gcn_formats::amdcl2::user_sgprs(
         gen,
         kc.use_generic,
@@ -372,18 +392,38 @@ fn cl2_setup_regs(kc: &KernelConfig, gen: Generation) -> (u32, u32) {
     let dim_mask = kc
         .dim_mask
         .unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
-    gpu::setup_min_registers(
+    gpu::setup_layout(
+        &cl2_user_runs(kc, gen, user_sgprs),
         dim_mask,
-        user_sgprs,
         kc.rsrc.tg_size,
         kc.scratch_buffer != 0,
     )
 }
 
+/// The user SGPRs of an AMD OpenCL 2.0 kernel, the pointers its ABI documents named:
+/// the setup buffer's at s[4:5], the arguments' after it (at s[8:9] with generic
+/// pointers), or at s[4:5] with arguments alone (before GCN 1.4).
+fn cl2_user_runs(kc: &KernelConfig, gen: Generation, total: u32) -> Vec<(u32, Option<String>)> {
+    let setup = || Some("the kernel setup buffer pointer".to_string());
+    let args = || Some("the kernel argument pointer".to_string());
+    let mut runs = if kc.use_generic {
+        vec![(4, None), (2, setup()), (2, None), (2, args())]
+    } else if kc.use_enqueue || kc.use_setup {
+        vec![(4, None), (2, setup()), (2, args())]
+    } else if kc.use_args && gen < Generation::Gcn1_4 {
+        vec![(4, None), (2, args())]
+    } else {
+        Vec::new()
+    };
+    let named: u32 = runs.iter().map(|&(n, _)| n).sum();
+    runs.push((total.saturating_sub(named), None));
+    runs
+}
+
 fn cl2_default_regs(kc: &KernelConfig, gen: Generation, regs: CodeRegs) -> (u32, u32) {
     // The reference's default counts take the user SGPRs as before GCN 1.4 (two fewer
     // than the binary gets there).
-    let (min_sgprs, min_vgprs) = cl2_setup_regs(kc, Generation::Gcn1_2);
+    let (min_sgprs, min_vgprs) = gpu::setup_counts(&cl2_setup(kc, Generation::Gcn1_2));
     let max_total = gpu::max_sgprs(gen);
     (
         (max_total - cl2_extra_sgprs(kc, gen)).min(min_sgprs.max(regs.sgprs)),
@@ -627,16 +667,41 @@ fn gallium_user_data(kc: &KernelConfig, llvm: u32) -> u32 {
 /// The SGPR and VGPR counts a GalliumCompute configuration gets when the source sets
 /// none: what the code and the setup need, SGPRs with VCC, FLAT_SCRATCH and XNACK_MASK.
 /// The SGPRs and VGPRs a GalliumCompute kernel's setup fills.
-fn gallium_setup_regs(kc: &KernelConfig, llvm: u32) -> (u32, u32) {
+fn gallium_setup(kc: &KernelConfig, llvm: u32) -> Vec<gpu::SetupReg> {
     let dim_mask = kc
         .dim_mask
         .unwrap_or_else(|| gpu::default_dim_mask(kc.rsrc.pgm_rsrc2));
-    gpu::setup_min_registers(
+    gpu::setup_layout(
+        &gallium_user_runs(kc, llvm),
         dim_mask,
-        gallium_user_data(kc, llvm),
         kc.rsrc.tg_size,
         kc.scratch_buffer != 0,
     )
+}
+
+/// The user SGPRs of a GalliumCompute kernel: from LLVM 4.0 those its HSA flags enable,
+/// before it the argument list's and the scratch addresses (the 4 of the default).
+fn gallium_user_runs(kc: &KernelConfig, llvm: u32) -> Vec<(u32, Option<String>)> {
+    let total = gallium_user_data(kc, llvm);
+    if kc.user_data_num.is_none() && llvm >= 40000 {
+        if let Some(h) = &kc.hsa {
+            return h
+                .user_sgprs_by_flags()
+                .into_iter()
+                .map(|(n, what)| (n, what.map(str::to_string)))
+                .collect();
+        }
+    }
+    if total == 4 {
+        return vec![
+            (
+                2,
+                Some("the argument list and kernel setup address".to_string()),
+            ),
+            (2, Some("the scratch address".to_string())),
+        ];
+    }
+    vec![(total, None)]
 }
 
 fn gallium_default_regs(
@@ -645,7 +710,7 @@ fn gallium_default_regs(
     llvm: u32,
     regs: CodeRegs,
 ) -> (u32, u32) {
-    let (min_sgprs, min_vgprs) = gallium_setup_regs(kc, llvm);
+    let (min_sgprs, min_vgprs) = gpu::setup_counts(&gallium_setup(kc, llvm));
     let mut extra = regs.extra;
     extra.vcc = true;
     if llvm >= 40000 {
@@ -660,29 +725,37 @@ fn gallium_default_regs(
     (sgprs, min_vgprs.max(regs.vgprs))
 }
 
-/// For each kernel, the SGPRs and VGPRs its setup fills before its code starts (s0 and
-/// v0 up), as the binary writer counts them; `None` for a kernel with no
-/// configuration, or one these do not cover.
-pub(crate) fn config_setup_regs(a: &Assembly) -> Vec<Option<(u32, u32)>> {
+/// For each kernel, what its setup fills before its code starts (from s0 and v0), as
+/// the binary gets it; `None` for a kernel with no configuration, or one these do not
+/// cover.
+pub(crate) fn config_setup(a: &Assembly) -> Vec<Option<Vec<gpu::SetupReg>>> {
     let llvm = a.config.snapshot.llvm_version;
     let gen = device(a).generation();
     (0..a.kernels.len())
         .map(|k| {
             let kc = a.config.kernels.get(k)?;
             if a.format == BinaryFormat::Rocm || kc.kind == ConfigKind::Hsa {
-                return Some(kc.hsa.clone().unwrap_or_default().setup_registers());
+                return Some(kc.hsa.clone().unwrap_or_default().setup_layout());
             }
             match (a.format, kc.kind) {
-                (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_setup_regs(
-                    kc,
-                    gcn_formats::amd::user_sgprs(&kc.user_datas),
-                )),
+                (BinaryFormat::Amd, ConfigKind::Config) => Some(amd_setup(kc, &amd_user_runs(kc))),
                 (BinaryFormat::AmdCl2, ConfigKind::Config) => {
-                    let (sgprs, vgprs) = cl2_setup_regs(kc, gen);
-                    // With enqueue the binary asks for all three work-item ids.
-                    Some((sgprs, if kc.use_enqueue { vgprs.max(3) } else { vgprs }))
+                    let mut setup = cl2_setup(kc, gen);
+                    if kc.use_enqueue {
+                        // With enqueue the binary asks for all three work-item ids.
+                        setup.retain(|r| !r.vgpr);
+                        for (v, axis) in ["x", "y", "z"].into_iter().enumerate() {
+                            setup.push(gpu::SetupReg {
+                                vgpr: true,
+                                first: v as u32,
+                                count: 1,
+                                what: format!("the work-item id {axis}"),
+                            });
+                        }
+                    }
+                    Some(setup)
                 }
-                (BinaryFormat::Gallium, ConfigKind::Config) => Some(gallium_setup_regs(kc, llvm)),
+                (BinaryFormat::Gallium, ConfigKind::Config) => Some(gallium_setup(kc, llvm)),
                 _ => None,
             }
         })
