@@ -42,11 +42,16 @@ pub(crate) fn inactive_branches(assembly: &Assembly, text: &str) -> Vec<Diagnost
 
 fn hint(branch: &Branch, text: &str) -> Option<Diagnostic> {
     let header_start = branch.header.offset as usize;
-    let header_end = (header_start + branch.header_len as usize).min(text.len());
+    let header_end = header_start + branch.header_len as usize;
     let branch_end = (header_start + branch.len as usize).min(text.len());
+    // The places come from this text's own tree; `get` keeps a stale one harmless.
+    let header = text.get(header_start..header_end)?;
     // Whole lines: from the one after the header to the one the next header (or
     // `.endif`) is on; to the end for a conditional left open.
-    let start = text[header_end..].find('\n').map(|i| header_end + i + 1)?;
+    let start = text
+        .get(header_end..)?
+        .find('\n')
+        .map(|i| header_end + i + 1)?;
     let end = if branch_end == text.len() {
         branch_end
     } else {
@@ -58,7 +63,7 @@ fn hint(branch: &Branch, text: &str) -> Option<Diagnostic> {
     let message = match branch.decision {
         Decision::False => format!(
             "not assembled: the condition of `{}` is false",
-            quoted(&text[header_start..header_end])
+            quoted(header)
         ),
         _ => "not assembled: an earlier branch of this conditional was taken".to_string(),
     };
@@ -73,7 +78,10 @@ fn hint(branch: &Branch, text: &str) -> Option<Diagnostic> {
 }
 
 fn line_start(text: &str, offset: usize) -> usize {
-    text[..offset].rfind('\n').map_or(0, |i| i + 1)
+    text.get(..offset)
+        .unwrap_or(text)
+        .rfind('\n')
+        .map_or(0, |i| i + 1)
 }
 
 /// A header as one line, its spaces collapsed, cut at [`MAX_QUOTED`] characters.
