@@ -348,6 +348,18 @@ async function main() {
       await until(async () => (await page.locator('.view-line', { hasText: 's_add_u32 s8, s7, 1' }).count()) === 0, 'the lines removed');
     }, has.quickFix ? undefined : 'codeActionProvider');
 
+    await step('a branch the assembler does not take is drawn faded', async () => {
+      await insertAfter(endpgm, '.ifarch GCN1.4');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('v_nop');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('.endif');
+      await page.locator('.monaco-editor .squiggly-inline-unnecessary').first().waitFor({ timeout: WAIT });
+      await gotoLine(endpgm + 1);
+      for (let i = 0; i < 3; i += 1) await page.keyboard.press('Control+Shift+K');
+      await until(async () => (await page.locator('.monaco-editor .squiggly-inline-unnecessary').count()) === 0, 'no faded line once the lines go');
+    });
+
     await step('hover on an instruction shows its description', async () => {
       await token('v_mul_lo_u32').hover();
       const hover = page.locator('.monaco-hover-content', { hasText: 'v_mul_lo_u32' }).first();
