@@ -143,6 +143,26 @@ pub fn schedule(server: &Server, uri: Url, revision: u64, delay: Duration) {
     server.state.set_pending(uri, Some(task.abort_handle()));
 }
 
+/// The document `{"textDocument": {"uri"}}` names in a custom request's `params`, with
+/// its current analysis and the snapshot it belongs to; an "invalid params" error when
+/// the parameters are malformed or the document is not open.
+pub async fn requested_document(
+    state: &Arc<State>,
+    params: &serde_json::Value,
+) -> tower_lsp::jsonrpc::Result<(Arc<Analysis>, crate::document::Document)> {
+    use tower_lsp::jsonrpc::Error;
+    let document: tower_lsp::lsp_types::TextDocumentIdentifier = params
+        .get("textDocument")
+        .cloned()
+        .and_then(|d| serde_json::from_value(d).ok())
+        .ok_or_else(|| Error::invalid_params("expected { textDocument: { uri } }"))?;
+    let uri = document.uri;
+    let not_open = || Error::invalid_params(format!("{uri} is not open"));
+    let analysis = current(state, &uri).await.ok_or_else(not_open)?;
+    let snapshot = state.snapshot(&uri).ok_or_else(not_open)?;
+    Ok((analysis, snapshot))
+}
+
 /// The analysis of `uri` at its current revision: the one kept, else a new one (which
 /// is kept if the document has not changed meanwhile). `None` when the document is
 /// closed or changes while it is analysed.

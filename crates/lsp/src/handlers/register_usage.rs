@@ -3,8 +3,8 @@
 //! kernel's label (`textDocument/inlayHint`).
 
 use serde_json::{json, Value};
-use tower_lsp::jsonrpc::{Error, Result};
-use tower_lsp::lsp_types::{self as lsp, TextDocumentIdentifier};
+use tower_lsp::jsonrpc::Result;
+use tower_lsp::lsp_types as lsp;
 
 use crate::convert;
 use crate::handlers::diagnostics;
@@ -15,17 +15,7 @@ pub const METHOD: &str = "gcn/registerUsage";
 /// `{"textDocument": {"uri"}}` → `{"version", "kernels": [{"name", "range", "sgprs",
 /// "vgprs", "extra_sgprs", "sgprsnum", "vgprsnum", "waves", "label"}]}`.
 pub async fn register_usage(server: &Server, params: Value) -> Result<Value> {
-    let document: TextDocumentIdentifier = params
-        .get("textDocument")
-        .cloned()
-        .and_then(|d| serde_json::from_value(d).ok())
-        .ok_or_else(|| Error::invalid_params("expected { textDocument: { uri } }"))?;
-    let uri = document.uri;
-    let not_open = || Error::invalid_params(format!("{uri} is not open"));
-    let analysis = diagnostics::current(&server.state, &uri)
-        .await
-        .ok_or_else(not_open)?;
-    let document = server.state.snapshot(&uri).ok_or_else(not_open)?;
+    let (analysis, document) = diagnostics::requested_document(&server.state, &params).await?;
     let encoding = server.state.encoding();
     let kernels: Vec<Value> = analysis
         .kernels

@@ -323,42 +323,38 @@ local function show_read_only(name, lines, filetype, bufhidden)
   end
 end
 
-function M.syntax_tree()
+-- The server's answer to `method` for the current file, as `text_of` makes it text, in
+-- a read-only scratch buffer `scheme://FILE` beside the source.
+local function show_view(method, scheme, filetype, text_of)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client(bufnr)
   if not client then
     return notify('gcn-lsp is not attached to this buffer', vim.log.levels.WARN)
   end
-  local name = 'gcn-syntax-tree://' .. vim.api.nvim_buf_get_name(bufnr)
-  client:request('gcn/syntaxTree', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, function(err, result)
+  local name = scheme .. '://' .. vim.api.nvim_buf_get_name(bufnr)
+  client:request(method, { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, function(err, result)
     vim.schedule(function()
       if err then
-        return notify('gcn/syntaxTree failed: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+        return notify(method .. ' failed: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
       end
-      local text = type(result) == 'string' and result or vim.inspect(result)
-      show_read_only(name, vim.split(text, '\n', { trimempty = true }), 'gcntree', 'hide')
+      show_read_only(name, vim.split(text_of(result), '\n', { trimempty = true }), filetype, 'hide')
     end)
   end, bufnr)
+end
+
+function M.syntax_tree()
+  show_view('gcn/syntaxTree', 'gcn-syntax-tree', 'gcntree', function(result)
+    return type(result) == 'string' and result or vim.inspect(result)
+  end)
 end
 
 -- Each instruction of the current file with its section, offset and words, and the
 -- source line it came from (gcn/listing, what `gcnasm --emit listing` writes), in a
 -- scratch buffer beside the source; :GcnListing again shows the current version.
 function M.listing()
-  local bufnr = vim.api.nvim_get_current_buf()
-  local client = M.client(bufnr)
-  if not client then
-    return notify('gcn-lsp is not attached to this buffer', vim.log.levels.WARN)
-  end
-  local name = 'gcn-listing://' .. vim.api.nvim_buf_get_name(bufnr)
-  client:request('gcn/listing', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, function(err, result)
-    vim.schedule(function()
-      if err then
-        return notify('gcn/listing failed: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
-      end
-      show_read_only(name, vim.split(result.text, '\n', { trimempty = true }), 'gcnlisting', 'hide')
-    end)
-  end, bufnr)
+  show_view('gcn/listing', 'gcn-listing', 'gcnlisting', function(result)
+    return result.text
+  end)
 end
 
 -- What the macro calls and repetitions on the cursor's line expand to, as the assembler
