@@ -154,7 +154,13 @@ pub fn hover(
                     let markdown = instruction_hover(token.text(), generation())?;
                     with_program_facts(markdown, program, &token, parent.text_range())
                 }
-                SyntaxKind::PSEUDO_OP if is_head => pseudo_op_hover(token.text())?,
+                SyntaxKind::PSEUDO_OP if is_head => {
+                    let mut markdown = pseudo_op_hover(token.text())?;
+                    if let Some(decided) = program.and_then(|p| branch_decision(p, &parent)) {
+                        write!(markdown, "\n\n{decided}").unwrap();
+                    }
+                    markdown
+                }
                 SyntaxKind::LINE if is_head => {
                     // A line of a macro or repetition body.
                     if token.text().starts_with('.') {
@@ -224,6 +230,41 @@ fn with_program_facts(
         write!(markdown, "\n\n{fact}").unwrap();
     }
     markdown
+}
+
+/// What the assembler decided for the branch whose header is `header` (`.if…`,
+/// `.elseif…`, `.else` in the source's own text), on every run that reached it.
+fn branch_decision(program: Program, header: &SyntaxNode) -> Option<&'static str> {
+    use gcn_asm::index::Decision;
+    let is_header = header
+        .parent()
+        .is_some_and(|p| p.kind() == SyntaxKind::COND_BRANCH);
+    let analysis = program.analysis;
+    let file = analysis.file_id(program.file)?;
+    if !is_header || file != gcn_asm::FileId(0) {
+        return None;
+    }
+    let offset = u32::from(header.text_range().start());
+    let mut decisions = analysis
+        .assembly
+        .index
+        .as_ref()?
+        .branches
+        .iter()
+        .filter(|b| b.header.file == file && b.header.offset == offset)
+        .map(|b| b.decision);
+    let first = decisions.next()?;
+    let taken = |d: Decision| d == Decision::Taken;
+    if decisions.any(|d| taken(d) != taken(first)) {
+        return Some("**Assembled** on some runs of this file, not on others.");
+    }
+    Some(match first {
+        Decision::Taken => "**Taken**: its condition holds, and its statements are assembled.",
+        Decision::False => {
+            "**Not taken**: its condition is false, and its statements are not assembled."
+        }
+        Decision::AfterTaken => "**Not taken**: an earlier branch of this conditional was taken.",
+    })
 }
 
 /// The token under the cursor: a name, number or local label reference on either side.
