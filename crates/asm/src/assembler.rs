@@ -173,6 +173,11 @@ pub(crate) struct Asm {
     /// `local` names so far (alternate macro syntax: `.LL0`, `.LL1`, …).
     pub local_count: u64,
     pub expanded_statements: u64,
+    /// Errors reported so far (see [`crate::Limits::errors`]).
+    error_count: u64,
+    /// The editor's checks were asked for, but the program has more instructions than
+    /// they follow ([`crate::waits::MAX_CHECKED`]).
+    pub checks_skipped: bool,
     /// "Did you mean" for unknown names (`crate::suggestions`).
     pub suggestions: crate::suggestions::Suggestions,
     /// Whether the assembly stopped because [`crate::Options::cancel`] was set.
@@ -246,6 +251,8 @@ impl Asm {
             macro_count: 0,
             local_count: 0,
             expanded_statements: 0,
+            error_count: 0,
+            checks_skipped: false,
             suggestions: Default::default(),
             cancelled: false,
             index: None,
@@ -301,6 +308,9 @@ impl Asm {
             0
         };
         let message = crate::encoding::escape_raw_bytes(message);
+        if severity == Severity::Error {
+            self.error_count += 1;
+        }
         self.diags.push(Diagnostic {
             severity,
             location: Some(location),
@@ -536,9 +546,19 @@ impl Asm {
                     return Flow::Stop;
                 }
             }
+            let range = stmt.syntax().text_range();
             match self.statement(ctx, stmt) {
                 Flow::Continue => {}
                 other => return other,
+            }
+            if self.error_count > self.opts.limits.errors {
+                let limit = self.opts.limits.errors;
+                self.error_at(
+                    ctx,
+                    range,
+                    format!("more than {limit} errors: the assembly stops here (raise the limit with --max-errors)"),
+                );
+                return Flow::Stop;
             }
         }
         Flow::Continue
@@ -2378,7 +2398,11 @@ impl Asm {
                 }
                 self.reg_usage
                     .record(self.target.gen, section, start, &encoded.regs);
-                if let Some(index) = self.index.as_mut() {
+                let index = self
+                    .index
+                    .as_mut()
+                    .filter(|i| i.placed.len() < crate::index::MAX_RECORDED);
+                if let Some(index) = index {
                     index.placed.push(crate::index::Placed {
                         location: ctx.loc(range.start()),
                         section,
@@ -2433,6 +2457,13 @@ impl Asm {
         let Some(waits) = self.waits.as_mut() else {
             return;
         };
+        if waits.instructions() >= crate::waits::MAX_CHECKED {
+            // The checks' record of a program this long would take hundreds of MiB:
+            // none is made, and the assembly says so.
+            self.waits = None;
+            self.checks_skipped = true;
+            return;
+        }
         let at = ctx.loc(range.start());
         let end = ctx.loc(range.end());
         let len = if end.file == at.file {

@@ -85,6 +85,10 @@ pub struct SymbolIndex {
     local_counts: std::collections::HashMap<String, u32>,
 }
 
+/// The most occurrences and placed instructions recorded: a repetition that runs away
+/// would otherwise fill the editor's memory with them (those past it are not found).
+pub const MAX_RECORDED: usize = 2_000_000;
+
 impl SymbolIndex {
     pub(crate) fn record(
         &mut self,
@@ -94,6 +98,9 @@ impl SymbolIndex {
         len: u32,
         definition: bool,
     ) {
+        if self.occurrences.len() >= MAX_RECORDED {
+            return;
+        }
         self.occurrences.push(Occurrence {
             kind,
             name,

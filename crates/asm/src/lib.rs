@@ -149,6 +149,9 @@ pub struct Assembly {
     /// many more.
     pub uninitialized_reads: Vec<Diagnostic>,
     pub more_uninitialized_reads: usize,
+    /// The editor's checks were asked for, but the program has more instructions than
+    /// they follow ([`waits::MAX_CHECKED`]): none of them ran.
+    pub checks_skipped: bool,
     /// What each `s_waitcnt` waits for, when [`Options::check_waits`] asked.
     pub wait_effects: Vec<waits::WaitEffect>,
     /// Reads too soon after writes, when [`Options::check_nops`] asked: the first
@@ -529,6 +532,7 @@ fn finish(mut asm: Asm) -> Assembly {
         more_nop_hazards: 0,
         uninitialized_reads: Vec::new(),
         more_uninitialized_reads: 0,
+        checks_skipped: asm.checks_skipped,
     };
     if let Some(waits) = waits {
         // Where the kernels start is known once the configuration is finished. With

@@ -52,6 +52,9 @@ pub struct Limits {
     pub include_depth: u32,
     /// Bytes of all sections together.
     pub output_size: u64,
+    /// Errors: past this many the assembly stops (a runaway repetition with an error
+    /// in its body would otherwise fill the memory with millions of them).
+    pub errors: u64,
 }
 
 impl Default for Limits {
@@ -61,6 +64,7 @@ impl Default for Limits {
             expanded_statements: 10_000_000,
             include_depth: 500,
             output_size: 1 << 30,
+            errors: 100_000,
         }
     }
 }

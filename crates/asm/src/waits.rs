@@ -207,6 +207,10 @@ impl std::fmt::Debug for Waits {
     }
 }
 
+/// The most instructions the checks follow: past it, none is checked (their record
+/// takes some 200 bytes an instruction).
+pub const MAX_CHECKED: usize = 1_000_000;
+
 /// At most this many are kept: a source with more (generated, or never meant to run)
 /// gets nothing from thousands of warnings but a slow editor.
 pub const MAX_HAZARDS: usize = 100;
@@ -347,6 +351,11 @@ enum Event {
 }
 
 impl Waits {
+    /// How many instructions are recorded, in all sections.
+    pub(crate) fn instructions(&self) -> usize {
+        self.by_section.iter().map(|p| p.steps.len()).sum()
+    }
+
     pub(crate) fn new(checks: Checks) -> Waits {
         Waits {
             by_section: Vec::new(),

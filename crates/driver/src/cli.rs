@@ -123,6 +123,10 @@ pub struct Cli {
     #[arg(allow_hyphen_values = true, long = "max-expanded-statements", value_name = "N", value_parser = parse_c_uint)]
     pub max_expanded_statements: Option<u64>,
 
+    /// Most errors before the assembly stops [default: 100000]
+    #[arg(allow_hyphen_values = true, long = "max-errors", value_name = "N", value_parser = parse_c_uint)]
+    pub max_errors: Option<u64>,
+
     /// Deepest nesting of .include [default: 500]
     #[arg(allow_hyphen_values = true, long = "max-include-depth", value_name = "N", value_parser = parse_u32)]
     pub max_include_depth: Option<u32>,

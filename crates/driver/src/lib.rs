@@ -70,6 +70,9 @@ pub fn options(cli: &Cli) -> Options {
     if let Some(n) = cli.max_output_size {
         limits.output_size = n;
     }
+    if let Some(n) = cli.max_errors {
+        limits.errors = n;
+    }
     opts
 }
 

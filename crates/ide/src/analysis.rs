@@ -264,6 +264,19 @@ pub fn analyse(input: AnalysisInput) -> Analysis {
         diagnostics.extend(warnings);
     }
     diagnostics.extend(uninitialized_reads(&assembly));
+    if assembly.checks_skipped {
+        diagnostics.push(Diagnostic {
+            range: TextRange::empty(TextSize::from(0)),
+            severity: Severity::Information,
+            message: format!(
+                "the editor's checks (s_waitcnt, s_nop, registers read before a write) are off for this source: it assembles to more than {} instructions",
+                gcn_asm::waits::MAX_CHECKED
+            ),
+            related: Vec::new(),
+            code: Some(crate::diagnostics::CHECKS_SKIPPED),
+            fixes: Vec::new(),
+        });
+    }
     diagnostics.extend(needless_waits(&assembly, &input.text));
     diagnostics.extend(crate::inactive_branches::inactive_branches(
         &assembly,

@@ -79,6 +79,9 @@ pub const INACTIVE_BRANCH: &str = "inactive-branch";
 /// The code of the editor's hint that a kernel's `.sgprsnum`/`.vgprsnum` allocates so
 /// many more registers than its code uses that fewer waves fit on a SIMD.
 pub const OCCUPANCY: &str = "occupancy";
+/// The code of the editor's note that its checks did not run on a source too long for
+/// them (`gcn_asm::waits::MAX_CHECKED` instructions).
+pub const CHECKS_SKIPPED: &str = "checks-skipped";
 /// The code of a problem of the editor's settings or of `gcn.toml`.
 pub const PROJECT_OPTIONS: &str = "project-options";
 
