@@ -84,7 +84,10 @@ impl Code<'_> {
         found: &mut Vec<Diagnostic>,
     ) {
         let starts = self.entry_blocks(blocks, entries);
-        if starts.iter().all(|&(b, _)| b == usize::MAX) {
+        // A kernel whose first instruction starts no block (the code before it runs on
+        // into it, or it has none) would be followed with another's setup: the section
+        // is left alone.
+        if starts.is_empty() || starts.iter().any(|&(b, _)| b == usize::MAX) {
             return;
         }
         let mut reached = vec![false; blocks.len()];
@@ -100,9 +103,6 @@ impl Code<'_> {
         // And which kernels' starts lead to each block (entries past 64 are not named).
         let mut kernels = vec![0u64; blocks.len()];
         for (i, &(block, regs)) in starts.iter().enumerate() {
-            if block == usize::MAX {
-                continue;
-            }
             ins[block].get_or_insert(Regs::NONE).union(&regs);
             kernels[block] |= 1u64.checked_shl(i as u32).unwrap_or(0);
         }
@@ -167,8 +167,6 @@ impl Code<'_> {
                     .filter(|&s| steps[s].offset >= e.offset)
                     .min_by_key(|&s| steps[s].offset);
                 let block = first.and_then(|f| blocks.iter().position(|b| b.steps.start == f));
-                // No block there (no code, or a kernel's code running on from another's):
-                // a block no one enters.
                 (block.unwrap_or(usize::MAX), Regs::first(e.sgprs, e.vgprs))
             })
             .collect()
