@@ -201,22 +201,6 @@ pub fn setup_counts(layout: &[SetupReg]) -> (u32, u32) {
     (end(false), end(true))
 }
 
-/// Minimum SGPRs and VGPRs a kernel's setup fills: user data, work-group ids, TG_SIZE,
-/// scratch wave offset; work-item ids.
-pub fn setup_min_registers(
-    dim_mask: u32,
-    user_data: u32,
-    tg_size: bool,
-    scratch: bool,
-) -> (u32, u32) {
-    setup_counts(&setup_layout(
-        &[(user_data, None)],
-        dim_mask,
-        tg_size,
-        scratch,
-    ))
-}
-
 /// The dimension mask a PGM_RSRC2 value implies (work-item ids from TIDIG_COMP_CNT).
 pub fn default_dim_mask(pgm_rsrc2: u32) -> u32 {
     let tidig = (pgm_rsrc2 >> 11) & 3;
