@@ -851,6 +851,11 @@ fn leaves_unfollowed(row: &Instruction) -> bool {
     )
 }
 
+/// Whether `row` calls a function, which returns to the instruction after it.
+fn is_call(row: &Instruction) -> bool {
+    matches!(row.mnemonic, "s_swappc_b64" | "s_call_b64")
+}
+
 /// Keeps at most `max_ops` operations: those with fewest operations after them.
 fn trim(ops: &mut Vec<Op>, max_ops: usize) {
     if ops.len() <= max_ops {
@@ -1236,6 +1241,12 @@ impl Code<'_> {
             // An export counts in `expcnt` even when it reads no register (`off`).
             if !self.program.locks(step).is_empty() || row.encoding == Encoding::Exp {
                 self.issue(state, &mut written, step, Queue::Exp, true);
+            }
+            if is_call(row) {
+                // A function waits for every load before it returns (LLVM's calling
+                // convention, `callWaitsOnFunctionReturn`): what the caller had in
+                // flight is done, bar the stores `vscnt` counts.
+                self.retire(state, &mut written, |op| op.queue != Queue::VmStore);
             }
         }
     }

@@ -1,5 +1,6 @@
 # args: -g Tonga -b rawcode
-# After a call, what the callee left in flight is not known.
+# After a call, what the callee left in flight is not known; the caller's own loads
+# are done (a function waits for them before it returns).
         buffer_load_dword v1, v0, s[8:11], 0 offen
         s_getpc_b64 s[2:3]
         s_add_u32 s2, s2, function-.
