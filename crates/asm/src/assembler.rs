@@ -2427,6 +2427,10 @@ impl Asm {
                             let suggestions = self.register_suggestions(&name());
                             self.error_suggesting(ctx, e.range, e.message, suggestions);
                         }
+                        encode::EncodeErrorKind::Literal => {
+                            let message = self.literal_error(instr, e.range, e.message);
+                            self.error_at(ctx, e.range, message);
+                        }
                         _ if !e.suggestions.is_empty() => {
                             // Instruction and hardware register names: the letter case
                             // of the source is kept.
@@ -2440,6 +2444,46 @@ impl Asm {
                 }
             }
         }
+    }
+
+    /// An error about a literal at `range`, saying which names there are not defined
+    /// yet: an operand whose value is not known is a literal, which a user who meant
+    /// a register symbol, or a constant defined further on, does not expect.
+    fn literal_error(
+        &mut self,
+        instr: &ast::Instruction,
+        range: TextRange,
+        message: String,
+    ) -> String {
+        let mut undefined: Vec<String> = Vec::new();
+        let names = instr
+            .syntax()
+            .descendants()
+            .filter(|n| range.contains_range(n.text_range()))
+            .filter_map(ast::NameRef::cast)
+            .filter_map(|n| n.name_token());
+        for name in names {
+            let name = name.text();
+            let defined = self.symbols.find_existing(name).is_some_and(|id| {
+                let symbol = self.symbols.get(id);
+                symbol.value.is_some() || symbol.register.is_some() || symbol.eqv.is_some()
+            });
+            if !defined && !undefined.iter().any(|n| n == name) {
+                undefined.push(name.to_string());
+            }
+        }
+        let Some((last, first)) = undefined.split_last() else {
+            return message;
+        };
+        let names = if first.is_empty() {
+            format!("`{last}` is")
+        } else {
+            format!("`{}` and `{last}` are", first.join("`, `"))
+        };
+        format!(
+            "{message} ({names} not defined before this line, so the operand is encoded \
+             as a literal; a register symbol must be defined before its use)"
+        )
     }
 
     /// Records an instruction that assembled for the check of loads in flight

@@ -227,6 +227,10 @@ pub enum EncodeErrorKind {
     /// A name (the error's range) where a scalar register must be: the assembler looks
     /// for the special registers and register symbols it may be a slip for.
     NotARegister,
+    /// A literal (the error's range) where none can be: the assembler says so when its
+    /// value was not known yet (a symbol defined later, or never), the reason the
+    /// operand became a literal.
+    Literal,
 }
 
 impl EncodeError {
@@ -236,6 +240,14 @@ impl EncodeError {
             message: message.into(),
             kind: EncodeErrorKind::Other,
             suggestions: Vec::new(),
+        }
+    }
+
+    /// An error about the literal at `range`.
+    pub fn literal(range: TextRange, message: impl Into<String>) -> Self {
+        EncodeError {
+            kind: EncodeErrorKind::Literal,
+            ..EncodeError::new(range, message)
         }
     }
 }

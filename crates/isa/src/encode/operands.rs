@@ -1452,7 +1452,7 @@ impl<'a> Cx<'a> {
             if old.pending.is_none() && value == Some(old.value) {
                 return Ok(());
             }
-            return Err(EncodeError::new(
+            return Err(EncodeError::literal(
                 range_of(expr),
                 "only one literal can be used in an instruction",
             ));
@@ -2181,7 +2181,7 @@ impl<'a> Cx<'a> {
         spec: &SrcSpec,
     ) -> Result<Src> {
         if !spec.literal {
-            return Err(EncodeError::new(range, spec.literal_error));
+            return Err(EncodeError::literal(range, spec.literal_error));
         }
         self.warn_if_wider_than_literal(&imm, value_expr);
         self.set_literal(imm.bits(spec.ty, self.fp_rules()), value_expr)

@@ -734,7 +734,7 @@ fn smrd(
                 let gen = cx.gen();
                 if lit.is_some() || force_literal {
                     if gen < Generation::Gcn1_1 {
-                        return Err(EncodeError::new(
+                        return Err(EncodeError::literal(
                             range_of(e),
                             "a literal offset needs GCN 1.1",
                         ));

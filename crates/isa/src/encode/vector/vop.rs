@@ -224,7 +224,7 @@ pub(super) fn encode(
         if any(|s| s.is_sgpr() || s.is_m0()) {
             return fail(
                 errors,
-                EncodeError::new(
+                EncodeError::literal(
                     l.src.range,
                     "a literal cannot be used together with an SGPR or M0 in a vector instruction",
                 ),
@@ -261,7 +261,7 @@ pub(super) fn encode(
             let at = lit.map_or(ctx.whole, |l| l.src.range);
             return fail(
                 errors,
-                EncodeError::new(at, "a literal is illegal in the SDWA or DPP encoding"),
+                EncodeError::literal(at, "a literal is illegal in the SDWA or DPP encoding"),
             );
         }
         let src0_vgpr = src0.is_some_and(|s| s.is_vgpr());
@@ -367,7 +367,7 @@ pub(super) fn encode(
         let at = lit.map_or(ctx.whole, |l| l.src.range);
         return fail(
             errors,
-            EncodeError::new(
+            EncodeError::literal(
                 at,
                 "a literal is illegal in the VOP3 encoding, which the operands or modifiers need",
             ),
