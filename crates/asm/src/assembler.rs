@@ -2497,7 +2497,7 @@ impl Asm {
         words: &[u32],
         regs: &[encode::RegUse],
     ) {
-        let gen = self.target.gen;
+        let (gen, wave32) = (self.target.gen, self.target.wave32);
         let Some(waits) = self.waits.as_mut() else {
             return;
         };
@@ -2517,7 +2517,7 @@ impl Asm {
         };
         let origin = ctx.origin.clone();
         let place = crate::waits::Place { at, len, origin };
-        waits.instruction(gen, (section, offset), row, words, regs, place);
+        waits.instruction((gen, wave32), (section, offset), row, words, regs, place);
     }
 
     /// Records the register symbols an instruction's operands name (`x`, `x[1:2]`) as

@@ -238,6 +238,8 @@ struct Step {
     waits: bool,
     /// What is in flight after it is not all followed ([`leaves_unfollowed`]).
     leaves_unfollowed: bool,
+    /// How it changes EXEC ([`exec_write_of`]).
+    exec_write: ExecWrite,
     at: Location,
     len: u32,
     origin: Origin,
@@ -367,7 +369,7 @@ impl Waits {
     /// register fields are final), which uses `regs`.
     pub(crate) fn instruction(
         &mut self,
-        gen: Generation,
+        (gen, wave32): (Generation, bool),
         (section, offset): (usize, usize),
         row: &'static Instruction,
         words: &[u32],
@@ -390,6 +392,7 @@ impl Waits {
             queue: queue_of(gen, row, regs),
             waits: wait_of(gen, row, None).is_some(),
             leaves_unfollowed: leaves_unfollowed(row),
+            exec_write: exec_write_of((gen, wave32), row, words, regs),
             at: place.at,
             len: place.len,
             origin: place.origin,
@@ -823,6 +826,8 @@ struct State {
     /// register lands. They hold no register the check knows of, so they make no
     /// hazard; a wait on such a counter is never needless, until one for 0 on it.
     unfollowed: u8,
+    /// What is known of EXEC here.
+    lanes: Lanes,
 }
 
 impl State {
@@ -832,7 +837,138 @@ impl State {
         State {
             ops: Vec::new(),
             unfollowed: if unfollowed { Counter::ALL } else { 0 },
+            lanes: Lanes {
+                last: ExecId::Unknown,
+                disjoint_from: ExecId::Unknown,
+            },
         }
+    }
+}
+
+/// What is known of EXEC at a point: the EXEC it holds, and one whose lanes it has
+/// none of. A load writes only the lanes EXEC had when it issued, so a VALU write of
+/// its registers under an EXEC without them does not race it: the `else` half of a
+/// branch on lanes (`s_andn2_b64 exec, s[6:7], exec`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Lanes {
+    last: ExecId,
+    disjoint_from: ExecId,
+}
+
+/// An EXEC, in the order states grow (a block's state starts at `Bottom`, knowing
+/// nothing yet, and goes up as paths join there).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum ExecId {
+    /// No path followed here yet: a state that has not settled, which then misses
+    /// hazards rather than make them up.
+    #[default]
+    Bottom,
+    /// What the instruction (step) that wrote it last gave it.
+    Step(u32),
+    /// Not the same on every path, or not known.
+    Unknown,
+}
+
+impl ExecId {
+    fn join(self, other: ExecId) -> ExecId {
+        match (self, other) {
+            (ExecId::Bottom, x) | (x, ExecId::Bottom) => x,
+            (x, y) if x == y => x,
+            _ => ExecId::Unknown,
+        }
+    }
+
+    /// Whether an EXEC of `self` has none of the lanes of one of `other`, as far as a
+    /// state not settled yet tells: it is taken to (a hazard is missed, not made up).
+    fn disjoint(self, other: ExecId) -> bool {
+        match (self, other) {
+            (ExecId::Bottom, _) | (_, ExecId::Bottom) => true,
+            (ExecId::Step(a), ExecId::Step(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Lanes {
+    /// After `step` wrote EXEC as `write` says.
+    fn after(self, step: u32, write: ExecWrite) -> Lanes {
+        let disjoint_from = match write {
+            // The same instruction again (a loop): the EXEC it names is the new one.
+            ExecWrite::Complement if self.last == ExecId::Step(step) => ExecId::Unknown,
+            ExecWrite::Complement => self.last,
+            _ => ExecId::Unknown,
+        };
+        Lanes {
+            last: ExecId::Step(step),
+            disjoint_from,
+        }
+    }
+
+    fn join(self, other: Lanes) -> Lanes {
+        Lanes {
+            last: self.last.join(other.last),
+            disjoint_from: self.disjoint_from.join(other.disjoint_from),
+        }
+    }
+}
+
+/// How an instruction changes EXEC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ExecWrite {
+    None,
+    /// To a value whose lanes are not known.
+    Other,
+    /// To `S & ~EXEC`: none of the lanes it had (`s_andn2_b64 exec, sX, exec`,
+    /// `s_andn2_saveexec_b64`, `s_andn2_wrexec_b64`; the 32-bit forms in wave32).
+    Complement,
+}
+
+/// How `row`, encoded to `words` with the register uses `regs`, changes EXEC.
+fn exec_write_of(
+    (gen, wave32): (Generation, bool),
+    row: &Instruction,
+    words: &[u32],
+    regs: &[RegUse],
+) -> ExecWrite {
+    let exec = u32::from(
+        gen.special_reg_code(gcn_isa::SpecialReg::Exec)
+            .unwrap_or(126),
+    );
+    let writes_exec = regs.iter().any(|u| {
+        u.write
+            && u.range.file == RegFile::Sgpr
+            && (u32::from(u.range.first)..u32::from(u.range.first) + u32::from(u.range.count))
+                .any(|r| r == exec || r == exec + 1)
+    });
+    let implicit = row.mnemonic.contains("saveexec")
+        || row.mnemonic.contains("wrexec")
+        || matches!(
+            row.mnemonic,
+            "s_cbranch_join" | "s_cbranch_g_fork" | "s_cbranch_i_fork"
+        );
+    if !writes_exec && !implicit {
+        return ExecWrite::None;
+    }
+    let (base, width) = match row.mnemonic.rsplit_once('_') {
+        Some((base, width @ ("b64" | "b32"))) => (base, width),
+        _ => return ExecWrite::Other,
+    };
+    // A 32-bit write of EXEC's low half leaves the high half, in wave64.
+    if width == "b32" && !(wave32 && gen.is_gfx10()) {
+        return ExecWrite::Other;
+    }
+    let complement = match base {
+        "s_andn2_saveexec" | "s_andn2_wrexec" => true,
+        // SOP2: SSRC1 in bits 8-15, SDST in bits 16-22.
+        "s_andn2" => words
+            .first()
+            .is_some_and(|&w| (w >> 16) & 0x7f == exec && (w >> 8) & 0xff == exec),
+        _ => false,
+    };
+    if complement {
+        ExecWrite::Complement
+    } else {
+        ExecWrite::Other
     }
 }
 
@@ -887,6 +1023,8 @@ struct Op {
     /// holds others.
     first_held: RegRange,
     holds_more: bool,
+    /// The EXEC it issued with ([`Lanes::last`]).
+    exec: ExecId,
 }
 
 impl Op {
@@ -925,6 +1063,7 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
                 let (x, y) = (a.next().unwrap(), b.next().unwrap());
                 Op {
                     watched: x.watched || y.watched,
+                    exec: x.exec.join(y.exec),
                     // A FLAT operation one counter retired on one path only: both pend.
                     queue: if x.queue == y.queue {
                         x.queue
@@ -951,9 +1090,11 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
     }
     trim(&mut merged, max_ops);
     let unfollowed = into.unfollowed | from.unfollowed;
-    let grew = merged != into.ops || unfollowed != into.unfollowed;
+    let lanes = into.lanes.join(from.lanes);
+    let grew = merged != into.ops || unfollowed != into.unfollowed || lanes != into.lanes;
     into.ops = merged;
     into.unfollowed = unfollowed;
+    into.lanes = lanes;
     grew
 }
 /// How many watched operations in flight write each register: most instructions use
@@ -1231,7 +1372,8 @@ impl Code<'_> {
             }
             let regs = self.program.uses(step);
             if regs.iter().any(|r| written.meets(r.range)) {
-                self.uses_in_flight(state, &mut written, regs, kind, &mut |f| {
+                let by_lane = !row.mnemonic.starts_with("v_writelane");
+                self.uses_in_flight(state, &mut written, (regs, by_lane), kind, &mut |f| {
                     event(Event::Hazard(step, f))
                 });
             }
@@ -1241,6 +1383,19 @@ impl Code<'_> {
             // An export counts in `expcnt` even when it reads no register (`off`).
             if !self.program.locks(step).is_empty() || row.encoding == Encoding::Exp {
                 self.issue(state, &mut written, step, Queue::Exp, true);
+            }
+            let exec_write = self.program.steps[step].exec_write;
+            if exec_write != ExecWrite::None {
+                let step = step as u32;
+                // Operations that issued with an older EXEC of this instruction.
+                for op in state
+                    .ops
+                    .iter_mut()
+                    .filter(|op| op.exec == ExecId::Step(step))
+                {
+                    op.exec = ExecId::Unknown;
+                }
+                state.lanes = state.lanes.after(step, exec_write);
             }
             if is_call(row) {
                 // A function waits for every load before it returns (LLVM's calling
@@ -1317,6 +1472,7 @@ impl Code<'_> {
                 count: 0,
             }),
             holds_more: held.next().is_some(),
+            exec: state.lanes.last,
         };
         // The same instruction again (a loop): the new operation is the later one.
         match state.ops.binary_search_by_key(&op.key(), Op::key) {
@@ -1345,7 +1501,7 @@ impl Code<'_> {
         &self,
         state: &mut State,
         written: &mut Written,
-        regs: &[RegUse],
+        (regs, by_lane): (&[RegUse], bool),
         reader: Option<Queue>,
         found: &mut dyn FnMut(Found),
     ) {
@@ -1356,24 +1512,44 @@ impl Code<'_> {
             .filter(|u| written.meets(u.range))
             .copied()
             .collect();
+        let lanes = state.lanes;
         for op in state.ops.iter_mut().filter(|op| op.watched) {
             // What an operation still reads may be read; what it writes, only read
             // when it is done.
             let reads_harmless = op.lock || (vector(reader) && vector(Some(op.queue)));
-            let hit = uses
-                .iter()
+            // A write of VGPRs by lane, none of which the operation's EXEC had.
+            let other_lanes = |u: &RegUse| {
+                u.write
+                    && by_lane
+                    && u.range.file == RegFile::Vgpr
+                    && lanes.disjoint_from.disjoint(op.exec)
+            };
+            // A read first: reading the old value is what a user looks for.
+            let (reads, writes) = (
+                uses.iter().filter(|u| !u.write),
+                uses.iter().filter(|u| u.write),
+            );
+            let hit = reads
+                .chain(writes)
                 .filter(|u| u.write || !reads_harmless)
                 .find_map(|u| {
                     self.held(op)
                         .find_map(|w| overlap(w, u.range))
                         .filter(|&r| u.write || reader.is_none() || !self.program.reads(op.step, r))
-                        .map(|r| (r, u.write))
+                        .map(|r| (r, u))
                 });
-            let Some((register, write)) = hit else {
+            let Some((register, using)) = hit else {
                 continue;
             };
             op.watched = false;
             written.remove(self.held(op));
+            // Not reported, and no longer watched as a reported one is: which lanes a
+            // later use reads is not known (so a state not settled, taking more lanes
+            // apart, finds no hazard the settled one does not).
+            if other_lanes(using) {
+                continue;
+            }
+            let write = using.write;
             let later = match op.queue {
                 Queue::Vm | Queue::Flat => op.later.vm,
                 Queue::VmStore => op.later.vs,
@@ -1564,6 +1740,9 @@ mod tests {
             (1u8..6, 1u8..6).prop_map(|(a, b)| format!("v_mov_b32 v{a}, v{b}")),
             (0u8..3, 0u8..3, 0u8..3)
                 .prop_map(|(v, e, l)| format!("s_waitcnt vmcnt({v}) expcnt({e}) lgkmcnt({l})")),
+            Just("s_andn2_b64 exec, s[6:7], exec".to_string()),
+            Just("s_andn2_saveexec_b64 s[6:7], s[2:3]".to_string()),
+            Just("s_mov_b64 exec, s[6:7]".to_string()),
             (0..LABELS).prop_map(|l| format!("s_cbranch_scc0 L{l}")),
             (0..LABELS).prop_map(|l| format!("s_branch L{l}")),
             Just("s_endpgm".to_string()),
