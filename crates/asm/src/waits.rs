@@ -987,6 +987,30 @@ fn leaves_unfollowed(row: &Instruction) -> bool {
     )
 }
 
+/// The kinds of vector memory instruction whose loads may come back out of order with
+/// one another (LLVM's `VmemType`): image sampling, ray intersection, the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum VmemKind {
+    Sampler,
+    Bvh,
+    Other,
+}
+
+impl VmemKind {
+    fn of(row: &Instruction) -> VmemKind {
+        let m = row.mnemonic;
+        if row.encoding != Encoding::Mimg {
+            VmemKind::Other
+        } else if m.starts_with("image_sample") || m.starts_with("image_gather") {
+            VmemKind::Sampler
+        } else if m.starts_with("image_bvh") {
+            VmemKind::Bvh
+        } else {
+            VmemKind::Other
+        }
+    }
+}
+
 /// Whether `row` calls a function, which returns to the instruction after it.
 fn is_call(row: &Instruction) -> bool {
     matches!(row.mnemonic, "s_swappc_b64" | "s_call_b64")
@@ -1372,8 +1396,7 @@ impl Code<'_> {
             }
             let regs = self.program.uses(step);
             if regs.iter().any(|r| written.meets(r.range)) {
-                let by_lane = !row.mnemonic.starts_with("v_writelane");
-                self.uses_in_flight(state, &mut written, (regs, by_lane), kind, &mut |f| {
+                self.uses_in_flight(state, &mut written, step, kind, &mut |f| {
                     event(Event::Hazard(step, f))
                 });
             }
@@ -1501,10 +1524,12 @@ impl Code<'_> {
         &self,
         state: &mut State,
         written: &mut Written,
-        (regs, by_lane): (&[RegUse], bool),
+        step: usize,
         reader: Option<Queue>,
         found: &mut dyn FnMut(Found),
     ) {
+        let (regs, row) = (self.program.uses(step), self.program.steps[step].row);
+        let by_lane = !row.mnemonic.starts_with("v_writelane");
         let vector = |q: Option<Queue>| matches!(q, Some(Queue::Vm | Queue::VmStore | Queue::Flat));
         // Only the uses of registers some operation in flight writes.
         let uses: smallvec::SmallVec<[RegUse; 4]> = regs
@@ -1517,6 +1542,12 @@ impl Code<'_> {
             // What an operation still reads may be read; what it writes, only read
             // when it is done.
             let reads_harmless = op.lock || (vector(reader) && vector(Some(op.queue)));
+            // Vector memory loads of one kind write their registers in order (LLVM
+            // waits for none between them either).
+            let writes_in_order = !op.lock
+                && reader == Some(Queue::Vm)
+                && op.queue == Queue::Vm
+                && VmemKind::of(row) == VmemKind::of(self.program.steps[op.step].row);
             // A write of VGPRs by lane, none of which the operation's EXEC had.
             let other_lanes = |u: &RegUse| {
                 u.write
@@ -1531,7 +1562,13 @@ impl Code<'_> {
             );
             let hit = reads
                 .chain(writes)
-                .filter(|u| u.write || !reads_harmless)
+                .filter(|u| {
+                    if u.write {
+                        !writes_in_order
+                    } else {
+                        !reads_harmless
+                    }
+                })
                 .find_map(|u| {
                     self.held(op)
                         .find_map(|w| overlap(w, u.range))
