@@ -26,7 +26,7 @@ mod stmt;
 pub(crate) use host::Host;
 pub(crate) use stmt::Stmt;
 
-pub(crate) use build::{config_reg_counts, config_setup, finish_config};
+pub(crate) use build::{config_reg_counts, config_setup, finish_config, setting_warnings};
 mod cl2;
 pub(crate) use cl2::old_layout_section_error;
 mod gallium;
@@ -83,6 +83,9 @@ pub struct KernelConfig {
     /// `.pgmrsrc1`, `.pgmrsrc2`, the modes, priority, exceptions, TG_SIZE: what every
     /// format's program resource registers take from the source.
     pub rsrc: gcn_formats::gpu::RsrcSettings,
+    /// Where `.pgmrsrc2` was last written: the writer computes some of its fields
+    /// ([`setting_warnings`]).
+    pub pgm_rsrc2_location: Option<Location>,
     pub local_size: u64,
     pub scratch_buffer: u32,
     pub gds_size: u32,
@@ -142,6 +145,7 @@ impl Default for KernelConfig {
             samplers: Vec::new(),
             args: Vec::new(),
             arg_locations: Vec::new(),
+            pgm_rsrc2_location: None,
             arg_names: HashSet::new(),
             hw_region: None,
             uav_private: None,

@@ -534,6 +534,10 @@ fn finish(mut asm: Asm) -> Assembly {
         more_uninitialized_reads: 0,
         checks_skipped: asm.checks_skipped,
     };
+    if !assembly.cancelled {
+        let warnings = format_ops::setting_warnings(&assembly);
+        assembly.diagnostics.extend(warnings);
+    }
     if let Some(waits) = waits {
         // Where the kernels start is known once the configuration is finished. With
         // errors, a line that did not assemble may be what writes a register: no

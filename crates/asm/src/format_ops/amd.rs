@@ -429,6 +429,10 @@ fn config_value(h: &mut dyn Host, st: &Stmt) {
         }
         _ => {
             warn_range(h, range, 32, v);
+            if st.id == Id::Pgmrsrc2 {
+                let at = h.location(st.range);
+                h.config_mut().kernels[k].pgm_rsrc2_location = Some(at);
+            }
             let c = &mut h.config_mut().kernels[k];
             let v = v as u32;
             match st.id {

@@ -109,6 +109,65 @@ fn error(a: &Assembly, location: Option<Location>, message: impl Into<String>) -
     }
 }
 
+/// Warnings about what a kernel's `.pgmrsrc2` asks for and its binary does not get:
+/// every non-HSA writer computes the USER_SGPR field (bits 1–5) from its own settings,
+/// so a count written there that differs is lost, and the code reads its user data
+/// and work-group ids from other SGPRs than the hardware fills.
+pub(crate) fn setting_warnings(a: &Assembly) -> Vec<Diagnostic> {
+    let gen = device(a).generation();
+    let llvm = a.config.snapshot.llvm_version;
+    let mut out = Vec::new();
+    for kc in &a.config.kernels {
+        let Some(at) = kc
+            .pgm_rsrc2_location
+            .filter(|_| kc.kind == ConfigKind::Config)
+        else {
+            continue;
+        };
+        let (computed, from) = match a.format {
+            BinaryFormat::Amd => (
+                gcn_formats::amd::user_sgprs(&kc.user_datas),
+                "its `.userdata` declare them (2 when none does)",
+            ),
+            BinaryFormat::AmdCl2 => (
+                amdcl2::user_sgprs(
+                    gen,
+                    kc.use_generic,
+                    kc.use_enqueue,
+                    kc.use_setup,
+                    kc.use_args,
+                ),
+                "`.useargs`, `.usesetup`, `.useenqueue` and `.usegeneric` ask",
+            ),
+            BinaryFormat::Gallium => (
+                gallium_user_data(kc, llvm),
+                match kc.user_data_num {
+                    Some(_) => "`.userdatanum` gives",
+                    None if llvm >= 40000 => "its HSA flags (`.use_kernarg_segment_ptr`, …) ask",
+                    None => "without `.userdatanum` before LLVM 4.0",
+                },
+            ),
+            _ => continue,
+        };
+        let given = (kc.rsrc.pgm_rsrc2 >> 1) & 0x1f;
+        if given != 0 && given != computed {
+            out.push(Diagnostic {
+                severity: Severity::Warning,
+                ..error(
+                    a,
+                    Some(at),
+                    format!(
+                        "`.pgmrsrc2` asks for {given} user SGPRs (USER_SGPR, bits 1-5), but \
+                         the writer sets that field itself: the binary gets {computed}, as \
+                         {from}"
+                    ),
+                )
+            });
+        }
+    }
+    out
+}
+
 /// Where an error about the binary as a whole is reported: where the device was chosen,
 /// else where the format was, else the start of the first input.
 fn binary_location(a: &Assembly) -> Option<Location> {

@@ -332,6 +332,10 @@ fn config_value(h: &mut dyn Host, st: &Stmt) {
     let Some(v) = checked_config_value(h, st) else {
         return;
     };
+    if st.id == Id::Pgmrsrc2 {
+        let at = h.location(st.range);
+        h.config_mut().kernels[k].pgm_rsrc2_location = Some(at);
+    }
     let c = &mut h.config_mut().kernels[k];
     let v32 = v as u32;
     match st.id {
