@@ -27,6 +27,7 @@
 
 mod encoding;
 mod operand_names;
+mod rsrc;
 mod waits;
 
 pub(crate) use operand_names::{commas_before, first_name, is_operand_name};
@@ -135,7 +136,8 @@ pub fn hover(
     let parent = token.parent()?;
     let markdown = match token.kind() {
         SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR => {
-            number_hover(&token, false)?
+            let fields = rsrc::fields(&token, generation()).unwrap_or_default();
+            number_hover(&token, false)? + &fields
         }
         SyntaxKind::LOCAL_LABEL_REF => format!(
             "local label reference `{}`: the nearest `{}:` {}",
