@@ -118,13 +118,21 @@ pub(crate) fn setting_warnings(a: &Assembly) -> Vec<Diagnostic> {
     let llvm = a.config.snapshot.llvm_version;
     let mut out = Vec::new();
     for kc in &a.config.kernels {
-        let Some(at) = kc
-            .pgm_rsrc2_location
-            .filter(|_| kc.kind == ConfigKind::Config)
-        else {
+        let Some(at) = kc.pgm_rsrc2_location else {
             continue;
         };
+        let mut given_rsrc2 = kc.rsrc.pgm_rsrc2;
         let (computed, from) = match a.format {
+            BinaryFormat::Rocm => {
+                let Some(h) = &kc.hsa else { continue };
+                given_rsrc2 = h.rsrc.pgm_rsrc2;
+                let computed = h.user_data_num.unwrap_or_else(|| h.user_sgprs_from_flags());
+                (
+                    computed,
+                    "`.userdatanum` or the HSA flags (`.use_kernarg_segment_ptr`, …) give",
+                )
+            }
+            _ if kc.kind != ConfigKind::Config => continue,
             BinaryFormat::Amd => (
                 gcn_formats::amd::user_sgprs(&kc.user_datas),
                 "its `.userdata` declare them (2 when none does)",
@@ -149,7 +157,7 @@ pub(crate) fn setting_warnings(a: &Assembly) -> Vec<Diagnostic> {
             ),
             _ => continue,
         };
-        let given = (kc.rsrc.pgm_rsrc2 >> 1) & 0x1f;
+        let given = (given_rsrc2 >> 1) & 0x1f;
         if given != 0 && given != computed {
             out.push(Diagnostic {
                 severity: Severity::Warning,
