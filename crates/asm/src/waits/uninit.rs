@@ -12,7 +12,9 @@
 //! registers through M0 or the GPR index (`s_movreld`, `v_movreld`, `s_set_gpr_idx_on`)
 //! or calls a function (`s_swappc_b64`, `s_call_b64`). Reads through M0 are not
 //! checked, nor the VADDR of a buffer instruction without `offen`, `idxen` or `addr64`,
-//! which the hardware does not read.
+//! which the hardware does not read. A move whose source nothing wrote is not reported
+//! either, and leaves its destination as unwritten as it was: compilers copy undefined
+//! values (a `phi` of `undef`), and a typo's garbage is reported where it is used.
 
 use gcn_isa::encode::{RegFile, RegRange};
 use gcn_isa::table::Encoding;
@@ -116,8 +118,10 @@ impl Code<'_> {
         while let Some(b) = work.pop() {
             queued[b] = false;
             let Some(mut regs) = ins[b] else { continue };
+            // Which registers only copies filled is asked once the states settled.
+            let mut copied = Regs::NONE;
             for step in blocks[b].steps.clone() {
-                self.step_writes(step, &mut regs);
+                self.step_writes(step, &mut regs, &mut copied);
             }
             for &n in &blocks[b].next {
                 let more_kernels = kernels[b] & !kernels[n] != 0;
@@ -136,11 +140,16 @@ impl Code<'_> {
                 }
             }
         }
+        let copied_in = self.copied(blocks, &ins);
         let mut reported = Regs::NONE;
         for (b, block) in blocks.iter().enumerate() {
             let Some(mut regs) = ins[b] else { continue };
+            let mut copied = copied_in[b];
             for step in block.steps.clone() {
-                if let Some(missing) = self.unwritten_read(step, &regs) {
+                let missing = self
+                    .unwritten_read(step, &regs)
+                    .filter(|_| !self.copies_nothing(step, &regs));
+                if let Some(missing) = missing {
                     if !reported.has(missing.file, u32::from(missing.first)) {
                         reported.add(missing);
                         let from = entries
@@ -148,12 +157,36 @@ impl Code<'_> {
                             .enumerate()
                             .filter(|&(i, _)| i < 64 && kernels[b] & (1 << i) != 0)
                             .map(|(_, e)| e);
-                        found.push(self.uninitialized(step, missing, from));
+                        let only_copies = copied.has(missing.file, u32::from(missing.first));
+                        found.push(self.uninitialized(step, missing, from, only_copies));
                     }
                 }
-                self.step_writes(step, &mut regs);
+                self.step_writes(step, &mut regs, &mut copied);
             }
         }
+    }
+
+    /// At each block's start, from the settled states `ins`: the registers a move of
+    /// registers nothing wrote may have put a value in, on some path there.
+    fn copied(&self, blocks: &[Block], ins: &[Option<Regs>]) -> Vec<Regs> {
+        let mut copied_in = vec![Regs::NONE; blocks.len()];
+        let mut queued: Vec<bool> = ins.iter().map(Option::is_some).collect();
+        let mut work: Vec<usize> = (0..blocks.len()).filter(|&b| queued[b]).collect();
+        while let Some(b) = work.pop() {
+            queued[b] = false;
+            let Some(mut regs) = ins[b] else { continue };
+            let mut copied = copied_in[b];
+            for step in blocks[b].steps.clone() {
+                self.step_writes(step, &mut regs, &mut copied);
+            }
+            for &n in &blocks[b].next {
+                if copied_in[n].union(&copied) && !queued[n] {
+                    queued[n] = true;
+                    work.push(n);
+                }
+            }
+        }
+        copied_in
     }
 
     /// The block each kernel starting here starts (its first instruction at or after
@@ -172,15 +205,43 @@ impl Code<'_> {
             .collect()
     }
 
-    /// What the instruction at `step` writes, added to `regs`.
-    fn step_writes(&self, step: usize, regs: &mut Regs) {
+    /// What the instruction at `step` writes, added to `regs`; the destination of a
+    /// move of registers nothing wrote is added to `copied` instead.
+    fn step_writes(&self, step: usize, regs: &mut Regs, copied: &mut Regs) {
         if self.writes_unknown(step) {
             *regs = Regs::ALL;
             return;
         }
+        let into = if self.copies_nothing(step, regs) {
+            copied
+        } else {
+            regs
+        };
         for r in self.program.writes(step) {
-            regs.add(r);
+            into.add(r);
         }
+    }
+
+    /// Whether the instruction at `step` is a move whose source registers, numbered
+    /// ones all, none of them in `regs`, hold nothing written.
+    fn copies_nothing(&self, step: usize, regs: &Regs) -> bool {
+        let row = self.program.steps[step].row;
+        if !matches!(row.mnemonic, "v_mov_b32" | "s_mov_b32" | "s_mov_b64") {
+            return false;
+        }
+        let mut reads = self
+            .program
+            .uses(step)
+            .iter()
+            .filter(|u| !u.write)
+            .peekable();
+        reads.peek().is_some()
+            && reads.all(|u| {
+                let r = u.range;
+                (r.first..r.first + r.count).all(|x| {
+                    Regs::bit(r.file, u32::from(x)).is_some() && !regs.has(r.file, u32::from(x))
+                })
+            })
     }
 
     /// Whether the instruction at `step` writes registers it does not name: through M0
@@ -251,6 +312,7 @@ impl Code<'_> {
         step: usize,
         missing: RegRange,
         from: impl Iterator<Item = &'e KernelEntry>,
+        only_copies: bool,
     ) -> Diagnostic {
         let at = &self.program.steps[step];
         let from: Vec<&KernelEntry> = from.collect();
@@ -267,9 +329,14 @@ impl Code<'_> {
             location: Some(at.at),
             len: at.len,
             message: format!(
-                "`{}` is read by `{}` before anything writes it: no path from {whose}",
+                "`{}` is read by `{}` before anything writes it: no path from {whose}{}",
                 register_text(self.gen, missing),
                 at.row.mnemonic,
+                if only_copies {
+                    "; only moves of registers nothing wrote put a value in it"
+                } else {
+                    ""
+                },
             ),
             origin: at.origin.to_vec(),
             suggestions: Vec::new(),

@@ -9,7 +9,7 @@
         .setupargs
         .arg n, uint
     .text
-        s_mov_b32 s20, s9
-        s_mov_b32 s21, s10
-        s_mov_b32 s22, s11
+        s_add_u32 s20, s9, 0
+        s_add_u32 s21, s10, 0
+        s_add_u32 s22, s11, 0
         s_endpgm

@@ -9,7 +9,7 @@
 k:
         .skip 256
         s_load_dwordx2 s[4:5], s[0:1], 0
-        s_mov_b32 s6, s2
-        s_mov_b32 s7, s3
-        v_mov_b32 v1, v0
+        s_add_u32 s6, s2, 0
+        s_add_u32 s7, s3, 0
+        v_add_f32 v1, v0, v0
         s_endpgm

@@ -9,7 +9,7 @@
         .dims xyz
 .text
 one:
-        v_mov_b32 v5, v0
+        v_add_f32 v5, v0, v0
 two:
-        v_mov_b32 v5, v2
+        v_add_f32 v5, v2, v2
         s_endpgm

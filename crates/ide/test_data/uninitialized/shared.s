@@ -8,9 +8,9 @@
         .dims xyz
 .text
 one:
-        v_mov_b32 v5, v2            # v2: not filled for `one`
+        v_add_f32 v5, v2, v2            # v2: not filled for `one`
         s_endpgm
 two:
-        v_mov_b32 v5, v2            # filled for `two`
-        v_mov_b32 v6, v3
+        v_add_f32 v5, v2, v2            # filled for `two`
+        v_add_f32 v6, v3, v3
         s_endpgm

@@ -7,5 +7,5 @@
 .text
 k:
         v_bogus v7
-        v_mov_b32 v5, v7
+        v_add_f32 v5, v7, v7
         s_endpgm
