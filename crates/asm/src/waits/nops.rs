@@ -15,8 +15,12 @@
 //! - `v_readlane_b32`/`v_writelane_b32` whose lane select is an SGPR a VALU wrote: 4;
 //! - `s_getreg_b32` of a hardware register `s_setreg*` wrote: 2; `s_setreg*` of it
 //!   again: 1 (GCN 1.0, 1.1), 2 (later);
-//! - GCN 1.2 to 1.4: `s_sendmsg`, `s_sendmsghalt`, `s_ttracedata` after a SALU wrote M0,
-//!   and on GCN 1.4 `s_movrel*` and `v_interp*` too: 1;
+//! - GCN 1.0 to 1.4: a VALU instruction reading VCCZ or EXECZ as data after a VALU
+//!   wrote VCC or EXEC: 5 (AMD's ISA manuals);
+//! - GCN 1.2 to 1.4: `s_sendmsg`, `s_sendmsghalt`, `s_ttracedata` and an LDS instruction
+//!   that goes to GDS after a SALU wrote M0, and on GCN 1.4 `s_movrel*`, `v_interp*`,
+//!   `ds_read_addtid_b32`, `ds_write_addtid_b32`, a load into LDS (`lds`) and an
+//!   operand `lds_direct` too: 1;
 //! - GCN 1.2 to 1.4: `s_rfe_b64` after `s_setreg*` of TRAPSTS: 1;
 //! - GCN 1.1 to 1.4: a VALU instruction writing a VGPR that holds the data of a store or
 //!   atomic of more than 8 bytes (MUBUF and MTBUF with a constant SOFFSET, FLAT, global,
@@ -76,6 +80,11 @@ enum Writer {
 
 /// TRAPSTS's hardware register id, the one `s_rfe_b64` reads.
 const HWREG_TRAPSTS: u32 = 3;
+
+/// Source operand codes of GCN 1.0 to 1.4 read by rules: VCCZ, EXECZ, LDS_DIRECT.
+const VCCZ: u32 = 251;
+const EXECZ: u32 = 252;
+const LDS_DIRECT: u32 = 254;
 
 /// The most wait states any rule needs: no need to look further back.
 const MAX_STATES: u32 = 5;
@@ -159,9 +168,9 @@ impl Code<'_> {
         // Most instructions need nothing: those of the classes no rule reads.
         let may_need = match row.encoding {
             Encoding::Smrd => gen == Gcn1_0,
-            Encoding::Sopc | Encoding::Sop2 | Encoding::Smem | Encoding::Ds | Encoding::Exp => {
-                false
-            }
+            Encoding::Sopc | Encoding::Sop2 | Encoding::Smem | Encoding::Exp => false,
+            // An LDS instruction: only one that reads M0 late (GDS and the like).
+            Encoding::Ds => matches!(gen, Gcn1_2 | Gcn1_4 | Gcn1_4_1),
             Encoding::Sopp => mnemonic.starts_with("s_sendmsg") || mnemonic == "s_ttracedata",
             Encoding::Sop1 if mnemonic == "s_rfe_b64" => true,
             Encoding::Sop1 => mnemonic.starts_with("s_movrel"),
@@ -252,12 +261,7 @@ impl Code<'_> {
                 need(states, Target::HwReg(hwreg), Writer::SetReg, what);
             }
         }
-        let reads_m0 = (vi_to_vega
-            && matches!(mnemonic, "s_sendmsg" | "s_sendmsghalt" | "s_ttracedata"))
-            || (matches!(gen, Gcn1_4 | Gcn1_4_1)
-                && (mnemonic.starts_with("s_movrel")
-                    || mnemonic.starts_with("v_interp")
-                    || row.encoding == Encoding::Vintrp));
+        let reads_m0 = vi_to_vega && self.reads_m0_late(step);
         if vi_to_vega && mnemonic == "s_rfe_b64" {
             need(
                 1,
@@ -275,6 +279,16 @@ impl Code<'_> {
                         Writer::WideStore,
                         "a vector ALU write of a VGPR that holds a store's data needs 1 after a store of more than 8 bytes",
                     );
+                }
+            }
+        }
+        if gen <= Gcn1_4_1 && is_valu(row.encoding) {
+            for (code, reg, what) in [
+                (VCCZ, SpecialReg::Vcc, "reading VCCZ (whether VCC is zero) as data needs 5 after a vector ALU instruction wrote VCC"),
+                (EXECZ, SpecialReg::Exec, "reading EXECZ (whether EXEC is zero) as data needs 5 after a vector ALU instruction wrote EXEC"),
+            ] {
+                if self.vector_sources(step).contains(&code) {
+                    need(5, Target::Register(special(reg)), Writer::Valu, what);
                 }
             }
         }
@@ -519,6 +533,78 @@ impl Code<'_> {
     fn is_long_nsa_image(&self, step: usize) -> bool {
         self.program.steps[step].row.encoding == Encoding::Mimg
             && self.first_word(step).is_some_and(|w| (w >> 1) & 3 >= 2)
+    }
+
+    /// Whether the instruction at `step` reads M0 where GCN 1.2 to 1.4 need a wait state
+    /// after a scalar ALU instruction wrote it (LLVM's readers of M0 with a hazard):
+    /// `s_sendmsg`, `s_sendmsghalt`, `s_ttracedata` and an LDS instruction that goes to
+    /// GDS; on GCN 1.4 also `s_movrel*`, `v_interp*`, the `*_addtid_b32` LDS
+    /// instructions, a load into LDS (`lds`) and an operand `lds_direct`.
+    fn reads_m0_late(&self, step: usize) -> bool {
+        let row = self.program.steps[step].row;
+        let mnemonic = row.mnemonic;
+        let vega = matches!(self.gen, Generation::Gcn1_4 | Generation::Gcn1_4_1);
+        matches!(mnemonic, "s_sendmsg" | "s_sendmsghalt" | "s_ttracedata")
+            || self.goes_to_gds(step)
+            || vega
+                && (mnemonic.starts_with("s_movrel")
+                    || mnemonic.starts_with("v_interp")
+                    || row.encoding == Encoding::Vintrp
+                    || matches!(mnemonic, "ds_read_addtid_b32" | "ds_write_addtid_b32")
+                    || self.loads_into_lds(step)
+                    || self.vector_sources(step).contains(&LDS_DIRECT))
+    }
+
+    /// Whether the LDS instruction at `step` goes to GDS: always (`ds_gws_*`,
+    /// `ds_ordered_count`), or by its `gds` bit, which the few that cannot use GDS
+    /// ignore.
+    fn goes_to_gds(&self, step: usize) -> bool {
+        let row = self.program.steps[step].row;
+        row.encoding == Encoding::Ds
+            && !matches!(
+                row.mnemonic,
+                "ds_nop" | "ds_permute_b32" | "ds_bpermute_b32"
+            )
+            && (row.flags.contains(Flags::GDS)
+                || self
+                    .first_word(step)
+                    .is_some_and(|w| super::goes_to_gds(self.gen, w)))
+    }
+
+    /// Whether the GCN 1.4 instruction at `step` loads into LDS: its `lds` bit (bit 16
+    /// of a MUBUF's first word, bit 13 of a global or scratch instruction's).
+    fn loads_into_lds(&self, step: usize) -> bool {
+        let bit = match self.program.steps[step].row.encoding {
+            Encoding::Mubuf => 16,
+            Encoding::Global | Encoding::Scratch => 13,
+            _ => return false,
+        };
+        self.first_word(step).is_some_and(|w| w >> bit & 1 == 1)
+    }
+
+    /// The 9-bit source codes of the GCN 1.0 to 1.4 vector ALU instruction at `step`:
+    /// SRC0 of the 32-bit forms, SRC0 to SRC2 of VOP3 and VOP3P (whose first word's top
+    /// six bits are 110100); none for DPP and SDWA, whose sources are VGPRs.
+    fn vector_sources(&self, step: usize) -> smallvec::SmallVec<[u32; 3]> {
+        let mut sources = smallvec::SmallVec::new();
+        if !is_valu(self.program.steps[step].row.encoding) {
+            return sources;
+        }
+        let Some(first) = self.first_word(step) else {
+            return sources;
+        };
+        if first >> 26 == 0b110100 {
+            if let Some(second) = self.word(step, 1) {
+                sources.extend([
+                    second & 0x1ff,
+                    (second >> 9) & 0x1ff,
+                    (second >> 18) & 0x1ff,
+                ]);
+            }
+        } else if !matches!(first & 0x1ff, 0xf9 | 0xfa) {
+            sources.push(first & 0x1ff);
+        }
+        sources
     }
 
     /// Whether the instruction at `step` is a DPP form (SRC0 field 0xFA).
