@@ -86,6 +86,9 @@ pub struct KernelConfig {
     /// Where `.pgmrsrc2` was last written: the writer computes some of its fields
     /// ([`setting_warnings`]).
     pub pgm_rsrc2_location: Option<Location>,
+    /// Where ROCm's `.wavefront_size` was last written: the runtime takes the lanes
+    /// from `.use_wave32` instead ([`setting_warnings`]).
+    pub wavefront_size_location: Option<Location>,
     pub local_size: u64,
     pub scratch_buffer: u32,
     pub gds_size: u32,
@@ -146,6 +149,7 @@ impl Default for KernelConfig {
             args: Vec::new(),
             arg_locations: Vec::new(),
             pgm_rsrc2_location: None,
+            wavefront_size_location: None,
             arg_names: HashSet::new(),
             hw_region: None,
             uav_private: None,

@@ -114,6 +114,13 @@ fn error(a: &Assembly, location: Option<Location>, message: impl Into<String>) -
 /// so a count written there that differs is lost, and the code reads its user data
 /// and work-group ids from other SGPRs than the hardware fills.
 pub(crate) fn setting_warnings(a: &Assembly) -> Vec<Diagnostic> {
+    let mut out = user_sgpr_warnings(a);
+    out.extend(wavefront_size_warnings(a));
+    out
+}
+
+/// A `.pgmrsrc2` whose user SGPR count the writer replaces with another.
+fn user_sgpr_warnings(a: &Assembly) -> Vec<Diagnostic> {
     let gen = device(a).generation();
     let llvm = a.config.snapshot.llvm_version;
     let mut out = Vec::new();
@@ -172,6 +179,56 @@ pub(crate) fn setting_warnings(a: &Assembly) -> Vec<Diagnostic> {
                 )
             });
         }
+    }
+    out
+}
+
+/// A ROCm `.wavefront_size` that is not the lanes the kernel runs: runtimes take them
+/// from the wave32 bit of its code properties (`.use_wave32`, GCN 1.5 only), as LLVM
+/// writes it beside the field. A disassembly by a CLRX that did not know the bit keeps
+/// `.wavefront_size 32` alone, and reassembled, the kernel runs 64-lane waves.
+fn wavefront_size_warnings(a: &Assembly) -> Vec<Diagnostic> {
+    if a.format != BinaryFormat::Rocm {
+        return Vec::new();
+    }
+    let gen = device(a).generation();
+    let mut out = Vec::new();
+    for kc in &a.config.kernels {
+        let (Some(at), Some(h)) = (kc.wavefront_size_location, &kc.hsa) else {
+            continue;
+        };
+        let Some(given) = h.wavefront_size else {
+            continue;
+        };
+        let wave32 = h.sgpr_flags & gcn_formats::hsa::sgpr_flags::WAVEFRONT_SIZE32 != 0;
+        let lanes_log2 = if wave32 && gen.is_gfx10() { 5 } else { 6 };
+        if given == lanes_log2 {
+            continue;
+        }
+        let size = 1u64.checked_shl(u32::from(given)).unwrap_or(0);
+        let why = if wave32 && gen.is_gfx10() {
+            "`.use_wave32` makes it run 32-lane waves".to_string()
+        } else if !gen.is_gfx10() {
+            format!("{} runs 64-lane waves only", gen.name())
+        } else {
+            let code = if a.wave32 {
+                ""
+            } else {
+                ", and its code is assembled for 64 lanes"
+            };
+            format!(
+                "without `.use_wave32` (the wave32 bit of its code properties, which \
+                 runtimes read) it runs 64-lane waves{code}"
+            )
+        };
+        out.push(Diagnostic {
+            severity: Severity::Warning,
+            ..error(
+                a,
+                Some(at),
+                format!("`.wavefront_size {size}` is not what the kernel runs: {why}"),
+            )
+        });
     }
     out
 }

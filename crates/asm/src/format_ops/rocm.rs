@@ -382,9 +382,12 @@ pub(crate) fn pseudo_op(h: &mut dyn Host, st: &Stmt) -> bool {
                 if let Some(k) = descriptor_kernel(h, st) {
                     if let Some(v) = hsa::value(h, st, field) {
                         hsa::set(hsa_of(h.config_mut(), k), field, v);
-                        if field == Field::PgmRsrc2 {
-                            let at = h.location(st.range);
-                            h.config_mut().kernels[k].pgm_rsrc2_location = Some(at);
+                        let at = h.location(st.range);
+                        let kernel = &mut h.config_mut().kernels[k];
+                        match field {
+                            Field::PgmRsrc2 => kernel.pgm_rsrc2_location = Some(at),
+                            Field::WavefrontSize => kernel.wavefront_size_location = Some(at),
+                            _ => {}
                         }
                     }
                 }
