@@ -340,6 +340,14 @@ pub struct Operation {
 #[derive(Debug, Clone)]
 enum Event {
     Hazard(usize, Found),
+    /// GCN 1.0 and 1.1: the instruction at `step` reads VCCZ, which the scalar memory
+    /// load at `load` may have corrupted ([`State::vccz_clobber`]); `in_flight` when
+    /// some scalar memory load may still be in flight there.
+    Vccz {
+        step: usize,
+        load: usize,
+        in_flight: bool,
+    },
     Wait {
         step: usize,
         retired: Vec<usize>,
@@ -738,6 +746,11 @@ impl Code<'_> {
     fn report(&self, event: Event, complete: bool, findings: &mut Findings) {
         let (step, found) = match event {
             Event::Hazard(step, found) => (step, found),
+            Event::Vccz {
+                step,
+                load,
+                in_flight,
+            } => return self.report_vccz(step, load, in_flight, findings),
             Event::Wait {
                 step,
                 retired,
@@ -790,6 +803,47 @@ impl Code<'_> {
     }
 }
 
+impl Code<'_> {
+    /// A read of VCCZ the scalar memory load at `load` may have corrupted, as a
+    /// warning with the load as its related place and the fix LLVM writes: the load
+    /// done (`in_flight`: some may still be), then VCC written again.
+    fn report_vccz(&self, step: usize, load: usize, in_flight: bool, findings: &mut Findings) {
+        if findings.hazards.len() >= MAX_HAZARDS {
+            findings.more += 1;
+            return;
+        }
+        let (at, loaded) = (&self.program.steps[step], &self.program.steps[load]);
+        let rewrite = "s_mov_b64 vcc, vcc";
+        let (wait, fix) = if in_flight {
+            (
+                format!("s_waitcnt lgkmcnt(0)\n{rewrite}"),
+                format!("`s_waitcnt lgkmcnt(0)`, then `{rewrite}`"),
+            )
+        } else {
+            (rewrite.to_string(), format!("`{rewrite}`"))
+        };
+        let message = format!(
+            "`{}` reads VCCZ, which `{}` may have made wrong: on GCN 1.0 and 1.1 a scalar memory load that returns after VCC was written may corrupt VCCZ (a hardware bug), until VCC is written again with no such load in flight (write {fix} before it)",
+            at.row.mnemonic, loaded.row.mnemonic
+        );
+        findings.hazards.push(WaitHazard {
+            diagnostic: Diagnostic {
+                severity: crate::diag::Severity::Warning,
+                location: Some(at.at),
+                len: at.len,
+                message,
+                origin: at.origin.to_vec(),
+                suggestions: Vec::new(),
+                suggestion_at: None,
+            },
+            load: loaded.at,
+            load_len: loaded.len,
+            operation: "load",
+            wait,
+        });
+    }
+}
+
 /// What the wait at `step` does to `state`: the operations it retires and those it
 /// leaves, by the steps that issued them (a store's two halves once).
 fn waited(step: usize, state: &State, wait: &Wait, capacities: &Later) -> Event {
@@ -828,6 +882,10 @@ struct State {
     unfollowed: u8,
     /// What is known of EXEC here.
     lanes: Lanes,
+    /// GCN 1.0 and 1.1: a scalar memory load (its step) that, on some path here, may
+    /// return after VCC was last written. Its return may corrupt VCCZ (a hardware bug
+    /// LLVM works around), until VCC is written with no such load in flight.
+    vccz_clobber: Option<u32>,
 }
 
 impl State {
@@ -841,6 +899,7 @@ impl State {
                 last: ExecId::Unknown,
                 disjoint_from: ExecId::Unknown,
             },
+            vccz_clobber: None,
         }
     }
 }
@@ -1115,10 +1174,20 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
     trim(&mut merged, max_ops);
     let unfollowed = into.unfollowed | from.unfollowed;
     let lanes = into.lanes.join(from.lanes);
-    let grew = merged != into.ops || unfollowed != into.unfollowed || lanes != into.lanes;
+    // The load that may corrupt VCCZ on some path: the first such, to be told alike
+    // whatever order paths join in.
+    let vccz_clobber = match (into.vccz_clobber, from.vccz_clobber) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let grew = merged != into.ops
+        || unfollowed != into.unfollowed
+        || lanes != into.lanes
+        || vccz_clobber != into.vccz_clobber;
     into.ops = merged;
     into.unfollowed = unfollowed;
     into.lanes = lanes;
+    into.vccz_clobber = vccz_clobber;
     grew
 }
 /// How many watched operations in flight write each register: most instructions use
@@ -1394,6 +1463,9 @@ impl Code<'_> {
             if self.program.steps[step].leaves_unfollowed {
                 state.unfollowed = Counter::ALL;
             }
+            if self.gen <= Generation::Gcn1_1 {
+                self.follow_vccz(step, state, event);
+            }
             let regs = self.program.uses(step);
             if regs.iter().any(|r| written.meets(r.range)) {
                 self.uses_in_flight(state, &mut written, step, kind, &mut |f| {
@@ -1425,8 +1497,65 @@ impl Code<'_> {
                 // convention, `callWaitsOnFunctionReturn`): what the caller had in
                 // flight is done, bar the stores `vscnt` counts.
                 self.retire(state, &mut written, |op| op.queue != Queue::VmStore);
+                // What the callee left of VCCZ is not known: taken as right (a hazard
+                // missed, not made up).
+                state.vccz_clobber = None;
             }
         }
+    }
+
+    /// GCN 1.0 and 1.1's VCCZ bug at `step`: a read of VCCZ a scalar memory load may
+    /// have corrupted, then what the step does to it. A write of the whole VCC makes
+    /// VCCZ right, unless a scalar memory load is in flight (its return may corrupt it
+    /// again); a scalar memory load may corrupt it whenever it returns.
+    fn follow_vccz(&self, step: usize, state: &mut State, event: &mut dyn FnMut(Event)) {
+        let is_smem = |s: usize| self.program.steps[s].row.encoding == Encoding::Smrd;
+        let smem_in_flight = || {
+            state
+                .ops
+                .iter()
+                .find(|op| is_smem(op.step))
+                .map(|op| op.step as u32)
+        };
+        if let Some(load) = state.vccz_clobber.filter(|_| self.reads_vccz(step)) {
+            event(Event::Vccz {
+                step,
+                load: load as usize,
+                in_flight: smem_in_flight().is_some(),
+            });
+        }
+        if self.writes_whole_vcc(step) {
+            state.vccz_clobber = smem_in_flight();
+        }
+        if is_smem(step) {
+            state.vccz_clobber = Some(step as u32);
+        }
+    }
+
+    /// Whether the instruction at `step` reads VCCZ: a branch on it, or a source
+    /// operand VCCZ.
+    fn reads_vccz(&self, step: usize) -> bool {
+        let row = self.program.steps[step].row;
+        if matches!(row.mnemonic, "s_cbranch_vccz" | "s_cbranch_vccnz") {
+            return true;
+        }
+        let ssrcs = match row.encoding {
+            Encoding::Sop1 => 1,
+            Encoding::Sop2 | Encoding::Sopc => 2,
+            _ => return self.vector_sources(step).contains(&nops::VCCZ),
+        };
+        let first = self.first_word(step).unwrap_or(0);
+        (0..ssrcs).any(|i| (first >> (8 * i)) & 0xff == nops::VCCZ)
+    }
+
+    /// Whether the instruction at `step` writes both halves of VCC.
+    fn writes_whole_vcc(&self, step: usize) -> bool {
+        let Some(vcc) = self.gen.special_reg_code(gcn_isa::SpecialReg::Vcc) else {
+            return false;
+        };
+        self.program
+            .writes(step)
+            .any(|r| r.file == RegFile::Sgpr && r.first <= vcc && r.first + r.count >= vcc + 2)
     }
 
     /// A FLAT operation counts in `vmcnt` and `lgkmcnt` until both are done (it may go to
@@ -1780,6 +1909,9 @@ mod tests {
             Just("s_andn2_b64 exec, s[6:7], exec".to_string()),
             Just("s_andn2_saveexec_b64 s[6:7], s[2:3]".to_string()),
             Just("s_mov_b64 exec, s[6:7]".to_string()),
+            Just("v_cmp_gt_u32 vcc, s0, v0".to_string()),
+            Just("s_mov_b64 vcc, vcc".to_string()),
+            (0..LABELS).prop_map(|l| format!("s_cbranch_vccz L{l}")),
             (0..LABELS).prop_map(|l| format!("s_cbranch_scc0 L{l}")),
             (0..LABELS).prop_map(|l| format!("s_branch L{l}")),
             Just("s_endpgm".to_string()),
@@ -1806,7 +1938,9 @@ mod tests {
         })
     }
 
-    /// The hazards found (where the use is, where the load is) with `limits`.
+    /// The hazards found (where the use is, where the load is) with `limits`. A read of
+    /// VCCZ is one hazard whichever load on some path may have corrupted it (the
+    /// first the state holds is named): its load is left out.
     fn hazards(text: &str, limits: Limits) -> Vec<(u32, u32)> {
         let mut options = crate::Options::default();
         options.check_waits = true;
@@ -1833,7 +1967,11 @@ mod tests {
                 let mut found: Vec<(u32, u32)> = assembly
                     .wait_hazards
                     .iter()
-                    .map(|h| (h.diagnostic.location.unwrap().offset, h.load.offset))
+                    .map(|h| {
+                        let vccz = h.diagnostic.message.contains("VCCZ");
+                        let load = if vccz { 0 } else { h.load.offset };
+                        (h.diagnostic.location.unwrap().offset, load)
+                    })
                     .collect();
                 found.sort_unstable();
                 found

@@ -329,10 +329,12 @@ fn wait_warning(
         let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
         let line = &text[line_start..];
         let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        // One line or more (a wait, then VCC written again).
+        let lines: Vec<&str> = hazard.wait.lines().collect();
         d.fixes.push(Fix {
-            title: format!("Insert `{}` before this line", hazard.wait),
+            title: format!("Insert `{}` before this line", lines.join("`, `")),
             range: TextRange::empty(TextSize::from(line_start as u32)),
-            replacement: format!("{indent}{}\n", hazard.wait),
+            replacement: lines.iter().map(|l| format!("{indent}{l}\n")).collect(),
         });
     }
     d

@@ -82,7 +82,7 @@ enum Writer {
 const HWREG_TRAPSTS: u32 = 3;
 
 /// Source operand codes of GCN 1.0 to 1.4 read by rules: VCCZ, EXECZ, LDS_DIRECT.
-const VCCZ: u32 = 251;
+pub(super) const VCCZ: u32 = 251;
 const EXECZ: u32 = 252;
 const LDS_DIRECT: u32 = 254;
 
@@ -585,7 +585,7 @@ impl Code<'_> {
     /// The 9-bit source codes of the GCN 1.0 to 1.4 vector ALU instruction at `step`:
     /// SRC0 of the 32-bit forms, SRC0 to SRC2 of VOP3 and VOP3P (whose first word's top
     /// six bits are 110100); none for DPP and SDWA, whose sources are VGPRs.
-    fn vector_sources(&self, step: usize) -> smallvec::SmallVec<[u32; 3]> {
+    pub(super) fn vector_sources(&self, step: usize) -> smallvec::SmallVec<[u32; 3]> {
         let mut sources = smallvec::SmallVec::new();
         if !is_valu(self.program.steps[step].row.encoding) {
             return sources;
