@@ -335,18 +335,26 @@ pub struct Operation {
     pub mnemonic: &'static str,
 }
 
+/// Why VCCZ may be wrong where it is read.
+#[derive(Debug, Clone, Copy)]
+enum VcczCause {
+    /// GCN 1.0 and 1.1: the scalar memory load at `load` may have corrupted it
+    /// ([`State::vccz_clobber`]); `in_flight` when one may still be in flight.
+    Load { load: usize, in_flight: bool },
+    /// The last write of VCC, at `write`, wrote only half of it
+    /// ([`State::vccz_half_write`]).
+    HalfWrite { write: usize },
+}
+
 /// What following a block tells: a use found at a step, or what the wait at a step
 /// retires and leaves (by the steps that issued them).
 #[derive(Debug, Clone)]
 enum Event {
     Hazard(usize, Found),
-    /// GCN 1.0 and 1.1: the instruction at `step` reads VCCZ, which the scalar memory
-    /// load at `load` may have corrupted ([`State::vccz_clobber`]); `in_flight` when
-    /// some scalar memory load may still be in flight there.
+    /// GCN 1.0 to 1.4: the instruction at `step` reads VCCZ, which may be wrong.
     Vccz {
         step: usize,
-        load: usize,
-        in_flight: bool,
+        cause: VcczCause,
     },
     Wait {
         step: usize,
@@ -746,11 +754,7 @@ impl Code<'_> {
     fn report(&self, event: Event, complete: bool, findings: &mut Findings) {
         let (step, found) = match event {
             Event::Hazard(step, found) => (step, found),
-            Event::Vccz {
-                step,
-                load,
-                in_flight,
-            } => return self.report_vccz(step, load, in_flight, findings),
+            Event::Vccz { step, cause } => return self.report_vccz(step, cause, findings),
             Event::Wait {
                 step,
                 retired,
@@ -804,27 +808,44 @@ impl Code<'_> {
 }
 
 impl Code<'_> {
-    /// A read of VCCZ the scalar memory load at `load` may have corrupted, as a
-    /// warning with the load as its related place and the fix LLVM writes: the load
-    /// done (`in_flight`: some may still be), then VCC written again.
-    fn report_vccz(&self, step: usize, load: usize, in_flight: bool, findings: &mut Findings) {
+    /// A read of VCCZ that may be wrong, as a warning with what made it wrong as its
+    /// related place and the fix LLVM writes: VCC written again, after the wait for a
+    /// scalar memory load that may still be in flight.
+    fn report_vccz(&self, step: usize, cause: VcczCause, findings: &mut Findings) {
         if findings.hazards.len() >= MAX_HAZARDS {
             findings.more += 1;
             return;
         }
-        let (at, loaded) = (&self.program.steps[step], &self.program.steps[load]);
+        let at = &self.program.steps[step];
         let rewrite = "s_mov_b64 vcc, vcc";
-        let (wait, fix) = if in_flight {
-            (
-                format!("s_waitcnt lgkmcnt(0)\n{rewrite}"),
-                format!("`s_waitcnt lgkmcnt(0)`, then `{rewrite}`"),
-            )
-        } else {
-            (rewrite.to_string(), format!("`{rewrite}`"))
+        let (culprit, operation, wait, fix, why) = match cause {
+            VcczCause::Load { load, in_flight } => {
+                let (wait, fix) = if in_flight {
+                    (
+                        format!("s_waitcnt lgkmcnt(0)\n{rewrite}"),
+                        format!("`s_waitcnt lgkmcnt(0)`, then `{rewrite}`"),
+                    )
+                } else {
+                    (rewrite.to_string(), format!("`{rewrite}`"))
+                };
+                let why = "on GCN 1.0 and 1.1 a scalar memory load that returns after VCC was written may corrupt VCCZ (a hardware bug), until VCC is written again with no such load in flight";
+                (load, "load", wait, fix, why)
+            }
+            VcczCause::HalfWrite { write } => {
+                let why = "up to GCN 1.4 a write of only half of VCC (`vcc_lo` or `vcc_hi`) leaves VCCZ as it was";
+                (
+                    write,
+                    "write",
+                    rewrite.to_string(),
+                    format!("`{rewrite}`"),
+                    why,
+                )
+            }
         };
+        let made = &self.program.steps[culprit];
         let message = format!(
-            "`{}` reads VCCZ, which `{}` may have made wrong: on GCN 1.0 and 1.1 a scalar memory load that returns after VCC was written may corrupt VCCZ (a hardware bug), until VCC is written again with no such load in flight (write {fix} before it)",
-            at.row.mnemonic, loaded.row.mnemonic
+            "`{}` reads VCCZ, which `{}` may have made wrong: {why} (write {fix} before it)",
+            at.row.mnemonic, made.row.mnemonic
         );
         findings.hazards.push(WaitHazard {
             diagnostic: Diagnostic {
@@ -836,9 +857,9 @@ impl Code<'_> {
                 suggestions: Vec::new(),
                 suggestion_at: None,
             },
-            load: loaded.at,
-            load_len: loaded.len,
-            operation: "load",
+            load: made.at,
+            load_len: made.len,
+            operation,
             wait,
         });
     }
@@ -886,6 +907,10 @@ struct State {
     /// return after VCC was last written. Its return may corrupt VCCZ (a hardware bug
     /// LLVM works around), until VCC is written with no such load in flight.
     vccz_clobber: Option<u32>,
+    /// GCN 1.0 to 1.4: a write of only half of VCC (its step) that, on some path here,
+    /// came last: it leaves VCCZ as it was (LLVM: up to GFX9, writes of `vcc_lo` or
+    /// `vcc_hi` do not update VCCZ).
+    vccz_half_write: Option<u32>,
 }
 
 impl State {
@@ -900,6 +925,7 @@ impl State {
                 disjoint_from: ExecId::Unknown,
             },
             vccz_clobber: None,
+            vccz_half_write: None,
         }
     }
 }
@@ -969,6 +995,13 @@ impl Lanes {
             disjoint_from: self.disjoint_from.join(other.disjoint_from),
         }
     }
+}
+
+/// How an instruction writes VCC ([`Code::vcc_write`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum VccWrite {
+    Whole,
+    Half,
 }
 
 /// How an instruction changes EXEC.
@@ -1176,18 +1209,22 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
     let lanes = into.lanes.join(from.lanes);
     // The load that may corrupt VCCZ on some path: the first such, to be told alike
     // whatever order paths join in.
-    let vccz_clobber = match (into.vccz_clobber, from.vccz_clobber) {
+    let first = |a: Option<u32>, b: Option<u32>| match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
+    let vccz_clobber = first(into.vccz_clobber, from.vccz_clobber);
+    let vccz_half_write = first(into.vccz_half_write, from.vccz_half_write);
     let grew = merged != into.ops
         || unfollowed != into.unfollowed
         || lanes != into.lanes
-        || vccz_clobber != into.vccz_clobber;
+        || vccz_clobber != into.vccz_clobber
+        || vccz_half_write != into.vccz_half_write;
     into.ops = merged;
     into.unfollowed = unfollowed;
     into.lanes = lanes;
     into.vccz_clobber = vccz_clobber;
+    into.vccz_half_write = vccz_half_write;
     grew
 }
 /// How many watched operations in flight write each register: most instructions use
@@ -1463,7 +1500,7 @@ impl Code<'_> {
             if self.program.steps[step].leaves_unfollowed {
                 state.unfollowed = Counter::ALL;
             }
-            if self.gen <= Generation::Gcn1_1 {
+            if self.gen <= Generation::Gcn1_4_1 {
                 self.follow_vccz(step, state, event);
             }
             let regs = self.program.uses(step);
@@ -1500,15 +1537,17 @@ impl Code<'_> {
                 // What the callee left of VCCZ is not known: taken as right (a hazard
                 // missed, not made up).
                 state.vccz_clobber = None;
+                state.vccz_half_write = None;
             }
         }
     }
 
-    /// GCN 1.0 and 1.1's VCCZ bug at `step`: a read of VCCZ a scalar memory load may
-    /// have corrupted, then what the step does to it. A write of the whole VCC makes
-    /// VCCZ right, unless a scalar memory load is in flight (its return may corrupt it
-    /// again); a scalar memory load may corrupt it whenever it returns.
+    /// VCCZ at `step` (GCN 1.0 to 1.4): a read of it when it may be wrong, then what
+    /// the step does to it. A write of the whole VCC makes it right, but on GCN 1.0 and
+    /// 1.1 not while a scalar memory load is in flight: such a load may corrupt it
+    /// whenever it returns (a hardware bug). A write of half of VCC leaves it as it was.
     fn follow_vccz(&self, step: usize, state: &mut State, event: &mut dyn FnMut(Event)) {
+        let smem_bug = self.gen <= Generation::Gcn1_1;
         let is_smem = |s: usize| self.program.steps[s].row.encoding == Encoding::Smrd;
         let smem_in_flight = || {
             state
@@ -1517,17 +1556,29 @@ impl Code<'_> {
                 .find(|op| is_smem(op.step))
                 .map(|op| op.step as u32)
         };
-        if let Some(load) = state.vccz_clobber.filter(|_| self.reads_vccz(step)) {
-            event(Event::Vccz {
-                step,
-                load: load as usize,
-                in_flight: smem_in_flight().is_some(),
-            });
+        let wrong = state.vccz_clobber.is_some() || state.vccz_half_write.is_some();
+        if wrong && self.reads_vccz(step) {
+            let cause = match (state.vccz_clobber, state.vccz_half_write) {
+                (Some(load), _) => VcczCause::Load {
+                    load: load as usize,
+                    in_flight: smem_in_flight().is_some(),
+                },
+                (None, Some(write)) => VcczCause::HalfWrite {
+                    write: write as usize,
+                },
+                (None, None) => unreachable!("VCCZ is wrong for a reason"),
+            };
+            event(Event::Vccz { step, cause });
         }
-        if self.writes_whole_vcc(step) {
-            state.vccz_clobber = smem_in_flight();
+        match self.vcc_write(step) {
+            Some(VccWrite::Whole) => {
+                state.vccz_half_write = None;
+                state.vccz_clobber = if smem_bug { smem_in_flight() } else { None };
+            }
+            Some(VccWrite::Half) => state.vccz_half_write = Some(step as u32),
+            None => {}
         }
-        if is_smem(step) {
+        if smem_bug && is_smem(step) {
             state.vccz_clobber = Some(step as u32);
         }
     }
@@ -1548,14 +1599,23 @@ impl Code<'_> {
         (0..ssrcs).any(|i| (first >> (8 * i)) & 0xff == nops::VCCZ)
     }
 
-    /// Whether the instruction at `step` writes both halves of VCC.
-    fn writes_whole_vcc(&self, step: usize) -> bool {
-        let Some(vcc) = self.gen.special_reg_code(gcn_isa::SpecialReg::Vcc) else {
-            return false;
-        };
-        self.program
+    /// How the instruction at `step` writes VCC: both halves, or one only.
+    fn vcc_write(&self, step: usize) -> Option<VccWrite> {
+        let vcc = self.gen.special_reg_code(gcn_isa::SpecialReg::Vcc)?;
+        let mut half = false;
+        for r in self
+            .program
             .writes(step)
-            .any(|r| r.file == RegFile::Sgpr && r.first <= vcc && r.first + r.count >= vcc + 2)
+            .filter(|r| r.file == RegFile::Sgpr)
+        {
+            let covers = |x: u16| r.first <= x && x < r.first + r.count;
+            let (has_low, has_high) = (covers(vcc), covers(vcc + 1));
+            if has_low && has_high {
+                return Some(VccWrite::Whole);
+            }
+            half |= has_low || has_high;
+        }
+        half.then_some(VccWrite::Half)
     }
 
     /// A FLAT operation counts in `vmcnt` and `lgkmcnt` until both are done (it may go to
