@@ -436,19 +436,19 @@ impl Waits {
                 continue;
             }
             let blocks = code.blocks();
+            let here: Vec<KernelEntry> = entries
+                .iter()
+                .filter(|e| e.section == section)
+                .cloned()
+                .collect();
             if self.checks.waits {
-                code.check(&blocks, &mut findings);
+                code.check(&blocks, &here, &mut findings);
             }
             if self.checks.nops {
                 code.nop_hazards(&blocks, &mut findings.nops);
                 code.gfx10_hazards(&blocks, &mut findings.nops);
             }
             if self.checks.uninitialized {
-                let here: Vec<KernelEntry> = entries
-                    .iter()
-                    .filter(|e| e.section == section)
-                    .cloned()
-                    .collect();
                 code.uninitialized_reads(&blocks, &here, &mut findings.uninitialized);
             }
         }
@@ -637,7 +637,7 @@ impl Code<'_> {
     /// in flight: it is reached by a jump not followed). What a block's last visit
     /// found is reported; a block not visited since its state last grew is followed
     /// once more from it.
-    fn check(&self, blocks: &[Block], findings: &mut Findings) {
+    fn check(&self, blocks: &[Block], entries: &[KernelEntry], findings: &mut Findings) {
         let mut reached = vec![false; blocks.len()];
         for block in blocks {
             for &n in &block.next {
@@ -645,7 +645,14 @@ impl Code<'_> {
             }
         }
         let indirect = self.has_indirect_jumps();
-        let entry = |b: usize| State::entered(indirect && b != 0);
+        // A kernel's start has nothing in flight; where no kernel is known to start in
+        // the section, its first instruction is taken as one.
+        let starts: Vec<usize> = entries
+            .iter()
+            .filter_map(|e| self.entry_block(blocks, e.offset))
+            .collect();
+        let kernel_start = |b: usize| starts.contains(&b) || (entries.is_empty() && b == 0);
+        let entry = |b: usize| State::entered(indirect && !kernel_start(b));
         let mut states: Vec<Option<State>> = (0..blocks.len())
             .map(|b| (!reached[b]).then(|| entry(b)))
             .collect();
@@ -862,6 +869,20 @@ impl Code<'_> {
             operation,
             wait,
         });
+    }
+}
+
+impl Code<'_> {
+    /// The block a kernel starting at `offset` of the section starts: the one whose
+    /// first instruction is the first at or after it (past a descriptor), if a block
+    /// starts there.
+    fn entry_block(&self, blocks: &[Block], offset: usize) -> Option<usize> {
+        let steps = &self.program.steps;
+        // Steps are in the order assembled, which `.org` may make other than offsets'.
+        let first = (0..steps.len())
+            .filter(|&s| steps[s].offset >= offset)
+            .min_by_key(|&s| steps[s].offset)?;
+        blocks.iter().position(|b| b.steps.start == first)
     }
 }
 

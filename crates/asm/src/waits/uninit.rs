@@ -192,14 +192,10 @@ impl Code<'_> {
     /// The block each kernel starting here starts (its first instruction at or after
     /// the entry's offset, when a block starts there), with what its setup fills.
     fn entry_blocks(&self, blocks: &[Block], entries: &[KernelEntry]) -> Vec<(usize, Regs)> {
-        let steps = &self.program.steps;
         entries
             .iter()
             .map(|e| {
-                let first = (0..steps.len())
-                    .filter(|&s| steps[s].offset >= e.offset)
-                    .min_by_key(|&s| steps[s].offset);
-                let block = first.and_then(|f| blocks.iter().position(|b| b.steps.start == f));
+                let block = self.entry_block(blocks, e.offset);
                 (block.unwrap_or(usize::MAX), Regs::first(e.sgprs, e.vgprs))
             })
             .collect()
