@@ -24,7 +24,7 @@
 //! - GCN 1.2 to 1.4: `s_rfe_b64` after `s_setreg*` of TRAPSTS: 1;
 //! - GCN 1.1 to 1.4: a VALU instruction writing a VGPR that holds the data of a store or
 //!   atomic of more than 8 bytes (MUBUF and MTBUF with a constant SOFFSET, FLAT, global,
-//!   scratch): 1;
+//!   scratch, an image instruction with a 128-bit resource): 1;
 //! - GCN 1.5: a MUBUF or MTBUF instruction whose offset has bit 1 or 2 set after an
 //!   image instruction in the NSA form of 16 bytes or more (six addresses or more): 1;
 //! - GCN 1.5: `s_denorm_mode` after a floating-point atomic (buffer, image, FLAT or
@@ -502,7 +502,8 @@ impl Code<'_> {
     /// The data VGPRs of the store or atomic at `step`, if they are more than 8 bytes and
     /// the hardware may read them after the next instruction: always for FLAT, global
     /// and scratch, for MUBUF and MTBUF when SOFFSET is a constant (as LLVM's hazard
-    /// recognizer has it; an image store is not included, as there).
+    /// recognizer has it), for an image instruction with a 128-bit resource (AMD's ISA
+    /// manuals; LLVM's image instructions all take 256-bit ones).
     fn wide_data(&self, step: usize) -> Option<RegRange> {
         let row = self.program.steps[step].row;
         if !(row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC)) {
@@ -516,7 +517,8 @@ impl Code<'_> {
         );
         // SOFFSET 128 and up is an inline constant (no literal there).
         let constant_soffset = second >> 24 >= 128;
-        if !(flat || buffer && constant_soffset) {
+        let image = row.encoding == Encoding::Mimg && self.has_128_bit_resource(step, second);
+        if !(flat || buffer && constant_soffset || image) {
             return None;
         }
         let data = ((second >> 8) & 0xff) as u16;
@@ -526,6 +528,18 @@ impl Code<'_> {
             .find(|u| !u.write && u.range.file == RegFile::Vgpr && u.range.first == data)
             .map(|u| u.range)
             .filter(|r| r.count > 2)
+    }
+
+    /// Whether the image instruction at `step`, whose second word is `second`, reads a
+    /// 128-bit resource (`r128`: SRSRC names 4 SGPRs, not 8).
+    fn has_128_bit_resource(&self, step: usize, second: u32) -> bool {
+        let srsrc = ((second >> 16) & 0x1f) as u16 * 4;
+        self.program.uses(step).iter().any(|u| {
+            !u.write
+                && u.range.file == RegFile::Sgpr
+                && u.range.first == srsrc
+                && u.range.count == 4
+        })
     }
 
     /// Whether the instruction at `step` is an image instruction in GCN 1.5's NSA form
