@@ -1228,8 +1228,8 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
     trim(&mut merged, max_ops);
     let unfollowed = into.unfollowed | from.unfollowed;
     let lanes = into.lanes.join(from.lanes);
-    // The load that may corrupt VCCZ on some path: the first such, to be told alike
-    // whatever order paths join in.
+    // What may make VCCZ wrong on some path: the first such instruction, to be told
+    // alike whatever order paths join in.
     let first = |a: Option<u32>, b: Option<u32>| match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -1579,17 +1579,20 @@ impl Code<'_> {
         };
         let wrong = state.vccz_clobber.is_some() || state.vccz_half_write.is_some();
         if wrong && self.reads_vccz(step) {
+            // A load's corruption first: its fix (a wait, then VCC written) mends both.
             let cause = match (state.vccz_clobber, state.vccz_half_write) {
-                (Some(load), _) => VcczCause::Load {
+                (Some(load), _) => Some(VcczCause::Load {
                     load: load as usize,
                     in_flight: smem_in_flight().is_some(),
-                },
-                (None, Some(write)) => VcczCause::HalfWrite {
+                }),
+                (None, Some(write)) => Some(VcczCause::HalfWrite {
                     write: write as usize,
-                },
-                (None, None) => unreachable!("VCCZ is wrong for a reason"),
+                }),
+                (None, None) => None,
             };
-            event(Event::Vccz { step, cause });
+            if let Some(cause) = cause {
+                event(Event::Vccz { step, cause });
+            }
         }
         match self.vcc_write(step) {
             Some(VccWrite::Whole) => {
