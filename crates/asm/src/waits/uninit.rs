@@ -10,14 +10,17 @@
 //! code no kernel's start is known to reach (a target of `s_setpc_b64`, a function)
 //! takes every register as written, and so does code after an instruction that writes
 //! registers through M0 or the GPR index (`s_movreld`, `v_movreld`, `s_set_gpr_idx_on`)
-//! or calls a function (`s_swappc_b64`, `s_call_b64`). Reads through M0 are not
-//! checked, nor the VADDR of a buffer instruction without `offen`, `idxen` or `addr64`,
+//! or calls a function (`s_swappc_b64`, `s_call_b64`). M0 is checked where an LDS
+//! instruction reads it without naming it (GCN 1.0 to 1.2: the LDS size limit, which no
+//! setup fills); reads through M0 are not checked, nor the VADDR of a buffer
+//! instruction without `offen`, `idxen` or `addr64`,
 //! which the hardware does not read. A move whose source nothing wrote is not reported
 //! either, and leaves its destination as unwritten as it was: compilers copy undefined
 //! values (a `phi` of `undef`), and a typo's garbage is reported where it is used.
 
 use gcn_isa::encode::{RegFile, RegRange};
-use gcn_isa::table::Encoding;
+use gcn_isa::table::{Encoding, Flags};
+use gcn_isa::SpecialReg;
 
 use super::{register_text, Block, Code, KernelEntry};
 use crate::diag::{Diagnostic, Severity};
@@ -257,12 +260,18 @@ impl Code<'_> {
             return None;
         }
         let unread_vaddr = self.unread_vaddr(step);
-        self.program
+        let m0 = self.m0_limit_read(step).map(|_| RegRange {
+            file: RegFile::Sgpr,
+            first: self.gen.special_reg_code(SpecialReg::M0).unwrap_or(124),
+            count: 1,
+        });
+        let explicit = self
+            .program
             .uses(step)
             .iter()
             .filter(|u| !u.write && Some(u.range) != unread_vaddr)
-            .find_map(|u| {
-                let r = u.range;
+            .map(|u| u.range)
+            .find_map(|r| {
                 let sgprs = self.gen.registers().addressable_sgprs;
                 if r.file == RegFile::Sgpr && u32::from(r.first) >= sgprs {
                     return None;
@@ -277,7 +286,38 @@ impl Code<'_> {
                     first: missing,
                     count: end - missing,
                 })
-            })
+            });
+        explicit.or_else(|| m0.filter(|m| !regs.has(m.file, u32::from(m.first))))
+    }
+
+    /// What M0 holds for the LDS instruction at `step`, when it reads it without naming
+    /// it: on GCN 1.0 to 1.2 every one that goes to memory keeps its addresses below
+    /// M0 (the CLRX manual: set M0 to -1 for no limit; LLVM writes it before each);
+    /// on GCN 1.4 one that goes to GDS reads the GDS size and base from it, and those
+    /// that add the lane's id (`*_addtid_b32`) their base. GCN 1.5 is not checked.
+    fn m0_limit_read(&self, step: usize) -> Option<&'static str> {
+        use gcn_isa::Generation::*;
+        let row = self.program.steps[step].row;
+        if row.encoding != Encoding::Ds {
+            return None;
+        }
+        let gds = row.flags.contains(Flags::GDS)
+            || self
+                .first_word(step)
+                .is_some_and(|w| super::goes_to_gds(self.gen, w));
+        match self.gen {
+            _ if gds && !self.gen.is_gfx10() => Some("the GDS size and base"),
+            Gcn1_0 | Gcn1_1 | Gcn1_2 => (!matches!(
+                row.mnemonic,
+                "ds_nop" | "ds_permute_b32" | "ds_bpermute_b32" | "ds_swizzle_b32"
+            ))
+            .then_some("the LDS size limit: `s_mov_b32 m0, -1` sets none"),
+            Gcn1_4 | Gcn1_4_1 => {
+                matches!(row.mnemonic, "ds_read_addtid_b32" | "ds_write_addtid_b32")
+                    .then_some("the base address")
+            }
+            _ => None,
+        }
     }
 
     /// The VADDR a buffer instruction names but does not read (no `offen`, `idxen` or
@@ -325,9 +365,14 @@ impl Code<'_> {
             location: Some(at.at),
             len: at.len,
             message: format!(
-                "`{}` is read by `{}` before anything writes it: no path from {whose}{}",
+                "`{}` is read by `{}`{} before anything writes it: no path from {whose}{}",
                 register_text(self.gen, missing),
                 at.row.mnemonic,
+                self.m0_limit_read(step)
+                    .filter(|_| missing.first
+                        == self.gen.special_reg_code(SpecialReg::M0).unwrap_or(124))
+                    .map(|what| format!(" (as {what})"))
+                    .unwrap_or_default(),
                 if only_copies {
                     "; only moves of registers nothing wrote put a value in it"
                 } else {
