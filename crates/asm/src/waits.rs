@@ -793,24 +793,42 @@ impl Code<'_> {
             findings.more += 1;
             return;
         }
-        let at = &self.program.steps[step];
         let load = &self.program.steps[found.load];
-        let diagnostic = Diagnostic {
-            severity: crate::diag::Severity::Warning,
-            location: Some(at.at),
-            len: at.len,
-            message: found.message(self.gen, load.row.mnemonic),
-            origin: at.origin.to_vec(),
-            suggestions: Vec::new(),
-            suggestion_at: None,
-        };
-        findings.hazards.push(WaitHazard {
-            diagnostic,
-            load: load.at,
-            load_len: load.len,
-            operation: operation_of(load.row, found.lock),
-            wait: found.wait(),
-        });
+        findings.hazards.push(self.hazard_at(
+            step,
+            found.message(self.gen, load.row.mnemonic),
+            found.load,
+            operation_of(load.row, found.lock),
+            found.wait(),
+        ));
+    }
+
+    /// The warning at `step` saying `message`, with the instruction at `culprit` (an
+    /// `operation`) as its related place and `wait` as what its fix inserts.
+    fn hazard_at(
+        &self,
+        step: usize,
+        message: String,
+        culprit: usize,
+        operation: &'static str,
+        wait: String,
+    ) -> WaitHazard {
+        let (at, made) = (&self.program.steps[step], &self.program.steps[culprit]);
+        WaitHazard {
+            diagnostic: Diagnostic {
+                severity: crate::diag::Severity::Warning,
+                location: Some(at.at),
+                len: at.len,
+                message,
+                origin: at.origin.to_vec(),
+                suggestions: Vec::new(),
+                suggestion_at: None,
+            },
+            load: made.at,
+            load_len: made.len,
+            operation,
+            wait,
+        }
     }
 }
 
@@ -849,30 +867,33 @@ impl Code<'_> {
                 )
             }
         };
-        let made = &self.program.steps[culprit];
         let message = format!(
             "`{}` reads VCCZ, which `{}` may have made wrong: {why} (write {fix} before it)",
-            at.row.mnemonic, made.row.mnemonic
+            at.row.mnemonic, self.program.steps[culprit].row.mnemonic
         );
-        findings.hazards.push(WaitHazard {
-            diagnostic: Diagnostic {
-                severity: crate::diag::Severity::Warning,
-                location: Some(at.at),
-                len: at.len,
-                message,
-                origin: at.origin.to_vec(),
-                suggestions: Vec::new(),
-                suggestion_at: None,
-            },
-            load: made.at,
-            load_len: made.len,
-            operation,
-            wait,
-        });
+        findings
+            .hazards
+            .push(self.hazard_at(step, message, culprit, operation, wait));
     }
 }
 
 impl Code<'_> {
+    /// Whether the LDS instruction at `step` goes to GDS: always (`ds_gws_*`,
+    /// `ds_ordered_count`), or by its `gds` bit, which the few that cannot use GDS
+    /// ignore.
+    fn step_goes_to_gds(&self, step: usize) -> bool {
+        let row = self.program.steps[step].row;
+        row.encoding == Encoding::Ds
+            && !matches!(
+                row.mnemonic,
+                "ds_nop" | "ds_permute_b32" | "ds_bpermute_b32"
+            )
+            && (row.flags.contains(Flags::GDS)
+                || self
+                    .first_word(step)
+                    .is_some_and(|w| goes_to_gds(self.gen, w)))
+    }
+
     /// The block a kernel starting at `offset` of the section starts: the one whose
     /// first instruction is the first at or after it (past a descriptor), if a block
     /// starts there.

@@ -559,7 +559,7 @@ impl Code<'_> {
         let mnemonic = row.mnemonic;
         let vega = matches!(self.gen, Generation::Gcn1_4 | Generation::Gcn1_4_1);
         matches!(mnemonic, "s_sendmsg" | "s_sendmsghalt" | "s_ttracedata")
-            || self.goes_to_gds(step)
+            || self.step_goes_to_gds(step)
             || vega
                 && (mnemonic.starts_with("s_movrel")
                     || mnemonic.starts_with("v_interp")
@@ -567,22 +567,6 @@ impl Code<'_> {
                     || matches!(mnemonic, "ds_read_addtid_b32" | "ds_write_addtid_b32")
                     || self.loads_into_lds(step)
                     || self.vector_sources(step).contains(&LDS_DIRECT))
-    }
-
-    /// Whether the LDS instruction at `step` goes to GDS: always (`ds_gws_*`,
-    /// `ds_ordered_count`), or by its `gds` bit, which the few that cannot use GDS
-    /// ignore.
-    fn goes_to_gds(&self, step: usize) -> bool {
-        let row = self.program.steps[step].row;
-        row.encoding == Encoding::Ds
-            && !matches!(
-                row.mnemonic,
-                "ds_nop" | "ds_permute_b32" | "ds_bpermute_b32"
-            )
-            && (row.flags.contains(Flags::GDS)
-                || self
-                    .first_word(step)
-                    .is_some_and(|w| super::goes_to_gds(self.gen, w)))
     }
 
     /// Whether the GCN 1.4 instruction at `step` loads into LDS: its `lds` bit (bit 16

@@ -19,7 +19,7 @@
 //! values (a `phi` of `undef`), and a typo's garbage is reported where it is used.
 
 use gcn_isa::encode::{RegFile, RegRange};
-use gcn_isa::table::{Encoding, Flags};
+use gcn_isa::table::Encoding;
 use gcn_isa::SpecialReg;
 
 use super::{register_text, Block, Code, KernelEntry};
@@ -301,10 +301,7 @@ impl Code<'_> {
         if row.encoding != Encoding::Ds {
             return None;
         }
-        let gds = row.flags.contains(Flags::GDS)
-            || self
-                .first_word(step)
-                .is_some_and(|w| super::goes_to_gds(self.gen, w));
+        let gds = self.step_goes_to_gds(step);
         match self.gen {
             _ if gds && !self.gen.is_gfx10() => Some("the GDS size and base"),
             Gcn1_0 | Gcn1_1 | Gcn1_2 => (!matches!(
