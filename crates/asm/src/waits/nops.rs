@@ -15,6 +15,8 @@
 //! - `v_readlane_b32`/`v_writelane_b32` whose lane select is an SGPR a VALU wrote: 4;
 //! - `s_getreg_b32` of a hardware register `s_setreg*` wrote: 2; `s_setreg*` of it
 //!   again: 1 (GCN 1.0, 1.1), 2 (later);
+//! - `s_getreg_b32` of MODE after `s_setvskip`: 2; a vector instruction after
+//!   `s_setreg*` wrote MODE's VSKIP bit: 2 (AMD's ISA manuals);
 //! - GCN 1.0 to 1.4: a VALU instruction reading VCCZ or EXECZ as data after a VALU
 //!   wrote VCC or EXEC: 5 (AMD's ISA manuals);
 //! - GCN 1.2 to 1.4: `s_sendmsg`, `s_sendmsghalt`, `s_ttracedata` and an LDS instruction
@@ -76,10 +78,18 @@ enum Writer {
     NsaImage,
     /// GCN 1.5: a floating-point atomic; a VALU instruction or a wait ends its hazard.
     FpAtomic,
+    /// `s_setvskip`.
+    SetVskip,
+    /// `s_setreg*` of MODE's VSKIP bit ([`Code::writes_vskip`]).
+    SetRegVskip,
 }
 
 /// TRAPSTS's hardware register id, the one `s_rfe_b64` reads.
 const HWREG_TRAPSTS: u32 = 3;
+
+/// MODE's hardware register id, and its VSKIP bit.
+const HWREG_MODE: u32 = 1;
+const MODE_VSKIP_BIT: u32 = 28;
 
 /// Source operand codes of GCN 1.0 to 1.4 read by rules: VCCZ, EXECZ, LDS_DIRECT.
 pub(super) const VCCZ: u32 = 251;
@@ -130,8 +140,12 @@ impl Code<'_> {
     /// reads.
     pub(super) fn nop_hazards(&self, blocks: &[Block], hazards: &mut Vec<WaitHazard>) {
         let paths = Paths::new(blocks);
-        for step in 0..self.program.steps.len() {
-            for need in self.needs(step) {
+        // Whether any instruction here sets VSKIP (few do): only then does every vector
+        // instruction look back for one.
+        let steps = 0..self.program.steps.len();
+        let vskip = !self.gen.is_gfx10() && steps.clone().any(|s| self.writes_vskip(s));
+        for step in steps {
+            for need in self.needs(step, vskip) {
                 if let Some(hazard) = self.unmet(step, &need, &paths) {
                     hazards.push(hazard);
                 }
@@ -140,7 +154,7 @@ impl Code<'_> {
     }
 
     /// What the instruction at `step` needs of those before it.
-    fn needs(&self, step: usize) -> smallvec::SmallVec<[Need; 2]> {
+    fn needs(&self, step: usize, vskip: bool) -> smallvec::SmallVec<[Need; 2]> {
         use Generation::*;
         let gen = self.gen;
         let row = self.program.steps[step].row;
@@ -165,6 +179,27 @@ impl Code<'_> {
             }
         };
         let mut needs = smallvec::SmallVec::new();
+        let vector = is_valu(row.encoding)
+            || matches!(
+                row.encoding,
+                Encoding::Mubuf
+                    | Encoding::Mtbuf
+                    | Encoding::Mimg
+                    | Encoding::Flat
+                    | Encoding::Global
+                    | Encoding::Scratch
+                    | Encoding::Ds
+                    | Encoding::Exp
+                    | Encoding::Vintrp
+            );
+        if vskip && vector {
+            needs.push(Need {
+                states: 2,
+                register: Target::Nothing,
+                writer: Writer::SetRegVskip,
+                what: "a vector instruction needs 2 after MODE's VSKIP bit is set",
+            });
+        }
         // Most instructions need nothing: those of the classes no rule reads.
         let may_need = match row.encoding {
             Encoding::Smrd => gen == Gcn1_0,
@@ -252,6 +287,14 @@ impl Code<'_> {
                     Writer::SetReg,
                     "`s_getreg_b32` needs 2",
                 );
+                if hwreg == HWREG_MODE {
+                    need(
+                        2,
+                        Target::Nothing,
+                        Writer::SetVskip,
+                        "`s_getreg_b32` of MODE needs 2 after `s_setvskip`",
+                    );
+                }
             } else if mnemonic.starts_with("s_setreg") {
                 let (states, what) = if gen <= Gcn1_1 {
                     (1, "`s_setreg` needs 1 on GCN 1.0 and 1.1")
@@ -395,6 +438,8 @@ impl Code<'_> {
             ),
             Writer::Any => true,
             Writer::SetReg => row.mnemonic.starts_with("s_setreg"),
+            Writer::SetVskip => row.mnemonic == "s_setvskip",
+            Writer::SetRegVskip => row.mnemonic != "s_setvskip" && self.writes_vskip(step),
             Writer::NsaImage => return self.is_long_nsa_image(step).then_some(None),
             Writer::FpAtomic => {
                 let fp_atomic = row.flags.contains(Flags::ATOMIC)
@@ -455,6 +500,12 @@ impl Code<'_> {
             ),
             (None, Writer::FpAtomic) => format!(
                 "`{reader_name}` comes {states} wait state{plural} after `{writer_name}`, a floating-point atomic: {what} (insert `{nop}` before it)"
+            ),
+            (None, Writer::SetVskip) => format!(
+                "`{reader_name}` comes {states} wait state{plural} after `{writer_name}`: {what} (insert `{nop}` before it)"
+            ),
+            (None, Writer::SetRegVskip) => format!(
+                "`{reader_name}` comes {states} wait state{plural} after `{writer_name}` sets MODE's VSKIP bit: {what} (insert `{nop}` before it)"
             ),
             (None, _) if reader_name == "s_rfe_b64" => format!(
                 "`{reader_name}` comes {states} wait state{plural} after `{writer_name}` of TRAPSTS: {what} (insert `{nop}` before it)"
@@ -609,6 +660,23 @@ impl Code<'_> {
     fn is_dpp(&self, step: usize) -> bool {
         let row = self.program.steps[step].row;
         row.encoding.has_vop3_form() && self.first_word(step).is_some_and(|w| w & 0x1ff == 0xfa)
+    }
+
+    /// Whether the instruction at `step` may set VSKIP: `s_setvskip`, or an `s_setreg*`
+    /// of MODE whose bit field holds bit 28 (SIMM16: the id, then the offset in bits
+    /// 6 to 10 and the size less one in bits 11 to 15).
+    fn writes_vskip(&self, step: usize) -> bool {
+        let row = self.program.steps[step].row;
+        if row.mnemonic == "s_setvskip" {
+            return true;
+        }
+        if !row.mnemonic.starts_with("s_setreg") || self.hwreg(step) != Some(HWREG_MODE) {
+            return false;
+        }
+        self.first_word(step).is_some_and(|w| {
+            let (offset, size) = ((w >> 6) & 31, ((w >> 11) & 31) + 1);
+            (offset..offset + size).contains(&MODE_VSKIP_BIT)
+        })
     }
 
     /// The hardware register an `s_getreg`/`s_setreg` names (SIMM16's id field).
