@@ -180,17 +180,10 @@ impl Code<'_> {
         };
         let mut needs = smallvec::SmallVec::new();
         let vector = is_valu(row.encoding)
+            || is_vector_memory(row.encoding)
             || matches!(
                 row.encoding,
-                Encoding::Mubuf
-                    | Encoding::Mtbuf
-                    | Encoding::Mimg
-                    | Encoding::Flat
-                    | Encoding::Global
-                    | Encoding::Scratch
-                    | Encoding::Ds
-                    | Encoding::Exp
-                    | Encoding::Vintrp
+                Encoding::Ds | Encoding::Exp | Encoding::Vintrp
             );
         if vskip && vector {
             needs.push(Need {
@@ -229,14 +222,7 @@ impl Code<'_> {
                     need(4, Target::Register(r), Writer::Valu, "on GCN 1.0 a scalar memory read of an SGPR a vector ALU instruction wrote needs 4");
                 }
             }
-            Encoding::Mubuf
-            | Encoding::Mtbuf
-            | Encoding::Mimg
-            | Encoding::Flat
-            | Encoding::Global
-            | Encoding::Scratch
-                if vi_to_vega =>
-            {
+            encoding if vi_to_vega && is_vector_memory(encoding) => {
                 for r in sgpr_reads() {
                     need(5, Target::Register(r), Writer::Valu, "a vector memory instruction's read of an SGPR a vector ALU instruction wrote needs 5");
                 }
@@ -711,5 +697,18 @@ pub(super) fn is_valu(encoding: Encoding) -> bool {
     matches!(
         encoding,
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p
+    )
+}
+
+/// Buffer, image, FLAT, global and scratch instructions: vector memory.
+fn is_vector_memory(encoding: Encoding) -> bool {
+    matches!(
+        encoding,
+        Encoding::Mubuf
+            | Encoding::Mtbuf
+            | Encoding::Mimg
+            | Encoding::Flat
+            | Encoding::Global
+            | Encoding::Scratch
     )
 }
