@@ -15,8 +15,9 @@
 //! - `v_permlane16_b32`/`v_permlanex16_b32` after `v_cmpx_*`: a VALU instruction other
 //!   than `v_nop` in between (fix: `v_mov_b32` of the permute's source to itself);
 //! - an LDS instruction after a branch that a vector memory instruction (not plain FLAT)
-//!   came before, or the other way round: an instruction of the reader's kind or
-//!   `s_waitcnt_vscnt null, 0` in between (fix: `s_waitcnt_vscnt null, 0`).
+//!   came before, or the other way round: `s_waitcnt_vscnt null, 0` in between, or an
+//!   instruction of the reader's kind (before the branch), of either kind (after it:
+//!   the nearer one across the branch) (fix: `s_waitcnt_vscnt null, 0`).
 //!
 //! The instructions before a reader are those on every path into it (as for `s_nop`),
 //! at most [`MAX_STEPS`] of them: a hazard further back is missed, never made up.
@@ -334,7 +335,10 @@ impl Code<'_> {
         };
         let mut other = None;
         self.walk_back(paths, step, &mut |at| {
-            if ends(at) {
+            // Up to the branch, one of either kind ends the search (as LLVM has it):
+            // of the other kind, it is the nearer one across the branch, the hazard
+            // its own.
+            if lds_or_vmem(self.row(at).encoding).is_some() || self.waits_vscnt_zero(at) {
                 return Seen::Stop;
             }
             if !self.is_branch(at) {
