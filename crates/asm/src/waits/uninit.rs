@@ -1,7 +1,8 @@
 //! Registers a kernel reads before anything writes them: a typo in a register number
 //! (`v_add_f32 v5, v3, v7` where nothing ever set `v7`) computes with garbage. The
 //! setup fills s0 and v0 up before a kernel's first instruction (its user SGPRs,
-//! work-group ids and the rest, work-item ids: [`KernelEntry`]); from each kernel's
+//! work-group ids and the rest, work-item ids: [`KernelEntry`]), and the wave starts
+//! with EXEC set; from each kernel's
 //! start the instructions are followed through the same blocks the wait check follows,
 //! and a read of a numbered SGPR or a VGPR that no path from a start writes before it
 //! is reported, once per register and section.
@@ -193,13 +194,22 @@ impl Code<'_> {
     }
 
     /// The block each kernel starting here starts (its first instruction at or after
-    /// the entry's offset, when a block starts there), with what its setup fills.
+    /// the entry's offset, when a block starts there), with what its setup fills and
+    /// EXEC.
     fn entry_blocks(&self, blocks: &[Block], entries: &[KernelEntry]) -> Vec<(usize, Regs)> {
         entries
             .iter()
             .map(|e| {
                 let block = self.entry_block(blocks, e.offset);
-                (block.unwrap_or(usize::MAX), Regs::first(e.sgprs, e.vgprs))
+                let mut regs = Regs::first(e.sgprs, e.vgprs);
+                // The wave starts with EXEC set to its lanes: a copy of it holds a value.
+                let exec = self.gen.special_reg_code(SpecialReg::Exec).unwrap_or(126);
+                regs.add(RegRange {
+                    file: RegFile::Sgpr,
+                    first: exec,
+                    count: 2,
+                });
+                (block.unwrap_or(usize::MAX), regs)
             })
             .collect()
     }
