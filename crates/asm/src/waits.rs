@@ -20,8 +20,9 @@
 //!   memory) or after `lgkmcnt(0)`.
 //! - an export, and on GCN 1.0 a vector memory store or atomic, reads its data
 //!   registers after it issues, counted in order in `expcnt`: writing one of them before
-//!   the wait is reported (reading them is harmless). From GCN 1.1 a store reads its
-//!   data when it issues.
+//!   the wait is reported (reading them is harmless). A store or atomic its other
+//!   counter says is done has read them too. From GCN 1.1 a store reads its data when
+//!   it issues.
 //!
 //! A memory instruction reads its operands when it issues, before an earlier load can
 //! return. Two such reads are not reported: a vector memory instruction's after a
@@ -911,12 +912,9 @@ impl Code<'_> {
 /// leaves, by the steps that issued them (a store's two halves once).
 fn waited(step: usize, state: &State, wait: &Wait, capacities: &Later) -> Event {
     let (mut retired, mut left) = (Vec::new(), Vec::new());
-    for op in &state.ops {
-        let list = if wait.retires(op) {
-            &mut retired
-        } else {
-            &mut left
-        };
+    let done = done_with_locks(&state.ops, |op| wait.retires(op));
+    for (op, done) in state.ops.iter().zip(done) {
+        let list = if done { &mut retired } else { &mut left };
         if list.last() != Some(&op.step) {
             list.push(op.step);
         }
@@ -1315,10 +1313,26 @@ impl Written {
     }
 }
 
+/// Which of `ops` are done: those `done` says are, and the reading of registers after
+/// it issued (a lock) of a step whose other operation is: a store or a GDS operation
+/// that has completed has read its data (on GCN 1.0, `vmcnt` covers a store too).
+fn done_with_locks(ops: &[Op], done: impl Fn(&Op) -> bool) -> Vec<bool> {
+    let mut gone: Vec<bool> = ops.iter().map(done).collect();
+    // Sorted by (step, lock): a step's lock comes right after its other operation.
+    for i in 1..ops.len() {
+        let (before, op) = (&ops[i - 1], &ops[i]);
+        if op.lock && !before.lock && before.step == op.step && gone[i - 1] {
+            gone[i] = true;
+        }
+    }
+    gone
+}
+
 /// The registers an instruction reads after it is issued, counted in `expcnt`: the
 /// sources of an export, those of an LDS instruction that goes to GDS (its `gds` bit:
 /// address and data, as exports), and on GCN 1.0 the data of a vector memory store or
-/// atomic (its VDATA field, in the second word; later generations read it at issue).
+/// atomic, one that returns the old value too (its VDATA field, in the second word;
+/// later generations read it at issue).
 fn locks_of(
     gen: Generation,
     row: &Instruction,
@@ -1339,7 +1353,13 @@ fn locks_of(
             let Some(vdata) = words.get(1).map(|w| ((w >> 8) & 0xff) as u16) else {
                 return Default::default();
             };
-            vgpr_reads.filter(|r| r.first == vdata).take(1).collect()
+            // An atomic that returns (`glc`) writes its data registers too: the use
+            // names them as written.
+            regs.iter()
+                .map(|u| u.range)
+                .filter(|r| r.file == RegFile::Vgpr && r.first == vdata)
+                .take(1)
+                .collect()
         }
         _ => Default::default(),
     }
@@ -1685,10 +1705,12 @@ impl Code<'_> {
         }
     }
 
-    /// Takes out of `state` the operations `done` says are done.
+    /// Takes out of `state` the operations `done` says are done, with the reading of
+    /// registers of the steps whose other operation is ([`done_with_locks`]).
     fn retire(&self, state: &mut State, written: &mut Written, done: impl Fn(&Op) -> bool) {
+        let mut done = done_with_locks(&state.ops, done).into_iter();
         state.ops.retain(|op| {
-            let gone = done(op);
+            let gone = done.next().unwrap_or(false);
             if gone && op.watched {
                 written.remove(self.held(op));
             }
@@ -1772,6 +1794,8 @@ impl Code<'_> {
             .copied()
             .collect();
         let lanes = state.lanes;
+        // The step whose load (not its lock) was last reported here.
+        let mut load_reported = None;
         for op in state.ops.iter_mut().filter(|op| op.watched) {
             // What an operation still reads may be read; what it writes, only read
             // when it is done.
@@ -1819,6 +1843,14 @@ impl Code<'_> {
             // apart, finds no hazard the settled one does not).
             if other_lanes(using) {
                 continue;
+            }
+            // An atomic that returns: the wait for its load is the wait for its reading
+            // of the data too ([`done_with_locks`]), one warning says both.
+            if op.lock && load_reported == Some(op.step) {
+                continue;
+            }
+            if !op.lock {
+                load_reported = Some(op.step);
             }
             let write = using.write;
             let later = match op.queue {
