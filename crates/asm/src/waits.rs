@@ -60,6 +60,7 @@ mod gfx10;
 mod nops;
 mod uninit;
 use crate::source::Location;
+use nops::HazardRules;
 
 /// A register used while a load that writes it may still be in flight.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -432,6 +433,7 @@ impl Waits {
                 program,
                 content,
                 limits: limits(),
+                skipped: Default::default(),
             };
             if program.steps.is_empty() {
                 continue;
@@ -471,6 +473,9 @@ struct Code<'a> {
     program: &'a Program,
     content: &'a [u8],
     limits: Limits,
+    /// A wait the hazard rules take as not there, while asking whether they need it
+    /// ([`Code::hazard_rules_need`]).
+    skipped: std::cell::Cell<Option<usize>>,
 }
 
 /// Where control goes after an instruction.
@@ -719,19 +724,20 @@ impl Code<'_> {
                 .is_some_and(|s| s.ops.len() >= self.limits.max_ops)
         };
         let complete = settled && !states.iter().any(full);
+        let rules = self.hazard_rules(blocks);
         // The blocks not followed from their settled state: those that lead nowhere,
         // and those the budget left.
         for ((block, state), found) in blocks.iter().zip(states).zip(found) {
             match found {
                 Some(found) => {
                     for event in found {
-                        self.report(event, complete, findings);
+                        self.report(event, complete, &rules, findings);
                     }
                 }
                 None => {
                     let mut state = state.unwrap_or_default();
                     self.follow(block.steps.clone(), &mut state, &mut |event| {
-                        self.report(event, complete, findings)
+                        self.report(event, complete, &rules, findings)
                     });
                 }
             }
@@ -758,8 +764,9 @@ impl Code<'_> {
     /// Puts what a block's following found in words: a use found, if fewer than
     /// [`MAX_HAZARDS`] are kept, or a wait's effect.
     /// `complete` when the states the events came from hold every operation that may
-    /// be in flight.
-    fn report(&self, event: Event, complete: bool, findings: &mut Findings) {
+    /// be in flight. A wait that never stops the wave is needless unless a hazard rule
+    /// needs it (`rules`).
+    fn report(&self, event: Event, complete: bool, rules: &HazardRules, findings: &mut Findings) {
         let (step, found) = match event {
             Event::Hazard(step, found) => (step, found),
             Event::Vccz { step, cause } => return self.report_vccz(step, cause, findings),
@@ -785,7 +792,7 @@ impl Code<'_> {
                     retired: retired.into_iter().map(operation).collect(),
                     left: left.into_iter().map(operation).collect(),
                     unfollowed,
-                    needless: complete && !may_block,
+                    needless: complete && !may_block && !self.hazard_rules_need(step, rules),
                 });
                 return;
             }

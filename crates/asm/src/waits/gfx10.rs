@@ -33,7 +33,7 @@ use super::{overlap, register_text, Block, Code, WaitHazard};
 use crate::diag::{Diagnostic, Severity};
 
 /// The most instructions looked at before one reader (on all paths together).
-const MAX_STEPS: usize = 64;
+const MAX_STEPS: usize = super::nops::MAX_LOOK_BACK;
 
 /// What a look at one instruction before the reader tells.
 enum Seen {
@@ -46,7 +46,7 @@ enum Seen {
 }
 
 /// What a rule found: the earlier instruction, and the words of the warning.
-struct Found {
+pub(super) struct Found {
     earlier: usize,
     message: String,
     operation: &'static str,
@@ -62,17 +62,26 @@ impl Code<'_> {
         }
         let paths = Paths::new(blocks);
         for step in 0..self.program.steps.len() {
-            let found = [
-                self.scalar_write_after_vmem(step, &paths),
-                self.vector_write_after_smem(step, &paths),
-                self.exec_write_after_read(step, &paths),
-                self.permlane_after_cmpx(step, &paths),
-                self.lds_vmem_across_branch(step, &paths),
-            ];
-            for f in found.into_iter().flatten() {
+            for f in self.gfx10_rules_at(step, &paths) {
                 hazards.push(self.gfx10_hazard(step, f));
             }
         }
+    }
+
+    /// What GCN 1.5's rules find at `step` (none on other generations).
+    pub(super) fn gfx10_rules_at(&self, step: usize, paths: &Paths) -> impl Iterator<Item = Found> {
+        let found = if self.gen.is_gfx10() {
+            [
+                self.scalar_write_after_vmem(step, paths),
+                self.vector_write_after_smem(step, paths),
+                self.exec_write_after_read(step, paths),
+                self.permlane_after_cmpx(step, paths),
+                self.lds_vmem_across_branch(step, paths),
+            ]
+        } else {
+            Default::default()
+        };
+        found.into_iter().flatten()
     }
 
     /// Walks the instructions before `step` on every path into it, most recent first,
@@ -105,6 +114,9 @@ impl Code<'_> {
                 }
                 budget -= 1;
                 at -= 1;
+                if self.skipped.get() == Some(at) {
+                    continue;
+                }
                 match seen(at) {
                     Seen::Next => {}
                     Seen::Stop => break,
@@ -376,6 +388,14 @@ impl Code<'_> {
             operation: "memory instruction",
             fix,
         })
+    }
+
+    /// Whether the wait at `step` ends a GCN 1.5 hazard that looks back across
+    /// instructions: `s_waitcnt 0`, a wait for `lgkmcnt(0)`, `s_waitcnt_vscnt null, 0`.
+    pub(super) fn wait_ends_gfx10_hazards(&self, step: usize) -> bool {
+        let wait_all = self.row(step).mnemonic == "s_waitcnt" && self.simm16(step) == Some(0);
+        self.gen.is_gfx10()
+            && (wait_all || self.mitigates_smem_hazard(step) || self.waits_vscnt_zero(step))
     }
 
     fn waits_vscnt_zero(&self, step: usize) -> bool {

@@ -103,6 +103,24 @@ const MAX_STATES: u32 = 5;
 /// to, behind others many lead to, would otherwise be searched for long.
 const MAX_VISITS: usize = 64;
 
+/// The most instructions any rule looks at before a read (GCN 1.5's, on all paths
+/// together); those counting wait states stop within [`MAX_STATES`].
+pub(super) const MAX_LOOK_BACK: usize = 64;
+
+/// What the hazard rules of a section look at: the paths between its blocks, and
+/// whether any instruction sets VSKIP (few do: only then does every vector instruction
+/// look back for one).
+pub(super) struct HazardRules<'a> {
+    pub paths: Paths<'a>,
+    pub vskip: bool,
+    /// How many more reads [`Code::hazard_rules_need`] may look at in the section: a
+    /// program with a great many needless waits is not searched for long.
+    pub work: std::cell::Cell<usize>,
+}
+
+/// The reads [`Code::hazard_rules_need`] looks at in one section, at most.
+const NEED_WORK: usize = 100_000;
+
 /// Which blocks lead to which: a block's step (by the blocks' starts) and the blocks
 /// that branch or fall through to each.
 pub(super) struct Paths<'a> {
@@ -139,18 +157,82 @@ impl Code<'_> {
     /// The wait-state hazards of the section cut into `blocks`, in the order of their
     /// reads.
     pub(super) fn nop_hazards(&self, blocks: &[Block], hazards: &mut Vec<WaitHazard>) {
-        let paths = Paths::new(blocks);
-        // Whether any instruction here sets VSKIP (few do): only then does every vector
-        // instruction look back for one.
-        let steps = 0..self.program.steps.len();
-        let vskip = !self.gen.is_gfx10() && steps.clone().any(|s| self.writes_vskip(s));
-        for step in steps {
-            for need in self.needs(step, vskip) {
-                if let Some(hazard) = self.unmet(step, &need, &paths) {
+        let rules = self.hazard_rules(blocks);
+        for step in 0..self.program.steps.len() {
+            for need in self.needs(step, rules.vskip) {
+                if let Some(hazard) = self.unmet(step, &need, &rules.paths) {
                     hazards.push(hazard);
                 }
             }
         }
+    }
+
+    /// What the hazard rules of the section cut into `blocks` look at.
+    pub(super) fn hazard_rules<'a>(&self, blocks: &'a [Block]) -> HazardRules<'a> {
+        let steps = 0..self.program.steps.len();
+        HazardRules {
+            paths: Paths::new(blocks),
+            vskip: !self.gen.is_gfx10() && steps.clone().any(|s| self.writes_vskip(s)),
+            work: std::cell::Cell::new(NEED_WORK),
+        }
+    }
+
+    /// Whether taking out the wait at `wait` would make a hazard of this module's or
+    /// GCN 1.5's: it is one of the wait states a read needs, or what ends a hazard
+    /// (`s_waitcnt_vscnt null, 0` between LDS and vector memory across a branch). A
+    /// wait that never stops the wave is still needed then.
+    pub(super) fn hazard_rules_need(&self, wait: usize, rules: &HazardRules) -> bool {
+        let hazards_at = |step: usize| {
+            let nops = self
+                .needs(step, rules.vskip)
+                .iter()
+                .filter(|need| self.unmet(step, need, &rules.paths).is_some())
+                .count();
+            nops + self.gfx10_rules_at(step, &rules.paths).count()
+        };
+        // A wait state matters to the reads a few instructions on; what ends a GCN 1.5
+        // hazard, to those as far as its rules look back.
+        let reach = if self.wait_ends_gfx10_hazards(wait) {
+            MAX_LOOK_BACK
+        } else {
+            MAX_STATES as usize
+        };
+        let readers = self.steps_after(wait, &rules.paths, reach);
+        readers.into_iter().any(|reader| {
+            // Out of work: taken as needed (a needless wait missed, not made up).
+            let Some(left) = rules.work.get().checked_sub(1) else {
+                return true;
+            };
+            rules.work.set(left);
+            self.skipped.set(Some(wait));
+            let without = hazards_at(reader);
+            self.skipped.set(None);
+            without > 0 && without > hazards_at(reader)
+        })
+    }
+
+    /// The instructions after `step` on the paths from it, at most `reach`, each once.
+    fn steps_after(&self, step: usize, paths: &Paths, reach: usize) -> Vec<usize> {
+        let mut found = Vec::new();
+        let mut entered = vec![paths.block_of(step)];
+        let mut todo = vec![(paths.block_of(step), step + 1)];
+        while let Some((block, from)) = todo.pop() {
+            for at in from..paths.blocks[block].steps.end {
+                if found.len() >= reach {
+                    return found;
+                }
+                if !found.contains(&at) {
+                    found.push(at);
+                }
+            }
+            for &next in &paths.blocks[block].next {
+                if !entered.contains(&next) {
+                    entered.push(next);
+                    todo.push((next, paths.blocks[next].steps.start));
+                }
+            }
+        }
+        found
     }
 
     /// What the instruction at `step` needs of those before it.
@@ -392,6 +474,9 @@ impl Code<'_> {
                 return;
             }
             at -= 1;
+            if self.skipped.get() == Some(at) {
+                continue;
+            }
             if let Some(register) = self.writes(at, search.need) {
                 if search.closest.is_none_or(|(_, _, fewest)| states < fewest) {
                     search.closest = Some((at, register, states));
