@@ -12,7 +12,8 @@
 //! - GCN 1.2 to 1.4: a DPP instruction reading a VGPR any instruction wrote: 2, or after
 //!   a VALU wrote EXEC: 5;
 //! - `v_div_fmas_*` after a VALU wrote VCC: 4;
-//! - `v_readlane_b32`/`v_writelane_b32` whose lane select is an SGPR a VALU wrote: 4;
+//! - `v_readlane_b32`/`v_writelane_b32` whose lane select is an SGPR a VALU wrote: 4
+//!   (any scalar register: VCC and the trap temporaries too);
 //! - `s_getreg_b32` of a hardware register `s_setreg*` wrote: 2; `s_setreg*` of it
 //!   again: 1 (GCN 1.0, 1.1), 2 (later);
 //! - `s_getreg_b32` of MODE after `s_setvskip`: 2; a vector instruction after
@@ -769,8 +770,9 @@ impl Code<'_> {
             // VOP3: SRC1.
             (self.word(step, 1)? >> 9) & 0x1ff
         };
-        let sgprs = self.gen.registers().addressable_sgprs;
-        (code < sgprs).then_some(RegRange {
+        // Any scalar register: VCC and the trap temporaries too (LLVM's
+        // `checkRWLaneHazards` takes any SGPR class), not a constant.
+        (code < 128).then_some(RegRange {
             file: RegFile::Sgpr,
             first: code as u16,
             count: 1,
@@ -778,10 +780,17 @@ impl Code<'_> {
     }
 }
 
+/// A vector ALU instruction: `v_interp_*` (VINTRP) too, which runs on the vector ALU
+/// (LLVM's `isVALU`).
 pub(super) fn is_valu(encoding: Encoding) -> bool {
     matches!(
         encoding,
-        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p
+        Encoding::Vop1
+            | Encoding::Vop2
+            | Encoding::Vopc
+            | Encoding::Vop3
+            | Encoding::Vop3p
+            | Encoding::Vintrp
     )
 }
 
