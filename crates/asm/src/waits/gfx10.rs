@@ -21,8 +21,9 @@
 //!
 //! The instructions before a reader are those on every path into it (as for `s_nop`),
 //! at most [`MAX_STEPS`] of them: a hazard further back is missed, never made up.
-//! Registers are those the instructions name (an implicit read of EXEC by a memory
-//! instruction is not counted).
+//! Registers are those the instructions name, and what a memory instruction reads
+//! without naming it (EXEC; M0 for some LDS instructions), as LLVM counts them; a
+//! write is its instruction's destination.
 
 use gcn_isa::encode::{RegFile, RegRange};
 use gcn_isa::table::Encoding;
@@ -206,6 +207,7 @@ impl Code<'_> {
             }
             register = self
                 .sgpr_uses(at, false)
+                .chain(self.implicit_sgpr_reads(at))
                 .find_map(|r| written.iter().find_map(|&w| overlap(r, w)));
             if register.is_some() {
                 Seen::Found
@@ -214,6 +216,28 @@ impl Code<'_> {
             }
         })?;
         Some((earlier, register?))
+    }
+
+    /// The SGPRs a memory instruction reads without naming them: EXEC (every vector
+    /// memory, FLAT and LDS instruction), and M0 (an LDS instruction that goes to GDS,
+    /// adds the lane's id or appends: those LLVM gives an M0 read on GCN 1.5).
+    fn implicit_sgpr_reads(&self, step: usize) -> impl Iterator<Item = RegRange> {
+        let row = self.row(step);
+        let memory = is_vmem(row.encoding) || is_flat(row.encoding) || row.encoding == Encoding::Ds;
+        let reads_m0 = row.encoding == Encoding::Ds
+            && (self.step_goes_to_gds(step)
+                || matches!(
+                    row.mnemonic,
+                    "ds_read_addtid_b32" | "ds_write_addtid_b32" | "ds_append" | "ds_consume"
+                ));
+        let m0 = RegRange {
+            file: RegFile::Sgpr,
+            first: self.gen.special_reg_code(SpecialReg::M0).unwrap_or(124),
+            count: 1,
+        };
+        [memory.then(|| self.exec()), reads_m0.then_some(m0)]
+            .into_iter()
+            .flatten()
     }
 
     /// The warning that `step` writes `register` while `earlier` may still read it:
