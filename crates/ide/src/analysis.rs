@@ -720,6 +720,25 @@ mod tests {
         });
     }
 
+    /// What LLVM 14 compiled (scripts/llvm-codegen): its waits and nops are where the
+    /// hardware needs them, so no `missing-*` warning is expected there (the snapshots
+    /// hold the waits LLVM writes more than needed, and at -O0 a spill of a VGPR
+    /// nothing wrote).
+    #[test]
+    fn llvm_codegen_snapshots() {
+        use crate::diagnostics::UNINITIALIZED_REGISTER;
+        use crate::diagnostics::{MISSING_NOP, MISSING_WAITCNT, NEEDLESS_WAITCNT};
+        check_dir_files("llvm_codegen", |path, text| {
+            let codes = [
+                MISSING_WAITCNT,
+                MISSING_NOP,
+                UNINITIALIZED_REGISTER,
+                NEEDLESS_WAITCNT,
+            ];
+            render_code(path, text, &codes)
+        });
+    }
+
     #[test]
     fn nop_snapshots() {
         check_dir_files("nops", |path, text| {
