@@ -15,9 +15,10 @@
 //! - LDS and GDS (DS) return in order among themselves: after `lgkmcnt(N)`, a DS
 //!   operation followed by at least N other DS operations is done;
 //! - scalar memory and messages return in any order: only `lgkmcnt(0)` guarantees them;
-//! - FLAT counts in both counters: it is taken as done when `vmcnt` covers it as it
-//!   covers the vector memory operations (what AMD's compiler relies on for global
-//!   memory) or after `lgkmcnt(0)`.
+//! - FLAT counts in both counters: its registers are taken as safe when `vmcnt` covers
+//!   it as it covers the vector memory operations (what AMD's compiler relies on for
+//!   global memory), not after `lgkmcnt(0)` alone (it may have gone to global memory);
+//!   it is done when both did.
 //! - an export, and on GCN 1.0 a vector memory store or atomic, reads its data
 //!   registers after it issues, counted in order in `expcnt`: writing one of them before
 //!   the wait is reported (reading them is harmless). A store or atomic its other
@@ -25,9 +26,10 @@
 //!   it issues.
 //!
 //! A memory instruction reads its operands when it issues, before an earlier load can
-//! return. Two such reads are not reported: a vector memory instruction's after a
-//! vector memory load (AMD's compiler reuses an address register as the destination of
-//! a load before the next access so), and any memory instruction's of registers the
+//! return. Two such reads are not reported: a vector memory instruction's of an address
+//! after a vector memory load (AMD's compiler reuses an address register as the
+//! destination of a load before the next access so; data it stores is reported, as
+//! LLVM waits for it), and any memory instruction's of registers the
 //! load itself read (`s_load_dword s1, s[0:1], 0` then `s_load_dword s2, s[0:1], 4`,
 //! as CLRX's sample kernels do: both loads mean the old address).
 //!
@@ -1699,17 +1701,36 @@ impl Code<'_> {
         for op in state.ops.iter_mut().filter(|op| op.queue == Queue::Flat) {
             let by_vm = u32::from(op.later.vm) >= wait.vm;
             let by_lgkm = wait.lgkm == 0;
-            let left = match (by_vm, by_lgkm) {
-                (true, false) => Queue::LgkmAnyOrder,
-                (false, true) => Queue::Vm,
-                _ => continue,
-            };
-            if op.watched {
-                written.remove(self.held(op));
+            match (by_vm, by_lgkm) {
+                // Done as vector memory: its registers are safe (what AMD's compiler
+                // relies on for global memory); `lgkmcnt` may still count it.
+                (true, false) => {
+                    if op.watched {
+                        written.remove(self.held(op));
+                    }
+                    op.watched = false;
+                    op.queue = Queue::LgkmAnyOrder;
+                }
+                // Done as LDS: it may have gone to global memory, whose data only
+                // `vmcnt` says has come (LLVM waits for both).
+                (false, true) => op.queue = Queue::Vm,
+                _ => {}
             }
-            op.watched = false;
-            op.queue = left;
         }
+    }
+
+    /// Whether `u` is the data a vector memory store or atomic at `step` writes to
+    /// memory (its DATA/VDATA field: bits 8 to 15 of the second word in every vector
+    /// memory encoding).
+    fn is_stored_data(&self, step: usize, u: &RegUse) -> bool {
+        let row = self.program.steps[step].row;
+        let stores = row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC);
+        stores
+            && !u.write
+            && u.range.file == RegFile::Vgpr
+            && self
+                .word(step, 1)
+                .is_some_and(|w| (w >> 8) & 0xff == u32::from(u.range.first))
     }
 
     /// Takes out of `state` the operations `done` says are done, with the reading of
@@ -1805,8 +1826,14 @@ impl Code<'_> {
         let mut load_reported = None;
         for op in state.ops.iter_mut().filter(|op| op.watched) {
             // What an operation still reads may be read; what it writes, only read
-            // when it is done.
-            let reads_harmless = op.lock || (vector(reader) && vector(Some(op.queue)));
+            // when it is done, but by a vector memory instruction after a vector load,
+            // which reads its operands at issue: an address it reads then is the old
+            // one (as AMD's compiler reuses address registers), data it stores would
+            // be the old value.
+            let reads_harmless = |u: &RegUse| {
+                op.lock
+                    || (vector(reader) && vector(Some(op.queue)) && !self.is_stored_data(step, u))
+            };
             // Vector memory loads of one kind write their registers in order (LLVM
             // waits for none between them either).
             let writes_in_order = !op.lock
@@ -1831,7 +1858,7 @@ impl Code<'_> {
                     if u.write {
                         !writes_in_order
                     } else {
-                        !reads_harmless
+                        !reads_harmless(u)
                     }
                 })
                 .find_map(|u| {

@@ -1,0 +1,19 @@
+# args: -g GFX900 -b rawcode
+# A vector memory instruction reads its operands when it issues: one reading the
+# address a load in flight is filling takes the old address (AMD's compiler reuses an
+# address register so), not reported; one storing the data a load in flight fills
+# stores the old value, reported (LLVM waits there too).
+        global_load_dword v0, v[2:3], off
+        global_load_dword v1, v[0:1], off
+        s_waitcnt vmcnt(0)
+        global_load_dword v4, v[2:3], off
+        global_store_dword v[6:7], v4, off
+        buffer_load_dword v5, v0, s[8:11], 0 offen
+        buffer_atomic_add v5, v0, s[8:11], 0 offen
+        s_waitcnt vmcnt(0)
+# FLAT may go to global memory or to LDS: `vmcnt` makes its registers safe (AMD's
+# compiler relies on it for global memory), `lgkmcnt(0)` alone does not.
+        flat_load_dword v8, v[2:3]
+        s_waitcnt lgkmcnt(0)
+        v_mov_b32 v9, v8
+        s_endpgm
