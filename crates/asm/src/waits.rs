@@ -1169,7 +1169,15 @@ fn trim(ops: &mut Vec<Op>, max_ops: usize) {
         Queue::Exp => op.later.exp,
     };
     ops.select_nth_unstable_by_key(max_ops, |op| (after(op), op.key()));
+    // A lock goes with its step's other operation: a wait that retires that one
+    // retires it ([`done_with_locks`]), which a lock left alone would miss.
+    let dropped: Vec<usize> = ops[max_ops..]
+        .iter()
+        .filter(|op| !op.lock)
+        .map(|op| op.step)
+        .collect();
     ops.truncate(max_ops);
+    ops.retain(|op| !(op.lock && dropped.contains(&op.step)));
     ops.sort_unstable_by_key(Op::key);
 }
 
