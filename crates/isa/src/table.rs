@@ -49,6 +49,20 @@ token_enum! {
 }
 
 impl Encoding {
+    /// The vector ALU classes: VOP1, VOP2, VOPC, VOP3, VOP3P and VINTRP (`v_interp_*`
+    /// runs on the vector ALU too).
+    pub const fn is_valu(self) -> bool {
+        matches!(
+            self,
+            Encoding::Vop1
+                | Encoding::Vop2
+                | Encoding::Vopc
+                | Encoding::Vop3
+                | Encoding::Vop3p
+                | Encoding::Vintrp
+        )
+    }
+
     /// VOP1, VOP2 and VOPC: the classes with a 32-bit form and a VOP3 form.
     pub const fn has_vop3_form(self) -> bool {
         matches!(self, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc)

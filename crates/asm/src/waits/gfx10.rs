@@ -29,7 +29,7 @@ use gcn_isa::encode::{RegFile, RegRange};
 use gcn_isa::table::Encoding;
 use gcn_isa::SpecialReg;
 
-use super::nops::{is_valu, Paths};
+use super::nops::Paths;
 use super::{overlap, register_text, Block, Code, WaitHazard};
 use crate::diag::{Diagnostic, Severity};
 
@@ -162,7 +162,7 @@ impl Code<'_> {
         let reader = |e| is_vmem(e) || is_flat(e) || e == Encoding::Ds;
         let mitigates = |at: usize| {
             let row = self.row(at);
-            is_valu(row.encoding)
+            row.encoding.is_valu()
                 || (row.mnemonic == "s_waitcnt" && self.simm16(at) == Some(0))
                 || (row.mnemonic == "s_waitcnt_decptr" && self.simm16(at) == Some(0xffe3))
         };
@@ -173,7 +173,7 @@ impl Code<'_> {
 
     /// A VALU instruction writing an SGPR an SMEM instruction read.
     fn vector_write_after_smem(&self, step: usize, paths: &Paths) -> Option<Found> {
-        if !is_valu(self.row(step).encoding) {
+        if !self.row(step).encoding.is_valu() {
             return None;
         }
         let reader = |e| e == Encoding::Smem;
@@ -284,7 +284,7 @@ impl Code<'_> {
     /// A VALU instruction writing EXEC after another kind of instruction read it.
     fn exec_write_after_read(&self, step: usize, paths: &Paths) -> Option<Found> {
         let exec = self.exec();
-        let writes_exec = is_valu(self.row(step).encoding)
+        let writes_exec = self.row(step).encoding.is_valu()
             && self
                 .sgpr_uses(step, true)
                 .any(|w| overlap(w, exec).is_some());
@@ -293,7 +293,7 @@ impl Code<'_> {
         }
         let earlier = self.walk_back(paths, step, &mut |at| {
             let row = self.row(at);
-            if is_valu(row.encoding) {
+            if row.encoding.is_valu() {
                 // One writing an SGPR mitigates; others are no readers of interest.
                 return if self.sgpr_uses(at, true).next().is_some() {
                     Seen::Stop
@@ -338,7 +338,7 @@ impl Code<'_> {
             let row = self.row(at);
             if row.encoding == Encoding::Vopc && row.mnemonic.starts_with("v_cmpx") {
                 Seen::Found
-            } else if is_valu(row.encoding) && row.mnemonic != "v_nop" {
+            } else if row.encoding.is_valu() && row.mnemonic != "v_nop" {
                 Seen::Stop
             } else {
                 Seen::Next

@@ -262,7 +262,7 @@ impl Code<'_> {
             }
         };
         let mut needs = smallvec::SmallVec::new();
-        let vector = is_valu(row.encoding)
+        let vector = row.encoding.is_valu()
             || is_vector_memory(row.encoding)
             || matches!(
                 row.encoding,
@@ -382,7 +382,7 @@ impl Code<'_> {
                 "it needs 1",
             );
         }
-        if matches!(gen, Gcn1_1 | Gcn1_2 | Gcn1_4 | Gcn1_4_1) && is_valu(row.encoding) {
+        if matches!(gen, Gcn1_1 | Gcn1_2 | Gcn1_4 | Gcn1_4_1) && row.encoding.is_valu() {
             for u in self.program.uses(step) {
                 if u.write && u.range.file == RegFile::Vgpr {
                     need(
@@ -394,7 +394,7 @@ impl Code<'_> {
                 }
             }
         }
-        if gen <= Gcn1_4_1 && is_valu(row.encoding) {
+        if gen <= Gcn1_4_1 && row.encoding.is_valu() {
             for (code, reg, what) in [
                 (VCCZ, SpecialReg::Vcc, "reading VCCZ (whether VCC is zero) as data needs 5 after a vector ALU instruction wrote VCC"),
                 (EXECZ, SpecialReg::Exec, "reading EXECZ (whether EXEC is zero) as data needs 5 after a vector ALU instruction wrote EXEC"),
@@ -495,7 +495,7 @@ impl Code<'_> {
     /// later `s_denorm_mode`: a VALU instruction or a wait.
     fn ends_fp_atomic_hazard(&self, step: usize) -> bool {
         let row = self.program.steps[step].row;
-        is_valu(row.encoding) || row.mnemonic.starts_with("s_waitcnt")
+        row.encoding.is_valu() || row.mnemonic.starts_with("s_waitcnt")
     }
 
     /// What of `need`'s register the instruction at `step` writes, if it is a writer
@@ -503,7 +503,7 @@ impl Code<'_> {
     fn writes(&self, step: usize, need: &Need) -> Option<Option<RegRange>> {
         let row = self.program.steps[step].row;
         let kind_matches = match need.writer {
-            Writer::Valu => is_valu(row.encoding),
+            Writer::Valu => row.encoding.is_valu(),
             Writer::Salu => matches!(
                 row.encoding,
                 Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc
@@ -708,7 +708,7 @@ impl Code<'_> {
     /// six bits are 110100); none for DPP and SDWA, whose sources are VGPRs.
     pub(super) fn vector_sources(&self, step: usize) -> smallvec::SmallVec<[u32; 3]> {
         let mut sources = smallvec::SmallVec::new();
-        if !is_valu(self.program.steps[step].row.encoding) {
+        if !self.program.steps[step].row.encoding.is_valu() {
             return sources;
         }
         let Some(first) = self.first_word(step) else {
@@ -778,20 +778,6 @@ impl Code<'_> {
             count: 1,
         })
     }
-}
-
-/// A vector ALU instruction: `v_interp_*` (VINTRP) too, which runs on the vector ALU
-/// (LLVM's `isVALU`).
-pub(super) fn is_valu(encoding: Encoding) -> bool {
-    matches!(
-        encoding,
-        Encoding::Vop1
-            | Encoding::Vop2
-            | Encoding::Vopc
-            | Encoding::Vop3
-            | Encoding::Vop3p
-            | Encoding::Vintrp
-    )
 }
 
 /// Buffer, image, FLAT, global and scratch instructions: vector memory.

@@ -274,7 +274,7 @@ pub fn modifiers_of(mnemonic: &str, gen: Generation) -> Vec<&'static str> {
     // refused (or, after `_sdwa`, ignored), so they are not offered.
     let lowercase = mnemonic.to_ascii_lowercase();
     if let (_, Some(suffix)) = crate::lookup::split_suffix(&lowercase) {
-        if scalar::is_vector(row.encoding) {
+        if row.encoding.is_valu() {
             names.retain(|name| vector::fits_suffix(name, suffix, row, gen));
         }
     }

@@ -64,7 +64,7 @@ pub(super) fn dispatch(
         );
         return Err(vec![renamed(base, gen, mrange, message)]);
     };
-    if is_vector(row.encoding) {
+    if row.encoding.is_valu() {
         let result = vector::encode(target, instr, &green, mrange, row, suffix, resolver);
         return result
             .map(|encoded| Encoded {
@@ -102,18 +102,6 @@ pub(super) fn dispatch(
     }
 }
 
-pub(super) fn is_vector(encoding: Encoding) -> bool {
-    matches!(
-        encoding,
-        Encoding::Vop1
-            | Encoding::Vop2
-            | Encoding::Vopc
-            | Encoding::Vop3
-            | Encoding::Vop3p
-            | Encoding::Vintrp
-    )
-}
-
 /// The row the encoder uses among a mnemonic's rows (`all`) on `gen`, with `suffix`
 /// written after it. Two vector rows on one generation are a 32-bit form and a
 /// VOP3-only form: `_e64` picks the VOP3-only one.
@@ -124,7 +112,7 @@ fn pick_row(
 ) -> Option<&'static Instruction> {
     let mut rows = all.iter().filter(|r| r.exists_on(gen));
     let first = rows.clone().next()?;
-    if !is_vector(first.encoding) {
+    if !first.encoding.is_valu() {
         return Some(first);
     }
     let row = if suffix == Some(Suffix::E64) {
