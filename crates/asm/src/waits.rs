@@ -726,20 +726,22 @@ impl Code<'_> {
                 .is_some_and(|s| s.ops.len() >= self.limits.max_ops)
         };
         let complete = settled && !states.iter().any(full);
-        let rules = self.hazard_rules(blocks);
+        // Made when a wait that never stops the wave asks for it.
+        let rules = std::cell::OnceCell::new();
+        let hazard_rules = || rules.get_or_init(|| self.hazard_rules(blocks));
         // The blocks not followed from their settled state: those that lead nowhere,
         // and those the budget left.
         for ((block, state), found) in blocks.iter().zip(states).zip(found) {
             match found {
                 Some(found) => {
                     for event in found {
-                        self.report(event, complete, &rules, findings);
+                        self.report(event, complete, &hazard_rules, findings);
                     }
                 }
                 None => {
                     let mut state = state.unwrap_or_default();
                     self.follow(block.steps.clone(), &mut state, &mut |event| {
-                        self.report(event, complete, &rules, findings)
+                        self.report(event, complete, &hazard_rules, findings)
                     });
                 }
             }
@@ -767,8 +769,14 @@ impl Code<'_> {
     /// [`MAX_HAZARDS`] are kept, or a wait's effect.
     /// `complete` when the states the events came from hold every operation that may
     /// be in flight. A wait that never stops the wave is needless unless a hazard rule
-    /// needs it (`rules`).
-    fn report(&self, event: Event, complete: bool, rules: &HazardRules, findings: &mut Findings) {
+    /// needs it (`rules`: those of the section).
+    fn report<'r>(
+        &self,
+        event: Event,
+        complete: bool,
+        rules: &dyn Fn() -> &'r HazardRules<'r>,
+        findings: &mut Findings,
+    ) {
         let (step, found) = match event {
             Event::Hazard(step, found) => (step, found),
             Event::Vccz { step, cause } => return self.report_vccz(step, cause, findings),
@@ -794,7 +802,7 @@ impl Code<'_> {
                     retired: retired.into_iter().map(operation).collect(),
                     left: left.into_iter().map(operation).collect(),
                     unfollowed,
-                    needless: complete && !may_block && !self.hazard_rules_need(step, rules),
+                    needless: complete && !may_block && !self.hazard_rules_need(step, rules()),
                 });
                 return;
             }
