@@ -13,7 +13,7 @@
 //! registers through M0 or the GPR index (`s_movreld`, `v_movreld`, `s_set_gpr_idx_on`)
 //! or calls a function (`s_swappc_b64`, `s_call_b64`). M0 is checked where an LDS
 //! instruction reads it without naming it (GCN 1.0 to 1.2: the LDS size limit, which no
-//! setup fills); reads through M0 are not checked, nor the VADDR of a buffer
+//! setup fills; GDS and `*_addtid_b32`: a size and base); reads through M0 are not checked, nor the VADDR of a buffer
 //! instruction without `offen`, `idxen` or `addr64`,
 //! which the hardware does not read. A move whose source nothing wrote is not reported
 //! either, and leaves its destination as unwritten as it was: compilers copy undefined
@@ -303,27 +303,25 @@ impl Code<'_> {
     /// What M0 holds for the LDS instruction at `step`, when it reads it without naming
     /// it: on GCN 1.0 to 1.2 every one that goes to memory keeps its addresses below
     /// M0 (the CLRX manual: set M0 to -1 for no limit; LLVM writes it before each);
-    /// on GCN 1.4 one that goes to GDS reads the GDS size and base from it, and those
-    /// that add the lane's id (`*_addtid_b32`) their base. GCN 1.5 is not checked.
+    /// on every generation one that goes to GDS reads the GDS size and base from it
+    /// (`ds_gws_*` the base of its resource), and from GCN 1.4 those that add the lane's
+    /// id (`*_addtid_b32`) their base.
     fn m0_limit_read(&self, step: usize) -> Option<&'static str> {
         use gcn_isa::Generation::*;
         let row = self.program.steps[step].row;
         if row.encoding != Encoding::Ds {
             return None;
         }
-        let gds = self.step_goes_to_gds(step);
         match self.gen {
-            _ if gds && !self.gen.is_gfx10() => Some("the GDS size and base"),
+            _ if row.mnemonic.starts_with("ds_gws_") => Some("the base of its GWS resource"),
+            _ if self.step_goes_to_gds(step) => Some("the GDS size and base"),
             Gcn1_0 | Gcn1_1 | Gcn1_2 => (!matches!(
                 row.mnemonic,
                 "ds_nop" | "ds_permute_b32" | "ds_bpermute_b32" | "ds_swizzle_b32"
             ))
             .then_some("the LDS size limit: `s_mov_b32 m0, -1` sets none"),
-            Gcn1_4 | Gcn1_4_1 => {
-                matches!(row.mnemonic, "ds_read_addtid_b32" | "ds_write_addtid_b32")
-                    .then_some("the base address")
-            }
-            _ => None,
+            _ => matches!(row.mnemonic, "ds_read_addtid_b32" | "ds_write_addtid_b32")
+                .then_some("the base address"),
         }
     }
 
