@@ -702,11 +702,33 @@ fn register_uses() {
         (
             "Tonga",
             "buffer_atomic_add v1, v3, s[4:7], s8 offen glc",
+            // Returning the old value, it reads its data and writes that back there.
             &[
                 (V, 1, 1, true),
+                (V, 1, 1, false),
                 (V, 3, 1, false),
                 (S, 4, 4, false),
                 (S, 8, 1, false),
+            ],
+        ),
+        (
+            "Tonga",
+            "buffer_atomic_add v1, v3, s[4:7], s8 offen",
+            &[
+                (V, 1, 1, false),
+                (V, 3, 1, false),
+                (S, 4, 4, false),
+                (S, 8, 1, false),
+            ],
+        ),
+        (
+            "Tonga",
+            "image_atomic_cmpswap v[1:2], v[4:5], s[8:15] dmask:3 unorm glc",
+            &[
+                (V, 1, 2, true),
+                (V, 1, 2, false),
+                (V, 4, 2, false),
+                (S, 8, 8, false),
             ],
         ),
         (

@@ -389,7 +389,7 @@ impl Code<'_> {
                         1,
                         Target::Register(u.range),
                         Writer::WideStore,
-                        "a vector ALU write of a VGPR that holds a store's data needs 1 after a store of more than 8 bytes",
+                        "a vector ALU write of the data registers of a store or atomic of more than 8 bytes needs 1 after it",
                     );
                 }
             }
@@ -560,8 +560,9 @@ impl Code<'_> {
         let what = need.what;
         let message = match (register, need.writer) {
             (Some(r), Writer::WideStore) => format!(
-                "`{}` is written by `{reader_name}` {states} wait state{plural} after `{writer_name}` stored it: {what} (insert `{nop}` before it)",
+                "`{}` is written by `{reader_name}` {states} wait state{plural} after `{writer_name}` {}: {what} (insert `{nop}` before it)",
                 register_text(self.gen, r),
+                if wrote.row.flags.contains(Flags::ATOMIC) { "took it as data" } else { "stored it" },
             ),
             (Some(r), _) => format!(
                 "`{}` is read by `{reader_name}` {states} wait state{plural} after `{writer_name}` wrote it: {what} (insert `{nop}` before it)",
@@ -587,6 +588,7 @@ impl Code<'_> {
             ),
         };
         let operation = match need.writer {
+            Writer::WideStore if wrote.row.flags.contains(Flags::ATOMIC) => "atomic",
             Writer::WideStore => "store",
             Writer::NsaImage => "image instruction",
             Writer::FpAtomic => "atomic",

@@ -62,3 +62,7 @@ next:
         s_nop 0
         v_mov_b32 v5, 0
         s_endpgm
+# An atomic's data counts as a store's, returned (`glc`) or not.
+        buffer_atomic_cmpswap_x2 v[4:7], v0, s[8:11], 0 offen glc
+        v_mov_b32 v5, 0
+        s_waitcnt vmcnt(0)

@@ -11,6 +11,10 @@
         buffer_load_dword v5, v0, s[8:11], 0 offen
         buffer_atomic_add v5, v0, s[8:11], 0 offen
         s_waitcnt vmcnt(0)
+# An atomic that returns the old value (`glc`) reads its data before it writes it back.
+        buffer_load_dword v5, v0, s[8:11], 0 offen
+        buffer_atomic_add v5, v0, s[8:11], 0 offen glc
+        s_waitcnt vmcnt(0)
 # FLAT may go to global memory or to LDS: `vmcnt` makes its registers safe (AMD's
 # compiler relies on it for global memory), `lgkmcnt(0)` alone does not.
         flat_load_dword v8, v[2:3]

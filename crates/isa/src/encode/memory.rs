@@ -263,6 +263,25 @@ fn ds(
     ])
 }
 
+/// The VDATA (or VDST) register of a buffer or image instruction, recorded as what the
+/// instruction does with it: a store reads it, a load writes it, an atomic reads its
+/// data and, returning the old value (`glc`), writes that back into the same registers.
+fn vdata_operand<E: OperandSyntax + ?Sized>(
+    cx: &mut Cx<'_>,
+    row: &Instruction,
+    kind: OperandKind,
+    e: &E,
+    count: u32,
+    glc: bool,
+) -> Result<u32> {
+    let returns = row.flags.contains(Flags::ATOMIC) && glc;
+    let reg = cx.vreg(e, count, kind == OperandKind::VDst || returns)?;
+    if returns {
+        cx.use_reg(&reg, false);
+    }
+    Ok(reg.vgpr() as u32)
+}
+
 // ---- MUBUF / MTBUF ----------------------------------------------------------------------
 
 /// Registers of a packed-or-not D16 format access: GCN 1.2 has one component per
@@ -505,9 +524,7 @@ fn buffer(
                     let e = it.next().unwrap();
                     let base = d16_format_regs(row, gen, o.min_regs as u32);
                     let count = base + tfe as u32;
-                    let write =
-                        o.kind == OperandKind::VDst || (row.flags.contains(Flags::ATOMIC) && glc);
-                    vdata = cx.vreg(e, count, write)?.vgpr() as u32;
+                    vdata = vdata_operand(cx, row, o.kind, e, count, glc)?;
                 }
                 OperandKind::VAddr => {
                     let present = operands.len() == full;
@@ -743,9 +760,7 @@ fn mimg(
     for (o, e) in ops.iter().zip(&items.operands) {
         match o.kind {
             OperandKind::VDst | OperandKind::VData => {
-                let write =
-                    o.kind == OperandKind::VDst || (row.flags.contains(Flags::ATOMIC) && glc);
-                vdata = cx.vreg(e, count, write)?.vgpr() as u32;
+                vdata = vdata_operand(cx, row, o.kind, e, count, glc)?;
             }
             OperandKind::VAddr => {
                 if let ast::Expr::List(list) = e.expr().into_owned() {
