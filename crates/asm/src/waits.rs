@@ -29,9 +29,10 @@
 //! return. Two such reads are not reported: a vector memory instruction's of an address
 //! after a vector memory load (AMD's compiler reuses an address register as the
 //! destination of a load before the next access so; data it stores is reported, as
-//! LLVM waits for it), and any memory instruction's of registers the
-//! load itself read (`s_load_dword s1, s[0:1], 0` then `s_load_dword s2, s[0:1], 4`,
-//! as CLRX's sample kernels do: both loads mean the old address).
+//! LLVM waits for it), and any memory instruction's, as an address, of registers the
+//! load itself read as one (`s_load_dwordx2 s[0:1], s[0:1], 0` then
+//! `s_load_dword s2, s[0:1], 8`, as CLRX's sample kernels do: both loads mean the old
+//! address; a store of the loaded value, or an atomic's data, is reported).
 //!
 //! A counter holds so many operations (`vmcnt` 15 before GCN 1.4, 63 after; `lgkmcnt`
 //! 31, 15 from GCN 1.2, 63 on GCN 1.5; `expcnt` 7): a wave that would count one more waits, so the
@@ -253,13 +254,6 @@ impl Program {
     fn uses(&self, step: usize) -> &[RegUse] {
         let range = &self.steps[step].uses;
         &self.uses[range.start as usize..range.end as usize]
-    }
-
-    /// Whether `step` reads some of `range`.
-    fn reads(&self, step: usize, range: RegRange) -> bool {
-        self.uses(step)
-            .iter()
-            .any(|u| !u.write && overlap(u.range, range).is_some())
     }
 
     /// The registers `step` writes.
@@ -1749,6 +1743,15 @@ impl Code<'_> {
                 .is_some_and(|w| (w >> 8) & 0xff == u32::from(u.range.first))
     }
 
+    /// Whether the memory instruction at `step` reads `range` other than as the data it
+    /// stores: as an address, which a later access reading it too reads as it did.
+    fn reads_as_address(&self, step: usize, range: RegRange) -> bool {
+        self.program
+            .uses(step)
+            .iter()
+            .any(|u| !u.write && overlap(u.range, range).is_some() && !self.is_stored_data(step, u))
+    }
+
     /// Takes out of `state` the operations `done` says are done, with the reading of
     /// registers of the steps whose other operation is ([`done_with_locks`]).
     fn retire(&self, state: &mut State, written: &mut Written, done: impl Fn(&Op) -> bool) {
@@ -1880,7 +1883,12 @@ impl Code<'_> {
                 .find_map(|u| {
                     self.held(op)
                         .find_map(|w| overlap(w, u.range))
-                        .filter(|&r| u.write || reader.is_none() || !self.program.reads(op.step, r))
+                        .filter(|&r| {
+                            u.write
+                                || reader.is_none()
+                                || self.is_stored_data(step, u)
+                                || !self.reads_as_address(op.step, r)
+                        })
                         .map(|r| (r, u))
                 });
             let Some((register, using)) = hit else {
