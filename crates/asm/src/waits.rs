@@ -75,8 +75,10 @@ pub struct WaitHazard {
     pub load: Location,
     pub load_len: u32,
     pub operation: &'static str,
-    /// The `s_waitcnt` that makes the use safe, written before it.
+    /// The `s_waitcnt` that makes the use safe, written before it (or the `s_nop`).
     pub wait: String,
+    /// The fix goes after the instruction, not before it (an `s_nop` padding a branch).
+    pub after: bool,
 }
 
 /// The counter an operation counts in, and whether its results come back in order.
@@ -446,6 +448,7 @@ impl Waits {
             if self.checks.nops {
                 code.nop_hazards(&blocks, &mut findings.nops);
                 code.gfx10_hazards(&blocks, &mut findings.nops);
+                code.branch_offset_hazards(&mut findings.nops);
             }
             if self.checks.uninitialized {
                 code.uninitialized_reads(&blocks, &here, &mut findings.uninitialized);
@@ -840,6 +843,7 @@ impl Code<'_> {
             load_len: made.len,
             operation,
             wait,
+            after: false,
         }
     }
 }

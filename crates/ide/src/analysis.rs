@@ -331,10 +331,24 @@ fn wait_warning(
         let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
         // One line or more (a wait, then VCC written again).
         let lines: Vec<&str> = hazard.wait.lines().collect();
+        let mut replacement: String = lines.iter().map(|l| format!("{indent}{l}\n")).collect();
+        let (place, at) = if hazard.after {
+            // After the line's end; a last line without one gets it first.
+            match line.find('\n') {
+                Some(end) => ("after", line_start + end + 1),
+                None => {
+                    replacement.insert(0, '\n');
+                    replacement.pop();
+                    ("after", text.len())
+                }
+            }
+        } else {
+            ("before", line_start)
+        };
         d.fixes.push(Fix {
-            title: format!("Insert `{}` before this line", lines.join("`, `")),
-            range: TextRange::empty(TextSize::from(line_start as u32)),
-            replacement: lines.iter().map(|l| format!("{indent}{l}\n")).collect(),
+            title: format!("Insert `{}` {place} this line", lines.join("`, `")),
+            range: TextRange::empty(TextSize::from(at as u32)),
+            replacement,
         });
     }
     d

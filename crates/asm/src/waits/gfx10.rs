@@ -4,17 +4,17 @@
 //! and the fix offered:
 //!
 //! - an SALU or SMEM instruction writing an SGPR a VMEM, FLAT or LDS instruction before
-//!   it reads: a VALU instruction, `s_waitcnt 0` or `s_waitcnt_decptr 0xffe3` in
-//!   between (fix: `s_waitcnt_decptr 0xffe3`);
+//!   it reads: a VALU instruction, `s_waitcnt 0` or a `s_waitcnt_decptr` whose VM_VSRC
+//!   is 0 in between (fix: `s_waitcnt_decptr 0xffe3`);
 //! - a VALU instruction writing an SGPR an SMEM instruction before it reads: an SALU
 //!   instruction (not a program-control one, nor a wait on other counters) or a wait for
 //!   `lgkmcnt(0)` in between (fix: `s_mov_b32 null, 0`);
 //! - a VALU instruction writing EXEC after a non-VALU instruction read it: a VALU
-//!   instruction writing an SGPR, or `s_waitcnt_decptr 0xfffe`, in between (fix:
-//!   `s_waitcnt_decptr 0xfffe`);
+//!   instruction writing an SGPR, or a `s_waitcnt_decptr` whose SA_SDST is 0, in
+//!   between (fix: `s_waitcnt_decptr 0xfffe`);
 //! - `v_permlane16_b32`/`v_permlanex16_b32` after `v_cmpx_*`: a VALU instruction other
 //!   than `v_nop` in between (fix: `v_mov_b32` of the permute's source to itself);
-//! - an LDS instruction after a branch that a vector memory instruction (not plain FLAT)
+//! - an LDS instruction after a branch (a call or `s_setpc_b64` too) that a vector memory instruction (not plain FLAT)
 //!   came before, or the other way round: `s_waitcnt_vscnt null, 0` in between, or an
 //!   instruction of the reader's kind (before the branch), of either kind (after it:
 //!   the nearer one across the branch) (fix: `s_waitcnt_vscnt null, 0`).
@@ -31,7 +31,6 @@ use gcn_isa::SpecialReg;
 
 use super::nops::Paths;
 use super::{overlap, register_text, Block, Code, WaitHazard};
-use crate::diag::{Diagnostic, Severity};
 
 /// The most instructions looked at before one reader (on all paths together).
 const MAX_STEPS: usize = super::nops::MAX_LOOK_BACK;
@@ -164,7 +163,8 @@ impl Code<'_> {
             let row = self.row(at);
             row.encoding.is_valu()
                 || (row.mnemonic == "s_waitcnt" && self.simm16(at) == Some(0))
-                || (row.mnemonic == "s_waitcnt_decptr" && self.simm16(at) == Some(0xffe3))
+                || (row.mnemonic == "s_waitcnt_decptr"
+                    && self.simm16(at).is_some_and(waits_vm_vsrc))
         };
         let (earlier, register) = self.sgpr_write_after_read(step, paths, reader, mitigates)?;
         let rule = "a VALU instruction or `s_waitcnt_decptr 0xffe3`";
@@ -301,9 +301,7 @@ impl Code<'_> {
                     Seen::Next
                 };
             }
-            if row.mnemonic == "s_waitcnt_decptr"
-                && self.simm16(at).is_some_and(|v| v & 0xfffe == 0xfffe)
-            {
+            if row.mnemonic == "s_waitcnt_decptr" && self.simm16(at).is_some_and(waits_sa_sdst) {
                 return Seen::Stop;
             }
             if self
@@ -430,32 +428,51 @@ impl Code<'_> {
                 .is_some_and(|w| (w >> 16) & 0x7f == 125 && w & 0xffff == 0)
     }
 
+    /// A jump: a branch, or a jump through a register or a call (which the hardware
+    /// takes as one, Mesa's ACO counts them too).
     fn is_branch(&self, step: usize) -> bool {
         let row = self.row(step);
-        row.encoding == Encoding::Sopp
+        let jump = matches!(row.mnemonic, "s_setpc_b64" | "s_swappc_b64" | "s_call_b64");
+        jump || row.encoding == Encoding::Sopp
             && (row.mnemonic == "s_branch" || row.mnemonic.starts_with("s_cbranch_"))
     }
 
-    fn gfx10_hazard(&self, step: usize, found: Found) -> WaitHazard {
-        let (here, earlier) = (
-            &self.program.steps[step],
-            &self.program.steps[found.earlier],
-        );
-        WaitHazard {
-            diagnostic: Diagnostic {
-                severity: Severity::Warning,
-                location: Some(here.at),
-                len: here.len,
-                message: found.message,
-                origin: here.origin.to_vec(),
-                suggestions: Vec::new(),
-                suggestion_at: None,
-            },
-            load: earlier.at,
-            load_len: earlier.len,
-            operation: found.operation,
-            wait: found.fix,
+    /// GCN 1.5's branches whose offset is 0x3f, which the hardware mis-executes (LLVM's
+    /// `Offset3fBug`; Mesa's ACO pads them too): an `s_nop 0` after one makes it 0x40.
+    pub(super) fn branch_offset_hazards(&self, hazards: &mut Vec<WaitHazard>) {
+        if !self.gen.is_gfx10() {
+            return;
         }
+        let steps = &self.program.steps;
+        for step in 0..steps.len() {
+            let row = self.row(step);
+            let branch = row.encoding == Encoding::Sopp
+                && (row.mnemonic == "s_branch" || row.mnemonic.starts_with("s_cbranch_"));
+            if !branch || self.simm16(step) != Some(0x3f) {
+                continue;
+            }
+            let target_offset = steps[step].offset + 4 + 0x3f * 4;
+            let target = (0..steps.len())
+                .find(|&s| steps[s].offset == target_offset)
+                .unwrap_or(step);
+            let message = format!(
+                "`{}` has the offset 0x3f, which GCN 1.5 mis-executes (insert `s_nop 0` after it: its offset becomes 0x40)",
+                row.mnemonic
+            );
+            let mut hazard = self.hazard_at(step, message, target, "target", "s_nop 0".into());
+            hazard.after = true;
+            hazards.push(hazard);
+        }
+    }
+
+    fn gfx10_hazard(&self, step: usize, found: Found) -> WaitHazard {
+        self.hazard_at(
+            step,
+            found.message,
+            found.earlier,
+            found.operation,
+            found.fix,
+        )
     }
 }
 
@@ -476,6 +493,18 @@ fn lds_or_vmem(encoding: Encoding) -> Option<Kind> {
         | Encoding::Scratch => Some(Kind::Vmem),
         _ => None,
     }
+}
+
+/// Whether a `s_waitcnt_decptr` SIMM16 waits for the vector memory reads of SGPRs to be
+/// done: its VM_VSRC field (bits 2 to 4) is 0, as in 0xffe3.
+fn waits_vm_vsrc(simm16: u32) -> bool {
+    simm16 & 0x1c == 0
+}
+
+/// Whether a `s_waitcnt_decptr` SIMM16 waits for the scalar reads of SGPRs to be done:
+/// its SA_SDST field (bit 0) is 0, as in 0xfffe.
+fn waits_sa_sdst(simm16: u32) -> bool {
+    simm16 & 1 == 0
 }
 
 fn is_salu(encoding: Encoding) -> bool {

@@ -8,6 +8,9 @@
 //! instruction in between is one, `s_nop N` is N+1):
 //!
 //! - GCN 1.0: a scalar memory instruction reading an SGPR a VALU instruction wrote: 4;
+//!   `s_buffer_load*` reading one a SALU instruction wrote: 4 (LLVM's and Mesa's ACO);
+//! - GCN 1.0: `v_readlane_b32`/`v_readfirstlane_b32` reading a VGPR `v_interp*` wrote:
+//!   1 (ACO's);
 //! - GCN 1.2 to 1.4: a vector memory instruction reading an SGPR a VALU wrote: 5;
 //! - GCN 1.2 to 1.4: a DPP instruction reading a VGPR any instruction wrote: 2, or after
 //!   a VALU wrote EXEC: 5;
@@ -22,14 +25,15 @@
 //!   wrote VCC or EXEC: 5 (AMD's ISA manuals);
 //! - GCN 1.2 to 1.4: `s_sendmsg`, `s_sendmsghalt`, `s_ttracedata` and an LDS instruction
 //!   that goes to GDS after a SALU wrote M0, and on GCN 1.4 `s_movrel*`, `v_interp*`,
-//!   `ds_read_addtid_b32`, `ds_write_addtid_b32`, a load into LDS (`lds`) and an
-//!   operand `lds_direct` too: 1;
+//!   `ds_read_addtid_b32`, `ds_write_addtid_b32`, a load into LDS (`lds`),
+//!   `buffer_store_lds_dword` and an operand `lds_direct` too: 1;
 //! - GCN 1.2 to 1.4: `s_rfe_b64` after `s_setreg*` of TRAPSTS: 1;
 //! - GCN 1.1 to 1.4: a VALU instruction writing a VGPR that holds the data of a store or
 //!   atomic of more than 8 bytes (MUBUF and MTBUF with a constant SOFFSET, FLAT, global,
 //!   scratch, an image instruction with a 128-bit resource): 1;
 //! - GCN 1.5: a MUBUF or MTBUF instruction whose offset has bit 1 or 2 set after an
 //!   image instruction in the NSA form of 16 bytes or more (six addresses or more): 1;
+//! - GCN 1.5: an image instruction in the NSA form after `v_writelane_b32`: 1 (ACO's);
 //! - GCN 1.5: `s_denorm_mode` after a floating-point atomic (buffer, image, FLAT or
 //!   global `*_atomic_fcmpswap`, `fmin`, `fmax`): 3, unless a VALU instruction or a wait
 //!   (`s_waitcnt*`) comes between.
@@ -46,7 +50,6 @@ use gcn_isa::table::{Encoding, Flags};
 use gcn_isa::{Generation, SpecialReg};
 
 use super::{overlap, register_text, Block, Code, WaitHazard};
-use crate::diag::{Diagnostic, Severity};
 
 /// What a rule needs before a reader: the wait states, what writes, and why.
 struct Need {
@@ -77,6 +80,10 @@ enum Writer {
     WideStore,
     /// GCN 1.5: an image instruction in the NSA form of 16 bytes or more.
     NsaImage,
+    /// GCN 1.5: `v_writelane_b32`.
+    Writelane,
+    /// `v_interp*`.
+    Vintrp,
     /// GCN 1.5: a floating-point atomic; a VALU instruction or a wait ends its hazard.
     FpAtomic,
     /// `s_setvskip`.
@@ -303,6 +310,11 @@ impl Code<'_> {
             Encoding::Smrd if gen == Gcn1_0 => {
                 for r in sgpr_reads() {
                     need(4, Target::Register(r), Writer::Valu, "on GCN 1.0 a scalar memory read of an SGPR a vector ALU instruction wrote needs 4");
+                    // Not in AMD's manual; LLVM and Mesa's ACO found it (a descriptor
+                    // made in place by `s_mov`) and wait 4.
+                    if mnemonic.starts_with("s_buffer_load") {
+                        need(4, Target::Register(r), Writer::Salu, "on GCN 1.0 `s_buffer_load*` reading an SGPR a scalar ALU instruction wrote needs 4");
+                    }
                 }
             }
             encoding if vi_to_vega && is_vector_memory(encoding) => {
@@ -337,6 +349,19 @@ impl Code<'_> {
                 Writer::Valu,
                 "`v_div_fmas` needs 4 after a vector ALU instruction wrote VCC",
             );
+        }
+        if gen == Gcn1_0 && matches!(mnemonic, "v_readlane_b32" | "v_readfirstlane_b32") {
+            // A hang AMD confirmed to Mesa's ACO: the lane read comes too soon.
+            for u in self.program.uses(step) {
+                if !u.write && u.range.file == RegFile::Vgpr {
+                    need(
+                        1,
+                        Target::Register(u.range),
+                        Writer::Vintrp,
+                        "on GCN 1.0 `v_readlane_b32` or `v_readfirstlane_b32` reading a VGPR `v_interp*` wrote needs 1",
+                    );
+                }
+            }
         }
         if matches!(mnemonic, "v_readlane_b32" | "v_writelane_b32") {
             if let Some(lane) = self.lane_select(step) {
@@ -430,6 +455,14 @@ impl Code<'_> {
                 what: "on GCN 1.5 a buffer instruction whose offset has bit 1 or 2 set needs 1 after it",
             });
         }
+        if self.is_nsa_image(step) {
+            needs.push(Need {
+                states: 1,
+                register: Target::Nothing,
+                writer: Writer::Writelane,
+                what: "on GCN 1.5 an image instruction in the NSA form needs 1 after `v_writelane_b32`",
+            });
+        }
         if row.mnemonic == "s_denorm_mode" {
             needs.push(Need {
                 states: 3,
@@ -513,6 +546,10 @@ impl Code<'_> {
             Writer::SetVskip => row.mnemonic == "s_setvskip",
             Writer::SetRegVskip => row.mnemonic != "s_setvskip" && self.writes_vskip(step),
             Writer::NsaImage => return self.is_long_nsa_image(step).then_some(None),
+            Writer::Writelane => return (row.mnemonic == "v_writelane_b32").then_some(None),
+            Writer::Vintrp => {
+                row.encoding == Encoding::Vintrp || row.mnemonic.starts_with("v_interp")
+            }
             Writer::FpAtomic => {
                 let fp_atomic = row.flags.contains(Flags::ATOMIC)
                     && ["_atomic_fcmpswap", "_atomic_fmin", "_atomic_fmax"]
@@ -574,7 +611,7 @@ impl Code<'_> {
             (None, Writer::FpAtomic) => format!(
                 "`{reader_name}` comes {states} wait state{plural} after `{writer_name}`, a floating-point atomic: {what} (insert `{nop}` before it)"
             ),
-            (None, Writer::SetVskip) => format!(
+            (None, Writer::SetVskip | Writer::Writelane) => format!(
                 "`{reader_name}` comes {states} wait state{plural} after `{writer_name}`: {what} (insert `{nop}` before it)"
             ),
             (None, Writer::SetRegVskip) => format!(
@@ -594,21 +631,7 @@ impl Code<'_> {
             Writer::FpAtomic => "atomic",
             _ => "write",
         };
-        WaitHazard {
-            diagnostic: Diagnostic {
-                severity: Severity::Warning,
-                location: Some(read.at),
-                len: read.len,
-                message,
-                origin: read.origin.to_vec(),
-                suggestions: Vec::new(),
-                suggestion_at: None,
-            },
-            load: wrote.at,
-            load_len: wrote.len,
-            operation,
-            wait: nop,
-        }
+        self.hazard_at(reader, message, writer, operation, nop)
     }
 
     /// The wait states the instruction at `step` gives those after it.
@@ -668,6 +691,13 @@ impl Code<'_> {
     }
 
     /// Whether the instruction at `step` is an image instruction in GCN 1.5's NSA form
+    /// (its addresses a list): NSA's dword count (bits 1 and 2) is not 0.
+    fn is_nsa_image(&self, step: usize) -> bool {
+        self.program.steps[step].row.encoding == Encoding::Mimg
+            && self.first_word(step).is_some_and(|w| (w >> 1) & 3 >= 1)
+    }
+
+    /// Whether the instruction at `step` is an image instruction in GCN 1.5's NSA form
     /// of 16 bytes or more: NSA's dword count (bits 1 and 2) is 2 or more.
     fn is_long_nsa_image(&self, step: usize) -> bool {
         self.program.steps[step].row.encoding == Encoding::Mimg
@@ -689,7 +719,10 @@ impl Code<'_> {
                 && (mnemonic.starts_with("s_movrel")
                     || mnemonic.starts_with("v_interp")
                     || row.encoding == Encoding::Vintrp
-                    || matches!(mnemonic, "ds_read_addtid_b32" | "ds_write_addtid_b32")
+                    || matches!(
+                        mnemonic,
+                        "ds_read_addtid_b32" | "ds_write_addtid_b32" | "buffer_store_lds_dword"
+                    )
                     || self.loads_into_lds(step)
                     || self.vector_sources(step).contains(&LDS_DIRECT))
     }

@@ -19,3 +19,18 @@
         v_mov_b32 v8, 0
         v_mov_b32 v5, 0
         s_endpgm
+# GCN 1.0: `s_buffer_load*` reading an SGPR a scalar ALU instruction wrote (its
+# descriptor, made in place) needs 4 too; `s_load*` does not.
+        s_mov_b32 s11, 0x27000
+        s_buffer_load_dword s5, s[8:11], 0
+        s_mov_b32 s3, 0
+        s_load_dword s5, s[2:3], 0
+        s_waitcnt lgkmcnt(0)
+# GCN 1.0: `v_readlane_b32`/`v_readfirstlane_b32` reading a VGPR `v_interp*` wrote just
+# before needs 1.
+        v_interp_p1_f32 v2, v0, attr0.x
+        v_readfirstlane_b32 s1, v2
+        v_interp_p1_f32 v3, v0, attr0.x
+        v_readlane_b32 s1, v3, 1
+        v_interp_p1_f32 v4, v0, attr0.x
+        v_writelane_b32 v4, s1, 1

@@ -25,4 +25,7 @@
         buffer_load_dword v0, s[8:11], 0
         s_mov_b32 m0, s2
         v_mov_b32 v4, v5
+# `buffer_store_lds_dword` stores from LDS at M0, written with `lds` or not.
+        s_mov_b32 m0, s2
+        buffer_store_lds_dword s[8:11], 0
         s_endpgm
