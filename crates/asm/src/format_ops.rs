@@ -26,7 +26,9 @@ mod stmt;
 pub(crate) use host::Host;
 pub(crate) use stmt::Stmt;
 
-pub(crate) use build::{config_reg_counts, config_setup, finish_config, setting_warnings};
+pub(crate) use build::{
+    config_reg_counts, config_setup, finish_config, setting_warnings, xnack_enabled,
+};
 mod cl2;
 pub(crate) use cl2::old_layout_section_error;
 mod gallium;

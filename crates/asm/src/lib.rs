@@ -548,7 +548,8 @@ fn finish(mut asm: Asm) -> Assembly {
             kernel_entries(&assembly)
         };
         let contents: Vec<&[u8]> = assembly.sections.iter().map(|s| &s.content[..]).collect();
-        let found = waits.finish(assembly.generation, &contents, &entries);
+        let xnack = format_ops::xnack_enabled(&assembly);
+        let found = waits.finish(assembly.generation, &contents, &entries, xnack);
         assembly.more_wait_hazards = found.more;
         assembly.wait_hazards = found.hazards;
         assembly.wait_effects = found.waits;

@@ -59,6 +59,7 @@ use gcn_isa::Generation;
 
 use crate::diag::{Diagnostic, Origin};
 
+mod clauses;
 mod gfx10;
 mod nops;
 mod uninit;
@@ -422,6 +423,7 @@ impl Waits {
         gen: Generation,
         contents: &[&[u8]],
         entries: &[KernelEntry],
+        xnack: bool,
     ) -> Findings {
         let mut findings = Findings::default();
         for (section, program) in self.by_section.iter().enumerate() {
@@ -432,6 +434,7 @@ impl Waits {
                 content,
                 limits: limits(),
                 skipped: Default::default(),
+                xnack,
             };
             if program.steps.is_empty() {
                 continue;
@@ -449,6 +452,7 @@ impl Waits {
                 code.nop_hazards(&blocks, &mut findings.nops);
                 code.gfx10_hazards(&blocks, &mut findings.nops);
                 code.branch_offset_hazards(&mut findings.nops);
+                code.soft_clause_hazards(&blocks, &mut findings.nops);
             }
             if self.checks.uninitialized {
                 code.uninitialized_reads(&blocks, &here, &mut findings.uninitialized);
@@ -475,6 +479,8 @@ struct Code<'a> {
     /// A wait the hazard rules take as not there, while asking whether they need it
     /// ([`Code::hazard_rules_need`]).
     skipped: std::cell::Cell<Option<usize>>,
+    /// XNACK is on (a kernel's `.use_xnack_enabled`): soft clauses are checked.
+    xnack: bool,
 }
 
 /// Where control goes after an instruction.

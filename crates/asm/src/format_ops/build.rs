@@ -849,6 +849,16 @@ fn gallium_default_regs(
     (sgprs, min_vgprs.max(regs.vgprs))
 }
 
+/// Whether a kernel's configuration turns XNACK on (`.use_xnack_enabled`): the program
+/// then runs with page faults replayed, which its soft clauses must allow for.
+pub(crate) fn xnack_enabled(a: &Assembly) -> bool {
+    a.config.kernels.iter().any(|kc| {
+        kc.hsa
+            .as_ref()
+            .is_some_and(|h| h.feature_flags & gcn_formats::hsa::feature_flags::XNACK_ENABLED != 0)
+    })
+}
+
 /// For each kernel, what its setup fills before its code starts (from s0 and v0), as
 /// the binary gets it; `None` for a kernel with no configuration, or one these do not
 /// cover.

@@ -190,6 +190,9 @@ impl Code<'_> {
     /// (`s_waitcnt_vscnt null, 0` between LDS and vector memory across a branch). A
     /// wait that never stops the wave is still needed then.
     pub(super) fn hazard_rules_need(&self, wait: usize, rules: &HazardRules) -> bool {
+        if self.breaks_soft_clause(wait) {
+            return true;
+        }
         let hazards_at = |step: usize| {
             let nops = self
                 .needs(step, rules.vskip)
