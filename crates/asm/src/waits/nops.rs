@@ -730,9 +730,9 @@ impl Code<'_> {
                     || self.vector_sources(step).contains(&LDS_DIRECT))
     }
 
-    /// Whether the GCN 1.4 instruction at `step` loads into LDS: its `lds` bit (bit 16
-    /// of a MUBUF's first word, bit 13 of a global or scratch instruction's).
-    fn loads_into_lds(&self, step: usize) -> bool {
+    /// Whether the instruction at `step` loads into LDS: its `lds` bit (bit 16 of a
+    /// MUBUF's first word, bit 13 of a global or scratch instruction's).
+    pub(super) fn loads_into_lds(&self, step: usize) -> bool {
         let bit = match self.program.steps[step].row.encoding {
             Encoding::Mubuf => 16,
             Encoding::Global | Encoding::Scratch => 13,

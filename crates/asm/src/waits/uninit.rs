@@ -13,7 +13,8 @@
 //! registers through M0 or the GPR index (`s_movreld`, `v_movreld`, `s_set_gpr_idx_on`)
 //! or calls a function (`s_swappc_b64`, `s_call_b64`). M0 is checked where an LDS
 //! instruction reads it without naming it (GCN 1.0 to 1.2: the LDS size limit, which no
-//! setup fills; GDS and `*_addtid_b32`: a size and base); reads through M0 are not checked, nor the VADDR of a buffer
+//! setup fills; GDS and `*_addtid_b32`: a size and base; a load into LDS: its LDS
+//! address); reads through M0 are not checked, nor the VADDR of a buffer
 //! instruction without `offen`, `idxen` or `addr64`,
 //! which the hardware does not read. A move whose source nothing wrote is not reported
 //! either, and leaves its destination as unwritten as it was: compilers copy undefined
@@ -300,8 +301,9 @@ impl Code<'_> {
         explicit.or_else(|| m0.filter(|m| !regs.has(m.file, u32::from(m.first))))
     }
 
-    /// What M0 holds for the LDS instruction at `step`, when it reads it without naming
-    /// it: on GCN 1.0 to 1.2 every one that goes to memory keeps its addresses below
+    /// What M0 holds for the instruction at `step`, when it reads it without naming it:
+    /// a vector memory load into LDS and `buffer_store_lds_dword` the LDS address; for
+    /// an LDS instruction on GCN 1.0 to 1.2 every one that goes to memory keeps its addresses below
     /// M0 (the CLRX manual: set M0 to -1 for no limit; LLVM writes it before each);
     /// on every generation one that goes to GDS reads the GDS size and base from it
     /// (`ds_gws_*` the base of its resource), and from GCN 1.4 those that add the lane's
@@ -309,6 +311,9 @@ impl Code<'_> {
     fn m0_limit_read(&self, step: usize) -> Option<&'static str> {
         use gcn_isa::Generation::*;
         let row = self.program.steps[step].row;
+        if self.loads_into_lds(step) || row.mnemonic == "buffer_store_lds_dword" {
+            return Some("the LDS address");
+        }
         if row.encoding != Encoding::Ds {
             return None;
         }
