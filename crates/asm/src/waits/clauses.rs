@@ -2,7 +2,8 @@
 //! `.use_xnack_enabled`), a page fault replays a run of memory instructions of one kind
 //! issued one after another (a soft clause: scalar memory, or vector memory and FLAT),
 //! so none may overwrite a register one of them reads, its own address included, nor
-//! may a scalar store join one: a replayed member would read it overwritten. LLVM
+//! may a store or atomic join one that loads: a replayed member would read it
+//! overwritten, or load what the store wrote. LLVM
 //! breaks such a clause with `s_nop 0` before the instruction that would join it
 //! (`checkSoftClauseHazards`); here that instruction gets the warning.
 //!
@@ -80,8 +81,9 @@ impl Code<'_> {
         }
     }
 
-    /// The warning for `step` joining `clause`, if it may not: a scalar store, or a
-    /// member (`step` included) writing a register a member reads.
+    /// The warning for `step` joining `clause` (whose members write registers), if it
+    /// may not: a store or atomic, or a member (`step` included) writing a register a
+    /// member reads.
     fn joins_badly(&self, clause: &[usize], step: usize, kind: ClauseKind) -> Option<WaitHazard> {
         let writes_any = clause
             .iter()
@@ -91,11 +93,14 @@ impl Code<'_> {
         }
         let row = self.program.steps[step].row;
         let mnemonic = row.mnemonic;
-        let stores = row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC);
-        if kind == ClauseKind::Scalar && stores {
+        let what = match kind {
+            ClauseKind::Scalar => "scalar memory",
+            ClauseKind::Vector => "vector memory",
+        };
+        if row.flags.contains(Flags::STORE) || row.flags.contains(Flags::ATOMIC) {
             let member = *clause.last()?;
             let message = format!(
-                "`{mnemonic}` is a scalar store right after `{}`: with XNACK a store may not join a clause of scalar memory instructions, which a page fault replays (insert `s_nop 0` before it)",
+                "`{mnemonic}` writes memory right after `{}`: with XNACK a store or atomic may not join a clause of {what} instructions that load, which a page fault replays (insert `s_nop 0` before it)",
                 self.program.steps[member].row.mnemonic
             );
             return Some(self.hazard_at(step, message, member, "clause", "s_nop 0".into()));
@@ -106,10 +111,6 @@ impl Code<'_> {
                 members().find_map(|r| self.read_of(r, written).map(|reg| (w, r, reg)))
             })
         })?;
-        let what = match kind {
-            ClauseKind::Scalar => "scalar memory",
-            ClauseKind::Vector => "vector memory",
-        };
         let name = |s: usize| self.program.steps[s].row.mnemonic;
         let register = register_text(self.gen, register);
         let why = "with XNACK a page fault replays the clause, and the replay reads it overwritten (insert `s_nop 0` before it)";

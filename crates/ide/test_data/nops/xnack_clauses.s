@@ -36,5 +36,10 @@ k:
         global_load_dword v1, v[2:3], off
         global_load_dword v2, v[4:5], off
         global_load_dword v6, v[4:5], off
+# A store joining vector loads; a load after a lone store is fine.
+        global_store_dword v[8:9], v10, off
+        s_nop 0
+        global_store_dword v[8:9], v10, off
+        global_load_dword v8, v[8:9], off
         s_waitcnt vmcnt(0)
         s_endpgm
