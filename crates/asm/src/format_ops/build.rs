@@ -849,14 +849,23 @@ fn gallium_default_regs(
     (sgprs, min_vgprs.max(regs.vgprs))
 }
 
-/// Whether a kernel's configuration turns XNACK on (`.use_xnack_enabled`): the program
-/// then runs with page faults replayed, which its soft clauses must allow for.
+/// Whether the program runs with XNACK on, page faults replayed, which its soft
+/// clauses must allow for: a kernel's configuration says so (`.use_xnack_enabled`), or
+/// a ROCm target names the feature (`.target "amdgcn-amd-amdhsa--gfx902+xnack"`, or
+/// `gfx902:xnack+` as later LLVM writes it).
 pub(crate) fn xnack_enabled(a: &Assembly) -> bool {
-    a.config.kernels.iter().any(|kc| {
+    let configured = a.config.kernels.iter().any(|kc| {
         kc.hsa
             .as_ref()
             .is_some_and(|h| h.feature_flags & gcn_formats::hsa::feature_flags::XNACK_ENABLED != 0)
-    })
+    });
+    let target = a.format == BinaryFormat::Rocm
+        && a.config
+            .rocm
+            .target
+            .as_deref()
+            .is_some_and(|t| t.contains("+xnack") || t.contains("xnack+"));
+    configured || target
 }
 
 /// For each kernel, what its setup fills before its code starts (from s0 and v0), as
