@@ -4,8 +4,9 @@
 //! and the fix offered:
 //!
 //! - an SALU or SMEM instruction writing an SGPR a VMEM, FLAT or LDS instruction before
-//!   it reads: a VALU instruction, `s_waitcnt 0` or a `s_waitcnt_decptr` whose VM_VSRC
-//!   is 0 in between (fix: `s_waitcnt_decptr 0xffe3`);
+//!   it reads: a VALU instruction, a wait that says the reader is done (a counter it
+//!   counts in at 0, as Mesa's ACO has it; LLVM takes `s_waitcnt 0` only) or a
+//!   `s_waitcnt_decptr` whose VM_VSRC is 0 in between (fix: `s_waitcnt_decptr 0xffe3`);
 //! - a VALU instruction writing an SGPR an SMEM instruction before it reads: an SALU
 //!   instruction (not a program-control one, nor a wait on other counters) or a wait for
 //!   `lgkmcnt(0)` in between (fix: `s_mov_b32 null, 0`);
@@ -92,19 +93,32 @@ impl Code<'_> {
         step: usize,
         seen: &mut impl FnMut(usize) -> Seen,
     ) -> Option<usize> {
+        self.walk_back_with(paths, step, 0, &mut |at, _| seen(at))
+    }
+
+    /// [`Code::walk_back`] with a little state each path carries (what the
+    /// instructions seen so far on it mitigate), which `seen` may change; a block is
+    /// entered once for each state it is reached with.
+    fn walk_back_with(
+        &self,
+        paths: &Paths,
+        step: usize,
+        state: u8,
+        seen: &mut impl FnMut(usize, &mut u8) -> Seen,
+    ) -> Option<usize> {
         let mut budget = MAX_STEPS;
         // Few blocks are entered (each gives a step or more): a short list, not a
         // flag for each block of the section.
-        let mut entered: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
-        let mut todo: smallvec::SmallVec<[(usize, usize); 8]> =
-            smallvec::smallvec![(paths.block_of(step), step)];
-        while let Some((block, mut at)) = todo.pop() {
+        let mut entered: smallvec::SmallVec<[(usize, u8); 8]> = smallvec::SmallVec::new();
+        let mut todo: smallvec::SmallVec<[(usize, usize, u8); 8]> =
+            smallvec::smallvec![(paths.block_of(step), step, state)];
+        while let Some((block, mut at, mut state)) = todo.pop() {
             loop {
                 if at == paths.blocks[block].steps.start {
                     for &before in &paths.before[block] {
-                        if !entered.contains(&before) {
-                            entered.push(before);
-                            todo.push((before, paths.blocks[before].steps.end));
+                        if !entered.contains(&(before, state)) {
+                            entered.push((before, state));
+                            todo.push((before, paths.blocks[before].steps.end, state));
                         }
                     }
                     break;
@@ -117,7 +131,7 @@ impl Code<'_> {
                 if self.skipped.get() == Some(at) {
                     continue;
                 }
-                match seen(at) {
+                match seen(at, &mut state) {
                     Seen::Next => {}
                     Seen::Stop => break,
                     Seen::Found => return Some(at),
@@ -158,16 +172,32 @@ impl Code<'_> {
         if !(is_salu(encoding) || encoding == Encoding::Smem) {
             return None;
         }
-        let reader = |e| is_vmem(e) || is_flat(e) || e == Encoding::Ds;
-        let mitigates = |at: usize| {
+        // What a memory instruction before it is done with, on this path: a wait for a
+        // counter at 0 says so for those it counts (Mesa's ACO; LLVM takes only
+        // `s_waitcnt 0`), a VALU instruction or `s_waitcnt_decptr` for all.
+        let reader = |at: usize, done: u8| {
+            let kinds = self.vmem_reader_kinds(at);
+            kinds != 0 && kinds & !done != 0
+        };
+        let mitigates = |at: usize, done: &mut u8| {
             let row = self.row(at);
-            row.encoding.is_valu()
-                || (row.mnemonic == "s_waitcnt" && self.simm16(at) == Some(0))
+            if row.encoding.is_valu()
                 || (row.mnemonic == "s_waitcnt_decptr"
                     && self.simm16(at).is_some_and(waits_vm_vsrc))
+            {
+                return true;
+            }
+            if let Some(wait) = self.known_wait(at) {
+                for (count, kind) in [(wait.vm, LOADS), (wait.vs, STORES), (wait.lgkm, LDS)] {
+                    if count == 0 {
+                        *done |= kind;
+                    }
+                }
+            }
+            *done == LOADS | STORES | LDS
         };
         let (earlier, register) = self.sgpr_write_after_read(step, paths, reader, mitigates)?;
-        let rule = "a VALU instruction or `s_waitcnt_decptr 0xffe3`";
+        let rule = "a VALU instruction, a wait for it to be done or `s_waitcnt_decptr 0xffe3`";
         Some(self.written_while_read(step, earlier, register, rule, "s_waitcnt_decptr 0xffe3"))
     }
 
@@ -176,33 +206,33 @@ impl Code<'_> {
         if !self.row(step).encoding.is_valu() {
             return None;
         }
-        let reader = |e| e == Encoding::Smem;
-        let mitigates = |at: usize| self.mitigates_smem_hazard(at);
+        let reader = |at: usize, _| self.row(at).encoding == Encoding::Smem;
+        let mitigates = |at: usize, _: &mut u8| self.mitigates_smem_hazard(at);
         let (earlier, register) = self.sgpr_write_after_read(step, paths, reader, mitigates)?;
         let rule = "a scalar ALU instruction or a wait for `lgkmcnt(0)`";
         Some(self.written_while_read(step, earlier, register, rule, "s_mov_b32 null, 0"))
     }
 
-    /// The last instruction before `step`, on some path, of an encoding `reader` takes
-    /// that reads an SGPR `step` writes, with none that `mitigates` in between; and the
-    /// register.
+    /// The last instruction before `step`, on some path, that `reader` takes (with what
+    /// the path's state says is done) and that reads an SGPR `step` writes, with none
+    /// that `mitigates` in between (which may mark some done instead); and the register.
     fn sgpr_write_after_read(
         &self,
         step: usize,
         paths: &Paths,
-        reader: impl Fn(Encoding) -> bool,
-        mitigates: impl Fn(usize) -> bool,
+        reader: impl Fn(usize, u8) -> bool,
+        mitigates: impl Fn(usize, &mut u8) -> bool,
     ) -> Option<(usize, RegRange)> {
         let written: smallvec::SmallVec<[RegRange; 2]> = self.sgpr_uses(step, true).collect();
         if written.is_empty() {
             return None;
         }
         let mut register = None;
-        let earlier = self.walk_back(paths, step, &mut |at| {
-            if mitigates(at) {
+        let earlier = self.walk_back_with(paths, step, 0, &mut |at, done| {
+            if mitigates(at, done) {
                 return Seen::Stop;
             }
-            if !reader(self.row(at).encoding) {
+            if !reader(at, *done) {
                 return Seen::Next;
             }
             register = self
@@ -216,6 +246,21 @@ impl Code<'_> {
             }
         })?;
         Some((earlier, register?))
+    }
+
+    /// Which waits say the memory instruction at `step` is done ([`LOADS`], [`STORES`],
+    /// [`LDS`]; FLAT both its own and LDS's); 0 for any other instruction.
+    fn vmem_reader_kinds(&self, step: usize) -> u8 {
+        let encoding = self.row(step).encoding;
+        let mut kinds = 0;
+        if is_vmem(encoding) || is_flat(encoding) {
+            let loads = self.program.writes(step).next().is_some();
+            kinds |= if loads { LOADS } else { STORES };
+        }
+        if matches!(encoding, Encoding::Flat | Encoding::Ds) {
+            kinds |= LDS;
+        }
+        kinds
     }
 
     /// The SGPRs a memory instruction reads without naming them: EXEC (every vector
@@ -413,11 +458,23 @@ impl Code<'_> {
     }
 
     /// Whether the wait at `step` ends a GCN 1.5 hazard that looks back across
-    /// instructions: `s_waitcnt 0`, a wait for `lgkmcnt(0)`, `s_waitcnt_vscnt null, 0`.
+    /// instructions: a wait for `vmcnt`, `lgkmcnt` or `vscnt` at 0 (the memory
+    /// instructions it counts are done with their SGPRs; `lgkmcnt(0)` ends the SMEM
+    /// hazard, `s_waitcnt_vscnt null, 0` the LDS and vector memory one across a branch).
     pub(super) fn wait_ends_gfx10_hazards(&self, step: usize) -> bool {
-        let wait_all = self.row(step).mnemonic == "s_waitcnt" && self.simm16(step) == Some(0);
-        self.gen.is_gfx10()
-            && (wait_all || self.mitigates_smem_hazard(step) || self.waits_vscnt_zero(step))
+        let wait = self.known_wait(step);
+        self.gen.is_gfx10() && wait.is_some_and(|w| w.vm == 0 || w.lgkm == 0 || w.vs == 0)
+    }
+
+    /// What the wait at `step` waits for, when that is known as the program is
+    /// assembled: `s_waitcnt`, or a `s_waitcnt_*cnt` on `null` (on an SGPR, its count
+    /// adds the SGPR's value).
+    fn known_wait(&self, step: usize) -> Option<super::Wait> {
+        let row = self.row(step);
+        let wait = super::wait_of(self.gen, row, self.first_word(step))?;
+        let null = self.gen.special_reg_code(SpecialReg::Null).map(u32::from);
+        let on_null = self.first_word(step).map(|w| (w >> 16) & 0x7f) == null;
+        (row.mnemonic == "s_waitcnt" || on_null).then_some(wait)
     }
 
     fn waits_vscnt_zero(&self, step: usize) -> bool {
@@ -494,6 +551,12 @@ fn lds_or_vmem(encoding: Encoding) -> Option<Kind> {
         _ => None,
     }
 }
+
+/// What a wait may say is done: vector memory instructions that return data (`vmcnt`),
+/// those that do not (`vscnt`), LDS instructions (`lgkmcnt`).
+const LOADS: u8 = 1;
+const STORES: u8 = 2;
+const LDS: u8 = 4;
 
 /// Whether a `s_waitcnt_decptr` SIMM16 waits for the vector memory reads of SGPRs to be
 /// done: its VM_VSRC field (bits 2 to 4) is 0, as in 0xffe3.

@@ -12,7 +12,8 @@ loop:
         s_waitcnt_vscnt null, 0
         global_store_dword v0, v4, s[0:1]
         s_endpgm
-# `s_waitcnt 0` between a vector memory read of an SGPR and a scalar write of it:
+# Between a vector memory read of an SGPR and a scalar write of it, `s_waitcnt 0`
+# would end the hazard, but `vmcnt(0)` already says the load is done: needless.
         buffer_load_dword v1, v0, s[4:7], 0 offen
         s_waitcnt vmcnt(0)
         s_waitcnt 0
