@@ -27,4 +27,11 @@
         buffer_load_dword v2, v0, s[8:11], s7 offen
         s_waitcnt vmcnt(0)
         s_mov_b32 s7, 0
+# A wait on one path only: the other path keeps the hazard.
+        v_nop
+        buffer_load_dword v2, v0, s[8:11], s9 offen
+        s_cbranch_scc0 skip
+        s_waitcnt vmcnt(0)
+skip:
+        s_mov_b32 s9, 0
         s_endpgm
