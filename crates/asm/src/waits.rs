@@ -248,6 +248,8 @@ struct Step {
     leaves_unfollowed: bool,
     /// How it changes EXEC ([`exec_write_of`]).
     exec_write: ExecWrite,
+    /// It runs in wave32 (GCN 1.5): EXEC is `exec_lo`.
+    wave32: bool,
     at: Location,
     len: u32,
     origin: Origin,
@@ -410,6 +412,7 @@ impl Waits {
             waits: wait_of(gen, row, None).is_some(),
             leaves_unfollowed: leaves_unfollowed(row),
             exec_write: exec_write_of((gen, wave32), row, words, regs),
+            wave32: wave32 && gen.is_gfx10(),
             at: place.at,
             len: place.len,
             origin: place.origin,

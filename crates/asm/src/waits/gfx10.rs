@@ -161,6 +161,17 @@ impl Code<'_> {
         }
     }
 
+    /// EXEC as the instruction at `step` has it: `exec_lo` in wave32.
+    fn exec_of(&self, step: usize) -> RegRange {
+        let exec = self.exec();
+        let count = if self.program.steps[step].wave32 {
+            1
+        } else {
+            2
+        };
+        RegRange { count, ..exec }
+    }
+
     /// The SIMM16 of a program-control instruction, as the section holds it.
     fn simm16(&self, step: usize) -> Option<u32> {
         self.first_word(step).map(|w| w & 0xffff)
@@ -280,7 +291,7 @@ impl Code<'_> {
             first: self.gen.special_reg_code(SpecialReg::M0).unwrap_or(124),
             count: 1,
         };
-        [memory.then(|| self.exec()), reads_m0.then_some(m0)]
+        [memory.then(|| self.exec_of(step)), reads_m0.then_some(m0)]
             .into_iter()
             .flatten()
     }
@@ -329,11 +340,11 @@ impl Code<'_> {
     /// A VALU instruction writing EXEC after another kind of instruction read it.
     fn exec_write_after_read(&self, step: usize, paths: &Paths) -> Option<Found> {
         let exec = self.exec();
-        let writes_exec = self.row(step).encoding.is_valu()
-            && self
-                .sgpr_uses(step, true)
-                .any(|w| overlap(w, exec).is_some());
-        if !writes_exec {
+        let written: smallvec::SmallVec<[RegRange; 1]> = self
+            .sgpr_uses(step, true)
+            .filter_map(|w| overlap(w, exec))
+            .collect();
+        if !self.row(step).encoding.is_valu() || written.is_empty() {
             return None;
         }
         let earlier = self.walk_back(paths, step, &mut |at| {
@@ -351,7 +362,7 @@ impl Code<'_> {
             }
             if self
                 .sgpr_uses(at, false)
-                .any(|r| overlap(r, exec).is_some())
+                .any(|r| written.iter().any(|&w| overlap(r, w).is_some()))
             {
                 Seen::Found
             } else {
@@ -362,7 +373,8 @@ impl Code<'_> {
         Some(Found {
             earlier,
             message: format!(
-                "`exec` is written by `{}` after `{}` read it: on GCN 1.5 a VALU instruction writing an SGPR or `{fix}` must come between (insert `{fix}` before it)",
+                "`{}` is written by `{}` after `{}` read it: on GCN 1.5 a VALU instruction writing an SGPR or `{fix}` must come between (insert `{fix}` before it)",
+                register_text(self.gen, written[0]),
                 self.row(step).mnemonic,
                 self.row(earlier).mnemonic,
             ),
