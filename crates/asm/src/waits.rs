@@ -482,7 +482,7 @@ struct Code<'a> {
     /// A wait the hazard rules take as not there, while asking whether they need it
     /// ([`Code::hazard_rules_need`]).
     skipped: std::cell::Cell<Option<usize>>,
-    /// XNACK is on (a kernel's `.use_xnack_enabled`): soft clauses are checked.
+    /// XNACK is on (`format_ops::xnack_enabled`): soft clauses are checked.
     xnack: bool,
 }
 

@@ -1,9 +1,9 @@
 //! Soft clauses under XNACK: with XNACK on (GCN 1.2 and later; a kernel's
-//! `.use_xnack_enabled`), a page fault replays a run of memory instructions of one kind
-//! issued one after another (a soft clause: scalar memory, or vector memory and FLAT),
-//! so none may overwrite a register one of them reads, its own address included, nor
-//! may a store or atomic join one that loads: a replayed member would read it
-//! overwritten, or load what the store wrote. LLVM
+//! `.use_xnack_enabled`, or a ROCm target's `+xnack`), a page fault replays a run of
+//! memory instructions of one kind issued one after another (a soft clause: scalar
+//! memory, or vector memory and FLAT), so none may overwrite a register one of them
+//! reads, its own address included, nor may a store or atomic join one that loads: a
+//! replayed member would read it overwritten, or load what the store wrote. LLVM
 //! breaks such a clause with `s_nop 0` before the instruction that would join it
 //! (`checkSoftClauseHazards`); here that instruction gets the warning.
 //!
@@ -14,7 +14,7 @@
 use gcn_isa::encode::RegRange;
 use gcn_isa::table::{Encoding, Flags};
 
-use super::nops::Paths;
+use super::nops::{is_vector_memory, Paths};
 use super::{overlap, register_text, Block, Code, WaitHazard};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -71,12 +71,7 @@ impl Code<'_> {
     fn clause_kind(&self, step: usize) -> Option<ClauseKind> {
         match self.program.steps[step].row.encoding {
             Encoding::Smrd | Encoding::Smem => Some(ClauseKind::Scalar),
-            Encoding::Mubuf
-            | Encoding::Mtbuf
-            | Encoding::Mimg
-            | Encoding::Flat
-            | Encoding::Global
-            | Encoding::Scratch => Some(ClauseKind::Vector),
+            e if is_vector_memory(e) => Some(ClauseKind::Vector),
             _ => None,
         }
     }

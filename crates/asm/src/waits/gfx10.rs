@@ -15,8 +15,9 @@
 //!   between (fix: `s_waitcnt_decptr 0xfffe`);
 //! - `v_permlane16_b32`/`v_permlanex16_b32` after `v_cmpx_*`: a VALU instruction other
 //!   than `v_nop` in between (fix: `v_mov_b32` of the permute's source to itself);
-//! - an LDS instruction after a branch (a call or `s_setpc_b64` too) that a vector memory instruction (not plain FLAT)
-//!   came before, or the other way round: `s_waitcnt_vscnt null, 0` in between, or an
+//! - an LDS instruction after a branch (a call or `s_setpc_b64` too) that a vector
+//!   memory instruction (not plain FLAT) came before, or the other way round:
+//!   `s_waitcnt_vscnt null, 0` in between, or an
 //!   instruction of the reader's kind (before the branch), of either kind (after it:
 //!   the nearer one across the branch) (fix: `s_waitcnt_vscnt null, 0`).
 //!
@@ -339,12 +340,15 @@ impl Code<'_> {
 
     /// A VALU instruction writing EXEC after another kind of instruction read it.
     fn exec_write_after_read(&self, step: usize, paths: &Paths) -> Option<Found> {
+        if !self.row(step).encoding.is_valu() {
+            return None;
+        }
         let exec = self.exec();
         let written: smallvec::SmallVec<[RegRange; 1]> = self
             .sgpr_uses(step, true)
             .filter_map(|w| overlap(w, exec))
             .collect();
-        if !self.row(step).encoding.is_valu() || written.is_empty() {
+        if written.is_empty() {
             return None;
         }
         let earlier = self.walk_back(paths, step, &mut |at| {

@@ -819,7 +819,7 @@ impl Code<'_> {
 }
 
 /// Buffer, image, FLAT, global and scratch instructions: vector memory.
-fn is_vector_memory(encoding: Encoding) -> bool {
+pub(super) fn is_vector_memory(encoding: Encoding) -> bool {
     matches!(
         encoding,
         Encoding::Mubuf
