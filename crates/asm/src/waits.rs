@@ -1157,7 +1157,10 @@ impl VmemKind {
         let m = row.mnemonic;
         if row.encoding != Encoding::Mimg {
             VmemKind::Other
-        } else if m.starts_with("image_sample") || m.starts_with("image_gather") {
+        } else if m.starts_with("image_sample")
+            || m.starts_with("image_gather")
+            || m.starts_with("image_get_lod")
+        {
             VmemKind::Sampler
         } else if m.starts_with("image_bvh") {
             VmemKind::Bvh

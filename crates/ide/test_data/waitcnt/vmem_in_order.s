@@ -8,4 +8,8 @@
         image_sample v1, v[4:5], s[12:19], s[20:23] dmask:1 dim:2d
         s_load_dword s1, s[0:1], 0
         s_load_dword s1, s[0:1], 4
+# `image_get_lod` takes a sampler: it is of the sampling kind.
+        s_waitcnt vmcnt(0) lgkmcnt(0)
+        image_get_lod v[6:7], v[4:5], s[12:19], s[20:23] dmask:3 dim:2d
+        image_load v[6:7], v[4:5], s[12:19] dmask:3 dim:2d unorm
         s_endpgm
