@@ -12,8 +12,9 @@
 //!
 //! - vector memory (MUBUF, MTBUF, MIMG, global and scratch) returns in order: after
 //!   `vmcnt(N)` all but the last N are done. From GCN 1.5 stores count in `vscnt`;
-//! - LDS and GDS (DS) return in order among themselves: after `lgkmcnt(N)`, a DS
-//!   operation followed by at least N other DS operations is done;
+//! - LDS instructions return in order among themselves, and GDS ones among
+//!   themselves, one of each in either order: after `lgkmcnt(N)`, an LDS (GDS)
+//!   operation followed by at least N other LDS (GDS) operations is done;
 //! - scalar memory and messages return in any order: only `lgkmcnt(0)` guarantees them;
 //! - FLAT counts in both counters: its registers are taken as safe when `vmcnt` covers
 //!   it as it covers the vector memory operations (what AMD's compiler relies on for
@@ -89,8 +90,11 @@ enum Queue {
     Vm,
     /// `vscnt` (GCN 1.5 stores), in order.
     VmStore,
-    /// `lgkmcnt`, in order among themselves (LDS, GDS).
+    /// `lgkmcnt`, in order among themselves (LDS).
     LgkmOrdered,
+    /// `lgkmcnt`, in order among themselves (GDS), in either order with LDS (LLVM and
+    /// Mesa's ACO wait for 0 where both are in flight).
+    GdsOrdered,
     /// `lgkmcnt`, any order (scalar memory, messages).
     LgkmAnyOrder,
     /// `vmcnt` (in order) and `lgkmcnt` (FLAT).
@@ -149,7 +153,7 @@ impl Found {
         match self.queue {
             Queue::Vm | Queue::Flat => format!("s_waitcnt vmcnt({later})"),
             Queue::VmStore => format!("s_waitcnt_vscnt null, {later}"),
-            Queue::LgkmOrdered => format!("s_waitcnt lgkmcnt({later})"),
+            Queue::LgkmOrdered | Queue::GdsOrdered => format!("s_waitcnt lgkmcnt({later})"),
             Queue::LgkmAnyOrder => "s_waitcnt lgkmcnt(0)".to_string(),
             Queue::Exp => format!("s_waitcnt expcnt({later})"),
         }
@@ -408,7 +412,7 @@ impl Waits {
             row,
             uses: first..program.uses.len() as u32,
             locks: first_lock..program.locks.len() as u32,
-            queue: queue_of(gen, row, regs),
+            queue: queue_of(gen, row, words, regs),
             waits: wait_of(gen, row, None).is_some(),
             leaves_unfollowed: leaves_unfollowed(row),
             exec_write: exec_write_of((gen, wave32), row, words, regs),
@@ -1183,7 +1187,7 @@ fn trim(ops: &mut Vec<Op>, max_ops: usize) {
     let after = |op: &Op| match op.queue {
         Queue::Vm | Queue::Flat => op.later.vm,
         Queue::VmStore => op.later.vs,
-        Queue::LgkmOrdered | Queue::LgkmAnyOrder => op.later.lgkm,
+        Queue::LgkmOrdered | Queue::GdsOrdered | Queue::LgkmAnyOrder => op.later.lgkm,
         Queue::Exp => op.later.exp,
     };
     ops.select_nth_unstable_by_key(max_ops, |op| (after(op), op.key()));
@@ -1232,8 +1236,10 @@ struct Later {
     vm: u8,
     /// Counting in `vscnt`.
     vs: u8,
-    /// LDS and GDS.
+    /// LDS.
     ds: u8,
+    /// GDS.
+    gds: u8,
     /// Counting in `lgkmcnt`.
     lgkm: u8,
     /// Counting in `expcnt`.
@@ -1265,6 +1271,7 @@ fn merge(into: &mut Option<State>, from: &State, max_ops: usize) -> bool {
                         vm: x.later.vm.min(y.later.vm),
                         vs: x.later.vs.min(y.later.vs),
                         ds: x.later.ds.min(y.later.ds),
+                        gds: x.later.gds.min(y.later.gds),
                         lgkm: x.later.lgkm.min(y.later.lgkm),
                         exp: x.later.exp.min(y.later.exp),
                     },
@@ -1428,12 +1435,14 @@ fn operation_of(row: &Instruction, lock: bool) -> &'static str {
 }
 
 /// The queue a memory instruction joins, `None` for the others.
-fn queue_of(gen: Generation, row: &Instruction, regs: &[RegUse]) -> Option<Queue> {
+fn queue_of(gen: Generation, row: &Instruction, words: &[u32], regs: &[RegUse]) -> Option<Queue> {
     let writes_vgprs = regs
         .iter()
         .any(|r| r.write && r.range.file == RegFile::Vgpr);
     Some(match row.encoding {
         Encoding::Smrd | Encoding::Smem => Queue::LgkmAnyOrder,
+        Encoding::Ds if row.flags.contains(Flags::GDS) => Queue::GdsOrdered,
+        Encoding::Ds if words.first().is_some_and(|&w| goes_to_gds(gen, w)) => Queue::GdsOrdered,
         Encoding::Ds => Queue::LgkmOrdered,
         Encoding::Flat => Queue::Flat,
         Encoding::Mubuf
@@ -1525,6 +1534,7 @@ fn capacities(gen: Generation) -> Later {
         vm,
         vs: 63,
         ds: u8::MAX,
+        gds: u8::MAX,
         lgkm,
         exp: 7,
     }
@@ -1553,7 +1563,10 @@ impl Queue {
         match counter {
             Counter::Vm => matches!(self, Queue::Vm | Queue::Flat),
             Counter::Vs => self == Queue::VmStore,
-            Counter::Lgkm => matches!(self, Queue::LgkmOrdered | Queue::LgkmAnyOrder | Queue::Flat),
+            Counter::Lgkm => matches!(
+                self,
+                Queue::LgkmOrdered | Queue::GdsOrdered | Queue::LgkmAnyOrder | Queue::Flat
+            ),
             Counter::Exp => self == Queue::Exp,
         }
     }
@@ -1931,6 +1944,7 @@ impl Code<'_> {
                 Queue::Vm | Queue::Flat => op.later.vm,
                 Queue::VmStore => op.later.vs,
                 Queue::LgkmOrdered => op.later.ds,
+                Queue::GdsOrdered => op.later.gds,
                 Queue::LgkmAnyOrder => 0,
                 Queue::Exp => op.later.exp,
             };
@@ -1953,6 +1967,7 @@ impl Later {
             vm: kind.counts_in(Counter::Vm).into(),
             vs: kind.counts_in(Counter::Vs).into(),
             ds: (kind == Queue::LgkmOrdered).into(),
+            gds: (kind == Queue::GdsOrdered).into(),
             lgkm: kind.counts_in(Counter::Lgkm).into(),
             exp: kind.counts_in(Counter::Exp).into(),
         }
@@ -1962,6 +1977,7 @@ impl Later {
         self.vm = self.vm.saturating_add(more.vm);
         self.vs = self.vs.saturating_add(more.vs);
         self.ds = self.ds.saturating_add(more.ds);
+        self.gds = self.gds.saturating_add(more.gds);
         self.lgkm = self.lgkm.saturating_add(more.lgkm);
         self.exp = self.exp.saturating_add(more.exp);
     }
@@ -1975,7 +1991,7 @@ impl Op {
         match self.queue {
             Queue::Vm => later.vm >= cap.vm,
             Queue::VmStore => later.vs >= cap.vs,
-            Queue::LgkmOrdered | Queue::LgkmAnyOrder => later.lgkm >= cap.lgkm,
+            Queue::LgkmOrdered | Queue::GdsOrdered | Queue::LgkmAnyOrder => later.lgkm >= cap.lgkm,
             Queue::Flat => later.vm >= cap.vm || later.lgkm >= cap.lgkm,
             Queue::Exp => later.exp >= cap.exp,
         }
@@ -2032,6 +2048,7 @@ impl Wait {
             Queue::Vm => u32::from(later.vm) >= self.vm,
             Queue::VmStore => u32::from(later.vs) >= self.vs,
             Queue::LgkmOrdered => u32::from(later.ds) >= self.lgkm,
+            Queue::GdsOrdered => u32::from(later.gds) >= self.lgkm,
             Queue::LgkmAnyOrder => self.lgkm == 0,
             Queue::Flat => u32::from(later.vm) >= self.vm || self.lgkm == 0,
             Queue::Exp => u32::from(later.exp) >= self.exp,
@@ -2111,6 +2128,7 @@ mod tests {
             (2u8..8, 0u8..4).prop_map(|(s, o)| format!("s_load_dword s{s}, s[0:1], {o}")),
             (1u8..6).prop_map(|v| format!("buffer_load_dword v{v}, v0, s[8:11], 0 offen")),
             (1u8..6).prop_map(|v| format!("ds_read_b32 v{v}, v0")),
+            (1u8..6).prop_map(|v| format!("ds_read_b32 v{v}, v0 gds")),
             (1u8..6).prop_map(|v| format!("buffer_store_dword v{v}, v0, s[8:11], 0 offen")),
             (1u8..3).prop_map(|v| format!("exp mrt0, v{v}, v{v}, v3, v4")),
             (2u8..8, 2u8..8).prop_map(|(a, b)| format!("s_add_u32 s{a}, s{b}, 1")),
